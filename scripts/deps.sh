@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# scripts/deps.sh — installs the Debian packages zapbench needs, only those
+# missing. Used by `make bench` and `make test`; safe to run again.
+set -euo pipefail
+
+packages=(
+  g++ make cmake ninja-build           # the build
+  clang-14 libclang-rt-14-dev          # libFuzzer + sanitizers for the fuzz preset
+  libgtest-dev libgmock-dev            # tests
+  libbenchmark-dev                     # microbenchmarks
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if ((${#missing[@]})); then
+  echo "deps: installing ${missing[*]}"
+  sudo_cmd=()
+  if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo_cmd[@]}" apt-get update -qq
+  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

@@ -1,0 +1,8 @@
+// zap/zap.hpp — the whole ZAP runtime (header-only): reader views, builder and
+// compile-time schemas. Include this; the parts are split only for reading.
+#pragma once
+
+#include "zap/builder.hpp"
+#include "zap/reader.hpp"
+#include "zap/schema.hpp"
+#include "zap/wire.hpp"
