@@ -11,7 +11,6 @@
 #include <memory>
 #include <span>
 #include <string_view>
-#include <vector>
 
 #include "zap/schema.hpp"
 #include "zap/wire.hpp"
@@ -115,6 +114,38 @@ class ListBuilder {
   std::uint32_t count_ = 0;
 };
 
+namespace detail {
+// A minimal append-only array of trivially copyable T; clear() keeps capacity.
+template <class T>
+class Growable {
+ public:
+  explicit Growable(std::size_t initial) : data_(new T[initial]), cap_(initial) {}
+  // Appends n uninitialised elements and returns a pointer to the first.
+  T* extend(std::size_t n) {
+    if (size_ + n > cap_) grow(size_ + n);
+    T* p = data_.get() + size_;
+    size_ += n;
+    return p;
+  }
+  T& operator[](std::size_t i) noexcept { return data_[i]; }
+  const T* data() const noexcept { return data_.get(); }
+  std::size_t size() const noexcept { return size_; }
+  void clear() noexcept { size_ = 0; }
+
+ private:
+  [[gnu::noinline]] void grow(std::size_t need) {
+    const std::size_t cap = std::max(need, cap_ * 2);
+    std::unique_ptr<T[]> next(new T[cap]);
+    std::memcpy(next.get(), data_.get(), size_ * sizeof(T));
+    data_ = std::move(next);
+    cap_ = cap;
+  }
+  std::unique_ptr<T[]> data_;
+  std::size_t cap_;
+  std::size_t size_ = 0;
+};
+}  // namespace detail
+
 class Builder {
  public:
   static constexpr std::size_t kDefaultCapacityBytes = 256;
@@ -122,8 +153,7 @@ class Builder {
   // An owned, growable buffer. Capacity below the header becomes 256, as in Go;
   // it never changes the bytes produced. version: 1 as Go's NewBuilder, 2 as
   // NewBuilderV2.
-  explicit Builder(std::size_t capacity_bytes = kDefaultCapacityBytes, std::uint16_t version = 1)
-      : tails_(), tail_bytes_() {
+  explicit Builder(std::size_t capacity_bytes = kDefaultCapacityBytes, std::uint16_t version = 1) {
     if (capacity_bytes < kHeaderBytes) capacity_bytes = kDefaultCapacityBytes;
     owned_.reset(new std::uint8_t[capacity_bytes]);
     buf_ = owned_.get();
@@ -210,6 +240,8 @@ class Builder {
   friend class ObjectBuilder;
   friend class ListBuilder;
 
+  static constexpr std::size_t kInitialTails = 8;
+  static constexpr std::size_t kInitialTailBytes = 256;
   struct Tail {
     std::uint32_t slot_abs;    // absolute position of the Bytes/Text slot
     std::uint32_t scratch_at;  // where the copy sits in tail_bytes_
@@ -265,8 +297,11 @@ class Builder {
   std::uint32_t root_ = 0;
   bool spilled_ = false;
   std::unique_ptr<std::uint8_t[]> owned_;
-  std::vector<Tail> tails_;
-  std::vector<std::uint8_t> tail_bytes_;
+  // Pending tails of every open object, and copies of their bytes. Plain
+  // arrays grown by doubling (never shrunk): the hot path is a compare and a
+  // memcpy, with no per-message allocation once they reach the high-water mark.
+  detail::Growable<Tail> tails_{kInitialTails};
+  detail::Growable<std::uint8_t> tail_bytes_{kInitialTailBytes};
 };
 
 // ---- ObjectBuilder ---------------------------------------------------------
@@ -287,9 +322,9 @@ inline void ObjectBuilder::set_bytes(std::uint32_t f, Bytes v) {
   }
   const auto index = static_cast<std::uint32_t>(b_->tails_.size());
   const auto scratch_at = static_cast<std::uint32_t>(b_->tail_bytes_.size());
-  b_->tail_bytes_.insert(b_->tail_bytes_.end(), v.begin(), v.end());
-  b_->tails_.push_back(Builder::Tail{static_cast<std::uint32_t>(slot), scratch_at,
-                                     static_cast<std::uint32_t>(v.size()), kNoTail});
+  std::memcpy(b_->tail_bytes_.extend(v.size()), v.data(), v.size());
+  *b_->tails_.extend(1) =
+      Builder::Tail{static_cast<std::uint32_t>(slot), scratch_at, static_cast<std::uint32_t>(v.size()), kNoTail};
   if (last_tail_ == kNoTail) first_tail_ = index;
   else b_->tails_[last_tail_].next = index;
   last_tail_ = index;

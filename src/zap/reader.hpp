@@ -162,8 +162,8 @@ struct Message::Parsed {
 inline Message::Parsed Message::parse(Bytes data) noexcept {
   if (data.size() < kHeaderBytes) return {{}, Error::buffer_too_small};
   const std::uint8_t* p = data.data();
-  if (p[0] != kMagic[0] || p[1] != kMagic[1] || p[2] != kMagic[2] || p[3] != kMagic[3])
-    return {{}, Error::invalid_magic};
+  // One 32-bit compare instead of four byte compares.
+  if (detail::load_le<std::uint32_t>(p) != detail::load_le<std::uint32_t>(kMagic)) return {{}, Error::invalid_magic};
   const std::uint16_t version = detail::load_le<std::uint16_t>(p + kVersionAt);
   if (version != 1 && version != 2) return {{}, Error::invalid_version};
   const std::uint32_t size = detail::load_le<std::uint32_t>(p + kSizeAt);

@@ -1,0 +1,117 @@
+// cli/main.cpp — the zapbench binary: argument parsing and dispatch to the
+// subcommands. Owns no protocol or codec logic; each subcommand lives in its
+// component and is reached from here.
+#include <benchmark/benchmark.h>
+#include <sched.h>
+
+#include <charconv>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: zapbench <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  micro     in-process microbenchmarks (Google Benchmark)\n"
+    "\n"
+    "Run 'zapbench <command> --help' for the options of a command.\n";
+
+constexpr const char* kMicroUsage =
+    "usage: zapbench micro [--filter REGEX] [--repetitions N] [--min-time SECONDS]\n"
+    "                      [--cpu N] [--json-out FILE] [--benchmark_<flag>=...]\n"
+    "\n"
+    "Runs the in-process microbenchmarks. Each reports ns/op (Time), heap\n"
+    "allocations per op (allocs/op), bytes allocated per op (alloc_bytes/op)\n"
+    "and the wire bytes one op produces or consumes (wire_bytes).\n"
+    "\n"
+    "  --filter REGEX       run only benchmarks whose name matches (e.g. 'Decode/')\n"
+    "  --repetitions N      repeat each benchmark N times and add mean/median/stddev/cv\n"
+    "  --min-time SECONDS   minimum measuring time per benchmark (default 0.5)\n"
+    "  --cpu N              pin this process to CPU N before measuring\n"
+    "  --json-out FILE      also write Google Benchmark JSON to FILE\n"
+    "  --benchmark_*        passed to Google Benchmark unchanged\n";
+
+[[noreturn]] void die(const std::string& msg) {
+  std::fprintf(stderr, "zapbench: %s\n", msg.c_str());
+  std::exit(2);
+}
+
+bool parse_uint(std::string_view s, unsigned& out) {
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return ec == std::errc{} && p == s.data() + s.size();
+}
+
+int cmd_micro(int argc, char** argv) {
+  std::vector<std::string> bench_args = {"zapbench micro", "--benchmark_min_time=0.5",
+                                         "--benchmark_counters_tabular=true"};
+  auto value = [&](int& i, std::string_view flag) -> std::string {
+    if (i + 1 >= argc) die(std::string(flag) + " needs a value (see 'zapbench micro --help')");
+    return argv[++i];
+  };
+  for (int i = 0; i < argc; ++i) {
+    std::string_view a = argv[i];
+    if (a == "-h" || a == "--help") {
+      std::fputs(kMicroUsage, stdout);
+      return 0;
+    } else if (a == "--filter") {
+      bench_args.push_back("--benchmark_filter=" + value(i, a));
+    } else if (a == "--repetitions") {
+      unsigned n = 0;
+      std::string v = value(i, a);
+      if (!parse_uint(v, n) || n == 0) die("--repetitions wants a positive integer, got '" + v + "'");
+      bench_args.push_back("--benchmark_repetitions=" + v);
+    } else if (a == "--min-time") {
+      std::string v = value(i, a);
+      char* end = nullptr;
+      double s = std::strtod(v.c_str(), &end);
+      if (end == v.c_str() || *end != '\0' || !(s > 0)) die("--min-time wants seconds > 0, got '" + v + "'");
+      bench_args.push_back("--benchmark_min_time=" + v);
+    } else if (a == "--cpu") {
+      unsigned cpu = 0;
+      std::string v = value(i, a);
+      if (!parse_uint(v, cpu) || cpu >= CPU_SETSIZE) die("--cpu wants a CPU number, got '" + v + "'");
+      cpu_set_t set;
+      CPU_ZERO(&set);
+      CPU_SET(cpu, &set);
+      if (sched_setaffinity(0, sizeof set, &set) != 0)
+        die("cannot pin to CPU " + v + ": " + std::strerror(errno));
+    } else if (a == "--json-out") {
+      bench_args.push_back("--benchmark_out=" + value(i, a));
+      bench_args.push_back("--benchmark_out_format=json");
+    } else if (a.starts_with("--benchmark_")) {
+      bench_args.emplace_back(a);
+    } else {
+      die("micro: unknown option '" + std::string(a) + "' (see 'zapbench micro --help')");
+    }
+  }
+  std::vector<char*> bargv;
+  for (auto& s : bench_args) bargv.push_back(s.data());
+  int bargc = static_cast<int>(bargv.size());
+  benchmark::Initialize(&bargc, bargv.data());
+  if (benchmark::ReportUnrecognizedArguments(bargc, bargv.data())) return 2;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fputs(kUsage, stderr);
+    return 2;
+  }
+  std::string_view cmd = argv[1];
+  if (cmd == "-h" || cmd == "--help" || cmd == "help") {
+    std::fputs(kUsage, stdout);
+    return 0;
+  }
+  if (cmd == "micro") return cmd_micro(argc - 2, argv + 2);
+  std::fprintf(stderr, "zapbench: unknown command '%s'\n\n%s", argv[1], kUsage);
+  return 2;
+}
