@@ -61,10 +61,11 @@ inline int hex_digit(char c) {
 // nothing else). `what` names the source in failure messages.
 inline ::testing::AssertionResult decode_hex(std::string_view text, const std::string& what, ByteVec& out) {
   while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.remove_suffix(1);
-  if (text.empty()) return ::testing::AssertionFailure() << "malformed test vector " << what << ": no hex digits";
+  if (text.empty())
+    return ::testing::AssertionFailure() << "malformed test vector " << what << ": no hex digits";
   if (text.size() % 2 != 0) {
-    return ::testing::AssertionFailure() << "malformed test vector " << what << ": odd number of hex digits ("
-                                         << text.size() << ")";
+    return ::testing::AssertionFailure()
+           << "malformed test vector " << what << ": odd number of hex digits (" << text.size() << ")";
   }
   out.clear();
   out.reserve(text.size() / 2);
@@ -72,8 +73,8 @@ inline ::testing::AssertionResult decode_hex(std::string_view text, const std::s
     const int hi = hex_digit(text[i]);
     const int lo = hex_digit(text[i + 1]);
     if (hi < 0 || lo < 0) {
-      return ::testing::AssertionFailure() << "malformed test vector " << what << ": non-hex character at offset "
-                                           << (hi < 0 ? i : i + 1);
+      return ::testing::AssertionFailure()
+             << "malformed test vector " << what << ": non-hex character at offset " << (hi < 0 ? i : i + 1);
     }
     out.push_back(static_cast<std::uint8_t>(hi * 16 + lo));
   }
@@ -119,9 +120,10 @@ inline ::testing::AssertionResult same_bytes(ByteView actual, ByteView expected)
   }
   std::size_t first = 0;
   while (first < actual.size() && first < expected.size() && actual[first] == expected[first]) ++first;
-  return ::testing::AssertionFailure() << "bytes differ at offset " << first << " (actual " << actual.size()
-                                       << " bytes, expected " << expected.size() << " bytes)\n  actual:   "
-                                       << to_hex(actual) << "\n  expected: " << to_hex(expected);
+  return ::testing::AssertionFailure()
+         << "bytes differ at offset " << first << " (actual " << actual.size() << " bytes, expected "
+         << expected.size() << " bytes)\n  actual:   " << to_hex(actual)
+         << "\n  expected: " << to_hex(expected);
 }
 
 // Views a string's characters as bytes.

@@ -75,8 +75,8 @@ class ObjectBuilder {
 
  private:
   friend class Builder;
-  ObjectBuilder(Builder* b, std::uint32_t start, std::uint32_t data_size) noexcept
-      : b_(b), start_(start), data_size_(data_size) {}
+  ObjectBuilder(Builder* b, std::uint32_t start, std::uint32_t data_size, std::uint32_t serial) noexcept
+      : b_(b), start_(start), data_size_(data_size), serial_(serial) {}
   template <class T>
   void scalar(std::uint32_t f, T v);
 
@@ -84,6 +84,7 @@ class ObjectBuilder {
   Builder* b_;
   std::uint32_t start_;
   std::uint32_t data_size_;
+  std::uint32_t serial_;  // identifies this object as the builder's eager-tail owner
   std::uint32_t first_tail_ = kNoTail;  // chain through Builder::tails_
   std::uint32_t last_tail_ = kNoTail;
 };
@@ -165,10 +166,11 @@ class Builder {
   // message outgrows it, the builder moves to a heap buffer of its own and
   // spilled() turns true; the result is still correct, just not in place.
   Builder(std::span<std::uint8_t> buffer, std::uint16_t version = 1) {
-    if (buffer.size() < kHeaderBytes) {
+    if (buffer.size() < kHeaderBytes) {  // not even the header fits: spilled from the start
       owned_.reset(new std::uint8_t[kDefaultCapacityBytes]);
       buf_ = owned_.get();
       cap_ = kDefaultCapacityBytes;
+      spilled_ = true;
     } else {
       buf_ = buffer.data();
       cap_ = buffer.size();
@@ -185,7 +187,8 @@ class Builder {
     align();
     const std::uint32_t start = static_cast<std::uint32_t>(pos_);
     ensure_end(pos_ + data_size_bytes);
-    return ObjectBuilder{this, start, data_size_bytes};
+    if (++serial_ == 0) serial_ = 1;  // 0 means "no eager owner"
+    return ObjectBuilder{this, start, data_size_bytes, serial_};
   }
 
   ListBuilder start_list(std::uint32_t /*elem_size: unused, as in Go*/ = 0) {
@@ -209,13 +212,14 @@ class Builder {
   // Writes root and size into the header and returns the message: a view of
   // the builder's buffer, valid until the next write, reset or destruction.
   // The flags keep whatever they were (Go's Reset does not clear them either).
-  Bytes finish() noexcept {
+  Bytes finish() {
+    settle();  // an unfinished object's tails are not part of the message (as in Go)
     detail::store_le<std::uint32_t>(buf_ + kRootAt, root_);
     detail::store_le<std::uint32_t>(buf_ + kSizeAt, static_cast<std::uint32_t>(pos_));
     return Bytes{buf_, pos_};
   }
   // Sets the flags (the transport puts a message type in the high byte) first.
-  Bytes finish_with_flags(std::uint16_t flags) noexcept {
+  Bytes finish_with_flags(std::uint16_t flags) {
     detail::store_le<std::uint16_t>(buf_ + kFlagsAt, flags);
     return finish();
   }
@@ -225,6 +229,7 @@ class Builder {
   void reset() noexcept {
     pos_ = kHeaderBytes;
     root_ = 0;
+    eager_owner_ = 0;
     tails_.clear();
     tail_bytes_.clear();
   }
@@ -236,6 +241,16 @@ class Builder {
   // True once a caller-provided buffer was outgrown (see the constructor).
   [[nodiscard]] bool spilled() const noexcept { return spilled_; }
 
+  // Eager tails (the default) write an object's Text/Bytes payloads straight to
+  // the buffer and move them aside only if something else is written before
+  // the object finishes; off, every tail is staged and appended at finish, as
+  // Go does. Both produce the same bytes; the switch exists so the two can be
+  // checked against each other (fuzz/zap_builder_fuzz.cpp).
+  void set_eager_tails(bool on) {
+    settle();
+    eager_tails_ = on;
+  }
+
  private:
   friend class ObjectBuilder;
   friend class ListBuilder;
@@ -243,11 +258,46 @@ class Builder {
   static constexpr std::size_t kInitialTails = 8;
   static constexpr std::size_t kInitialTailBytes = 256;
   struct Tail {
-    std::uint32_t slot_abs;    // absolute position of the Bytes/Text slot
-    std::uint32_t scratch_at;  // where the copy sits in tail_bytes_
+    std::uint32_t slot_abs;  // absolute position of the Bytes/Text slot
+    std::uint32_t at;        // eager: absolute position in buf_; staged: offset in tail_bytes_
     std::uint32_t len;
     std::uint32_t next;  // next tail of the same object, or kNoTail
   };
+
+  // Where the next region goes: before any eager tails (they are not there yet
+  // as far as Go's byte order is concerned).
+  [[nodiscard]] std::size_t logical_end() const noexcept { return eager_owner_ != 0 ? eager_begin_ : pos_; }
+
+  // Before anything but the eager owner's own tails is written at the end:
+  // move the eager tails into staging, where finish() appends them later, so
+  // the new region lands exactly where Go puts it.
+  void settle() {
+    if (eager_owner_ != 0) [[unlikely]]
+      evict();
+  }
+
+  [[gnu::noinline]] void evict() {
+    const std::size_t n = pos_ - eager_begin_;
+    const auto base = static_cast<std::uint32_t>(tail_bytes_.size());
+    std::memcpy(tail_bytes_.extend(n), buf_ + eager_begin_, n);
+    for (std::uint32_t i = eager_first_; i != ObjectBuilder::kNoTail; i = tails_[i].next)
+      tails_[i].at = base + (tails_[i].at - static_cast<std::uint32_t>(eager_begin_));
+    pos_ = eager_begin_;
+    eager_owner_ = 0;
+  }
+
+  // Small copies without a libc call: tails are usually a few dozen bytes.
+  static void copy_bytes(std::uint8_t* dst, const std::uint8_t* src, std::size_t n) noexcept {
+    if (n >= 8 && n <= 16) {
+      std::memcpy(dst, src, 8);
+      std::memcpy(dst + n - 8, src + n - 8, 8);
+    } else if (n > 16 && n <= 32) {
+      std::memcpy(dst, src, 16);
+      std::memcpy(dst + n - 16, src + n - 16, 16);
+    } else {
+      std::memcpy(dst, src, n);
+    }
+  }
 
   void init_header(std::uint16_t version) noexcept {
     std::memcpy(buf_, kMagic, 4);
@@ -274,20 +324,23 @@ class Builder {
 
   // ensureField (§9.1) in absolute terms: zero-fill [pos, end) if end > pos.
   void ensure_end(std::size_t end) {
-    if (end <= pos_) return;
+    if (end <= logical_end()) return;
+    settle();
     reserve(end - pos_);
     std::memset(buf_ + pos_, 0, end - pos_);
     pos_ = end;
   }
 
   void align() {
+    settle();
     const std::size_t aligned = (pos_ + (kAlignBytes - 1)) & ~std::size_t{kAlignBytes - 1};
     ensure_end(aligned);
   }
 
   void append(const std::uint8_t* p, std::size_t n) {
+    settle();
     reserve(n);
-    if (n != 0) std::memcpy(buf_ + pos_, p, n);
+    copy_bytes(buf_ + pos_, p, n);
     pos_ += n;
   }
 
@@ -296,6 +349,11 @@ class Builder {
   std::size_t pos_ = kHeaderBytes;
   std::uint32_t root_ = 0;
   bool spilled_ = false;
+  bool eager_tails_ = true;
+  std::uint32_t serial_ = 0;       // of the last object started
+  std::uint32_t eager_owner_ = 0;  // serial of the object whose tails sit at [eager_begin_, pos_)
+  std::size_t eager_begin_ = 0;
+  std::uint32_t eager_first_ = 0;  // its first tail record
   std::unique_ptr<std::uint8_t[]> owned_;
   // Pending tails of every open object, and copies of their bytes. Plain
   // arrays grown by doubling (never shrunk): the hot path is a compare and a
@@ -320,11 +378,27 @@ inline void ObjectBuilder::set_bytes(std::uint32_t f, Bytes v) {
     detail::store_le<std::uint64_t>(b_->buf_ + slot, 0);
     return;
   }
-  const auto index = static_cast<std::uint32_t>(b_->tails_.size());
-  const auto scratch_at = static_cast<std::uint32_t>(b_->tail_bytes_.size());
-  std::memcpy(b_->tail_bytes_.extend(v.size()), v.data(), v.size());
-  *b_->tails_.extend(1) =
-      Builder::Tail{static_cast<std::uint32_t>(slot), scratch_at, static_cast<std::uint32_t>(v.size()), kNoTail};
+  Builder& b = *b_;
+  const auto index = static_cast<std::uint32_t>(b.tails_.size());
+  const auto len = static_cast<std::uint32_t>(v.size());
+  std::uint32_t at;
+  // Eager only while this object's tails are all eager (or it has none yet):
+  // staged tails must land before any later one.
+  if (b.eager_owner_ == serial_ || (b.eager_owner_ == 0 && first_tail_ == kNoTail && b.eager_tails_)) {
+    if (b.eager_owner_ == 0) {
+      b.eager_owner_ = serial_;
+      b.eager_begin_ = b.pos_;
+      b.eager_first_ = index;
+    }
+    b.reserve(len);
+    at = static_cast<std::uint32_t>(b.pos_);
+    Builder::copy_bytes(b.buf_ + at, v.data(), len);
+    b.pos_ += len;
+  } else {
+    at = static_cast<std::uint32_t>(b.tail_bytes_.size());
+    Builder::copy_bytes(b.tail_bytes_.extend(len), v.data(), len);
+  }
+  *b.tails_.extend(1) = Builder::Tail{static_cast<std::uint32_t>(slot), at, len, kNoTail};
   if (last_tail_ == kNoTail) first_tail_ = index;
   else b_->tails_[last_tail_].next = index;
   last_tail_ = index;
@@ -358,13 +432,24 @@ inline void ObjectBuilder::set_list(std::uint32_t f, ListRef list) {
 }
 
 inline std::uint32_t ObjectBuilder::finish() {
-  b_->ensure_end(std::size_t{start_} + data_size_);
-  for (std::uint32_t i = first_tail_; i != kNoTail;) {
-    const Builder::Tail t = b_->tails_[i];
-    const auto at = static_cast<std::uint32_t>(b_->pos_);
-    b_->append(b_->tail_bytes_.data() + t.scratch_at, t.len);
-    detail::store_le<std::uint32_t>(b_->buf_ + t.slot_abs, at - t.slot_abs);
-    i = t.next;
+  Builder& b = *b_;
+  b.ensure_end(std::size_t{start_} + data_size_);
+  if (b.eager_owner_ == serial_) {
+    // The tails already sit in call order at the end: only patch the rels.
+    for (std::uint32_t i = first_tail_; i != kNoTail; i = b.tails_[i].next) {
+      const Builder::Tail& t = b.tails_[i];
+      detail::store_le<std::uint32_t>(b.buf_ + t.slot_abs, t.at - t.slot_abs);
+    }
+    b.eager_owner_ = 0;
+  } else {
+    for (std::uint32_t i = first_tail_; i != kNoTail;) {
+      const Builder::Tail t = b.tails_[i];
+      b.settle();  // another object's eager tails move aside: ours go first
+      const auto at = static_cast<std::uint32_t>(b.pos_);
+      b.append(b.tail_bytes_.data() + t.at, t.len);
+      detail::store_le<std::uint32_t>(b.buf_ + t.slot_abs, at - t.slot_abs);
+      i = t.next;
+    }
   }
   first_tail_ = last_tail_ = kNoTail;
   return start_;
@@ -380,6 +465,7 @@ inline std::uint32_t ObjectBuilder::finish_as_root() {
 
 template <class T>
 inline void ListBuilder::add(T v) {
+  b_->settle();
   b_->reserve(sizeof(T));
   detail::store_le<T>(b_->buf_ + b_->pos_, v);
   b_->pos_ += sizeof(T);

@@ -90,7 +90,7 @@ struct Schema {
 
  private:
   static constexpr auto layout_ = detail::struct_builder_layout<Ts...>();
-  static constexpr Type types_[] = {Ts...};
+  static constexpr Type types_[sizeof...(Ts)] = {Ts...};  // sized: clang 14 needs the bound
 
  public:
   static constexpr std::uint32_t size_bytes = layout_.size_bytes;
