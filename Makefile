@@ -26,7 +26,7 @@ fuzz-build: deps
 	cmake --preset fuzz
 	cmake --build --preset fuzz -j $(JOBS)
 
-# Longer fuzzing on demand: make fuzz FUZZ_SECONDS=600
+# Longer fuzzing on demand: make fuzz FUZZ_SECONDS=600 FUZZ_LONG=1
 fuzz: fuzz-build
 	FUZZ_SECONDS=$(FUZZ_SECONDS) ctest --preset fuzz -j $(JOBS)
 
