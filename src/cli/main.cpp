@@ -4,6 +4,9 @@
 #include <benchmark/benchmark.h>
 #include <sched.h>
 
+#include "micro/summary.hpp"
+#include "record/registry.hpp"
+
 #include <charconv>
 #include <cstdio>
 #include <cstring>
@@ -17,7 +20,8 @@ constexpr const char* kUsage =
     "usage: zapbench <command> [options]\n"
     "\n"
     "commands:\n"
-    "  micro     in-process microbenchmarks (Google Benchmark)\n"
+    "  micro     in-process microbenchmarks of every codec (Google Benchmark)\n"
+    "  codecs    list every codec, available or not, and why\n"
     "\n"
     "Run 'zapbench <command> --help' for the options of a command.\n";
 
@@ -25,9 +29,12 @@ constexpr const char* kMicroUsage =
     "usage: zapbench micro [--filter REGEX] [--repetitions N] [--min-time SECONDS]\n"
     "                      [--cpu N] [--json-out FILE] [--benchmark_<flag>=...]\n"
     "\n"
-    "Runs the in-process microbenchmarks. Each reports ns/op (Time), heap\n"
-    "allocations per op (allocs/op), bytes allocated per op (alloc_bytes/op)\n"
-    "and the wire bytes one op produces or consumes (wire_bytes).\n"
+    "Runs the codec microbenchmarks — Decode/<codec>, Encode/<codec>,\n"
+    "Serde/<codec>, Handler/<codec> — and prints a summary table. Each reports\n"
+    "ns/op (Time), heap allocations per op (allocs/op), bytes allocated per op\n"
+    "(alloc_bytes/op) and the wire bytes one op produces or consumes\n"
+    "(wire_bytes). 'zap' reuses its builders; 'zap-fresh' makes a new builder\n"
+    "per message, as the Go reference does.\n"
     "\n"
     "  --filter REGEX       run only benchmarks whose name matches (e.g. 'Decode/')\n"
     "  --repetitions N      repeat each benchmark N times and add mean/median/stddev/cv\n"
@@ -94,8 +101,35 @@ int cmd_micro(int argc, char** argv) {
   int bargc = static_cast<int>(bargv.size());
   benchmark::Initialize(&bargc, bargv.data());
   if (benchmark::ReportUnrecognizedArguments(bargc, bargv.data())) return 2;
-  benchmark::RunSpecifiedBenchmarks();
+  micro::CollectingReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  micro::print_summary(stdout, reporter.results());
   benchmark::Shutdown();
+  return 0;
+}
+
+int cmd_codecs(int argc, char** argv) {
+  for (int i = 0; i < argc; ++i) {
+    std::string_view a = argv[i];
+    if (a == "-h" || a == "--help") {
+      std::fputs("usage: zapbench codecs\n\nLists every codec zapbench knows: its content type, whether this build\n"
+                 "has it (and why not), and the exact encode and decode path it uses.\n",
+                 stdout);
+      return 0;
+    }
+    die("codecs: unknown option '" + std::string(a) + "' (see 'zapbench codecs --help')");
+  }
+  for (const record::CodecInfo& c : record::all_codecs()) {
+    std::printf("%-10.*s %-17.*s ", int(c.name.size()), c.name.data(), int(c.content_type.size()),
+                c.content_type.data());
+    if (!c.available) {
+      std::printf("unavailable: %.*s\n", int(c.unavailable_reason.size()), c.unavailable_reason.data());
+      continue;
+    }
+    std::printf("available%s\n", c.name == record::default_json_codec().name ? " (default JSON codec)" : "");
+    std::printf("%-28s encode: %.*s\n", "", int(c.encode_path.size()), c.encode_path.data());
+    std::printf("%-28s decode: %.*s\n", "", int(c.decode_path.size()), c.decode_path.data());
+  }
   return 0;
 }
 
@@ -112,6 +146,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (cmd == "micro") return cmd_micro(argc - 2, argv + 2);
+  if (cmd == "codecs") return cmd_codecs(argc - 2, argv + 2);
   std::fprintf(stderr, "zapbench: unknown command '%s'\n\n%s", argv[1], kUsage);
   return 2;
 }

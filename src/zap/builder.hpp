@@ -116,20 +116,25 @@ class ListBuilder {
 };
 
 namespace detail {
-// A minimal append-only array of trivially copyable T; clear() keeps capacity.
-template <class T>
+// A minimal append-only array of trivially copyable T with room for InlineN
+// elements inside the object, so a fresh builder allocates nothing for them;
+// clear() keeps the capacity.
+template <class T, std::size_t InlineN>
 class Growable {
  public:
-  explicit Growable(std::size_t initial) : data_(new T[initial]), cap_(initial) {}
+  Growable() = default;
+  Growable(const Growable&) = delete;
+  Growable& operator=(const Growable&) = delete;
+
   // Appends n uninitialised elements and returns a pointer to the first.
   T* extend(std::size_t n) {
     if (size_ + n > cap_) grow(size_ + n);
-    T* p = data_.get() + size_;
+    T* p = data_ + size_;
     size_ += n;
     return p;
   }
   T& operator[](std::size_t i) noexcept { return data_[i]; }
-  const T* data() const noexcept { return data_.get(); }
+  const T* data() const noexcept { return data_; }
   std::size_t size() const noexcept { return size_; }
   void clear() noexcept { size_ = 0; }
 
@@ -137,13 +142,16 @@ class Growable {
   [[gnu::noinline]] void grow(std::size_t need) {
     const std::size_t cap = std::max(need, cap_ * 2);
     std::unique_ptr<T[]> next(new T[cap]);
-    std::memcpy(next.get(), data_.get(), size_ * sizeof(T));
-    data_ = std::move(next);
+    std::memcpy(next.get(), data_, size_ * sizeof(T));
+    heap_ = std::move(next);
+    data_ = heap_.get();
     cap_ = cap;
   }
-  std::unique_ptr<T[]> data_;
-  std::size_t cap_;
+  T inline_[InlineN];
+  T* data_ = inline_;
+  std::size_t cap_ = InlineN;
   std::size_t size_ = 0;
+  std::unique_ptr<T[]> heap_;
 };
 }  // namespace detail
 
@@ -255,8 +263,11 @@ class Builder {
   friend class ObjectBuilder;
   friend class ListBuilder;
 
-  static constexpr std::size_t kInitialTails = 8;
-  static constexpr std::size_t kInitialTailBytes = 256;
+  // Inline room for the pending tails of typical messages: tail records are
+  // needed for every Text/Bytes field; staged bytes only when a region is
+  // started before an object with eager tails finishes.
+  static constexpr std::size_t kInlineTails = 8;
+  static constexpr std::size_t kInlineTailBytes = 64;
   struct Tail {
     std::uint32_t slot_abs;  // absolute position of the Bytes/Text slot
     std::uint32_t at;        // eager: absolute position in buf_; staged: offset in tail_bytes_
@@ -358,8 +369,8 @@ class Builder {
   // Pending tails of every open object, and copies of their bytes. Plain
   // arrays grown by doubling (never shrunk): the hot path is a compare and a
   // memcpy, with no per-message allocation once they reach the high-water mark.
-  detail::Growable<Tail> tails_{kInitialTails};
-  detail::Growable<std::uint8_t> tail_bytes_{kInitialTailBytes};
+  detail::Growable<Tail, kInlineTails> tails_;
+  detail::Growable<std::uint8_t, kInlineTailBytes> tail_bytes_;
 };
 
 // ---- ObjectBuilder ---------------------------------------------------------

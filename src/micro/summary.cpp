@@ -1,0 +1,100 @@
+// micro/summary.cpp — the summary table printed after `zapbench micro`.
+#include "micro/summary.hpp"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+
+#include "record/registry.hpp"
+
+namespace micro {
+
+void CollectingReporter::ReportRuns(const std::vector<Run>& runs) {
+  benchmark::ConsoleReporter::ReportRuns(runs);
+  for (const Run& run : runs) {
+    const bool aggregate = run.run_type == Run::RT_Aggregate;
+    if (aggregate && run.aggregate_name != "median") continue;
+    const std::string name = run.run_name.function_name;
+    const auto slash = name.find('/');
+    Result r;
+    r.op = name.substr(0, slash);
+    r.codec = slash == std::string::npos ? "" : name.substr(slash + 1);
+    if (run.error_occurred) r.error = run.error_message;
+    // CPU time: on a shared machine it excludes time the process was not
+    // running; these benchmarks are single-threaded and never block.
+    r.ns_per_op = run.GetAdjustedCPUTime() * 1e9 / benchmark::GetTimeUnitMultiplier(run.time_unit);
+    auto counter = [&](const char* key) {
+      auto it = run.counters.find(key);
+      return it == run.counters.end() ? 0.0 : it->second.value;
+    };
+    r.allocs_per_op = counter("allocs/op");
+    r.wire_bytes = counter("wire_bytes");
+    // A median replaces the repetitions' individual runs of the same name.
+    std::erase_if(results_, [&](const Result& x) { return x.op == r.op && x.codec == r.codec; });
+    results_.push_back(std::move(r));
+  }
+}
+
+namespace {
+
+const Result* find(const std::vector<Result>& rs, const std::string& op, const std::string& codec) {
+  for (const Result& r : rs)
+    if (r.op == op && r.codec == codec && r.error.empty()) return &r;
+  return nullptr;
+}
+
+// The JSON codec with the lowest ns/op for op, if any ran.
+const Result* fastest_json(const std::vector<Result>& rs, const std::string& op) {
+  const Result* best = nullptr;
+  for (const Result& r : rs) {
+    if (r.op != op || !r.error.empty() || r.codec.starts_with("zap")) continue;
+    if (best == nullptr || r.ns_per_op < best->ns_per_op) best = &r;
+  }
+  return best;
+}
+
+}  // namespace
+
+void print_summary(std::FILE* out, const std::vector<Result>& rs) {
+  static const char* const kOps[] = {"Decode", "Encode", "Serde", "Handler"};
+  std::vector<std::string> codecs;
+  for (const Result& r : rs)
+    if (std::find(codecs.begin(), codecs.end(), r.codec) == codecs.end()) codecs.push_back(r.codec);
+  if (codecs.empty()) return;
+
+  std::fprintf(out, "\nSummary (CPU ns/op, allocs/op; zap = builders reused, zap-fresh = a new builder per message)\n\n");
+  std::fprintf(out, "| codec | decode ns | allocs | encode ns | allocs | serde ns | allocs | handler ns | allocs |\n");
+  std::fprintf(out, "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  for (const std::string& c : codecs) {
+    std::fprintf(out, "| %s |", c.c_str());
+    for (const char* op : kOps) {
+      const Result* r = find(rs, op, c);
+      if (r == nullptr) std::fprintf(out, " — | — |");
+      else std::fprintf(out, " %.1f | %.2g |", r->ns_per_op, r->allocs_per_op);
+    }
+    std::fprintf(out, "\n");
+  }
+  for (const record::CodecInfo& info : record::all_codecs())
+    if (!info.available)
+      std::fprintf(out, "| %.*s | unavailable: %.*s ||||||||\n", int(info.name.size()), info.name.data(),
+                   int(info.unavailable_reason.size()), info.unavailable_reason.data());
+
+  std::fprintf(out, "\nWire bytes (request + response):");
+  for (const std::string& c : codecs)
+    if (const Result* r = find(rs, "Encode", c)) std::fprintf(out, " %s %.0f;", c.c_str(), r->wire_bytes);
+  std::fprintf(out, "\n");
+
+  std::fprintf(out, "\nZAP against the fastest JSON codec (ratio of ns/op, higher = ZAP faster):\n");
+  for (const char* op : kOps) {
+    const Result* z = find(rs, op, "zap");
+    const Result* j = fastest_json(rs, op);
+    if (z == nullptr || j == nullptr || z->ns_per_op <= 0) continue;
+    std::fprintf(out, "  %-8s zap %.1f ns vs %s %.1f ns: %.1fx\n", op, z->ns_per_op, j->codec.c_str(), j->ns_per_op,
+                 j->ns_per_op / z->ns_per_op);
+  }
+  for (const Result& r : rs)
+    if (!r.error.empty())
+      std::fprintf(out, "  %s/%s skipped: %s\n", r.op.c_str(), r.codec.c_str(), r.error.c_str());
+}
+
+}  // namespace micro

@@ -1,0 +1,44 @@
+// record/codec_direct.hpp — the `direct` codec: the record as JSON by hand-written,
+// record-specific code (record::JsonWriter out, record::JsonReader in), standing in for the
+// compile-time-reflection libraries (glaze, yyjson) Debian does not package: the upper bound of JSON.
+#pragma once
+
+#include <string_view>
+
+#include "record/json_reader.hpp"
+#include "record/json_writer.hpp"
+#include "record/record.hpp"
+
+namespace record {
+
+// Why this path: a reflection library generates, per struct, what is written
+// here by hand — constant key fragments out, a key switch in — so this is what
+// such a library costs at best while doing the full work every JSON codec
+// does (grammar, UTF-8 and escape validation, the fairness.md error table).
+class DirectCodec {
+ public:
+  static constexpr std::string_view kName = "direct";
+  static constexpr std::string_view kContentType = "application/json";
+  static constexpr std::string_view kEncodePath =
+      "record::JsonWriter: constant key fragments, std::to_chars, table hex";
+  static constexpr std::string_view kDecodePath =
+      "record::JsonReader: one validating pass, SSE2/SWAR string scan, keys by length+memcmp, zero-copy "
+      "views";
+
+  // The returned view is valid until the next encode of the same direction.
+  Bytes encode_request(const Request& r) { return req_out_.request(r); }
+  Bytes encode_response(const Response& r) { return resp_out_.response(r); }
+
+  // One reader per direction, so a decoded request's views (which may point
+  // into the reader's scratch) survive decoding a response on the same codec.
+  DecodeError decode_request(Bytes in, RequestView& out) noexcept { return req_in_.request(in, out); }
+  DecodeError decode_response(Bytes in, ResponseView& out) noexcept { return resp_in_.response(in, out); }
+
+ private:
+  JsonWriter req_out_;
+  JsonWriter resp_out_;
+  JsonReader req_in_;
+  JsonReader resp_in_;
+};
+
+}  // namespace record
