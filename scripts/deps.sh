@@ -8,6 +8,8 @@ packages=(
   clang-14 libclang-rt-14-dev          # libFuzzer + sanitizers for the fuzz preset
   libgtest-dev libgmock-dev            # tests
   libbenchmark-dev                     # microbenchmarks
+  nlohmann-json3-dev rapidjson-dev     # the JSON codecs under test
+  libboost-json1.81-dev libsimdjson-dev
 )
 
 missing=()
