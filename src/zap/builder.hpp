@@ -382,7 +382,7 @@ inline void ObjectBuilder::scalar(std::uint32_t f, T v) {
   detail::store_le<T>(b_->buf_ + at, v);
 }
 
-inline void ObjectBuilder::set_bytes(std::uint32_t f, Bytes v) {
+[[gnu::always_inline]] inline void ObjectBuilder::set_bytes(std::uint32_t f, Bytes v) {
   const std::size_t slot = std::size_t{start_} + f;
   b_->ensure_end(slot + 8);
   if (v.empty()) {
