@@ -16,7 +16,7 @@ build: deps
 	cmake --build --preset release -j $(JOBS)
 
 bench: build
-	build/release/src/cli/zapbench micro
+	build/release/src/cli/zapbench micro --cpu $$(( $(JOBS) - 1 ))
 
 test: build fuzz-build
 	ctest --preset release -j $(JOBS)
