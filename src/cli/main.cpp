@@ -4,6 +4,7 @@
 #include <benchmark/benchmark.h>
 #include <sched.h>
 
+#include "cli/args.hpp"
 #include "micro/summary.hpp"
 #include "record/registry.hpp"
 
@@ -20,6 +21,7 @@ constexpr const char* kUsage =
     "usage: zapbench <command> [options]\n"
     "\n"
     "commands:\n"
+    "  serve     serve /health and /rpc over HTTP/1.1 and ZAP-HTTP\n"
     "  micro     in-process microbenchmarks of every codec (Google Benchmark)\n"
     "  codecs    list every codec, available or not, and why\n"
     "\n"
@@ -43,15 +45,8 @@ constexpr const char* kMicroUsage =
     "  --json-out FILE      also write Google Benchmark JSON to FILE\n"
     "  --benchmark_*        passed to Google Benchmark unchanged\n";
 
-[[noreturn]] void die(const std::string& msg) {
-  std::fprintf(stderr, "zapbench: %s\n", msg.c_str());
-  std::exit(2);
-}
-
-bool parse_uint(std::string_view s, unsigned& out) {
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-  return ec == std::errc{} && p == s.data() + s.size();
-}
+using cli::die;
+using cli::parse_uint;
 
 int cmd_micro(int argc, char** argv) {
   std::vector<std::string> bench_args = {"zapbench micro", "--benchmark_min_time=0.5",
@@ -135,6 +130,10 @@ int cmd_codecs(int argc, char** argv) {
 
 }  // namespace
 
+namespace cli {
+int cmd_serve(int argc, char** argv);
+}
+
 int main(int argc, char** argv) {
   if (argc < 2) {
     std::fputs(kUsage, stderr);
@@ -145,6 +144,7 @@ int main(int argc, char** argv) {
     std::fputs(kUsage, stdout);
     return 0;
   }
+  if (cmd == "serve") return cli::cmd_serve(argc - 2, argv + 2);
   if (cmd == "micro") return cmd_micro(argc - 2, argv + 2);
   if (cmd == "codecs") return cmd_codecs(argc - 2, argv + 2);
   std::fprintf(stderr, "zapbench: unknown command '%s'\n\n%s", argv[1], kUsage);

@@ -1,0 +1,78 @@
+// net/buffer.hpp — the byte buffer a connection owns for input or output: a
+// contiguous region with a read cursor and a write cursor, grown by doubling
+// up to a limit and reused for the connection's life (no per-request
+// allocation in steady state). It always keeps record::kInputPaddingBytes of
+// slack after the written bytes, so a body can be handed to any decoder in
+// place (simdjson reads up to 64 bytes past the end).
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <span>
+#include <string_view>
+
+namespace net {
+
+class Buffer {
+ public:
+  static constexpr std::size_t kPaddingBytes = 64;  // == record::kInputPaddingBytes
+
+  explicit Buffer(std::size_t initial_bytes = 16 * 1024)
+      : data_(new std::uint8_t[initial_bytes + kPaddingBytes]()), cap_(initial_bytes) {}
+
+  // The unread bytes [read, write).
+  [[nodiscard]] std::span<const std::uint8_t> readable() const noexcept { return {data_.get() + r_, w_ - r_}; }
+  [[nodiscard]] std::string_view readable_text() const noexcept {
+    return {reinterpret_cast<const char*>(data_.get() + r_), w_ - r_};
+  }
+  [[nodiscard]] std::size_t size() const noexcept { return w_ - r_; }
+  [[nodiscard]] bool empty() const noexcept { return w_ == r_; }
+  void consume(std::size_t n) noexcept {
+    r_ += n;
+    if (r_ == w_) r_ = w_ = 0;  // cheap reset keeps the common case at offset 0
+  }
+  void clear() noexcept { r_ = w_ = 0; }
+
+  // Room to write at least n bytes at the end (compacting or growing first);
+  // returns where to write. Call commit(k) for the k bytes written.
+  std::uint8_t* prepare(std::size_t n) {
+    if (cap_ - w_ < n) make_room(n);
+    return data_.get() + w_;
+  }
+  [[nodiscard]] std::size_t writable() const noexcept { return cap_ - w_; }
+  void commit(std::size_t n) noexcept { w_ += n; }
+
+  void append(const void* p, std::size_t n) {
+    std::memcpy(prepare(n), p, n);
+    commit(n);
+  }
+  void append(std::string_view s) { append(s.data(), s.size()); }
+
+  [[nodiscard]] std::size_t capacity() const noexcept { return cap_; }
+
+ private:
+  [[gnu::noinline]] void make_room(std::size_t n) {
+    const std::size_t live = w_ - r_;
+    if (r_ != 0 && cap_ - live >= n) {  // compact: move the unread bytes to the front
+      std::memmove(data_.get(), data_.get() + r_, live);
+    } else {
+      const std::size_t cap = std::max(cap_ * 2, live + n);
+      std::unique_ptr<std::uint8_t[]> next(new std::uint8_t[cap + kPaddingBytes]());
+      std::memcpy(next.get(), data_.get() + r_, live);
+      data_ = std::move(next);
+      cap_ = cap;
+    }
+    r_ = 0;
+    w_ = live;
+  }
+
+  std::unique_ptr<std::uint8_t[]> data_;
+  std::size_t cap_;
+  std::size_t r_ = 0;
+  std::size_t w_ = 0;
+};
+
+}  // namespace net

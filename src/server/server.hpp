@@ -1,0 +1,96 @@
+// server/server.hpp — `zapbench serve`: listeners for HTTP/1.1 and ZAP-HTTP
+// (wire A), one epoll event loop per worker thread with its own SO_REUSEPORT
+// listening sockets, per-connection buffers reused for the connection's life,
+// the limits that protect it, graceful stop and the counters it prints.
+// Routes (what is answered) live in routes.hpp; framing in net/.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "record/registry.hpp"
+#include "server/routes.hpp"
+
+namespace server {
+
+enum class Wire : std::uint8_t { http = 0, zap, count_ };
+
+struct Endpoint {
+  std::string host;
+  std::uint16_t port = 0;  // 0: the kernel picks one (see Server::bound)
+};
+
+// Every limit has a default and a flag; each says what it stops.
+struct Limits {
+  std::size_t max_header_bytes = 8 * 1024;           // HTTP request line + headers: 431 past it
+  std::uint64_t max_body_bytes = 1024 * 1024;        // HTTP Content-Length: 413 past it
+  std::uint32_t max_frame_bytes = 64 * 1024 * 1024;  // ZAP frame (Go's MaxFrameSize): close past it
+  std::size_t max_connections = 16384;               // accepted at once, all threads: newer ones closed
+  std::uint32_t idle_timeout_ms = 60'000;            // no bytes either way: close
+  std::uint32_t header_timeout_ms = 10'000;          // a request begun but not complete: 408 / close
+};
+
+struct Config {
+  std::vector<Endpoint> http;
+  std::vector<Endpoint> zap;
+  const record::CodecInfo* json = nullptr;  // the JSON codec for application/json bodies
+  unsigned threads = 1;
+  std::vector<int> cpus;  // thread i pinned to cpus[i % size]; empty: not pinned
+  Limits limits;
+};
+
+// Why a connection or request went wrong, counted by kind.
+enum class ErrorKind : std::uint8_t {
+  http_bad_request = 0,  // malformed request head (400)
+  http_header_too_large,  // 431
+  http_body_too_large,    // 413
+  http_not_implemented,   // Transfer-Encoding (501)
+  http_version,           // 505
+  zap_bad_length,         // frame length 0 or over the limit: closed, no reply
+  zap_malformed,          // a frame that is not a request message: 400 frame, then closed
+  header_timeout,
+  idle_timeout,
+  connection_limit,
+  io,  // read/write errors, resets
+  count_,
+};
+std::string_view describe(ErrorKind k) noexcept;
+
+struct Counters {
+  std::uint64_t connections = 0;
+  std::uint64_t requests[static_cast<int>(Wire::count_)][static_cast<int>(Route::count_)] = {};
+  std::uint64_t outcomes[static_cast<int>(Outcome::count_)] = {};
+  std::uint64_t errors[static_cast<int>(ErrorKind::count_)] = {};
+  void add(const Counters& o);
+};
+
+class Worker;
+
+class Server {
+ public:
+  // Binds every listener (throws std::runtime_error with a clear message on
+  // failure, e.g. an address in use).
+  explicit Server(Config config);
+  ~Server();
+
+  // Runs the workers until stop(); then finishes the requests already read,
+  // flushes (bounded grace), closes everything and returns.
+  void run();
+  // Safe from another thread (the signal thread); returns at once.
+  void stop();
+
+  // The addresses actually bound (port 0 resolved), for messages and tests.
+  [[nodiscard]] const std::vector<Endpoint>& bound(Wire w) const { return bound_[static_cast<int>(w)]; }
+  [[nodiscard]] Counters counters() const;
+
+ private:
+  Config config_;
+  std::vector<Endpoint> bound_[static_cast<int>(Wire::count_)];
+  std::vector<std::unique_ptr<Worker>> workers_;
+  std::atomic<std::size_t> open_connections_{0};
+};
+
+}  // namespace server
