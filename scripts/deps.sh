@@ -10,6 +10,7 @@ packages=(
   libbenchmark-dev                     # microbenchmarks
   nlohmann-json3-dev rapidjson-dev     # the JSON codecs under test
   libboost-json1.81-dev libsimdjson-dev
+  libhttp-parser-dev                   # the HTTP/1.1 parser our own is benchmarked against
 )
 
 missing=()

@@ -76,8 +76,18 @@ bool inside(std::string_view buf, std::string_view v) {
   return v.empty() || (v.data() >= buf.data() && v.data() + v.size() <= buf.data() + buf.size());
 }
 
-// ---- requests that parse
-// -----------------------------------------------------------------------------------
+TEST(http1_parser, guard_page_catches_a_read_past_the_end) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  const Guarded g("GET");
+  EXPECT_DEATH(
+      {
+        volatile const char* p = g.view().data();
+        (void)p[g.view().size()];
+      },
+      "");
+}
+
+// ---- requests that parse ------------------------------------------------------------------------
 
 struct GoodRequest {
   const char* name;
@@ -228,8 +238,7 @@ TEST(http1_parser, pipelined_requests_parse_one_after_another) {
   EXPECT_EQ(r.head_bytes, rest.size());
 }
 
-// ---- requests that fail
-// ------------------------------------------------------------------------------------
+// ---- requests that fail -------------------------------------------------------------------------
 
 struct BadCase {
   const char* name;
@@ -404,8 +413,7 @@ TEST(http1_parser, any_two_piece_split_with_hint_matches_one_piece) {
   }
 }
 
-// ---- limits
-// ------------------------------------------------------------------------------------------------
+// ---- limits -------------------------------------------------------------------------------------
 
 std::string request_with_headers(std::size_t n) {
   std::string s = "GET / HTTP/1.1\r\nHost: h\r\n";
@@ -496,8 +504,7 @@ TEST(http1_parser, parsing_allocates_nothing) {
   EXPECT_EQ(micro::alloc_count().allocs - before.allocs, 0u);
 }
 
-// ---- responses
-// ---------------------------------------------------------------------------------------------
+// ---- responses ----------------------------------------------------------------------------------
 
 struct GoodResponse {
   const char* name;
@@ -634,8 +641,7 @@ TEST(http1_response_parser, pipelined_responses_with_hint) {
   EXPECT_EQ(rest.substr(r.head_bytes), "yes");
 }
 
-// ---- errors as answers
-// -------------------------------------------------------------------------------------
+// ---- errors as answers --------------------------------------------------------------------------
 
 TEST(http1_errors, map_to_statuses_and_texts) {
   EXPECT_EQ(net::http::http_status(Error::bad_request), 400);
@@ -659,8 +665,7 @@ TEST(http1_errors, map_to_statuses_and_texts) {
   }
 }
 
-// ---- writers
-// -----------------------------------------------------------------------------------------------
+// ---- writers ------------------------------------------------------------------------------------
 
 std::string contents(const net::Buffer& b) { return std::string(b.readable_text()); }
 

@@ -58,8 +58,10 @@ const Result* fastest_json(const std::vector<Result>& rs, const std::string& op)
 void print_summary(std::FILE* out, const std::vector<Result>& rs) {
   static const char* const kOps[] = {"Decode", "Encode", "Serde", "Handler"};
   std::vector<std::string> codecs;
-  for (const Result& r : rs)
+  for (const Result& r : rs) {
+    if (std::find(std::begin(kOps), std::end(kOps), r.op) == std::end(kOps)) continue;  // e.g. Http/...
     if (std::find(codecs.begin(), codecs.end(), r.codec) == codecs.end()) codecs.push_back(r.codec);
+  }
   if (codecs.empty()) return;
   // zap-fresh right after zap, whatever order the benchmarks ran in.
   if (auto f = std::find(codecs.begin(), codecs.end(), "zap-fresh"); f != codecs.end()) {

@@ -155,7 +155,12 @@ struct Request {
   std::string_view method;  // a token, case preserved (methods are case-sensitive)
   std::string_view target;  // non-empty, no CTL/SP; not decoded or normalised
   int minor_version = 1;    // 0 or 1
-  Header headers[kMaxHeaders];
+  // headers[0, header_count) are the header lines in order; the rest are
+  // never set or read. A union member so that constructing a Request does not
+  // zero 2 KiB (measured: +16 ns on a 25 ns GET for a Request on the stack).
+  union {
+    Header headers[kMaxHeaders];
+  };
   std::size_t header_count = 0;
   std::uint64_t content_length = 0;  // body bytes that follow the head (0 without the header)
   bool has_content_length = false;
@@ -164,13 +169,17 @@ struct Request {
   std::string_view content_type;  // the Content-Type value, empty if absent
   std::string_view host;          // the Host value (required for HTTP/1.1), empty if absent
   std::size_t head_bytes = 0;     // request line + header lines + CRLFCRLF (+ leading CRLFs)
+
+  Request() noexcept {}  // not "= default": that is deleted, and headers stay unset on purpose
 };
 
 struct Response {
   int status = 0;  // 100..599
   int minor_version = 1;
   std::string_view reason;  // may be empty, may contain spaces
-  Header headers[kMaxHeaders];
+  union {                   // as in Request: only headers[0, header_count) are set
+    Header headers[kMaxHeaders];
+  };
   std::size_t header_count = 0;
   // Body bytes that follow the head: the Content-Length value, or 0 for 1xx,
   // 204 and 304 (which never have a body, RFC 9112 §6.3), or 0 with
@@ -181,6 +190,8 @@ struct Response {
   bool close = false;               // "close" token, HTTP/1.0 without "keep-alive", or body_until_close
   std::string_view content_type;
   std::size_t head_bytes = 0;  // status line + header lines + CRLFCRLF
+
+  Response() noexcept {}
 };
 
 // Parses the request head at the start of buf. On done, out.head_bytes is the
@@ -209,7 +220,9 @@ struct Response {
 //   Date: <date_header_value>\r\n         (omitted if empty)
 //   Connection: close\r\n                 (if close)
 //   \r\n<body>
-// Returns the bytes appended. status must be 100..999. The only per-response
+// Returns the bytes appended. status must be 100..999; reason, content_type
+// and the Date value must not contain CR or LF (not checked: they are the
+// server's constants, not client input). The only per-response
 // formatting is the status and length digits (std::to_chars): everything that
 // could be prepared once is passed in ready — the server refreshes its Date
 // value once a second (format_http_date) rather than per response.
