@@ -44,6 +44,15 @@ wrk.body = '$(cat ../shared/vectors/eth_req.json)'
 LUA
 
 rps() { sed -n 's/^Requests\/sec:[[:space:]]*\([0-9.]*\).*/\1/p'; }
+# CPU ticks (utime + stime) of a process and its children: with wrk on one
+# core the loader can be the ceiling, so the server's CPU per request is
+# reported beside its rate.
+ticks() {
+  local t=0 p
+  for p in "$1" $(pgrep -P "$1"); do t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat"))); done
+  echo "$t"
+}
+hz=$(getconf CLK_TCK)
 run_wrk() {  # url [script]
   local extra=()
   [ -n "${2:-}" ] && extra=(-s "$2")
@@ -53,16 +62,24 @@ run_wrk() {  # url [script]
 echo "bench-server: server on CPU $server_cpu, wrk -t1 -c125 -d${secs}s on CPU $load_cpu, $repeats rounds"
 for round in $(seq 1 "$repeats"); do
   taskset -c "$server_cpu" /usr/sbin/nginx -c "$work/nginx.conf" -p "$work" &
+  spid=$!
   sleep 0.5
+  t0=$(ticks $spid)
   nginx_rps=$(run_wrk http://127.0.0.1:18081/health)
+  nginx_cpu=$(($(ticks $spid) - t0))
   kill %1; wait %1 2>/dev/null || true
 
   taskset -c "$server_cpu" "$bin" serve --http 127.0.0.1:18082 --threads 1 >"$work/serve.log" 2>&1 &
+  spid=$!
   sleep 0.5
+  t0=$(ticks $spid)
   health_rps=$(run_wrk http://127.0.0.1:18082/health)
+  t1=$(ticks $spid)
   rpc_rps=$(run_wrk http://127.0.0.1:18082/rpc "$work/rpc.lua")
+  t2=$(ticks $spid)
   kill -TERM %1; wait %1 2>/dev/null || true
-  echo "round $round: nginx /health $nginx_rps req/s | zapbench /health $health_rps req/s | zapbench /rpc json $rpc_rps req/s"
-  awk -v n="$nginx_rps" -v h="$health_rps" -v r="$rpc_rps" \
-    'BEGIN { printf "         zapbench/nginx /health = %.2f, rpc/health = %.2f\n", h / n, r / h }'
+  echo "round $round: req/s nginx /health $nginx_rps | zapbench /health $health_rps | zapbench /rpc json $rpc_rps"
+  awk -v n="$nginx_rps" -v h="$health_rps" -v r="$rpc_rps" -v nc="$nginx_cpu" -v hc="$((t1 - t0))" \
+    -v rc="$((t2 - t1))" -v hz="$hz" -v s="$secs" \
+    'BEGIN { printf "         zapbench/nginx /health = %.2f, rpc/health = %.2f; server CPU us/request: nginx %.2f, zapbench /health %.2f, /rpc %.2f\n", h / n, r / h, nc / hz * 1e6 / (n * s), hc / hz * 1e6 / (h * s), rc / hz * 1e6 / (r * s) }'
 done

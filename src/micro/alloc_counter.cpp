@@ -11,10 +11,14 @@
 namespace {
 std::atomic<std::uint64_t> g_allocs{0};
 std::atomic<std::uint64_t> g_bytes{0};
+thread_local std::uint64_t t_allocs = 0;
+thread_local std::uint64_t t_bytes = 0;
 
 void* counted_alloc(std::size_t n, std::size_t align) {
   g_allocs.fetch_add(1, std::memory_order_relaxed);
   g_bytes.fetch_add(n, std::memory_order_relaxed);
+  ++t_allocs;
+  t_bytes += n;
   if (n == 0) n = 1;
   void* p = align <= alignof(std::max_align_t) ? std::malloc(n)
                                                 : std::aligned_alloc(align, (n + align - 1) / align * align);
@@ -27,6 +31,7 @@ namespace micro {
 AllocCount alloc_count() noexcept {
   return {g_allocs.load(std::memory_order_relaxed), g_bytes.load(std::memory_order_relaxed)};
 }
+AllocCount thread_alloc_count() noexcept { return {t_allocs, t_bytes}; }
 }  // namespace micro
 
 void* operator new(std::size_t n) { return counted_alloc(n, 0); }

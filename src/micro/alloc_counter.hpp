@@ -14,5 +14,8 @@ struct AllocCount {
 
 // A snapshot of every allocation made through operator new so far.
 AllocCount alloc_count() noexcept;
+// The same, made by the calling thread only (to tell a test's client side
+// from the server threads it drives).
+AllocCount thread_alloc_count() noexcept;
 
 }  // namespace micro

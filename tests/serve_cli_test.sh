@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# tests/serve_cli_test.sh — `zapbench serve` as a user runs it: bound ports
+# printed, a request answered, SIGTERM gives exit 0 and the counters, and
+# bad flags give exit 2 with a clear message. Usage: serve_cli_test.sh ZAPBENCH
+set -u
+bin=$1
+work=$(mktemp -d)
+trap 'kill "${pid:-}" 2>/dev/null; rm -rf "$work"' EXIT
+failures=0
+check() {  # name, condition result
+  if [ "$2" = 0 ]; then echo "ok: $1"; else echo "FAILED: $1"; failures=$((failures + 1)); fi
+}
+
+"$bin" serve --http 127.0.0.1:0 --zap 127.0.0.1:0 >"$work/out" 2>"$work/err" &
+pid=$!
+for _ in $(seq 100); do grep -q "zap listening" "$work/out" && break; sleep 0.05; done
+port=$(sed -n 's/.*http listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$work/out")
+[ -n "$port" ]; check "prints the bound HTTP port" $?
+exec 3<>"/dev/tcp/127.0.0.1/$port"
+printf 'GET /health HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n' >&3
+resp=$(timeout 5 cat <&3)
+exec 3>&-
+[[ "$resp" == "HTTP/1.1 200 OK"* && "$resp" == *$'\r\n\r\nok' ]]; check "answers GET /health" $?
+kill -TERM "$pid"
+timeout 10 tail --pid="$pid" -f /dev/null
+wait "$pid"
+rc=$?
+pid=
+[ "$rc" = 0 ]; check "SIGTERM exits 0 (got $rc)" $?
+grep -q "requests http /health 1" "$work/out"; check "prints the request counters" $?
+grep -q "connections 1" "$work/out"; check "prints the connection count" $?
+
+"$bin" serve --http 127.0.0.1:0 --json nope >/dev/null 2>"$work/err2"
+rc=$?
+[ "$rc" = 2 ] && grep -q "available JSON codecs: direct" "$work/err2"; check "unknown --json is a startup error listing codecs" $?
+"$bin" serve >/dev/null 2>"$work/err3"
+[ $? = 2 ] && grep -q -- "--http HOST:PORT" "$work/err3"; check "no listener is a usage error" $?
+"$bin" serve --http nonsense >/dev/null 2>"$work/err4"
+[ $? = 2 ] && grep -q "wants HOST:PORT" "$work/err4"; check "a bad address is a usage error" $?
+"$bin" serve --http 127.0.0.1:0 --threads 0 >/dev/null 2>"$work/err5"
+[ $? = 2 ] && grep -q -- "--threads wants 1..1024" "$work/err5"; check "--threads 0 is a usage error" $?
+"$bin" serve --http 256.1.1.1:80 >/dev/null 2>"$work/err6"
+[ $? = 2 ] && grep -q "cannot resolve '256.1.1.1'" "$work/err6"; check "an address that does not resolve is a clear error" $?
+
+echo "$((10 - failures)) passed, $failures failed"
+[ "$failures" = 0 ]
