@@ -73,11 +73,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
           const std::uint32_t f = in.byte() % 64;
           const std::uint64_t v = in.u32() * 0x100000001ULL;
           switch (in.byte() % 5) {
-            case 0: o->a.set_u8(f, std::uint8_t(v)), o->b.set_u8(f, std::uint8_t(v)); break;
-            case 1: o->a.set_u16(f, std::uint16_t(v)), o->b.set_u16(f, std::uint16_t(v)); break;
-            case 2: o->a.set_u32(f, std::uint32_t(v)), o->b.set_u32(f, std::uint32_t(v)); break;
-            case 3: o->a.set_u64(f, v), o->b.set_u64(f, v); break;
-            default: o->a.set_bool(f, v & 1), o->b.set_bool(f, v & 1); break;
+            case 0:
+              o->a.set_u8(f, std::uint8_t(v)), o->b.set_u8(f, std::uint8_t(v));
+              break;
+            case 1:
+              o->a.set_u16(f, std::uint16_t(v)), o->b.set_u16(f, std::uint16_t(v));
+              break;
+            case 2:
+              o->a.set_u32(f, std::uint32_t(v)), o->b.set_u32(f, std::uint32_t(v));
+              break;
+            case 3:
+              o->a.set_u64(f, v), o->b.set_u64(f, v);
+              break;
+            default:
+              o->a.set_bool(f, v & 1), o->b.set_bool(f, v & 1);
+              break;
           }
         }
         break;
@@ -133,10 +143,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
           const std::uint8_t kind = in.byte() % 4;
           const std::uint32_t v = in.u32();
           zap::Bytes d = in.take(kind >= 2 ? in.byte() % 9 : 0);
-          if (kind == 0) la.add_u32(v), lb.add_u32(v);
-          else if (kind == 1) la.add_u64(v), lb.add_u64(v);
-          else if (kind == 2) la.add_bytes(d), lb.add_bytes(d);
-          else la.add_object_bytes(d), lb.add_object_bytes(d);
+          if (kind == 0)
+            la.add_u32(v), lb.add_u32(v);
+          else if (kind == 1)
+            la.add_u64(v), lb.add_u64(v);
+          else if (kind == 2)
+            la.add_bytes(d), lb.add_bytes(d);
+          else
+            la.add_object_bytes(d), lb.add_object_bytes(d);
         }
         const zap::ListRef ra = la.finish(), rb = lb.finish();
         check(ra.start == rb.start && ra.length == rb.length);

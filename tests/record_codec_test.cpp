@@ -50,7 +50,8 @@ TYPED_TEST_SUITE(Codec, AllCodecs);
 TYPED_TEST(Codec, round_trip_preserves_every_request_field) {
   TypeParam codec;
   record::Request req{0xFFFFFFFFFFFFFFFFULL, 123456789, "eth_call \"quoted\" \\ \n\t\x01 é", {}};
-  for (std::size_t i = 0; i < req.account.size(); ++i) req.account[i] = static_cast<std::uint8_t>(0xf0 - i * 7);
+  for (std::size_t i = 0; i < req.account.size(); ++i)
+    req.account[i] = static_cast<std::uint8_t>(0xf0 - i * 7);
   const Padded wire(codec.encode_request(req));
   RequestView v;
   ASSERT_EQ(codec.decode_request(wire.bytes(), v), DecodeError::ok) << str(wire.bytes());
@@ -64,7 +65,8 @@ TYPED_TEST(Codec, round_trip_preserves_every_request_field) {
 TYPED_TEST(Codec, round_trip_preserves_every_response_field) {
   TypeParam codec;
   record::Response resp{7, 0xFFFFFFFFFFFFFFFFULL, 0, {}};
-  for (std::size_t i = 0; i < resp.block_hash.size(); ++i) resp.block_hash[i] = static_cast<std::uint8_t>(i * 9);
+  for (std::size_t i = 0; i < resp.block_hash.size(); ++i)
+    resp.block_hash[i] = static_cast<std::uint8_t>(i * 9);
   const Padded wire(codec.encode_response(resp));
   ResponseView v;
   ASSERT_EQ(codec.decode_response(wire.bytes(), v), DecodeError::ok) << str(wire.bytes());
@@ -216,7 +218,8 @@ TEST(record_registry, lists_every_codec_with_availability_and_reason) {
       EXPECT_FALSE(c.unavailable_reason.empty()) << c.name;
     }
   }
-  EXPECT_EQ(names, (std::vector<std::string>{"zap", "direct", "simdjson", "rapidjson", "boostjson", "nlohmann"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"zap", "direct", "simdjson", "rapidjson", "boostjson", "nlohmann"}));
   EXPECT_EQ(record::find_codec("nope"), nullptr);
   EXPECT_TRUE(record::default_json_codec().available);
   EXPECT_EQ(record::default_json_codec().content_type, "application/json");
@@ -235,7 +238,8 @@ struct Case {
 };
 
 const std::string kAcct = R"("account":"0xdeadbeef00112233445566778899aabbccddeeff")";
-const std::string kHash = R"("blockHash":"0x0123456789abcdeffedcba98765432100f1e2d3c4b5a69788796a5b4c3d2e1f0")";
+const std::string kHash =
+    R"("blockHash":"0x0123456789abcdeffedcba98765432100f1e2d3c4b5a69788796a5b4c3d2e1f0")";
 std::string req_with(const std::string& id, const std::string& extra = "") {
   return R"({"method":"eth_getBalance",)" + kAcct + R"(,"block":68943,"id":)" + id + extra + "}";
 }
@@ -263,7 +267,8 @@ std::vector<Case> request_cases() {
       {"id 2^64", req_with("18446744073709551616"), E(D::integer_overflow)},
       {"id 20 nines", req_with("99999999999999999999"), E(D::integer_overflow)},
       {"id leading zero", req_with("01"), kSyntaxClass},
-      {"block string", R"({"method":"eth_getBalance",)" + kAcct + R"(,"block":"68943","id":1})", E(D::wrong_type)},
+      {"block string", R"({"method":"eth_getBalance",)" + kAcct + R"(,"block":"68943","id":1})",
+       E(D::wrong_type)},
       {"missing id", R"({"method":"eth_getBalance",)" + kAcct + R"(,"block":68943})", E(D::missing_field)},
       {"missing block", R"({"method":"eth_getBalance",)" + kAcct + R"(,"id":1})", E(D::missing_field)},
       {"missing method", "{" + kAcct + R"(,"block":68943,"id":1})", E(D::missing_field)},
@@ -281,20 +286,25 @@ std::vector<Case> request_cases() {
        " {\n\t\"method\" :\r \"eth_getBalance\" , " + kAcct + " ,\n\"block\":\t68943 ,\"id\" : 1 }\n ", kOk},
       {"method number", "{\"method\":5," + kAcct + R"(,"block":68943,"id":1})", E(D::wrong_type)},
       {"account number", R"({"method":"eth_getBalance","account":5,"block":68943,"id":1})", E(D::wrong_type)},
-      {"account no 0x", R"({"method":"m","account":"deadbeef00112233445566778899aabbccddeeff00","block":1,"id":1})",
+      {"account no 0x",
+       R"({"method":"m","account":"deadbeef00112233445566778899aabbccddeeff00","block":1,"id":1})",
        E(D::bad_hex)},
-      {"account 41 chars", R"({"method":"m","account":"0xdeadbeef00112233445566778899aabbccddeef","block":1,"id":1})",
+      {"account 41 chars",
+       R"({"method":"m","account":"0xdeadbeef00112233445566778899aabbccddeef","block":1,"id":1})",
        E(D::bad_length)},
       {"account 43 chars",
        R"({"method":"m","account":"0xdeadbeef00112233445566778899aabbccddeeff0","block":1,"id":1})",
        E(D::bad_length)},
       {"account bad first byte",
-       R"({"method":"m","account":"0xzzadbeef00112233445566778899aabbccddeeff","block":1,"id":1})", E(D::bad_hex)},
+       R"({"method":"m","account":"0xzzadbeef00112233445566778899aabbccddeeff","block":1,"id":1})",
+       E(D::bad_hex)},
       {"trailing garbage", req_with("1") + " x", kSyntaxClass},
       {"two objects", req_with("1") + req_with("1"), kSyntaxClass},
       {"trailing whitespace", req_with("1") + " \n\t", kOk},
-      {"invalid utf-8 in method", "{\"method\":\"eth_\xff\"," + kAcct + R"(,"block":1,"id":1})", kSyntaxClass},
-      {"raw control char in method", "{\"method\":\"eth_\x01\"," + kAcct + R"(,"block":1,"id":1})", kSyntaxClass},
+      {"invalid utf-8 in method", "{\"method\":\"eth_\xff\"," + kAcct + R"(,"block":1,"id":1})",
+       kSyntaxClass},
+      {"raw control char in method", "{\"method\":\"eth_\x01\"," + kAcct + R"(,"block":1,"id":1})",
+       kSyntaxClass},
       {"missing colon", R"({"method" "m"})", kSyntaxClass},
       {"trailing comma", req_with("1", ","), kSyntaxClass},
   };
@@ -308,7 +318,8 @@ std::vector<Case> response_cases() {
        E(D::integer_overflow)},
       {"nonce fraction", R"({"id":1,"balance":1,"nonce":4.2,)" + kHash + "}", E(D::wrong_type)},
       {"missing blockHash", R"({"id":1,"balance":1,"nonce":42})", E(D::missing_field)},
-      {"duplicate nonce", R"({"id":1,"balance":1,"nonce":42,"nonce":42,)" + kHash + "}", E(D::duplicate_field)},
+      {"duplicate nonce", R"({"id":1,"balance":1,"nonce":42,"nonce":42,)" + kHash + "}",
+       E(D::duplicate_field)},
       {"hash 65 chars",
        R"({"id":1,"balance":1,"nonce":42,"blockHash":"0x0123456789abcdeffedcba98765432100f1e2d3c4b5a69788796a5b4c3d2e1f"})",
        E(D::bad_length)},
@@ -317,7 +328,8 @@ std::vector<Case> response_cases() {
 }
 
 std::string describe_want(int want) {
-  return want == kSyntaxClass ? "syntax or trailing" : std::string(record::describe(static_cast<DecodeError>(want)));
+  return want == kSyntaxClass ? "syntax or trailing"
+                              : std::string(record::describe(static_cast<DecodeError>(want)));
 }
 
 // The JSON codecs: every available codec but ZAP, which comes first.
@@ -334,10 +346,11 @@ TYPED_TEST_SUITE(JsonCodec, DropZap<record::AvailableCodecs>::type);
 void expect_outcome(const Case& c, DecodeError got) {
   if (c.want == kSyntaxClass)
     EXPECT_TRUE(got == DecodeError::syntax || got == DecodeError::trailing)
-        << c.name << ": got " << record::describe(got) << ", want " << describe_want(c.want) << "\n  input: " << c.json;
+        << c.name << ": got " << record::describe(got) << ", want " << describe_want(c.want)
+        << "\n  input: " << c.json;
   else
-    EXPECT_EQ(static_cast<int>(got), c.want)
-        << c.name << ": got " << record::describe(got) << ", want " << describe_want(c.want) << "\n  input: " << c.json;
+    EXPECT_EQ(static_cast<int>(got), c.want) << c.name << ": got " << record::describe(got) << ", want "
+                                             << describe_want(c.want) << "\n  input: " << c.json;
 }
 
 TYPED_TEST(JsonCodec, malformed_requests_get_the_documented_error) {
@@ -362,7 +375,8 @@ TYPED_TEST(JsonCodec, values_from_accepted_edge_cases) {
   ASSERT_EQ(codec.decode_request(Padded(zaptest::bytes_of(req_with("18446744073709551615"))).bytes(), v),
             DecodeError::ok);
   EXPECT_EQ(v.id, 18446744073709551615ULL);
-  const std::string escaped = R"({"method":"eth_get\u0042al\"ance",)" + kAcct + R"(,"block":68943,"\u0069d":7})";
+  const std::string escaped =
+      R"({"method":"eth_get\u0042al\"ance",)" + kAcct + R"(,"block":68943,"\u0069d":7})";
   ASSERT_EQ(codec.decode_request(Padded(zaptest::bytes_of(escaped)).bytes(), v), DecodeError::ok);
   EXPECT_EQ(v.method, "eth_getBal\"ance");
   EXPECT_EQ(v.id, 7u);
@@ -382,12 +396,14 @@ TYPED_TEST(JsonCodec, every_truncation_is_rejected) {
   for (std::size_t n = 0; n < req.size(); ++n) {
     RequestView v;
     const DecodeError e = codec.decode_request(Padded({req.data(), n}).bytes(), v);
-    EXPECT_TRUE(e == DecodeError::syntax || e == DecodeError::trailing) << "prefix " << n << ": " << record::describe(e);
+    EXPECT_TRUE(e == DecodeError::syntax || e == DecodeError::trailing)
+        << "prefix " << n << ": " << record::describe(e);
   }
   for (std::size_t n = 0; n < resp.size(); ++n) {
     ResponseView v;
     const DecodeError e = codec.decode_response(Padded({resp.data(), n}).bytes(), v);
-    EXPECT_TRUE(e == DecodeError::syntax || e == DecodeError::trailing) << "prefix " << n << ": " << record::describe(e);
+    EXPECT_TRUE(e == DecodeError::syntax || e == DecodeError::trailing)
+        << "prefix " << n << ": " << record::describe(e);
   }
 }
 
@@ -418,7 +434,8 @@ TEST(record_zap_codec, account_must_be_twenty_bytes_and_hash_thirty_two) {
   RequestView v;
   EXPECT_EQ(codec.decode_request(build(20).bytes(), v), DecodeError::ok);
   EXPECT_EQ(codec.decode_request(build(19).bytes(), v), DecodeError::bad_length);
-  EXPECT_EQ(codec.decode_request(build(0).bytes(), v), DecodeError::missing_field);  // empty = null on the wire
+  EXPECT_EQ(codec.decode_request(build(0).bytes(), v),
+            DecodeError::missing_field);  // empty = null on the wire
 
   b.reset();
   zap::ObjectBuilder o = b.start_object(record::RespZap::S::size_bytes);

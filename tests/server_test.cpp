@@ -2,6 +2,8 @@
 // server on ephemeral ports, raw-socket clients on both wires. Hello and rpc
 // with JSON and ZAP bodies, pipelining, Connection: close, 100 concurrent
 // clients, the wire A interop frames, and every error path as a table.
+#include "server/server.hpp"
+
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
@@ -25,7 +27,6 @@
 #include "net/http1.hpp"
 #include "net/zap_http.hpp"
 #include "record/codecs.hpp"
-#include "server/server.hpp"
 #include "vectors.hpp"
 
 namespace {
@@ -160,8 +161,8 @@ class Client {
   bool eof_ = false;
 };
 
-std::string http_request(std::string_view method, std::string_view target, std::string_view ct, std::string_view body,
-                         std::string_view extra = "") {
+std::string http_request(std::string_view method, std::string_view target, std::string_view ct,
+                         std::string_view body, std::string_view extra = "") {
   std::string r = std::string(method) + " " + std::string(target) + " HTTP/1.1\r\nHost: t\r\n";
   if (!ct.empty()) r += "Content-Type: " + std::string(ct) + "\r\n";
   if (!body.empty() || method == "POST") r += "Content-Length: " + std::to_string(body.size()) + "\r\n";
@@ -207,7 +208,8 @@ TEST(server_http, rpc_with_json_and_with_zap_bodies) {
   ASSERT_EQ(r->first.status, 200) << r->second;
   record::DirectCodec json;
   record::ResponseView v;
-  ASSERT_EQ(json.decode_response(micro::Padded(zaptest::bytes_of(r->second)).bytes(), v), record::DecodeError::ok);
+  ASSERT_EQ(json.decode_response(micro::Padded(zaptest::bytes_of(r->second)).bytes(), v),
+            record::DecodeError::ok);
   EXPECT_EQ(v.id, 1u);
   EXPECT_EQ(v.balance, 1000000000000069003ULL);
 
@@ -237,7 +239,8 @@ TEST(server_http, pipelined_requests_are_answered_in_order) {
 
 TEST(server_http, connection_close_is_honoured) {
   Client c(ServerEnv::get().http_port());
-  c.send_all(http_request("GET", "/health", "", "", "Connection: close\r\n") + http_request("GET", "/health", "", ""));
+  c.send_all(http_request("GET", "/health", "", "", "Connection: close\r\n") +
+             http_request("GET", "/health", "", ""));
   auto r = c.http_response();
   ASSERT_TRUE(r);
   EXPECT_EQ(r->first.status, 200);
@@ -262,7 +265,8 @@ TEST(server_http, hundred_concurrent_clients_each_check_every_response) {
         auto r = c.http_response();
         record::ResponseView v;
         if (!r || r->first.status != 200 ||
-            codec.decode_response(micro::Padded(zaptest::bytes_of(r->second)).bytes(), v) != record::DecodeError::ok ||
+            codec.decode_response(micro::Padded(zaptest::bytes_of(r->second)).bytes(), v) !=
+                record::DecodeError::ok ||
             v.id != q.id || v.balance != record::balance_of(q.block, q.method.size(), q.account[0]))
           ++bad;
       }
@@ -280,8 +284,9 @@ TEST(server_allocations, rpc_requests_allocate_nothing_in_steady_state) {
   zaptest::ByteVec eth;
   ASSERT_TRUE(zaptest::load_hex("eth_req", eth));
   const std::string http_json = http_request("POST", "/rpc", "application/json", json);
-  const std::string http_zap = http_request("POST", "/rpc", "application/zap",
-                                            std::string_view(reinterpret_cast<const char*>(eth.data()), eth.size()));
+  const std::string http_zap =
+      http_request("POST", "/rpc", "application/zap",
+                   std::string_view(reinterpret_cast<const char*>(eth.data()), eth.size()));
   const Bytes zap_json = zap_frame("POST", "/rpc", "application/json", zaptest::bytes_of(json));
   const Bytes zap_zap = zap_frame("POST", "/rpc", "application/zap", eth);
   Client h(ServerEnv::get().http_port());
@@ -374,22 +379,26 @@ TEST(server_errors, http_table) {
       {"wrong method on /rpc", http_request("GET", "/rpc", "", ""), 405, false},
       {"unsupported content type", http_request("POST", "/rpc", "text/plain", "hello"), 415, false},
       {"missing content type", http_request("POST", "/rpc", "", "hello"), 415, false},
-      {"json body that does not decode", http_request("POST", "/rpc", "application/json", "{\"id\":"), 400, false},
-      {"zap body that does not decode", http_request("POST", "/rpc", "application/zap", "not zap"), 400, false},
-      {"json content type with parameters", http_request("POST", "/rpc", "Application/JSON; charset=utf-8", json),
-       200, false},
+      {"json body that does not decode", http_request("POST", "/rpc", "application/json", "{\"id\":"), 400,
+       false},
+      {"zap body that does not decode", http_request("POST", "/rpc", "application/zap", "not zap"), 400,
+       false},
+      {"json content type with parameters",
+       http_request("POST", "/rpc", "Application/JSON; charset=utf-8", json), 200, false},
       {"malformed request line", "GARBAGE\r\n\r\n", 400, true},
       {"missing Host on HTTP/1.1", "GET /health HTTP/1.1\r\n\r\n", 400, true},
-      {"header block over the limit", "GET /health HTTP/1.1\r\nHost: t\r\nX: " + std::string(2000, 'a') + "\r\n\r\n", 431,
-       true},
-      {"body over the limit", "POST /rpc HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: 99999\r\n\r\n",
+      {"header block over the limit",
+       "GET /health HTTP/1.1\r\nHost: t\r\nX: " + std::string(2000, 'a') + "\r\n\r\n", 431, true},
+      {"body over the limit",
+       "POST /rpc HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: 99999\r\n\r\n",
        413, true},
       {"chunked request body refused",
-       "POST /rpc HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 501,
-       true},
+       "POST /rpc HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nTransfer-Encoding: "
+       "chunked\r\n\r\n0\r\n\r\n",
+       501, true},
       {"negative content length", "POST /rpc HTTP/1.1\r\nHost: t\r\nContent-Length: -1\r\n\r\n", 400, true},
-      {"overflowing content length", "POST /rpc HTTP/1.1\r\nHost: t\r\nContent-Length: 99999999999999999999999\r\n\r\n", 400,
-       true},
+      {"overflowing content length",
+       "POST /rpc HTTP/1.1\r\nHost: t\r\nContent-Length: 99999999999999999999999\r\n\r\n", 400, true},
       {"unsupported version", "GET /health HTTP/2.0\r\nHost: t\r\n\r\n", 505, true},
       {"HTTP/1.0 without Host is fine, and closes", "GET /health HTTP/1.0\r\n\r\n", 200, true},
   };
@@ -463,7 +472,7 @@ TEST(server_errors, zap_table) {
 TEST(server_errors, a_request_head_not_completed_in_time_gets_408) {
   Client c(ServerEnv::get().http_port());
   c.send_all("GET /health HTTP/1.1\r\nHost: x\r\n");  // no end of head
-  auto r = c.http_response();  // the suite's header timeout is 1.5 s
+  auto r = c.http_response();                         // the suite's header timeout is 1.5 s
   ASSERT_TRUE(r);
   EXPECT_EQ(r->first.status, 408);
   EXPECT_TRUE(c.closed());

@@ -4,16 +4,16 @@
 #include <benchmark/benchmark.h>
 #include <sched.h>
 
-#include "cli/args.hpp"
-#include "micro/summary.hpp"
-#include "record/registry.hpp"
-
 #include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "cli/args.hpp"
+#include "micro/summary.hpp"
+#include "record/registry.hpp"
 
 namespace {
 
@@ -107,9 +107,10 @@ int cmd_codecs(int argc, char** argv) {
   for (int i = 0; i < argc; ++i) {
     std::string_view a = argv[i];
     if (a == "-h" || a == "--help") {
-      std::fputs("usage: zapbench codecs\n\nLists every codec zapbench knows: its content type, whether this build\n"
-                 "has it (and why not), and the exact encode and decode path it uses.\n",
-                 stdout);
+      std::fputs(
+          "usage: zapbench codecs\n\nLists every codec zapbench knows: its content type, whether this build\n"
+          "has it (and why not), and the exact encode and decode path it uses.\n",
+          stdout);
       return 0;
     }
     die("codecs: unknown option '" + std::string(a) + "' (see 'zapbench codecs --help')");

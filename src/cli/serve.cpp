@@ -84,10 +84,11 @@ int cmd_serve(int argc, char** argv) {
   } else {
     const record::CodecInfo* c = record::find_codec(json_name);
     if (c == nullptr || !c->available || c->content_type != "application/json") {
-      std::string why = c == nullptr            ? "unknown"
-                        : !c->available         ? "unavailable (" + std::string(c->unavailable_reason) + ")"
-                                                : "not a JSON codec";
-      die("--json " + json_name + ": " + why + "; available JSON codecs: " + record::available_codec_names(true));
+      std::string why = c == nullptr    ? "unknown"
+                        : !c->available ? "unavailable (" + std::string(c->unavailable_reason) + ")"
+                                        : "not a JSON codec";
+      die("--json " + json_name + ": " + why +
+          "; available JSON codecs: " + record::available_codec_names(true));
     }
     cfg.json = c;
   }
@@ -123,21 +124,25 @@ int cmd_serve(int argc, char** argv) {
   signal_thread.join();
 
   const server::Counters c = srv->counters();
-  std::printf("zapbench serve: stopped\n  connections %llu\n", static_cast<unsigned long long>(c.connections));
+  std::printf("zapbench serve: stopped\n  connections %llu\n",
+              static_cast<unsigned long long>(c.connections));
   const char* routes[] = {"/health", "/rpc", "other"};
   const char* wires[] = {"http", "zap"};
   for (int w = 0; w < 2; ++w)
     for (int r = 0; r < 3; ++r)
       if (c.requests[w][r] != 0)
-        std::printf("  requests %s %s %llu\n", wires[w], routes[r], static_cast<unsigned long long>(c.requests[w][r]));
+        std::printf("  requests %s %s %llu\n", wires[w], routes[r],
+                    static_cast<unsigned long long>(c.requests[w][r]));
   for (int o = 1; o < static_cast<int>(server::Outcome::count_); ++o)
     if (c.outcomes[o] != 0)
       std::printf("  answered %.*s %llu\n", int(server::describe(server::Outcome(o)).size()),
-                  server::describe(server::Outcome(o)).data(), static_cast<unsigned long long>(c.outcomes[o]));
+                  server::describe(server::Outcome(o)).data(),
+                  static_cast<unsigned long long>(c.outcomes[o]));
   for (int e = 0; e < static_cast<int>(server::ErrorKind::count_); ++e)
     if (c.errors[e] != 0)
       std::printf("  error %.*s %llu\n", int(server::describe(server::ErrorKind(e)).size()),
-                  server::describe(server::ErrorKind(e)).data(), static_cast<unsigned long long>(c.errors[e]));
+                  server::describe(server::ErrorKind(e)).data(),
+                  static_cast<unsigned long long>(c.errors[e]));
   return 0;
 }
 

@@ -21,7 +21,7 @@ void* counted_alloc(std::size_t n, std::size_t align) {
   t_bytes += n;
   if (n == 0) n = 1;
   void* p = align <= alignof(std::max_align_t) ? std::malloc(n)
-                                                : std::aligned_alloc(align, (n + align - 1) / align * align);
+                                               : std::aligned_alloc(align, (n + align - 1) / align * align);
   if (p == nullptr) throw std::bad_alloc();
   return p;
 }
@@ -36,8 +36,12 @@ AllocCount thread_alloc_count() noexcept { return {t_allocs, t_bytes}; }
 
 void* operator new(std::size_t n) { return counted_alloc(n, 0); }
 void* operator new[](std::size_t n) { return counted_alloc(n, 0); }
-void* operator new(std::size_t n, std::align_val_t a) { return counted_alloc(n, static_cast<std::size_t>(a)); }
-void* operator new[](std::size_t n, std::align_val_t a) { return counted_alloc(n, static_cast<std::size_t>(a)); }
+void* operator new(std::size_t n, std::align_val_t a) {
+  return counted_alloc(n, static_cast<std::size_t>(a));
+}
+void* operator new[](std::size_t n, std::align_val_t a) {
+  return counted_alloc(n, static_cast<std::size_t>(a));
+}
 void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
   try {
     return counted_alloc(n, 0);

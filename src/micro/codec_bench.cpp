@@ -27,8 +27,8 @@ bool is_sample(const RequestView& v) {
          v.account0 == record::kSampleAccount[0];
 }
 bool is_response_to_sample(const ResponseView& v) {
-  const record::Response want = record::compute(RequestView{record::kSampleId, record::kSampleBlock,
-                                                            record::kSampleMethod, {}, record::kSampleAccount[0]});
+  const record::Response want = record::compute(RequestView{
+      record::kSampleId, record::kSampleBlock, record::kSampleMethod, {}, record::kSampleAccount[0]});
   return v.id == want.id && v.balance == want.balance && v.nonce == want.nonce;
 }
 bool is_sample_response(const ResponseView& v) {

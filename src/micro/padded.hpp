@@ -3,8 +3,8 @@
 // input (see record.hpp). Used by benchmarks and tests.
 #pragma once
 
-#include <cstdint>
 #include <algorithm>
+#include <cstdint>
 #include <memory>
 
 #include "record/record.hpp"

@@ -70,15 +70,20 @@ void print_summary(std::FILE* out, const std::vector<Result>& rs) {
     codecs.insert(z == codecs.end() ? codecs.begin() : z + 1, "zap-fresh");
   }
 
-  std::fprintf(out, "\nSummary (CPU ns/op, allocs/op; zap = builders reused, zap-fresh = a new builder per message)\n\n");
-  std::fprintf(out, "| codec | decode ns | allocs | encode ns | allocs | serde ns | allocs | handler ns | allocs |\n");
+  std::fprintf(
+      out,
+      "\nSummary (CPU ns/op, allocs/op; zap = builders reused, zap-fresh = a new builder per message)\n\n");
+  std::fprintf(
+      out, "| codec | decode ns | allocs | encode ns | allocs | serde ns | allocs | handler ns | allocs |\n");
   std::fprintf(out, "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (const std::string& c : codecs) {
     std::fprintf(out, "| %s |", c.c_str());
     for (const char* op : kOps) {
       const Result* r = find(rs, op, c);
-      if (r == nullptr) std::fprintf(out, " — | — |");
-      else std::fprintf(out, " %.1f | %.2g |", r->ns_per_op, r->allocs_per_op);
+      if (r == nullptr)
+        std::fprintf(out, " — | — |");
+      else
+        std::fprintf(out, " %.1f | %.2g |", r->ns_per_op, r->allocs_per_op);
     }
     std::fprintf(out, "\n");
   }
@@ -97,8 +102,8 @@ void print_summary(std::FILE* out, const std::vector<Result>& rs) {
     const Result* z = find(rs, op, "zap");
     const Result* j = fastest_json(rs, op);
     if (z == nullptr || j == nullptr || z->ns_per_op <= 0) continue;
-    std::fprintf(out, "- %s: zap %.1f ns vs %s %.1f ns: %.1fx\n", op, z->ns_per_op, j->codec.c_str(), j->ns_per_op,
-                 j->ns_per_op / z->ns_per_op);
+    std::fprintf(out, "- %s: zap %.1f ns vs %s %.1f ns: %.1fx\n", op, z->ns_per_op, j->codec.c_str(),
+                 j->ns_per_op, j->ns_per_op / z->ns_per_op);
   }
   for (const Result& r : rs)
     if (!r.error.empty())

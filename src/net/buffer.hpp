@@ -24,7 +24,9 @@ class Buffer {
       : data_(new std::uint8_t[initial_bytes + kPaddingBytes]()), cap_(initial_bytes) {}
 
   // The unread bytes [read, write).
-  [[nodiscard]] std::span<const std::uint8_t> readable() const noexcept { return {data_.get() + r_, w_ - r_}; }
+  [[nodiscard]] std::span<const std::uint8_t> readable() const noexcept {
+    return {data_.get() + r_, w_ - r_};
+  }
   [[nodiscard]] std::string_view readable_text() const noexcept {
     return {reinterpret_cast<const char*>(data_.get() + r_), w_ - r_};
   }

@@ -2,13 +2,14 @@
 // nlohmann::json::sax_parse (field tracking, skipping unknown keys, the fairness
 // contract's errors) and the ordered_json encoders. See the header for why.
 #include "record/codec_nlohmann.hpp"
-#include "record/json_sax.hpp"
 
 #include <cstdint>
 #include <cstring>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+
+#include "record/json_sax.hpp"
 
 namespace record {
 namespace {

@@ -2,6 +2,7 @@
 // rapidjson::Reader (field tracking, skipping unknown keys, the fairness
 // contract's errors) and the rapidjson::Writer encoders. See the header for why.
 #include "record/codec_rapidjson.hpp"
+
 #include "record/json_sax.hpp"
 
 // RapidJSON's SIMD paths (RAPIDJSON_SSE2 / RAPIDJSON_SSE42) stay off, the

@@ -52,8 +52,8 @@ class ZapCodec {
     if (!p.ok()) return DecodeError::syntax;
     const zap::Object o = p.message.root();
     const zap::Bytes account = o.get(ReqZap::account);
-    if (account.size() != kAccountBytes) return account.data() == nullptr ? DecodeError::missing_field
-                                                                          : DecodeError::bad_length;
+    if (account.size() != kAccountBytes)
+      return account.data() == nullptr ? DecodeError::missing_field : DecodeError::bad_length;
     out.id = o.get(ReqZap::id);
     out.block = o.get(ReqZap::block);
     out.method = o.get(ReqZap::method);
@@ -68,8 +68,8 @@ class ZapCodec {
     if (!p.ok()) return DecodeError::syntax;
     const zap::Object o = p.message.root();
     const zap::Bytes hash = o.get(RespZap::block_hash);
-    if (hash.size() != kHashBytes) return hash.data() == nullptr ? DecodeError::missing_field
-                                                                 : DecodeError::bad_length;
+    if (hash.size() != kHashBytes)
+      return hash.data() == nullptr ? DecodeError::missing_field : DecodeError::bad_length;
     out.id = o.get(RespZap::id);
     out.balance = o.get(RespZap::balance);
     out.nonce = o.get(RespZap::nonce);

@@ -85,13 +85,27 @@ class JsonWriter {
       }
       *p++ = '\\';
       switch (c) {
-        case '"': *p++ = '"'; break;
-        case '\\': *p++ = '\\'; break;
-        case '\n': *p++ = 'n'; break;
-        case '\r': *p++ = 'r'; break;
-        case '\t': *p++ = 't'; break;
-        case '\b': *p++ = 'b'; break;
-        case '\f': *p++ = 'f'; break;
+        case '"':
+          *p++ = '"';
+          break;
+        case '\\':
+          *p++ = '\\';
+          break;
+        case '\n':
+          *p++ = 'n';
+          break;
+        case '\r':
+          *p++ = 'r';
+          break;
+        case '\t':
+          *p++ = 't';
+          break;
+        case '\b':
+          *p++ = 'b';
+          break;
+        case '\f':
+          *p++ = 'f';
+          break;
         default:
           p = put(p, "u00");
           *p++ = hex::kDigits[c >> 4];

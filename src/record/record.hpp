@@ -44,8 +44,8 @@ enum class Form : std::uint8_t { raw, hex };
 struct RequestView {
   std::uint64_t id = 0;
   std::uint64_t block = 0;
-  std::string_view method;   // unescaped
-  std::string_view account;  // 20 raw bytes, or "0x" + 40 hex digits
+  std::string_view method;    // unescaped
+  std::string_view account;   // 20 raw bytes, or "0x" + 40 hex digits
   std::uint8_t account0 = 0;  // the first account byte, decoded on every codec
   Form account_form = Form::raw;
 };
@@ -74,15 +74,24 @@ enum class DecodeError : std::uint8_t {
 
 constexpr std::string_view describe(DecodeError e) noexcept {
   switch (e) {
-    case DecodeError::ok: return "ok";
-    case DecodeError::syntax: return "malformed input";
-    case DecodeError::wrong_type: return "field of the wrong type";
-    case DecodeError::integer_overflow: return "integer out of range";
-    case DecodeError::missing_field: return "missing field";
-    case DecodeError::duplicate_field: return "duplicate field";
-    case DecodeError::bad_length: return "account or hash of the wrong length";
-    case DecodeError::bad_hex: return "bad hex";
-    case DecodeError::trailing: return "trailing bytes after the value";
+    case DecodeError::ok:
+      return "ok";
+    case DecodeError::syntax:
+      return "malformed input";
+    case DecodeError::wrong_type:
+      return "field of the wrong type";
+    case DecodeError::integer_overflow:
+      return "integer out of range";
+    case DecodeError::missing_field:
+      return "missing field";
+    case DecodeError::duplicate_field:
+      return "duplicate field";
+    case DecodeError::bad_length:
+      return "account or hash of the wrong length";
+    case DecodeError::bad_hex:
+      return "bad hex";
+    case DecodeError::trailing:
+      return "trailing bytes after the value";
   }
   return "unknown error";
 }
@@ -149,7 +158,8 @@ bool decode_all(std::string_view s, std::array<std::uint8_t, N>& out) noexcept {
 // The handler's work, identical on every codec: echo id, nonce 42, the sample
 // hash, and a balance that folds in every request field (so nothing can be
 // skipped): 10^18 XOR (block XOR len(method) XOR 20 XOR account[0]).
-constexpr std::uint64_t balance_of(std::uint64_t block, std::size_t method_len, std::uint8_t account0) noexcept {
+constexpr std::uint64_t balance_of(std::uint64_t block, std::size_t method_len,
+                                   std::uint8_t account0) noexcept {
   return kSampleBalance ^ (block ^ method_len ^ kAccountBytes ^ account0);
 }
 

@@ -22,8 +22,9 @@ class Adapter final : public AnyCodec {
 
 template <class C>
 CodecInfo available() {
-  return CodecInfo{C::kName,       C::kContentType, true, {}, C::kEncodePath, C::kDecodePath,
-                   [] { return std::unique_ptr<AnyCodec>(new Adapter<C>()); }};
+  return CodecInfo{C::kName, C::kContentType, true, {}, C::kEncodePath, C::kDecodePath, [] {
+                     return std::unique_ptr<AnyCodec>(new Adapter<C>());
+                   }};
 }
 
 [[maybe_unused]] CodecInfo unavailable(std::string_view name, std::string_view reason) {
@@ -32,27 +33,27 @@ CodecInfo available() {
 
 const std::array<CodecInfo, 6>& table() {
   static const std::array<CodecInfo, 6> t = {
-      available<ZapCodec>(),
-      available<DirectCodec>(),
+    available<ZapCodec>(),
+    available<DirectCodec>(),
 #if ZAPBENCH_HAVE_SIMDJSON
-      available<SimdjsonCodec>(),
+    available<SimdjsonCodec>(),
 #else
-      unavailable("simdjson", config::kSimdjsonReason),
+    unavailable("simdjson", config::kSimdjsonReason),
 #endif
 #if ZAPBENCH_HAVE_RAPIDJSON
-      available<RapidjsonCodec>(),
+    available<RapidjsonCodec>(),
 #else
-      unavailable("rapidjson", config::kRapidjsonReason),
+    unavailable("rapidjson", config::kRapidjsonReason),
 #endif
 #if ZAPBENCH_HAVE_BOOSTJSON
-      available<BoostjsonCodec>(),
+    available<BoostjsonCodec>(),
 #else
-      unavailable("boostjson", config::kBoostjsonReason),
+    unavailable("boostjson", config::kBoostjsonReason),
 #endif
 #if ZAPBENCH_HAVE_NLOHMANN
-      available<NlohmannCodec>(),
+    available<NlohmannCodec>(),
 #else
-      unavailable("nlohmann", config::kNlohmannReason),
+    unavailable("nlohmann", config::kNlohmannReason),
 #endif
   };
   return t;

@@ -4,29 +4,34 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "net/zap_http.hpp"
+
 namespace server {
+using net::zaphttp::iequals;  // ASCII case-insensitive, as media types compare
+
 namespace {
 constexpr std::string_view kText = "text/plain; charset=utf-8";
-record::Bytes bytes(std::string_view s) { return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()}; }
+record::Bytes bytes(std::string_view s) {
+  return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()};
+}
 }  // namespace
 
 std::string_view describe(Outcome o) noexcept {
   switch (o) {
-    case Outcome::ok: return "ok";
-    case Outcome::not_found: return "not_found";
-    case Outcome::method_not_allowed: return "method_not_allowed";
-    case Outcome::unsupported_media: return "unsupported_media_type";
-    case Outcome::bad_body: return "bad_body";
-    case Outcome::count_: break;
+    case Outcome::ok:
+      return "ok";
+    case Outcome::not_found:
+      return "not_found";
+    case Outcome::method_not_allowed:
+      return "method_not_allowed";
+    case Outcome::unsupported_media:
+      return "unsupported_media_type";
+    case Outcome::bad_body:
+      return "bad_body";
+    case Outcome::count_:
+      break;
   }
   return "?";
-}
-
-bool iequals(std::string_view a, std::string_view b) noexcept {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; };
-           return lower(x) == lower(y);
-         });
 }
 
 std::string_view media_type(std::string_view ct) noexcept {
@@ -41,8 +46,8 @@ Routes::Routes(const record::CodecInfo& json_codec)
 
 Reply Routes::decode_error(std::string_view prefix, record::DecodeError e) {
   const std::string_view why = record::describe(e);
-  const int n = std::snprintf(error_text_, sizeof error_text_, "%.*s: %.*s", int(prefix.size()), prefix.data(),
-                              int(why.size()), why.data());
+  const int n = std::snprintf(error_text_, sizeof error_text_, "%.*s: %.*s", int(prefix.size()),
+                              prefix.data(), int(why.size()), why.data());
   return {400, kText, {reinterpret_cast<const std::uint8_t*>(error_text_), static_cast<std::size_t>(n)}};
 }
 
@@ -83,7 +88,8 @@ Reply Routes::handle(std::string_view method, std::string_view target, std::stri
       return decode_error(label, e);
     }
     outcome = Outcome::ok;
-    return {200, codec == zap_.get() ? std::string_view("application/zap") : std::string_view("application/json"),
+    return {200,
+            codec == zap_.get() ? std::string_view("application/zap") : std::string_view("application/json"),
             codec->encode_response(record::compute(req))};
   }
   route = Route::other;

@@ -57,6 +57,5 @@ class Routes {
 // The media type of a Content-Type value: before any ';', trimmed, compared
 // case-insensitively by the caller.
 std::string_view media_type(std::string_view content_type) noexcept;
-bool iequals(std::string_view a, std::string_view b) noexcept;
 
 }  // namespace server

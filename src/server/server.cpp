@@ -31,18 +31,30 @@ namespace server {
 
 std::string_view describe(ErrorKind k) noexcept {
   switch (k) {
-    case ErrorKind::http_bad_request: return "http_bad_request";
-    case ErrorKind::http_header_too_large: return "http_header_too_large";
-    case ErrorKind::http_body_too_large: return "http_body_too_large";
-    case ErrorKind::http_not_implemented: return "http_not_implemented";
-    case ErrorKind::http_version: return "http_version_not_supported";
-    case ErrorKind::zap_bad_length: return "zap_bad_length";
-    case ErrorKind::zap_malformed: return "zap_malformed";
-    case ErrorKind::header_timeout: return "header_timeout";
-    case ErrorKind::idle_timeout: return "idle_timeout";
-    case ErrorKind::connection_limit: return "connection_limit";
-    case ErrorKind::io: return "io";
-    case ErrorKind::count_: break;
+    case ErrorKind::http_bad_request:
+      return "http_bad_request";
+    case ErrorKind::http_header_too_large:
+      return "http_header_too_large";
+    case ErrorKind::http_body_too_large:
+      return "http_body_too_large";
+    case ErrorKind::http_not_implemented:
+      return "http_not_implemented";
+    case ErrorKind::http_version:
+      return "http_version_not_supported";
+    case ErrorKind::zap_bad_length:
+      return "zap_bad_length";
+    case ErrorKind::zap_malformed:
+      return "zap_malformed";
+    case ErrorKind::header_timeout:
+      return "header_timeout";
+    case ErrorKind::idle_timeout:
+      return "idle_timeout";
+    case ErrorKind::connection_limit:
+      return "connection_limit";
+    case ErrorKind::io:
+      return "io";
+    case ErrorKind::count_:
+      break;
   }
   return "?";
 }
@@ -63,7 +75,9 @@ std::int64_t now_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now().time_since_epoch()).count();
 }
 
-[[noreturn]] void fail(const std::string& what) { throw std::runtime_error(what + ": " + std::strerror(errno)); }
+[[noreturn]] void fail(const std::string& what) {
+  throw std::runtime_error(what + ": " + std::strerror(errno));
+}
 
 // A listening socket on host:port with SO_REUSEPORT, so every worker can have
 // its own on the same port.
@@ -159,7 +173,9 @@ class Worker {
     add(fd, EPOLLIN, listeners_.back().get());
   }
 
-  void start() { thread_ = std::thread([this] { run(); }); }
+  void start() {
+    thread_ = std::thread([this] { run(); });
+  }
   void join() {
     if (thread_.joinable()) thread_.join();
   }
@@ -209,8 +225,10 @@ class Worker {
       return accept_all(l->fd, l->wire);
     }
     auto* c = static_cast<Connection*>(p);
-    if (e.events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) on_readable(c);
-    else if (e.events & EPOLLOUT) flush(c);
+    if (e.events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR))
+      on_readable(c);
+    else if (e.events & EPOLLOUT)
+      flush(c);
   }
 
   void accept_all(int lfd, Wire w) {
@@ -239,8 +257,10 @@ class Worker {
   }
 
   void destroy(Connection* c) {
-    if (c->prev != nullptr) c->prev->next = c->next;
-    else conns_ = c->next;
+    if (c->prev != nullptr)
+      c->prev->next = c->next;
+    else
+      conns_ = c->next;
     if (c->next != nullptr) c->next->prev = c->prev;
     close(c->fd);  // also removes it from epoll
     open_.fetch_sub(1, std::memory_order_relaxed);
@@ -259,7 +279,7 @@ class Worker {
           c->in.commit(static_cast<std::size_t>(n));
           c->last_active_ms = now_;
           if (static_cast<std::size_t>(n) < want) break;  // drained for now
-          if (c->in.size() > read_cap(c)) break;         // let process() judge the limit
+          if (c->in.size() > read_cap(c)) break;          // let process() judge the limit
           continue;
         }
         if (n == 0) {
@@ -293,19 +313,22 @@ class Worker {
       const bool progressed = c->wire == Wire::http ? process_http(c) : process_zap(c);
       if (!progressed) break;
     }
-    if (c->in.empty()) c->head_since_ms = 0;
-    else if (c->head_since_ms == 0) c->head_since_ms = now_;
+    if (c->in.empty())
+      c->head_since_ms = 0;
+    else if (c->head_since_ms == 0)
+      c->head_since_ms = now_;
   }
 
   bool process_http(Connection* c) {
     net::http::Request req;
-    const net::http::ParseResult r = net::http::parse_request(c->in.readable_text(), req, http_limits_, &c->scan_hint);
+    const net::http::ParseResult r =
+        net::http::parse_request(c->in.readable_text(), req, http_limits_, &c->scan_hint);
     if (r.status == net::http::Status::need_more) return false;
     if (r.status == net::http::Status::error) {
       using E = net::http::Error;
-      error(r.error == E::header_too_large  ? ErrorKind::http_header_too_large
-            : r.error == E::body_too_large  ? ErrorKind::http_body_too_large
-            : r.error == E::not_implemented ? ErrorKind::http_not_implemented
+      error(r.error == E::header_too_large        ? ErrorKind::http_header_too_large
+            : r.error == E::body_too_large        ? ErrorKind::http_body_too_large
+            : r.error == E::not_implemented       ? ErrorKind::http_not_implemented
             : r.error == E::version_not_supported ? ErrorKind::http_version
                                                   : ErrorKind::http_bad_request);
       const int status = net::http::http_status(r.error);
@@ -322,8 +345,8 @@ class Worker {
     const Reply reply = routes_.handle(req.method, req.target, req.content_type, body, route, outcome);
     ++counters_.requests[static_cast<int>(Wire::http)][static_cast<int>(route)];
     ++counters_.outcomes[static_cast<int>(outcome)];
-    net::http::write_response(c->out, reply.status, net::http::reason_phrase(reply.status), reply.content_type,
-                              text(reply.body), req.close, date_);
+    net::http::write_response(c->out, reply.status, net::http::reason_phrase(reply.status),
+                              reply.content_type, text(reply.body), req.close, date_);
     c->in.consume(total);
     c->scan_hint = 0;
     c->head_since_ms = 0;
@@ -332,7 +355,8 @@ class Worker {
   }
 
   bool process_zap(Connection* c) {
-    const net::zaphttp::FrameScan s = net::zaphttp::scan_frame(c->in.readable(), config_.limits.max_frame_bytes);
+    const net::zaphttp::FrameScan s =
+        net::zaphttp::scan_frame(c->in.readable(), config_.limits.max_frame_bytes);
     if (s.status == net::zaphttp::FrameScan::Status::need_more) return false;
     if (s.status == net::zaphttp::FrameScan::Status::bad_length) {
       error(ErrorKind::zap_bad_length);  // the transport spec: close, no reply
@@ -346,7 +370,8 @@ class Worker {
         e != net::zaphttp::FrameError::ok) {
       error(ErrorKind::zap_malformed);
       const std::string_view why = net::zaphttp::describe(e);
-      std::snprintf(error_text_, sizeof error_text_, "malformed request frame: %.*s", int(why.size()), why.data());
+      std::snprintf(error_text_, sizeof error_text_, "malformed request frame: %.*s", int(why.size()),
+                    why.data());
       const net::zaphttp::Header ct{"Content-Type", "text/plain; charset=utf-8"};
       net::zaphttp::ResponseSpec spec;
       spec.status = 400;
@@ -408,7 +433,8 @@ class Worker {
   void check_timeouts() {
     for (Connection* c = conns_; c != nullptr;) {
       Connection* next = c->next;
-      if (c->head_since_ms != 0 && now_ - c->head_since_ms > config_.limits.header_timeout_ms && !c->closing) {
+      if (c->head_since_ms != 0 && now_ - c->head_since_ms > config_.limits.header_timeout_ms &&
+          !c->closing) {
         error(ErrorKind::header_timeout);
         if (c->wire == Wire::http)
           net::http::write_response(c->out, 408, "Request Timeout", "text/plain; charset=utf-8",
@@ -453,7 +479,8 @@ class Worker {
     const std::time_t t = std::time(nullptr);
     if (t == date_time_) return;
     date_time_ = t;
-    date_ = net::http::format_http_date(t, std::span<char, net::http::kHttpDateBytes>(date_buf_, net::http::kHttpDateBytes));
+    date_ = net::http::format_http_date(
+        t, std::span<char, net::http::kHttpDateBytes>(date_buf_, net::http::kHttpDateBytes));
   }
 
   static constexpr std::size_t kMaxPendingOutBytes = 4 * 1024 * 1024;

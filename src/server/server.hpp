@@ -44,7 +44,7 @@ struct Config {
 
 // Why a connection or request went wrong, counted by kind.
 enum class ErrorKind : std::uint8_t {
-  http_bad_request = 0,  // malformed request head (400)
+  http_bad_request = 0,   // malformed request head (400)
   http_header_too_large,  // 431
   http_body_too_large,    // 413
   http_not_implemented,   // Transfer-Encoding (501)

@@ -53,16 +53,26 @@ class ObjectBuilder {
 
   template <Type T, class V>
   void set(Field<T> field, const V& v) {
-    if constexpr (T == Type::boolean) set_bool(field.offset, v);
-    else if constexpr (T == Type::i32) set_i32(field.offset, v);
-    else if constexpr (T == Type::u32) set_u32(field.offset, v);
-    else if constexpr (T == Type::i64) set_i64(field.offset, v);
-    else if constexpr (T == Type::u64) set_u64(field.offset, v);
-    else if constexpr (T == Type::f64) set_f64(field.offset, v);
-    else if constexpr (T == Type::text) set_text(field.offset, v);
-    else if constexpr (T == Type::bytes) set_bytes(field.offset, v);
-    else if constexpr (T == Type::list) set_list(field.offset, v);
-    else set_object(field.offset, v);
+    if constexpr (T == Type::boolean)
+      set_bool(field.offset, v);
+    else if constexpr (T == Type::i32)
+      set_i32(field.offset, v);
+    else if constexpr (T == Type::u32)
+      set_u32(field.offset, v);
+    else if constexpr (T == Type::i64)
+      set_i64(field.offset, v);
+    else if constexpr (T == Type::u64)
+      set_u64(field.offset, v);
+    else if constexpr (T == Type::f64)
+      set_f64(field.offset, v);
+    else if constexpr (T == Type::text)
+      set_text(field.offset, v);
+    else if constexpr (T == Type::bytes)
+      set_bytes(field.offset, v);
+    else if constexpr (T == Type::list)
+      set_list(field.offset, v);
+    else
+      set_object(field.offset, v);
   }
 
   // Appends the pending tails and returns the object's absolute start. Unlike
@@ -84,7 +94,7 @@ class ObjectBuilder {
   Builder* b_;
   std::uint32_t start_;
   std::uint32_t data_size_;
-  std::uint32_t serial_;  // identifies this object as the builder's eager-tail owner
+  std::uint32_t serial_;                // identifies this object as the builder's eager-tail owner
   std::uint32_t first_tail_ = kNoTail;  // chain through Builder::tails_
   std::uint32_t last_tail_ = kNoTail;
 };
@@ -242,7 +252,9 @@ class Builder {
     tail_bytes_.clear();
   }
 
-  void set_version(std::uint16_t version) noexcept { detail::store_le<std::uint16_t>(buf_ + kVersionAt, version); }
+  void set_version(std::uint16_t version) noexcept {
+    detail::store_le<std::uint16_t>(buf_ + kVersionAt, version);
+  }
 
   [[nodiscard]] std::size_t position() const noexcept { return pos_; }
   [[nodiscard]] std::size_t capacity() const noexcept { return cap_; }
@@ -410,8 +422,10 @@ inline void ObjectBuilder::scalar(std::uint32_t f, T v) {
     Builder::copy_bytes(b.tail_bytes_.extend(len), v.data(), len);
   }
   *b.tails_.extend(1) = Builder::Tail{static_cast<std::uint32_t>(slot), at, len, kNoTail};
-  if (last_tail_ == kNoTail) first_tail_ = index;
-  else b_->tails_[last_tail_].next = index;
+  if (last_tail_ == kNoTail)
+    first_tail_ = index;
+  else
+    b_->tails_[last_tail_].next = index;
   last_tail_ = index;
   // len now; rel is patched when the tail lands (zero until then after the reserve)
   detail::store_le<std::uint32_t>(b_->buf_ + slot + 4, static_cast<std::uint32_t>(v.size()));

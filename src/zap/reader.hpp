@@ -89,16 +89,26 @@ class Object {
   // Typed reads through a schema's Field handle.
   template <Type T>
   [[nodiscard]] auto get(Field<T> field) const noexcept {
-    if constexpr (T == Type::boolean) return boolean(field.offset);
-    else if constexpr (T == Type::i32) return i32(field.offset);
-    else if constexpr (T == Type::u32) return u32(field.offset);
-    else if constexpr (T == Type::i64) return i64(field.offset);
-    else if constexpr (T == Type::u64) return u64(field.offset);
-    else if constexpr (T == Type::f64) return f64(field.offset);
-    else if constexpr (T == Type::text) return text(field.offset);
-    else if constexpr (T == Type::bytes) return bytes(field.offset);
-    else if constexpr (T == Type::list) return list(field.offset);
-    else return object(field.offset);
+    if constexpr (T == Type::boolean)
+      return boolean(field.offset);
+    else if constexpr (T == Type::i32)
+      return i32(field.offset);
+    else if constexpr (T == Type::u32)
+      return u32(field.offset);
+    else if constexpr (T == Type::i64)
+      return i64(field.offset);
+    else if constexpr (T == Type::u64)
+      return u64(field.offset);
+    else if constexpr (T == Type::f64)
+      return f64(field.offset);
+    else if constexpr (T == Type::text)
+      return text(field.offset);
+    else if constexpr (T == Type::bytes)
+      return bytes(field.offset);
+    else if constexpr (T == Type::list)
+      return list(field.offset);
+    else
+      return object(field.offset);
   }
 
  private:
@@ -163,7 +173,8 @@ inline Message::Parsed Message::parse(Bytes data) noexcept {
   if (data.size() < kHeaderBytes) return {{}, Error::buffer_too_small};
   const std::uint8_t* p = data.data();
   // One 32-bit compare instead of four byte compares.
-  if (detail::load_le<std::uint32_t>(p) != detail::load_le<std::uint32_t>(kMagic)) return {{}, Error::invalid_magic};
+  if (detail::load_le<std::uint32_t>(p) != detail::load_le<std::uint32_t>(kMagic))
+    return {{}, Error::invalid_magic};
   const std::uint16_t version = detail::load_le<std::uint16_t>(p + kVersionAt);
   if (version != 1 && version != 2) return {{}, Error::invalid_version};
   const std::uint32_t size = detail::load_le<std::uint32_t>(p + kSizeAt);

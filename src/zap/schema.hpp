@@ -40,16 +40,22 @@ struct Rule {
 // zap-wire.md §9.5: Text/Bytes/List align to 4 (not 8); Bool not at all.
 constexpr Rule struct_builder_rule(Type t) {
   switch (t) {
-    case Type::boolean: return {1, 1};
+    case Type::boolean:
+      return {1, 1};
     case Type::i32:
-    case Type::u32: return {4, 4};
+    case Type::u32:
+      return {4, 4};
     case Type::i64:
     case Type::u64:
-    case Type::f64: return {8, 8};
+    case Type::f64:
+      return {8, 8};
     case Type::text:
-    case Type::bytes: return {4, 8};
-    case Type::list: return {4, 8};
-    case Type::object: return {4, 4};
+    case Type::bytes:
+      return {4, 8};
+    case Type::list:
+      return {4, 8};
+    case Type::object:
+      return {4, 4};
   }
   return {1, 0};
 }

@@ -41,10 +41,14 @@ enum class Error : std::uint8_t {
 
 constexpr std::string_view describe(Error e) noexcept {
   switch (e) {
-    case Error::ok: return "ok";
-    case Error::buffer_too_small: return "zap: buffer too small";
-    case Error::invalid_magic: return "zap: invalid magic bytes";
-    case Error::invalid_version: return "zap: unsupported version";
+    case Error::ok:
+      return "ok";
+    case Error::buffer_too_small:
+      return "zap: buffer too small";
+    case Error::invalid_magic:
+      return "zap: invalid magic bytes";
+    case Error::invalid_version:
+      return "zap: unsupported version";
   }
   return "zap: unknown error";
 }
