@@ -17,6 +17,17 @@ cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
   cmd=("$bin" micro --cpu "$(($(nproc) - 1))" --repetitions 3 --benchmark_report_aggregates_only=true)
   echo "Command: \`${cmd[*]#build/release/src/cli/}\` (medians of 3 repetitions, CPU time)."
   "${cmd[@]}" 2>/dev/null | sed -n '/^Summary/,$p' | tail -n +2
+  if command -v wrk >/dev/null && [ -x /usr/sbin/nginx ]; then
+    echo
+    echo "Server (\`scripts/bench-server.sh 8 3\`: zapbench serve / nginx-light on CPU 0, wrk on CPU 1):"
+    echo
+    echo '```'
+    scripts/bench-server.sh 8 3 2>&1
+    echo '```'
+  else
+    echo
+    echo "Server: not measured (wrk or nginx-light missing: apt-get install wrk nginx-light)."
+  fi
   echo "<!-- results:end -->"
 } >"$out.md"
 
