@@ -22,6 +22,7 @@ constexpr const char* kUsage =
     "\n"
     "commands:\n"
     "  serve     serve /health and /rpc over HTTP/1.1 and ZAP-HTTP\n"
+    "  load      drive a server on either wire; validated responses, honest latency\n"
     "  micro     in-process microbenchmarks of every codec (Google Benchmark)\n"
     "  codecs    list every codec, available or not, and why\n"
     "\n"
@@ -133,6 +134,7 @@ int cmd_codecs(int argc, char** argv) {
 
 namespace cli {
 int cmd_serve(int argc, char** argv);
+int cmd_load(int argc, char** argv);
 }
 
 int main(int argc, char** argv) {
@@ -146,6 +148,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (cmd == "serve") return cli::cmd_serve(argc - 2, argv + 2);
+  if (cmd == "load") return cli::cmd_load(argc - 2, argv + 2);
   if (cmd == "micro") return cmd_micro(argc - 2, argv + 2);
   if (cmd == "codecs") return cmd_codecs(argc - 2, argv + 2);
   std::fprintf(stderr, "zapbench: unknown command '%s'\n\n%s", argv[1], kUsage);

@@ -1,0 +1,490 @@
+// load/engine.cpp — the load engine's threads and connection state machines.
+// Each connection: connect → send (up to `pipeline` in flight) → read →
+// validate → record → send again; errors are counted by kind and the
+// connection reconnects. Latency is measured from the intended send time:
+// in the open loop a connection that falls behind its schedule still charges
+// the wait to the requests it delays (coordinated omission corrected).
+#include "load/engine.hpp"
+
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <pthread.h>
+#include <sched.h>
+#include <sys/epoll.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+#include <memory>
+#include <stdexcept>
+#include <thread>
+
+#include "net/buffer.hpp"
+#include "net/http1.hpp"
+#include "net/zap_http.hpp"
+
+namespace load {
+
+std::string_view describe(ErrorKind k) noexcept {
+  switch (k) {
+    case ErrorKind::connect: return "connect";
+    case ErrorKind::read: return "read";
+    case ErrorKind::write: return "write";
+    case ErrorKind::timeout: return "timeout";
+    case ErrorKind::status: return "status";
+    case ErrorKind::validation: return "validation";
+    case ErrorKind::count_: break;
+  }
+  return "?";
+}
+
+std::uint64_t Result::error_total() const {
+  std::uint64_t t = 0;
+  for (std::uint64_t e : errors) t += e;
+  return t;
+}
+
+namespace {
+
+std::int64_t now_ns() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return std::int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
+}
+
+constexpr std::int64_t kNsPerS = 1'000'000'000;
+constexpr std::int64_t kReconnectDelayNs = 100'000'000;  // after a failed connect or a dropped connection
+constexpr std::int64_t kDrainGraceNs = 1'000'000'000;    // wait for in-flight responses after the window
+
+struct Inflight {
+  std::int64_t intended_ns;
+  std::int64_t sent_ns;
+  std::uint64_t id;
+};
+
+struct Conn {
+  int fd = -1;
+  bool connecting = false;
+  std::uint32_t events = 0;
+  net::Buffer in{16 * 1024};
+  net::Buffer out{16 * 1024};
+  std::vector<Inflight> inflight;  // FIFO; capacity = pipeline, reserved once
+  std::size_t head = 0;            // index of the oldest in-flight request
+  std::int64_t next_intended_ns = 0;
+  std::int64_t retry_at_ns = 0;
+  std::size_t scan_hint = 0;
+};
+
+class Thread {
+ public:
+  Thread(const Options& opt, const sockaddr_storage& addr, socklen_t addr_len, unsigned first_conn, unsigned n_conns,
+         int cpu, Progress* progress)
+      : opt_(opt), addr_(addr), addr_len_(addr_len), first_conn_(first_conn), cpu_(cpu), progress_(progress) {
+    conns_.resize(n_conns);
+    for (Conn& c : conns_) c.inflight.reserve(std::max(1u, opt.pipeline));
+    if (opt.scenario == Scenario::rpc) {
+      const record::CodecInfo* codec = opt.zap_body ? record::find_codec("zap") : opt.json;
+      codec_ = codec->make();
+      content_type_ = codec->content_type;
+      const record::Request r = record::sample_request();
+      expect_balance_ = record::balance_of(r.block, r.method.size(), r.account[0]);
+    }
+    host_header_ = opt.host + ":" + std::to_string(opt.port);
+    epoll_ = epoll_create1(EPOLL_CLOEXEC);
+  }
+  ~Thread() {
+    for (Conn& c : conns_)
+      if (c.fd >= 0) close(c.fd);
+    close(epoll_);
+  }
+
+  void start(std::int64_t t0_ns) {
+    t0_ns_ = t0_ns;
+    warm_end_ns_ = t0_ns + static_cast<std::int64_t>(opt_.warmup_s * kNsPerS);
+    end_ns_ = warm_end_ns_ + static_cast<std::int64_t>(opt_.duration_s * kNsPerS);
+    thread_ = std::thread([this] { run(); });
+  }
+  void join() { thread_.join(); }
+  Result& result() { return result_; }
+
+ private:
+  bool open_loop() const { return opt_.rate_per_s > 0; }
+  bool in_window(std::int64_t t) const { return t >= warm_end_ns_ && t < end_ns_; }
+
+  void error(ErrorKind k, std::int64_t t) {
+    // Connect errors always count (a dead server must show); others only in the window.
+    if (k != ErrorKind::connect && !in_window(t)) return;
+    ++result_.errors[static_cast<int>(k)];
+    if (progress_ != nullptr) progress_->errors.fetch_add(1, std::memory_order_relaxed);
+  }
+
+  void run() {
+    if (cpu_ >= 0) {
+      cpu_set_t set;
+      CPU_ZERO(&set);
+      CPU_SET(cpu_, &set);
+      pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+    }
+    const double per_conn_interval_ns = open_loop() ? opt_.connections * 1e9 / opt_.rate_per_s : 0;
+    for (std::size_t i = 0; i < conns_.size(); ++i) {
+      Conn& c = conns_[i];
+      // Spread the connections' schedules evenly over one interval.
+      c.next_intended_ns = t0_ns_ + static_cast<std::int64_t>(static_cast<double>(first_conn_ + i) * (1e9 / std::max(1.0, opt_.rate_per_s)));
+      connect_conn(c, now_ns());
+    }
+    epoll_event events[256];
+    for (;;) {
+      const std::int64_t now = now_ns();
+      if (now >= end_ns_ && (now >= end_ns_ + kDrainGraceNs || !any_inflight())) break;
+      int wait_ms = 10;
+      if (open_loop()) {
+        const std::int64_t next = next_send_ns();
+        wait_ms = next <= now ? 0 : static_cast<int>(std::min<std::int64_t>((next - now) / 1'000'000, 10));
+      }
+      const int n = epoll_wait(epoll_, events, 256, wait_ms);
+      // A fresh timestamp per event: with many connections ready at once, one
+      // taken after epoll_wait would be stale for the later ones (and would
+      // date their next sends too early, inflating those latencies).
+      for (int i = 0; i < n; ++i) on_event(*static_cast<Conn*>(events[i].data.ptr), events[i].events, now_ns());
+      housekeeping(now_ns(), per_conn_interval_ns);
+    }
+    result_.elapsed_s = opt_.duration_s;
+  }
+
+  bool any_inflight() const {
+    for (const Conn& c : conns_)
+      if (c.fd >= 0 && c.head < c.inflight.size()) return true;
+    return false;
+  }
+
+  std::int64_t next_send_ns() const {
+    std::int64_t next = end_ns_;
+    for (const Conn& c : conns_)
+      if (c.fd >= 0 && !c.connecting && c.inflight.size() - c.head < std::max(1u, opt_.pipeline))
+        next = std::min(next, c.next_intended_ns);
+    return next;
+  }
+
+  void connect_conn(Conn& c, std::int64_t t) {
+    c.fd = socket(addr_.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    const int one = 1;
+    setsockopt(c.fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    c.in.clear();
+    c.out.clear();
+    c.inflight.clear();
+    c.head = 0;
+    c.scan_hint = 0;
+    if (::connect(c.fd, reinterpret_cast<const sockaddr*>(&addr_), addr_len_) != 0 && errno != EINPROGRESS) {
+      error(ErrorKind::connect, t);
+      close(c.fd);
+      c.fd = -1;
+      c.retry_at_ns = t + kReconnectDelayNs;
+      return;
+    }
+    c.connecting = true;
+    c.events = EPOLLOUT;
+    epoll_event e{};
+    e.events = c.events;
+    e.data.ptr = &c;
+    epoll_ctl(epoll_, EPOLL_CTL_ADD, c.fd, &e);
+  }
+
+  void drop(Conn& c, ErrorKind why, std::int64_t t) {
+    error(why, t);
+    close(c.fd);
+    c.fd = -1;
+    c.connecting = false;
+    c.retry_at_ns = t + kReconnectDelayNs;
+  }
+
+  void set_events(Conn& c, std::uint32_t want) {
+    if (want == c.events) return;
+    c.events = want;
+    epoll_event e{};
+    e.events = want;
+    e.data.ptr = &c;
+    epoll_ctl(epoll_, EPOLL_CTL_MOD, c.fd, &e);
+  }
+
+  void on_event(Conn& c, std::uint32_t ev, std::int64_t t) {
+    if (c.fd < 0) return;
+    if (c.connecting) {
+      int err = 0;
+      socklen_t len = sizeof err;
+      getsockopt(c.fd, SOL_SOCKET, SO_ERROR, &err, &len);
+      if (err != 0 || (ev & (EPOLLERR | EPOLLHUP))) return drop(c, ErrorKind::connect, t);
+      c.connecting = false;
+      set_events(c, EPOLLIN);
+      if (!open_loop()) fill_closed(c, t);
+      return;
+    }
+    if (ev & (EPOLLIN | EPOLLERR | EPOLLHUP)) {
+      if (!on_readable(c, t)) return;
+    }
+    if (c.fd >= 0) flush(c, t);
+  }
+
+  // Closed loop: keep `pipeline` requests in flight while the window lasts.
+  void fill_closed(Conn& c, std::int64_t t) {
+    if (t < end_ns_ && c.inflight.size() - c.head < std::max(1u, opt_.pipeline)) {
+      t = now_ns();  // the send happens now, after this event's parsing and validation
+      while (t < end_ns_ && c.inflight.size() - c.head < std::max(1u, opt_.pipeline)) send_request(c, t, t);
+    }
+    flush(c, t);
+  }
+
+  void housekeeping(std::int64_t t, double interval_ns) {
+    for (Conn& c : conns_) {
+      if (c.fd < 0) {
+        if (t < end_ns_ && t >= c.retry_at_ns) connect_conn(c, t);
+        continue;
+      }
+      if (c.connecting) continue;
+      if (c.head < c.inflight.size() && t - c.inflight[c.head].sent_ns > std::int64_t{opt_.timeout_ms} * 1'000'000) {
+        drop(c, ErrorKind::timeout, t);
+        continue;
+      }
+      if (open_loop()) {
+        bool sent = false;
+        while (c.next_intended_ns <= t && c.next_intended_ns < end_ns_ &&
+               c.inflight.size() - c.head < std::max(1u, opt_.pipeline)) {
+          send_request(c, c.next_intended_ns, t);
+          c.next_intended_ns += static_cast<std::int64_t>(interval_ns);
+          sent = true;
+        }
+        if (sent) flush(c, t);
+      }
+    }
+  }
+
+  void send_request(Conn& c, std::int64_t intended_ns, std::int64_t t) {
+    if (c.head == c.inflight.size()) {  // all answered: reuse the FIFO from the start
+      c.inflight.clear();
+      c.head = 0;
+    }
+    const std::uint64_t id = ++next_id_;
+    c.inflight.push_back(Inflight{intended_ns, t, id});
+    if (in_window(intended_ns)) ++result_.requests;
+    if (opt_.scenario == Scenario::hello) {
+      if (opt_.wire == Wire::http) {
+        net::http::write_request(c.out, "GET", "/health", host_header_, "", "");
+      } else {
+        net::zaphttp::RequestSpec spec;
+        spec.method = "GET";
+        spec.target = "/health";
+        zap_req_.append_frame(spec, c.out);
+      }
+      return;
+    }
+    record::Request r = record::sample_request();
+    r.id = id;
+    const record::Bytes body = codec_->encode_request(r);
+    if (opt_.wire == Wire::http) {
+      net::http::write_request(c.out, "POST", "/rpc", host_header_, content_type_,
+                               {reinterpret_cast<const char*>(body.data()), body.size()});
+    } else {
+      const net::zaphttp::Header ct{"Content-Type", content_type_};
+      net::zaphttp::RequestSpec spec;
+      spec.method = "POST";
+      spec.target = "/rpc";
+      spec.headers = {&ct, 1};
+      spec.body = body;
+      zap_req_.append_frame(spec, c.out);
+    }
+  }
+
+  void flush(Conn& c, std::int64_t t) {
+    while (!c.out.empty()) {
+      const auto d = c.out.readable();
+      const ssize_t n = ::send(c.fd, d.data(), d.size(), MSG_NOSIGNAL);
+      if (n > 0) {
+        if (t >= warm_end_ns_ && t < end_ns_) result_.bytes_sent += static_cast<std::uint64_t>(n);
+        c.out.consume(static_cast<std::size_t>(n));
+        continue;
+      }
+      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
+      if (n < 0 && errno == EINTR) continue;
+      return drop(c, ErrorKind::write, t);
+    }
+    set_events(c, c.out.empty() ? EPOLLIN : EPOLLIN | EPOLLOUT);
+  }
+
+  // Reads and handles every complete response; false if the connection dropped.
+  bool on_readable(Conn& c, std::int64_t t) {
+    for (;;) {
+      std::uint8_t* p = c.in.prepare(16 * 1024);
+      const ssize_t n = ::read(c.fd, p, c.in.writable());
+      if (n > 0) {
+        c.in.commit(static_cast<std::size_t>(n));
+        if (t >= warm_end_ns_ && t < end_ns_) result_.bytes_received += static_cast<std::uint64_t>(n);
+        if (static_cast<std::size_t>(n) < 16 * 1024) break;
+        continue;
+      }
+      if (n == 0) {
+        drop(c, ErrorKind::read, t);
+        return false;
+      }
+      if (errno == EAGAIN || errno == EWOULDBLOCK) break;
+      if (errno == EINTR) continue;
+      drop(c, ErrorKind::read, t);
+      return false;
+    }
+    while (c.fd >= 0 && !c.in.empty()) {
+      const int got = opt_.wire == Wire::http ? take_http(c, t) : take_zap(c, t);
+      if (got == 0) break;  // need more bytes
+      if (got < 0) return false;
+    }
+    if (c.fd >= 0 && !open_loop()) fill_closed(c, t);
+    return c.fd >= 0;
+  }
+
+  // 1: one response handled; 0: need more; -1: the connection was dropped.
+  int take_http(Conn& c, std::int64_t t) {
+    net::http::Response r;
+    const net::http::ParseResult pr = net::http::parse_response(c.in.readable_text(), r, http_limits_, &c.scan_hint);
+    if (pr.status == net::http::Status::need_more) return 0;
+    if (pr.status == net::http::Status::error || r.body_until_close) {
+      drop(c, ErrorKind::read, t);
+      return -1;
+    }
+    if (c.in.size() < r.head_bytes + r.content_length) return 0;
+    const record::Bytes body{c.in.readable().data() + r.head_bytes, static_cast<std::size_t>(r.content_length)};
+    const bool keep = complete(c, r.status, body, t);
+    c.in.consume(r.head_bytes + r.content_length);
+    c.scan_hint = 0;
+    if (!keep || r.close) {
+      if (r.close) drop(c, ErrorKind::read, t);
+      return -1;
+    }
+    return 1;
+  }
+
+  int take_zap(Conn& c, std::int64_t t) {
+    const net::zaphttp::FrameScan s = net::zaphttp::scan_frame(c.in.readable());
+    if (s.status == net::zaphttp::FrameScan::Status::need_more) return 0;
+    if (s.status == net::zaphttp::FrameScan::Status::bad_length) {
+      drop(c, ErrorKind::read, t);
+      return -1;
+    }
+    net::zaphttp::ResponseView v;
+    const record::Bytes msg{c.in.readable().data() + 4, s.message_bytes};
+    if (net::zaphttp::decode_response(msg, v) != net::zaphttp::FrameError::ok) {
+      drop(c, ErrorKind::read, t);
+      return -1;
+    }
+    const bool keep = complete(c, v.status, v.body, t);
+    c.in.consume(4 + std::size_t{s.message_bytes});
+    return keep ? 1 : -1;
+  }
+
+  // Validates the response to the oldest in-flight request and records it;
+  // false if the connection was dropped (a response nobody asked for).
+  bool complete(Conn& c, int status, record::Bytes body, std::int64_t t) {
+    if (c.head >= c.inflight.size()) {
+      drop(c, ErrorKind::read, t);
+      return false;
+    }
+    const Inflight req = c.inflight[c.head++];
+    const bool counted = in_window(req.intended_ns) && t < end_ns_;
+    if (!counted) return true;
+    if (status != 200) {
+      error(ErrorKind::status, t);
+      return true;
+    }
+    if (!valid(body, req.id)) {
+      error(ErrorKind::validation, t);
+      return true;
+    }
+    result_.latency.record(static_cast<std::uint64_t>(t - req.intended_ns));
+    result_.latency_actual.record(static_cast<std::uint64_t>(t - req.sent_ns));
+    ++result_.responses;
+    if (progress_ != nullptr) progress_->responses.fetch_add(1, std::memory_order_relaxed);
+    return true;
+  }
+
+  bool valid(record::Bytes body, std::uint64_t id) {
+    if (opt_.scenario == Scenario::hello) return body.size() == 2 && body[0] == 'o' && body[1] == 'k';
+    record::ResponseView v;
+    if (codec_->decode_response(body, v) != record::DecodeError::ok) return false;
+    return v.id == id && v.balance == expect_balance_ && v.nonce == record::kSampleNonce;
+  }
+
+  const Options& opt_;
+  sockaddr_storage addr_;
+  socklen_t addr_len_;
+  unsigned first_conn_;
+  int cpu_;
+  Progress* progress_;
+  std::vector<Conn> conns_;
+  std::unique_ptr<record::AnyCodec> codec_;
+  std::string_view content_type_;
+  std::uint64_t expect_balance_ = 0;
+  std::string host_header_;
+  net::zaphttp::RequestEncoder zap_req_;
+  net::http::Limits http_limits_;
+  int epoll_ = -1;
+  std::int64_t t0_ns_ = 0, warm_end_ns_ = 0, end_ns_ = 0;
+  std::uint64_t next_id_ = 0;
+  std::thread thread_;
+  Result result_;
+};
+
+double seconds(const timeval& tv) { return double(tv.tv_sec) + double(tv.tv_usec) / 1e6; }
+
+}  // namespace
+
+Result run(const Options& opt, Progress* progress) {
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_NUMERICSERV;
+  addrinfo* res = nullptr;
+  const std::string port = std::to_string(opt.port);
+  if (int rc = getaddrinfo(opt.host.c_str(), port.c_str(), &hints, &res); rc != 0)
+    throw std::runtime_error("cannot resolve '" + opt.host + "': " + gai_strerror(rc));
+  sockaddr_storage addr{};
+  std::memcpy(&addr, res->ai_addr, res->ai_addrlen);
+  const socklen_t addr_len = res->ai_addrlen;
+  freeaddrinfo(res);
+
+  const unsigned threads = std::max(1u, std::min(opt.threads, std::max(1u, opt.connections)));
+  std::vector<std::unique_ptr<Thread>> ts;
+  unsigned first = 0;
+  for (unsigned i = 0; i < threads; ++i) {
+    const unsigned n = opt.connections / threads + (i < opt.connections % threads ? 1 : 0);
+    const int cpu = opt.cpus.empty() ? -1 : opt.cpus[i % opt.cpus.size()];
+    ts.push_back(std::make_unique<Thread>(opt, addr, addr_len, first, n, cpu, progress));
+    first += n;
+  }
+  rusage before{};
+  getrusage(RUSAGE_SELF, &before);
+  const std::int64_t t0 = now_ns();
+  for (auto& t : ts) t->start(t0);
+  for (auto& t : ts) t->join();
+  rusage after{};
+  getrusage(RUSAGE_SELF, &after);
+
+  Result out;
+  out.elapsed_s = opt.duration_s;
+  for (auto& t : ts) {
+    Result& r = t->result();
+    out.requests += r.requests;
+    out.responses += r.responses;
+    out.bytes_sent += r.bytes_sent;
+    out.bytes_received += r.bytes_received;
+    for (int k = 0; k < static_cast<int>(ErrorKind::count_); ++k) out.errors[k] += r.errors[k];
+    out.latency.merge(r.latency);
+    out.latency_actual.merge(r.latency_actual);
+  }
+  out.intended_rate_per_s = opt.rate_per_s;
+  out.cpu_user_s = seconds(after.ru_utime) - seconds(before.ru_utime);
+  out.cpu_sys_s = seconds(after.ru_stime) - seconds(before.ru_stime);
+  return out;
+}
+
+}  // namespace load

@@ -1,0 +1,70 @@
+// load/engine.hpp — `zapbench load`: one load engine for both wires. Each
+// thread runs an epoll loop over its share of the connections; every request
+// is built from the shared record and codecs, every response is parsed and
+// validated, every latency recorded (no sampling) in per-thread histograms
+// merged after join. Closed loop (-c, -p) or open loop (--rate, latency from
+// each request's intended send time: coordinated omission corrected, as wrk2).
+// Owns no server or report formatting beyond its own summary.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "load/histogram.hpp"
+#include "record/registry.hpp"
+
+namespace load {
+
+enum class Wire : std::uint8_t { http, zap };
+enum class Scenario : std::uint8_t { hello, rpc };
+
+struct Options {
+  Wire wire = Wire::http;
+  std::string host = "127.0.0.1";
+  std::uint16_t port = 0;
+  Scenario scenario = Scenario::hello;
+  bool zap_body = false;                    // rpc: application/zap instead of JSON
+  const record::CodecInfo* json = nullptr;  // rpc JSON encoder/decoder
+  unsigned connections = 10;
+  unsigned threads = 1;
+  double duration_s = 10;
+  double warmup_s = 1;     // run, not recorded; connections open before it
+  unsigned pipeline = 1;   // requests in flight per connection
+  double rate_per_s = 0;   // 0: closed loop; else open loop at this total rate
+  std::uint32_t timeout_ms = 5000;  // a response later than this is a timeout error
+  std::vector<int> cpus;            // thread i pinned to cpus[i % size]
+};
+
+enum class ErrorKind : std::uint8_t { connect = 0, read, write, timeout, status, validation, count_ };
+std::string_view describe(ErrorKind k) noexcept;
+
+struct Result {
+  double elapsed_s = 0;  // the recorded window
+  std::uint64_t requests = 0;   // sent in the window
+  std::uint64_t responses = 0;  // valid responses recorded
+  std::uint64_t bytes_sent = 0;
+  std::uint64_t bytes_received = 0;
+  std::uint64_t errors[static_cast<int>(ErrorKind::count_)] = {};
+  Histogram latency;         // from the intended send time (= the actual one in closed loop)
+  Histogram latency_actual;  // from the actual send time
+  double intended_rate_per_s = 0;  // open loop only
+  double cpu_user_s = 0;           // the loader's own CPU time over the whole run
+  double cpu_sys_s = 0;
+  [[nodiscard]] double rate_per_s() const { return elapsed_s > 0 ? double(responses) / elapsed_s : 0; }
+  [[nodiscard]] std::uint64_t error_total() const;
+};
+
+// Live counters the progress line reads (relaxed; approximate by design).
+struct Progress {
+  std::atomic<std::uint64_t> responses{0};
+  std::atomic<std::uint64_t> errors{0};
+};
+
+// Runs the whole load (warm-up, window, drain) and returns the merged result.
+// Throws std::runtime_error for a target that cannot be resolved.
+Result run(const Options& opt, Progress* progress = nullptr);
+
+}  // namespace load
