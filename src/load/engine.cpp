@@ -239,6 +239,17 @@ class Thread {
   }
 
   void housekeeping(std::int64_t t, double interval_ns) {
+    if (open_loop() && !rebased_ && t >= warm_end_ns_) {
+      // The window's schedule starts at its own beginning: a backlog built up
+      // in the warm-up is not carried into it (it would otherwise shift every
+      // recorded request's intended time into the warm-up). A backlog built
+      // in the window is, and is charged to the requests it delays.
+      rebased_ = true;
+      for (std::size_t i = 0; i < conns_.size(); ++i)
+        conns_[i].next_intended_ns = std::max(
+            conns_[i].next_intended_ns,
+            warm_end_ns_ + static_cast<std::int64_t>(static_cast<double>(first_conn_ + i) * 1e9 / opt_.rate_per_s));
+    }
     for (Conn& c : conns_) {
       if (c.fd < 0) {
         if (t < end_ns_ && t >= c.retry_at_ns) connect_conn(c, t);
@@ -251,7 +262,9 @@ class Thread {
       }
       if (open_loop()) {
         bool sent = false;
-        while (c.next_intended_ns <= t && c.next_intended_ns < end_ns_ &&
+        // Nothing is sent after the window, even if the schedule is behind:
+        // the drain only collects what is in flight.
+        while (t < end_ns_ && c.next_intended_ns <= t && c.next_intended_ns < end_ns_ &&
                c.inflight.size() - c.head < std::max(1u, opt_.pipeline)) {
           send_request(c, c.next_intended_ns, t);
           c.next_intended_ns += static_cast<std::int64_t>(interval_ns);
@@ -430,6 +443,7 @@ class Thread {
   int epoll_ = -1;
   std::int64_t t0_ns_ = 0, warm_end_ns_ = 0, end_ns_ = 0;
   std::uint64_t next_id_ = 0;
+  bool rebased_ = false;
   std::thread thread_;
   Result result_;
 };
