@@ -24,6 +24,12 @@ cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
     echo '```'
     scripts/bench-server.sh 8 3 2>&1
     echo '```'
+    echo
+    echo "Load generator against wrk (\`scripts/bench-load.sh 8 3\`, same server on CPU 0, loader on CPU 1):"
+    echo
+    echo '```'
+    scripts/bench-load.sh 8 3 2>&1
+    echo '```'
   else
     echo
     echo "Server: not measured (wrk or nginx-light missing: apt-get install wrk nginx-light)."
