@@ -117,8 +117,9 @@ class Thread {
   bool in_window(std::int64_t t) const { return t >= warm_end_ns_ && t < end_ns_; }
 
   void error(ErrorKind k, std::int64_t t) {
-    // Connect errors always count (a dead server must show); others only in the window.
-    if (k != ErrorKind::connect && !in_window(t)) return;
+    // Connect errors always count (a dead server must show); others from the
+    // window's start on, the drain included (it only serves window requests).
+    if (k != ErrorKind::connect && t < warm_end_ns_) return;
     ++result_.errors[static_cast<int>(k)];
     if (progress_ != nullptr) progress_->errors.fetch_add(1, std::memory_order_relaxed);
   }
@@ -142,7 +143,7 @@ class Thread {
       const std::int64_t now = now_ns();
       if (now >= end_ns_ && (now >= end_ns_ + kDrainGraceNs || !any_inflight())) break;
       int wait_ms = 10;
-      if (open_loop()) {
+      if (open_loop() && now < end_ns_) {  // after the window nothing is sent: no schedule to wake for
         const std::int64_t next = next_send_ns();
         wait_ms = next <= now ? 0 : static_cast<int>(std::min<std::int64_t>((next - now) / 1'000'000, 10));
       }
@@ -403,14 +404,16 @@ class Thread {
       return false;
     }
     const Inflight req = c.inflight[c.head++];
-    const bool counted = in_window(req.intended_ns) && t < end_ns_;
-    if (!counted) return true;
+    // Every request scheduled in the window is accounted for, also when its
+    // answer comes in the drain: dropping late answers would hide a stall at
+    // the window's end.
+    if (!in_window(req.intended_ns)) return true;
     if (status != 200) {
-      error(ErrorKind::status, t);
+      error(ErrorKind::status, std::max(t, warm_end_ns_));
       return true;
     }
     if (!valid(body, req.id)) {
-      error(ErrorKind::validation, t);
+      error(ErrorKind::validation, std::max(t, warm_end_ns_));
       return true;
     }
     result_.latency.record(static_cast<std::uint64_t>(t - req.intended_ns));
@@ -424,7 +427,13 @@ class Thread {
     if (opt_.scenario == Scenario::hello) return body.size() == 2 && body[0] == 'o' && body[1] == 'k';
     record::ResponseView v;
     if (codec_->decode_response(body, v) != record::DecodeError::ok) return false;
-    return v.id == id && v.balance == expect_balance_ && v.nonce == record::kSampleNonce;
+    if (v.id != id || v.balance != expect_balance_ || v.nonce != record::kSampleNonce) return false;
+    // The whole hash, not only what the charitable JSON decode checks.
+    if (v.block_hash_form == record::Form::raw)
+      return v.block_hash.size() == record::kHashBytes &&
+             std::memcmp(v.block_hash.data(), record::kSampleHash.data(), record::kHashBytes) == 0;
+    record::Hash h;
+    return record::hex::decode_all(v.block_hash, h) && h == record::kSampleHash;
   }
 
   const Options& opt_;
