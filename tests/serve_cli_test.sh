@@ -21,14 +21,24 @@ printf 'GET /health HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n' >&3
 resp=$(timeout 5 cat <&3)
 exec 3>&-
 [[ "$resp" == "HTTP/1.1 200 OK"* && "$resp" == *$'\r\n\r\nok' ]]; check "answers GET /health" $?
+zport=$(sed -n 's/.*zap listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$work/out")
+"$bin" load --wire zap --addr "127.0.0.1:$zport" --scenario rpc --body zap -c 2 -d 0.3 --warmup 0.1 \
+  --json-out "$work/load.json" >"$work/load.out" 2>&1
+rc=$?
+[ "$rc" = 0 ] && grep -q "^  errors       0" "$work/load.out" && grep -q '"responses": [1-9]' "$work/load.json" &&
+  grep -q '"buckets": \[\[' "$work/load.json"
+check "zapbench load drives the server: exit 0, no errors, JSON with the histogram" $?
+"$bin" load --wire smoke --addr 127.0.0.1:1 --scenario hello >/dev/null 2>"$work/err7"
+[ $? = 2 ] && grep -q "wire wants http or zap" "$work/err7"; check "load: a bad --wire is a usage error" $?
 kill -TERM "$pid"
 timeout 10 tail --pid="$pid" -f /dev/null
 wait "$pid"
 rc=$?
 pid=
 [ "$rc" = 0 ]; check "SIGTERM exits 0 (got $rc)" $?
-grep -q "requests http /health 1" "$work/out"; check "prints the request counters" $?
-grep -q "connections 1" "$work/out"; check "prints the connection count" $?
+grep -q "requests http /health 1" "$work/out" && grep -q "requests zap /rpc [1-9]" "$work/out"
+check "prints the request counters" $?
+grep -q "connections 3" "$work/out"; check "prints the connection count" $?
 
 "$bin" serve --http 127.0.0.1:0 --json nope >/dev/null 2>"$work/err2"
 rc=$?
@@ -42,5 +52,5 @@ rc=$?
 "$bin" serve --http 256.1.1.1:80 >/dev/null 2>"$work/err6"
 [ $? = 2 ] && grep -q "cannot resolve '256.1.1.1'" "$work/err6"; check "an address that does not resolve is a clear error" $?
 
-echo "$((10 - failures)) passed, $failures failed"
+echo "$((12 - failures)) passed, $failures failed"
 [ "$failures" = 0 ]
