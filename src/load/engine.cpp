@@ -24,6 +24,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "net/affinity.hpp"
 #include "net/buffer.hpp"
 #include "net/http1.hpp"
 #include "net/zap_http.hpp"
@@ -125,12 +126,7 @@ class Thread {
   }
 
   void run() {
-    if (cpu_ >= 0) {
-      cpu_set_t set;
-      CPU_ZERO(&set);
-      CPU_SET(cpu_, &set);
-      pthread_setaffinity_np(pthread_self(), sizeof set, &set);
-    }
+    net::pin_this_thread(cpu_);
     const double per_conn_interval_ns = open_loop() ? opt_.connections * 1e9 / opt_.rate_per_s : 0;
     for (std::size_t i = 0; i < conns_.size(); ++i) {
       Conn& c = conns_[i];

@@ -23,6 +23,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "net/affinity.hpp"
 #include "net/buffer.hpp"
 #include "net/http1.hpp"
 #include "net/zap_http.hpp"
@@ -195,12 +196,7 @@ class Worker {
   }
 
   void run() {
-    if (cpu_ >= 0) {
-      cpu_set_t set;
-      CPU_ZERO(&set);
-      CPU_SET(cpu_, &set);
-      pthread_setaffinity_np(pthread_self(), sizeof set, &set);
-    }
+    net::pin_this_thread(cpu_);
     refresh_date();
     epoll_event events[256];
     std::int64_t last_tick = now_ms();
