@@ -138,6 +138,7 @@ struct Reply {
   int status = 200;
   std::string content_type = "text/plain";
   std::string body = "ok";
+  bool close = false;  // HTTP: send Connection: close and close after this reply
 };
 
 // A blocking server on 127.0.0.1:0 speaking either wire: an accept thread and one thread per connection, each
@@ -198,15 +199,20 @@ class RawServer {
       if (n <= 0) return;
       in.commit(static_cast<std::size_t>(n));
       Req q;
-      for (int got; (got = wire_ == Wire::http ? take_http(in, q) : take_zap(in, q)) != 0;) {
+      bool close_after = false;
+      for (int got; !close_after && (got = wire_ == Wire::http ? take_http(in, q) : take_zap(in, q)) != 0;) {
         if (got < 0) return;
-        if (const std::optional<Reply> r = handler_(q)) append(*r, out, enc);
+        if (const std::optional<Reply> r = handler_(q)) {
+          append(*r, out, enc);
+          close_after = r->close;
+        }
       }
       while (!out.empty()) {
         const ssize_t s = send(fd, out.readable().data(), out.size(), MSG_NOSIGNAL);
         if (s <= 0) return;
         out.consume(static_cast<std::size_t>(s));
       }
+      if (close_after) return;
     }
   }
 
@@ -239,7 +245,7 @@ class RawServer {
   void append(const Reply& r, net::Buffer& out, net::zaphttp::ResponseEncoder& enc) const {
     if (wire_ == Wire::http) {
       net::http::write_response(out, r.status, net::http::reason_phrase(r.status), r.content_type, r.body,
-                                false, "");
+                                r.close, "");
       return;
     }
     const net::zaphttp::Header ct{"Content-Type", r.content_type};
@@ -429,6 +435,18 @@ TEST(load_engine, counts_a_wrong_block_hash_as_a_validation_error) {
   const load::Result r = run_load(options(Wire::http, srv.port(), Scenario::rpc)).result;
   EXPECT_GT(errors_of(r, load::ErrorKind::validation), 0u) << describe_errors(r);
   EXPECT_EQ(r.responses, 0u);
+}
+
+// A server that answers and then closes, as its Connection: close says, is
+// not failing: the loader reconnects and records the answers, no errors.
+TEST(load_engine, an_announced_connection_close_is_not_an_error) {
+  RawServer srv(Wire::http, [](const Req&) { return Reply{200, "text/plain", "ok", true}; });
+  load::Options o = options(Wire::http, srv.port(), Scenario::hello);
+  o.connections = 1;
+  o.duration_s = 0.3;
+  const load::Result r = run_load(o).result;
+  EXPECT_GT(r.responses, 1u) << describe_errors(r);  // more than one connection's worth: it reconnected
+  EXPECT_EQ(r.error_total(), 0u) << describe_errors(r);
 }
 
 TEST(load_engine, counts_a_non_200_answer_as_a_status_error) {

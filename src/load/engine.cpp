@@ -33,13 +33,20 @@ namespace load {
 
 std::string_view describe(ErrorKind k) noexcept {
   switch (k) {
-    case ErrorKind::connect: return "connect";
-    case ErrorKind::read: return "read";
-    case ErrorKind::write: return "write";
-    case ErrorKind::timeout: return "timeout";
-    case ErrorKind::status: return "status";
-    case ErrorKind::validation: return "validation";
-    case ErrorKind::count_: break;
+    case ErrorKind::connect:
+      return "connect";
+    case ErrorKind::read:
+      return "read";
+    case ErrorKind::write:
+      return "write";
+    case ErrorKind::timeout:
+      return "timeout";
+    case ErrorKind::status:
+      return "status";
+    case ErrorKind::validation:
+      return "validation";
+    case ErrorKind::count_:
+      break;
   }
   return "?";
 }
@@ -83,13 +90,15 @@ struct Conn {
 
 class Thread {
  public:
-  Thread(const Options& opt, const sockaddr_storage& addr, socklen_t addr_len, unsigned first_conn, unsigned n_conns,
-         int cpu, Progress* progress)
+  Thread(const Options& opt, const sockaddr_storage& addr, socklen_t addr_len, unsigned first_conn,
+         unsigned n_conns, int cpu, Progress* progress)
       : opt_(opt), addr_(addr), addr_len_(addr_len), first_conn_(first_conn), cpu_(cpu), progress_(progress) {
     conns_.resize(n_conns);
     for (Conn& c : conns_) c.inflight.reserve(std::max(1u, opt.pipeline));
     if (opt.scenario == Scenario::rpc) {
-      const record::CodecInfo* codec = opt.zap_body ? record::find_codec("zap") : opt.json;
+      const record::CodecInfo* codec = opt.zap_body
+                                           ? record::find_codec("zap")
+                                           : (opt.json != nullptr ? opt.json : &record::default_json_codec());
       codec_ = codec->make();
       content_type_ = codec->content_type;
       const record::Request r = record::sample_request();
@@ -131,7 +140,8 @@ class Thread {
     for (std::size_t i = 0; i < conns_.size(); ++i) {
       Conn& c = conns_[i];
       // Spread the connections' schedules evenly over one interval.
-      c.next_intended_ns = t0_ns_ + static_cast<std::int64_t>(static_cast<double>(first_conn_ + i) * (1e9 / std::max(1.0, opt_.rate_per_s)));
+      c.next_intended_ns = t0_ns_ + static_cast<std::int64_t>(static_cast<double>(first_conn_ + i) *
+                                                              (1e9 / std::max(1.0, opt_.rate_per_s)));
       connect_conn(c, now_ns());
     }
     epoll_event events[256];
@@ -147,7 +157,8 @@ class Thread {
       // A fresh timestamp per event: with many connections ready at once, one
       // taken after epoll_wait would be stale for the later ones (and would
       // date their next sends too early, inflating those latencies).
-      for (int i = 0; i < n; ++i) on_event(*static_cast<Conn*>(events[i].data.ptr), events[i].events, now_ns());
+      for (int i = 0; i < n; ++i)
+        on_event(*static_cast<Conn*>(events[i].data.ptr), events[i].events, now_ns());
       housekeeping(now_ns(), per_conn_interval_ns);
     }
     result_.elapsed_s = opt_.duration_s;
@@ -193,10 +204,16 @@ class Thread {
 
   void drop(Conn& c, ErrorKind why, std::int64_t t) {
     error(why, t);
+    disconnect(c, t + kReconnectDelayNs);
+  }
+
+  // Closes the connection and schedules the reconnect; a server's announced
+  // Connection: close is not an error and reconnects at once.
+  void disconnect(Conn& c, std::int64_t retry_at_ns) {
     close(c.fd);
     c.fd = -1;
     c.connecting = false;
-    c.retry_at_ns = t + kReconnectDelayNs;
+    c.retry_at_ns = retry_at_ns;
   }
 
   void set_events(Conn& c, std::uint32_t want) {
@@ -245,7 +262,8 @@ class Thread {
       for (std::size_t i = 0; i < conns_.size(); ++i)
         conns_[i].next_intended_ns = std::max(
             conns_[i].next_intended_ns,
-            warm_end_ns_ + static_cast<std::int64_t>(static_cast<double>(first_conn_ + i) * 1e9 / opt_.rate_per_s));
+            warm_end_ns_ +
+                static_cast<std::int64_t>(static_cast<double>(first_conn_ + i) * 1e9 / opt_.rate_per_s));
     }
     for (Conn& c : conns_) {
       if (c.fd < 0) {
@@ -253,7 +271,8 @@ class Thread {
         continue;
       }
       if (c.connecting) continue;
-      if (c.head < c.inflight.size() && t - c.inflight[c.head].sent_ns > std::int64_t{opt_.timeout_ms} * 1'000'000) {
+      if (c.head < c.inflight.size() &&
+          t - c.inflight[c.head].sent_ns > std::int64_t{opt_.timeout_ms} * 1'000'000) {
         drop(c, ErrorKind::timeout, t);
         continue;
       }
@@ -356,19 +375,22 @@ class Thread {
   // 1: one response handled; 0: need more; -1: the connection was dropped.
   int take_http(Conn& c, std::int64_t t) {
     net::http::Response r;
-    const net::http::ParseResult pr = net::http::parse_response(c.in.readable_text(), r, http_limits_, &c.scan_hint);
+    const net::http::ParseResult pr =
+        net::http::parse_response(c.in.readable_text(), r, http_limits_, &c.scan_hint);
     if (pr.status == net::http::Status::need_more) return 0;
     if (pr.status == net::http::Status::error || r.body_until_close) {
       drop(c, ErrorKind::read, t);
       return -1;
     }
     if (c.in.size() < r.head_bytes + r.content_length) return 0;
-    const record::Bytes body{c.in.readable().data() + r.head_bytes, static_cast<std::size_t>(r.content_length)};
+    const record::Bytes body{c.in.readable().data() + r.head_bytes,
+                             static_cast<std::size_t>(r.content_length)};
     const bool keep = complete(c, r.status, body, t);
     c.in.consume(r.head_bytes + r.content_length);
     c.scan_hint = 0;
-    if (!keep || r.close) {
-      if (r.close) drop(c, ErrorKind::read, t);
+    if (!keep) return -1;
+    if (r.close) {  // answered, then closed as announced: reconnect without an error
+      disconnect(c, t);
       return -1;
     }
     return 1;
