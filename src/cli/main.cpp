@@ -24,6 +24,10 @@ constexpr const char* kUsage =
     "  serve     serve /health and /rpc over HTTP/1.1 and ZAP-HTTP\n"
     "  load      drive a server on either wire; validated responses, honest latency\n"
     "  micro     in-process microbenchmarks of every codec (Google Benchmark)\n"
+    "  run       the whole benchmark: micro, the end-to-end matrix, nginx and floor arms, report\n"
+    "  compare   two result sets: the change per cell against the noise of both\n"
+    "  report    rewrite report.md and report.html from a results.json\n"
+    "  floor     raw TCP echo of fixed byte counts (the floor arm's server)\n"
     "  codecs    list every codec, available or not, and why\n"
     "\n"
     "Run 'zapbench <command> --help' for the options of a command.\n";
@@ -135,6 +139,10 @@ int cmd_codecs(int argc, char** argv) {
 namespace cli {
 int cmd_serve(int argc, char** argv);
 int cmd_load(int argc, char** argv);
+int cmd_floor(int argc, char** argv);
+int cmd_run(int argc, char** argv);
+int cmd_compare(int argc, char** argv);
+int cmd_report(int argc, char** argv);
 }
 
 int main(int argc, char** argv) {
@@ -150,6 +158,10 @@ int main(int argc, char** argv) {
   if (cmd == "serve") return cli::cmd_serve(argc - 2, argv + 2);
   if (cmd == "load") return cli::cmd_load(argc - 2, argv + 2);
   if (cmd == "micro") return cmd_micro(argc - 2, argv + 2);
+  if (cmd == "floor") return cli::cmd_floor(argc - 2, argv + 2);
+  if (cmd == "run") return cli::cmd_run(argc - 2, argv + 2);
+  if (cmd == "compare") return cli::cmd_compare(argc - 2, argv + 2);
+  if (cmd == "report") return cli::cmd_report(argc - 2, argv + 2);
   if (cmd == "codecs") return cmd_codecs(argc - 2, argv + 2);
   std::fprintf(stderr, "zapbench: unknown command '%s'\n\n%s", argv[1], kUsage);
   return 2;

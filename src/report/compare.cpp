@@ -1,0 +1,2 @@
+// report/compare.cpp — placeholder
+#include "report/model.hpp"

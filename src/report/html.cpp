@@ -1,0 +1,2 @@
+// report/html.cpp — placeholder
+#include "report/model.hpp"

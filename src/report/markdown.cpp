@@ -1,0 +1,2 @@
+// report/markdown.cpp — placeholder
+#include "report/model.hpp"

@@ -1,0 +1,2 @@
+// report/model.cpp — placeholder
+#include "report/model.hpp"

@@ -1,0 +1,157 @@
+// report/model.hpp — the results model of `zapbench run`: every sample of
+// every figure, the environment, and the configuration. results.json is this
+// model serialised (model_json.cpp); report.md and report.html are written
+// from it alone, so a results.json loads back and reproduces its report.
+// Owns no measuring: the cli fills it, the writers read it.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace report {
+
+inline constexpr const char* kSchema = "zapbench.results/1";
+
+// One figure measured several times: the report shows the median and min–max.
+struct Samples {
+  std::vector<double> values;
+  [[nodiscard]] double median() const;
+  [[nodiscard]] double min() const;
+  [[nodiscard]] double max() const;
+  // (max - min) / median; 0 for fewer than two samples or a zero median.
+  [[nodiscard]] double spread() const;
+};
+
+struct Environment {
+  std::string cpu_model;
+  unsigned cpu_count = 0;
+  std::string kernel;        // uname -sr
+  std::string hostname;
+  std::string compiler;      // e.g. "GNU 12.2.0"
+  std::string build_flags;   // CMAKE_CXX_FLAGS + build type flags
+  std::string git_commit;    // of the source tree built, "+dirty" when modified
+  std::map<std::string, std::string> libraries;  // name -> version ("unavailable: ..." when missing)
+  std::string command_line;  // the exact `zapbench run ...` invocation
+  std::string started_utc;   // ISO 8601
+  double wall_s = 0;         // the whole run
+};
+
+struct Config {
+  std::string mode;  // "quick", "full" or "custom"
+  unsigned repeats = 3;
+  double duration_s = 0;  // per e2e sample
+  double warmup_s = 0;
+  std::vector<int> server_cpus;
+  std::vector<int> loader_cpus;
+  double noisy_spread = 0.10;  // a cell whose spread exceeds this is flagged noisy
+  unsigned micro_repetitions = 0;
+  double micro_min_time_s = 0;
+};
+
+// One microbenchmark (Decode/zap, ...): CPU ns per op, one sample per repetition.
+struct MicroFigure {
+  std::string name;   // Google Benchmark name, e.g. "Decode/direct"
+  std::string op;     // Decode, Encode, Serde, Handler (or the part before '/')
+  std::string codec;  // the part after '/'
+  Samples ns_per_op;
+  double allocs_per_op = 0;  // deterministic: the median repetition's
+  double wire_bytes = 0;
+};
+
+struct Unavailable {
+  std::string name;
+  std::string reason;
+};
+
+struct Micro {
+  std::string command;  // the command line that ran them
+  std::vector<MicroFigure> figures;
+  std::vector<Unavailable> unavailable_codecs;
+};
+
+// One end-to-end sample (one server process, one loader process).
+struct E2ESample {
+  double requests_per_s = 0;
+  double p50_ns = 0, p90_ns = 0, p99_ns = 0, p999_ns = 0, max_ns = 0, mean_ns = 0;
+  std::uint64_t responses = 0;
+  std::uint64_t errors = 0;  // all kinds; by kind below
+  std::map<std::string, std::uint64_t> errors_by_kind;
+  double bytes_sent_per_request = 0;
+  double bytes_received_per_response = 0;
+  double loader_cpu_s = 0;  // user + sys of the loader process
+  double server_cpu_s = 0;  // user + sys of the server process over its lifetime
+};
+
+// One cell of the matrix. `arm`: "zapbench", "nginx" or "floor". `framing`:
+// "http" or "zap" (floor: "tcp"). `body`: a codec name for rpc, "" for hello
+// (floor: "" too).
+struct Cell {
+  std::string arm;
+  std::string scenario;  // hello | rpc
+  std::string framing;
+  std::string body;
+  unsigned connections = 0;
+  unsigned pipeline = 1;
+  std::string server_command;  // exact command lines, as run
+  std::string loader_command;
+  std::string unavailable;     // non-empty: this arm could not run, and why
+  std::vector<E2ESample> samples;
+
+  // Stable key: "arm/scenario/framing/body/c<N>/p<D>".
+  [[nodiscard]] std::string id() const;
+  [[nodiscard]] Samples rate() const;  // requests/s per sample
+  [[nodiscard]] Samples p99() const;   // ns per sample
+  [[nodiscard]] bool noisy(double threshold) const { return rate().spread() > threshold; }
+};
+
+// A codec as the registry describes it (`zapbench codecs`): the report states
+// each one's encode and decode path.
+struct Codec {
+  std::string name;
+  std::string content_type;
+  bool available = false;
+  std::string unavailable_reason;
+  std::string encode_path;
+  std::string decode_path;
+};
+
+struct Results {
+  std::string schema = kSchema;
+  Environment env;
+  Config config;
+  std::vector<Codec> codecs;
+  Micro micro;
+  std::vector<Cell> cells;
+  std::vector<std::string> notes;  // caveats the run itself found (e.g. "nginx unavailable: ...")
+};
+
+// results.json (model_json.cpp). load throws std::runtime_error with a clear
+// message (file, what is wrong) on anything it cannot read.
+std::string to_json(const Results& r);
+Results from_json(const std::string& text);
+Results load_file(const std::string& path);
+
+// report.md and report.html (markdown.cpp, html.cpp): pure functions of the model.
+std::string markdown(const Results& r);
+std::string html(const Results& r);
+
+// `zapbench compare A B` (compare.cpp): per cell and micro figure, the change of
+// the median from A to B and whether it exceeds the noise (spread) of both runs.
+struct Change {
+  std::string key;      // cell id or "micro/<name>"
+  std::string figure;   // "requests/s", "p99", "ns/op"
+  double a = 0, b = 0;  // medians
+  double change = 0;    // b / a - 1
+  double noise = 0;     // max(spread A, spread B)
+  bool significant = false;  // |change| exceeds the spread of A and of B
+};
+struct Comparison {
+  std::vector<Change> changes;
+  std::vector<std::string> only_in_a, only_in_b;
+};
+Comparison compare(const Results& a, const Results& b);
+std::string compare_text(const Comparison& c);  // the table `zapbench compare` prints
+
+}  // namespace report

@@ -1,0 +1,2 @@
+// report/model_json.cpp — placeholder
+#include "report/model.hpp"
