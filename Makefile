@@ -1,5 +1,5 @@
 # zapbench — the two commands of the README, over CMake presets.
-#   make bench   install what is missing, build (release), run the benchmarks
+#   make bench   install what is missing, build (release), run the benchmark (zapbench run)
 #   make test    install what is missing, build, run every test (ctest), then
 #                the fuzz targets for a bounded time (FUZZ_SECONDS each)
 # Both are idempotent; `make clean` removes build/.
@@ -15,8 +15,11 @@ build: deps
 	cmake --preset release
 	cmake --build --preset release -j $(JOBS)
 
+# The whole benchmark (micro, end-to-end matrix, nginx and floor arms) and its
+# report in results/<date-time>/; RUN_ARGS=--full for the full matrix.
+RUN_ARGS ?= --quick
 bench: build
-	build/release/src/cli/zapbench micro --cpu $$(( $(JOBS) - 1 ))
+	build/release/src/cli/zapbench run $(RUN_ARGS)
 
 test: build fuzz-build
 	ctest --preset release -j $(JOBS)

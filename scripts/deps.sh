@@ -11,6 +11,8 @@ packages=(
   nlohmann-json3-dev rapidjson-dev     # the JSON codecs under test
   libboost-json1.81-dev libsimdjson-dev
   libhttp-parser-dev                   # the HTTP/1.1 parser our own is benchmarked against
+  nginx-light                          # zapbench run's reference arm (nginx serving /health)
+  chromium                             # the test that renders report.html headless
 )
 
 missing=()

@@ -21,8 +21,9 @@ constexpr const char* kUsage =
     "usage: zapbench load --wire http|zap --addr HOST:PORT --scenario hello|rpc [--body json|zap]\n"
     "                     [--json CODEC] [-c N] [-t N] [-d SECONDS] [--warmup SECONDS] [-p DEPTH]\n"
     "                     [--rate R] [--timeout-ms N] [--cpus LIST] [--json-out FILE]\n"
+    "       zapbench load --wire floor --addr HOST:PORT --request-bytes N --response-bytes M [-c N] ...\n"
     "\n"
-    "One load engine for both wires. Every response is parsed and validated (status\n"
+    "One load engine for every wire. Every response is parsed and validated (status\n"
     "200; hello: body 'ok'; rpc: the body decodes with the same codec, echoes the\n"
     "request id and carries the balance the record's compute gives); every latency\n"
     "is recorded (no sampling) in a log-linear histogram (relative error < 1/2048).\n"
@@ -32,12 +33,17 @@ constexpr const char* kUsage =
     "(coordinated omission corrected, as wrk2 does); the uncorrected latency is\n"
     "reported beside it. Connections open before the warm-up; nothing in the\n"
     "warm-up is recorded.\n"
+    "With --wire floor (against 'zapbench floor'), the floor arm: every request is\n"
+    "the same N bytes and every M bytes received count as one valid response, with\n"
+    "no parsing or validation; --scenario, --body and --json do not apply.\n"
     "\n"
-    "  --wire http|zap       HTTP/1.1 or ZAP-HTTP (wire A)\n"
+    "  --wire http|zap|floor HTTP/1.1, ZAP-HTTP (wire A), or raw TCP byte counts\n"
     "  --addr HOST:PORT      the server\n"
     "  --scenario hello|rpc  GET /health, or POST /rpc with the eth record\n"
     "  --body json|zap       rpc body codec (default json)\n"
     "  --json CODEC          JSON codec for rpc bodies (default: the fastest available)\n"
+    "  --request-bytes N     floor: bytes of one request\n"
+    "  --response-bytes M    floor: bytes of one response\n"
     "  -c N                  connections (default 10)\n"
     "  -t N                  threads / event loops (default 1)\n"
     "  -d SECONDS            recorded duration (default 10)\n"
@@ -100,7 +106,7 @@ std::string us(std::uint64_t ns) {
 int cmd_load(int argc, char** argv) {
   load::Options o;
   std::string addr, json_name, json_out, body = "json";
-  bool have_wire = false, have_scenario = false;
+  bool have_wire = false, have_scenario = false, have_body_or_json = false;
   for (int i = 0; i < argc; ++i) {
     const std::string_view a = argv[i];
     if (a == "-h" || a == "--help") {
@@ -108,8 +114,9 @@ int cmd_load(int argc, char** argv) {
       return 0;
     } else if (a == "--wire") {
       const std::string v = flag_value(argc, argv, i, "load");
-      if (v != "http" && v != "zap") die("--wire wants http or zap, got '" + v + "'");
-      o.wire = v == "http" ? load::Wire::http : load::Wire::zap;
+      if (v != "http" && v != "zap" && v != "floor")
+        die("--wire wants http or zap, or floor against 'zapbench floor', got '" + v + "'");
+      o.wire = v == "http" ? load::Wire::http : v == "zap" ? load::Wire::zap : load::Wire::floor;
       have_wire = true;
     } else if (a == "--addr") {
       addr = flag_value(argc, argv, i, "load");
@@ -122,8 +129,16 @@ int cmd_load(int argc, char** argv) {
     } else if (a == "--body") {
       body = flag_value(argc, argv, i, "load");
       if (body != "json" && body != "zap") die("--body wants json or zap, got '" + body + "'");
+      have_body_or_json = true;
     } else if (a == "--json") {
       json_name = flag_value(argc, argv, i, "load");
+      have_body_or_json = true;
+    } else if (a == "--request-bytes") {
+      o.floor_request_bytes = flag_uint<std::uint32_t>(argc, argv, i, "load");
+      if (o.floor_request_bytes == 0) die("--request-bytes wants at least 1");
+    } else if (a == "--response-bytes") {
+      o.floor_response_bytes = flag_uint<std::uint32_t>(argc, argv, i, "load");
+      if (o.floor_response_bytes == 0) die("--response-bytes wants at least 1");
     } else if (a == "-c") {
       o.connections = flag_uint<unsigned>(argc, argv, i, "load");
       if (o.connections == 0) die("-c wants at least 1 connection");
@@ -153,8 +168,18 @@ int cmd_load(int argc, char** argv) {
       die("load: unknown option '" + std::string(a) + "' (see 'zapbench load --help')");
     }
   }
-  if (!have_wire || addr.empty() || !have_scenario)
-    die("load: --wire, --addr and --scenario are required (see 'zapbench load --help')");
+  const bool floor = o.wire == load::Wire::floor;
+  if (floor) {
+    if (addr.empty() || o.floor_request_bytes == 0 || o.floor_response_bytes == 0)
+      die("load: --wire floor needs --addr, --request-bytes and --response-bytes (see --help)");
+    if (have_scenario || have_body_or_json)
+      die("load: --scenario, --body and --json do not apply to --wire floor (it sends fixed byte counts)");
+  } else {
+    if (!have_wire || addr.empty() || !have_scenario)
+      die("load: --wire, --addr and --scenario are required (see 'zapbench load --help')");
+    if (o.floor_request_bytes != 0 || o.floor_response_bytes != 0)
+      die("load: --request-bytes and --response-bytes are for --wire floor only");
+  }
   o.zap_body = body == "zap";
   if (json_name.empty()) {
     o.json = &record::default_json_codec();
@@ -193,12 +218,18 @@ int cmd_load(int argc, char** argv) {
   done = true;
   if (ticker.joinable()) ticker.join();
 
-  const char* wire = o.wire == load::Wire::http ? "http" : "zap";
-  const char* scenario = o.scenario == load::Scenario::hello ? "hello" : "rpc";
-  std::printf("zapbench load: %s %s%s%s at %s, %u connections, %u threads, pipeline %u, %.1f s (+%.1f s warm-up)\n",
-              wire, scenario, o.scenario == load::Scenario::rpc ? " body " : "",
-              o.scenario == load::Scenario::rpc ? (o.zap_body ? "zap" : std::string(o.json->name).c_str()) : "",
-              addr.c_str(), o.connections, o.threads, o.pipeline, o.duration_s, o.warmup_s);
+  const char* wire = o.wire == load::Wire::http ? "http" : o.wire == load::Wire::zap ? "zap" : "floor";
+  // The floor has no scenario and no body codec: "" in the JSON, its byte counts in the report line.
+  const bool rpc = !floor && o.scenario == load::Scenario::rpc;
+  const std::string scenario = floor ? "" : rpc ? "rpc" : "hello";
+  const std::string body_name = rpc ? (o.zap_body ? "zap" : std::string(o.json->name)) : "";
+  std::string what = rpc ? scenario + " body " + body_name : scenario;
+  if (floor)
+    what = std::to_string(o.floor_request_bytes) + " B requests, " + std::to_string(o.floor_response_bytes) +
+           " B responses";
+  std::printf("zapbench load: %s %s at %s, %u connections, %u threads, pipeline %u, %.1f s (+%.1f s warm-up)\n",
+              wire, what.c_str(), addr.c_str(), o.connections, o.threads, o.pipeline, o.duration_s,
+              o.warmup_s);
   std::printf("  requests/s   %.1f (%llu responses, %llu requests sent)\n", r.rate_per_s(),
               static_cast<unsigned long long>(r.responses), static_cast<unsigned long long>(r.requests));
   if (o.rate_per_s > 0) {
@@ -233,7 +264,7 @@ int cmd_load(int argc, char** argv) {
     std::FILE* f = std::fopen(json_out.c_str(), "w");
     if (f == nullptr) die("--json-out: cannot write " + json_out);
     std::fprintf(f, "{\n  \"tool\": \"zapbench load\",\n  \"wire\": \"%s\", \"scenario\": \"%s\", \"body\": \"%s\",\n",
-                 wire, scenario, o.scenario == load::Scenario::rpc ? (o.zap_body ? "zap" : std::string(o.json->name).c_str()) : "");
+                 wire, scenario.c_str(), body_name.c_str());
     std::fprintf(f, "  \"addr\": \"%s\", \"connections\": %u, \"threads\": %u, \"pipeline\": %u,\n", addr.c_str(),
                  o.connections, o.threads, o.pipeline);
     std::fprintf(f, "  \"duration_s\": %g, \"warmup_s\": %g, \"intended_rate_per_s\": %g,\n", o.duration_s, o.warmup_s,

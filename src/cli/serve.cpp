@@ -1,13 +1,10 @@
 // cli/serve.cpp — `zapbench serve`: flags to server::Config, signals to a
 // graceful stop, counters printed at exit. Owns no protocol logic.
-#include <pthread.h>
-
-#include <csignal>
-#include <cstring>
 #include <stdexcept>
 #include <thread>
 
 #include "cli/args.hpp"
+#include "cli/stop_signals.hpp"
 #include "server/server.hpp"
 
 namespace cli {
@@ -94,12 +91,7 @@ int cmd_serve(int argc, char** argv) {
   }
 
   // Signals go to one thread that stops the server; the workers never see them.
-  sigset_t stop_signals;
-  sigemptyset(&stop_signals);
-  sigaddset(&stop_signals, SIGINT);
-  sigaddset(&stop_signals, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
-  std::signal(SIGPIPE, SIG_IGN);
+  const StopSignals stop_signals;
 
   std::unique_ptr<server::Server> srv;
   try {
@@ -114,12 +106,7 @@ int cmd_serve(int argc, char** argv) {
               cfg.json->name.data());
   std::fflush(stdout);
 
-  std::thread signal_thread([&] {
-    int sig = 0;
-    sigwait(&stop_signals, &sig);
-    std::fprintf(stderr, "zapbench serve: %s, stopping\n", strsignal(sig));
-    srv->stop();
-  });
+  std::thread signal_thread = stop_signals.on_signal("zapbench serve", [&] { srv->stop(); });
   srv->run();
   signal_thread.join();
 

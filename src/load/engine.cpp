@@ -4,6 +4,8 @@
 // connection reconnects. Latency is measured from the intended send time:
 // in the open loop a connection that falls behind its schedule still charges
 // the wait to the requests it delays (coordinated omission corrected).
+// Wire::floor goes through the same loops with a constant request and a
+// response that is only a byte count (take_floor).
 #include "load/engine.hpp"
 
 #include <arpa/inet.h>
@@ -95,7 +97,7 @@ class Thread {
       : opt_(opt), addr_(addr), addr_len_(addr_len), first_conn_(first_conn), cpu_(cpu), progress_(progress) {
     conns_.resize(n_conns);
     for (Conn& c : conns_) c.inflight.reserve(std::max(1u, opt.pipeline));
-    if (opt.scenario == Scenario::rpc) {
+    if (opt.wire != Wire::floor && opt.scenario == Scenario::rpc) {
       const record::CodecInfo* codec = opt.zap_body
                                            ? record::find_codec("zap")
                                            : (opt.json != nullptr ? opt.json : &record::default_json_codec());
@@ -105,8 +107,14 @@ class Thread {
       expect_balance_ = record::balance_of(r.block, r.method.size(), r.account[0]);
     }
     host_header_ = opt.host + ":" + std::to_string(opt.port);
-    if (opt.scenario == Scenario::hello) {
-      // Every hello request is the same bytes: built once, copied per send.
+    // Every hello or floor request is the same bytes: built once, copied per send.
+    if (opt.wire == Wire::floor) {
+      fixed_request_ = true;
+      std::uint8_t* p = hello_.prepare(opt.floor_request_bytes);
+      std::memset(p, 'q', opt.floor_request_bytes);  // what the bytes are does not matter to the floor
+      hello_.commit(opt.floor_request_bytes);
+    } else if (opt.scenario == Scenario::hello) {
+      fixed_request_ = true;
       if (opt.wire == Wire::http) {
         net::http::write_request(hello_, "GET", "/health", host_header_, "", "");
       } else {
@@ -309,7 +317,7 @@ class Thread {
     const std::uint64_t id = ++next_id_;
     c.inflight.push_back(Inflight{intended_ns, t, id});
     if (in_window(intended_ns)) ++result_.requests;
-    if (opt_.scenario == Scenario::hello) {
+    if (fixed_request_) {
       const auto hello = hello_.readable();
       c.out.append(hello.data(), hello.size());
       return;
@@ -368,7 +376,9 @@ class Thread {
       return false;
     }
     while (c.fd >= 0 && !c.in.empty()) {
-      const int got = opt_.wire == Wire::http ? take_http(c, t) : take_zap(c, t);
+      const int got = opt_.wire == Wire::http  ? take_http(c, t)
+                      : opt_.wire == Wire::zap ? take_zap(c, t)
+                                               : take_floor(c, t);
       if (got == 0) break;  // need more bytes
       if (got < 0) return false;
     }
@@ -418,6 +428,14 @@ class Thread {
     return keep ? 1 : -1;
   }
 
+  // The floor's response is its byte count: nothing to parse or validate.
+  int take_floor(Conn& c, std::int64_t t) {
+    if (c.in.size() < opt_.floor_response_bytes) return 0;
+    const bool keep = complete(c, 200, {}, t);
+    c.in.consume(opt_.floor_response_bytes);
+    return keep ? 1 : -1;
+  }
+
   // Validates the response to the oldest in-flight request and records it;
   // false if the connection was dropped (a response nobody asked for).
   bool complete(Conn& c, int status, record::Bytes body, std::int64_t t) {
@@ -434,7 +452,7 @@ class Thread {
       error(ErrorKind::status, std::max(t, warm_end_ns_));
       return true;
     }
-    if (!valid(body, req.id)) {
+    if (opt_.wire != Wire::floor && !valid(body, req.id)) {
       error(ErrorKind::validation, std::max(t, warm_end_ns_));
       return true;
     }
@@ -470,7 +488,8 @@ class Thread {
   std::uint64_t expect_balance_ = 0;
   std::string host_header_;
   net::zaphttp::RequestEncoder zap_req_;
-  net::Buffer hello_{256};  // the hello request, ready to send
+  net::Buffer hello_{256};      // the hello or floor request, ready to send
+  bool fixed_request_ = false;  // every request is hello_ (hello, floor)
   net::http::Limits http_limits_;
   int epoll_ = -1;
   std::int64_t t0_ns_ = 0, warm_end_ns_ = 0, end_ns_ = 0;
@@ -485,6 +504,8 @@ double seconds(const timeval& tv) { return double(tv.tv_sec) + double(tv.tv_usec
 }  // namespace
 
 Result run(const Options& opt, Progress* progress) {
+  if (opt.wire == Wire::floor && (opt.floor_request_bytes == 0 || opt.floor_response_bytes == 0))
+    throw std::runtime_error("the floor wire needs a request and a response byte count, both at least 1");
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;

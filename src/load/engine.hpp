@@ -4,6 +4,8 @@
 // validated, every latency recorded (no sampling) in per-thread histograms
 // merged after join. Closed loop (-c, -p) or open loop (--rate, latency from
 // each request's intended send time: coordinated omission corrected, as wrk2).
+// Wire::floor is the floor arm: fixed byte counts over raw TCP, no protocol,
+// against `zapbench floor` (server/floor.hpp), through the same loops.
 // Owns no server or report formatting beyond its own summary.
 #pragma once
 
@@ -18,7 +20,8 @@
 
 namespace load {
 
-enum class Wire : std::uint8_t { http, zap };
+// floor: raw TCP, fixed byte counts (Options::floor_*_bytes), nothing parsed.
+enum class Wire : std::uint8_t { http, zap, floor };
 enum class Scenario : std::uint8_t { hello, rpc };
 
 struct Options {
@@ -36,6 +39,13 @@ struct Options {
   double rate_per_s = 0;   // 0: closed loop; else open loop at this total rate
   std::uint32_t timeout_ms = 5000;  // a response later than this is a timeout error
   std::vector<int> cpus;            // thread i pinned to cpus[i % size]
+  // Wire::floor only (both required, else run() throws): scenario, body and
+  // codec are ignored; every request is the same constant floor_request_bytes
+  // bytes, and every floor_response_bytes bytes received complete the oldest
+  // request in flight as a valid response (status 200, no further check), so
+  // the loader's per-response work is as small as it can be.
+  std::uint32_t floor_request_bytes = 0;
+  std::uint32_t floor_response_bytes = 0;
 };
 
 enum class ErrorKind : std::uint8_t { connect = 0, read, write, timeout, status, validation, count_ };
@@ -64,7 +74,8 @@ struct Progress {
 };
 
 // Runs the whole load (warm-up, window, drain) and returns the merged result.
-// Throws std::runtime_error for a target that cannot be resolved.
+// Throws std::runtime_error for a target that cannot be resolved, and for
+// Wire::floor without both byte counts.
 Result run(const Options& opt, Progress* progress = nullptr);
 
 }  // namespace load

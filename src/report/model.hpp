@@ -146,6 +146,9 @@ struct Change {
   double change = 0;    // b / a - 1
   double noise = 0;     // max(spread A, spread B)
   bool significant = false;  // |change| exceeds the spread of A and of B
+  // Sample counts; with fewer than two on either side there is no noise
+  // estimate and `significant` stays false.
+  unsigned samples_a = 0, samples_b = 0;
 };
 struct Comparison {
   std::vector<Change> changes;

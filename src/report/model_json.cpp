@@ -1,2 +1,349 @@
-// report/model_json.cpp — placeholder
+// report/model_json.cpp — results.json: the model written member by member in
+// struct order, and read back strictly. Every member is required, so a file
+// from another version or a hand edit gone wrong fails with the member's path
+// ("cells[3].samples[0].requests_per_s: expected a number") instead of
+// quietly reading as zero. Unknown members are ignored.
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+
 #include "report/model.hpp"
+
+namespace report {
+namespace {
+
+using json = nlohmann::ordered_json;  // keeps the struct's member order
+
+// --- writing -----------------------------------------------------------------
+
+// nlohmann writes a non-finite double as null; read_double accepts null back
+// as NaN, so even a broken figure round-trips and stays visible.
+json samples_json(const Samples& s) { return s.values; }
+
+json to_j(const Environment& e) {
+  return {{"cpu_model", e.cpu_model},     {"cpu_count", e.cpu_count}, {"kernel", e.kernel},
+          {"hostname", e.hostname},       {"compiler", e.compiler},   {"build_flags", e.build_flags},
+          {"git_commit", e.git_commit},   {"libraries", e.libraries}, {"command_line", e.command_line},
+          {"started_utc", e.started_utc}, {"wall_s", e.wall_s}};
+}
+
+json to_j(const Config& c) {
+  return {{"mode", c.mode},
+          {"repeats", c.repeats},
+          {"duration_s", c.duration_s},
+          {"warmup_s", c.warmup_s},
+          {"server_cpus", c.server_cpus},
+          {"loader_cpus", c.loader_cpus},
+          {"noisy_spread", c.noisy_spread},
+          {"micro_repetitions", c.micro_repetitions},
+          {"micro_min_time_s", c.micro_min_time_s}};
+}
+
+json to_j(const Unavailable& u) { return {{"name", u.name}, {"reason", u.reason}}; }
+
+json to_j(const Micro& m) {
+  json figures = json::array(), unavailable = json::array();
+  for (const MicroFigure& f : m.figures)
+    figures.push_back({{"name", f.name},
+                       {"op", f.op},
+                       {"codec", f.codec},
+                       {"ns_per_op", samples_json(f.ns_per_op)},
+                       {"allocs_per_op", f.allocs_per_op},
+                       {"wire_bytes", f.wire_bytes}});
+  for (const Unavailable& u : m.unavailable_codecs) unavailable.push_back(to_j(u));
+  return {{"command", m.command}, {"figures", figures}, {"unavailable_codecs", unavailable}};
+}
+
+json to_j(const E2ESample& s) {
+  return {{"requests_per_s", s.requests_per_s},
+          {"p50_ns", s.p50_ns},
+          {"p90_ns", s.p90_ns},
+          {"p99_ns", s.p99_ns},
+          {"p999_ns", s.p999_ns},
+          {"max_ns", s.max_ns},
+          {"mean_ns", s.mean_ns},
+          {"responses", s.responses},
+          {"errors", s.errors},
+          {"errors_by_kind", s.errors_by_kind},
+          {"bytes_sent_per_request", s.bytes_sent_per_request},
+          {"bytes_received_per_response", s.bytes_received_per_response},
+          {"loader_cpu_s", s.loader_cpu_s},
+          {"server_cpu_s", s.server_cpu_s}};
+}
+
+json to_j(const Cell& c) {
+  json samples = json::array();
+  for (const E2ESample& s : c.samples) samples.push_back(to_j(s));
+  return {{"arm", c.arm},
+          {"scenario", c.scenario},
+          {"framing", c.framing},
+          {"body", c.body},
+          {"connections", c.connections},
+          {"pipeline", c.pipeline},
+          {"server_command", c.server_command},
+          {"loader_command", c.loader_command},
+          {"unavailable", c.unavailable},
+          {"samples", samples}};
+}
+
+json to_j(const Codec& c) {
+  return {{"name", c.name},
+          {"content_type", c.content_type},
+          {"available", c.available},
+          {"unavailable_reason", c.unavailable_reason},
+          {"encode_path", c.encode_path},
+          {"decode_path", c.decode_path}};
+}
+
+// --- reading -----------------------------------------------------------------
+
+struct Malformed : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+[[noreturn]] void fail(const std::string& path, const std::string& what) {
+  throw Malformed(path + ": " + what);
+}
+
+std::string member_path(const std::string& parent, const char* key) {
+  return parent.empty() ? key : parent + "." + key;
+}
+
+// The member `key` of object `o` (at `path`), which must be present.
+const json& member(const json& o, const std::string& path, const char* key) {
+  const auto it = o.find(key);
+  if (it == o.end()) fail(member_path(path, key), "missing");
+  return *it;
+}
+
+const json& object_at(const json& o, const std::string& path, const char* key) {
+  const json& v = member(o, path, key);
+  if (!v.is_object()) fail(member_path(path, key), "expected an object");
+  return v;
+}
+
+const json& array_at(const json& o, const std::string& path, const char* key) {
+  const json& v = member(o, path, key);
+  if (!v.is_array()) fail(member_path(path, key), "expected an array");
+  return v;
+}
+
+std::string as_string(const json& v, const std::string& path) {
+  if (!v.is_string()) fail(path, "expected a string");
+  return v.get<std::string>();
+}
+
+double as_double(const json& v, const std::string& path) {
+  if (v.is_null()) return std::numeric_limits<double>::quiet_NaN();  // see samples_json
+  if (!v.is_number()) fail(path, "expected a number");
+  return v.get<double>();
+}
+
+std::uint64_t as_u64(const json& v, const std::string& path) {
+  if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<std::int64_t>() >= 0))
+    fail(path, "expected a whole number >= 0");
+  return v.get<std::uint64_t>();
+}
+
+unsigned as_unsigned(const json& v, const std::string& path) {
+  const std::uint64_t u = as_u64(v, path);
+  if (u > std::numeric_limits<unsigned>::max()) fail(path, "out of range");
+  return static_cast<unsigned>(u);
+}
+
+std::string str(const json& o, const std::string& path, const char* key) {
+  return as_string(member(o, path, key), member_path(path, key));
+}
+double num(const json& o, const std::string& path, const char* key) {
+  return as_double(member(o, path, key), member_path(path, key));
+}
+unsigned uns(const json& o, const std::string& path, const char* key) {
+  return as_unsigned(member(o, path, key), member_path(path, key));
+}
+std::uint64_t u64(const json& o, const std::string& path, const char* key) {
+  return as_u64(member(o, path, key), member_path(path, key));
+}
+bool boolean(const json& o, const std::string& path, const char* key) {
+  const json& v = member(o, path, key);
+  if (!v.is_boolean()) fail(member_path(path, key), "expected true or false");
+  return v.get<bool>();
+}
+
+// Calls each(element, element_path) for every element of the array o[key].
+template <class F>
+void for_each(const json& o, const std::string& path, const char* key, F each) {
+  const json& a = array_at(o, path, key);
+  const std::string base = member_path(path, key);
+  for (std::size_t i = 0; i < a.size(); ++i) each(a[i], base + "[" + std::to_string(i) + "]");
+}
+
+template <class F>
+void for_each_object(const json& o, const std::string& path, const char* key, F each) {
+  for_each(o, path, key, [&](const json& e, const std::string& p) {
+    if (!e.is_object()) fail(p, "expected an object");
+    each(e, p);
+  });
+}
+
+Samples samples(const json& o, const std::string& path, const char* key) {
+  Samples s;
+  for_each(o, path, key, [&](const json& e, const std::string& p) { s.values.push_back(as_double(e, p)); });
+  return s;
+}
+
+template <class V>
+std::map<std::string, V> string_map(const json& o, const std::string& path, const char* key,
+                                    V (*value)(const json&, const std::string&)) {
+  std::map<std::string, V> m;
+  const std::string base = member_path(path, key);
+  for (const auto& [k, v] : object_at(o, path, key).items()) m[k] = value(v, base + "." + k);
+  return m;
+}
+
+Results parse(const std::string& text) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    // Drop nlohmann's "[json.exception.parse_error.101] " prefix; keep where and why.
+    std::string why = e.what();
+    if (const auto close = why.find("] "); why.starts_with("[json.exception") && close != std::string::npos)
+      why.erase(0, close + 2);
+    throw Malformed("not JSON: " + why);
+  }
+  if (!j.is_object()) throw Malformed("expected a JSON object at the top level");
+
+  Results r;
+  r.schema = str(j, "", "schema");
+  if (r.schema != kSchema)
+    fail("schema", "expected \"" + std::string(kSchema) + "\", got \"" + r.schema + "\" (a results.json of " +
+                       "another zapbench version?)");
+
+  const json& e = object_at(j, "", "env");
+  const std::string ep = "env";
+  r.env.cpu_model = str(e, ep, "cpu_model");
+  r.env.cpu_count = uns(e, ep, "cpu_count");
+  r.env.kernel = str(e, ep, "kernel");
+  r.env.hostname = str(e, ep, "hostname");
+  r.env.compiler = str(e, ep, "compiler");
+  r.env.build_flags = str(e, ep, "build_flags");
+  r.env.git_commit = str(e, ep, "git_commit");
+  r.env.libraries = string_map<std::string>(e, ep, "libraries", as_string);
+  r.env.command_line = str(e, ep, "command_line");
+  r.env.started_utc = str(e, ep, "started_utc");
+  r.env.wall_s = num(e, ep, "wall_s");
+
+  const json& c = object_at(j, "", "config");
+  const std::string cp = "config";
+  r.config.mode = str(c, cp, "mode");
+  r.config.repeats = uns(c, cp, "repeats");
+  r.config.duration_s = num(c, cp, "duration_s");
+  r.config.warmup_s = num(c, cp, "warmup_s");
+  for (const char* key : {"server_cpus", "loader_cpus"}) {
+    std::vector<int>& cpus = std::string(key) == "server_cpus" ? r.config.server_cpus : r.config.loader_cpus;
+    for_each(c, cp, key, [&](const json& v, const std::string& p) {
+      const unsigned cpu = as_unsigned(v, p);
+      if (cpu > static_cast<unsigned>(std::numeric_limits<int>::max())) fail(p, "out of range");
+      cpus.push_back(static_cast<int>(cpu));
+    });
+  }
+  r.config.noisy_spread = num(c, cp, "noisy_spread");
+  r.config.micro_repetitions = uns(c, cp, "micro_repetitions");
+  r.config.micro_min_time_s = num(c, cp, "micro_min_time_s");
+
+  for_each_object(j, "", "codecs", [&](const json& o, const std::string& p) {
+    r.codecs.push_back({str(o, p, "name"), str(o, p, "content_type"), boolean(o, p, "available"),
+                        str(o, p, "unavailable_reason"), str(o, p, "encode_path"), str(o, p, "decode_path")});
+  });
+
+  const json& m = object_at(j, "", "micro");
+  r.micro.command = str(m, "micro", "command");
+  for_each_object(m, "micro", "figures", [&](const json& o, const std::string& p) {
+    r.micro.figures.push_back({str(o, p, "name"), str(o, p, "op"), str(o, p, "codec"),
+                               samples(o, p, "ns_per_op"), num(o, p, "allocs_per_op"),
+                               num(o, p, "wire_bytes")});
+  });
+  for_each_object(m, "micro", "unavailable_codecs", [&](const json& o, const std::string& p) {
+    r.micro.unavailable_codecs.push_back({str(o, p, "name"), str(o, p, "reason")});
+  });
+
+  for_each_object(j, "", "cells", [&](const json& o, const std::string& p) {
+    Cell cell;
+    cell.arm = str(o, p, "arm");
+    cell.scenario = str(o, p, "scenario");
+    cell.framing = str(o, p, "framing");
+    cell.body = str(o, p, "body");
+    cell.connections = uns(o, p, "connections");
+    cell.pipeline = uns(o, p, "pipeline");
+    cell.server_command = str(o, p, "server_command");
+    cell.loader_command = str(o, p, "loader_command");
+    cell.unavailable = str(o, p, "unavailable");
+    for_each_object(o, p, "samples", [&](const json& so, const std::string& sp) {
+      E2ESample s;
+      s.requests_per_s = num(so, sp, "requests_per_s");
+      s.p50_ns = num(so, sp, "p50_ns");
+      s.p90_ns = num(so, sp, "p90_ns");
+      s.p99_ns = num(so, sp, "p99_ns");
+      s.p999_ns = num(so, sp, "p999_ns");
+      s.max_ns = num(so, sp, "max_ns");
+      s.mean_ns = num(so, sp, "mean_ns");
+      s.responses = u64(so, sp, "responses");
+      s.errors = u64(so, sp, "errors");
+      s.errors_by_kind = string_map<std::uint64_t>(so, sp, "errors_by_kind", as_u64);
+      s.bytes_sent_per_request = num(so, sp, "bytes_sent_per_request");
+      s.bytes_received_per_response = num(so, sp, "bytes_received_per_response");
+      s.loader_cpu_s = num(so, sp, "loader_cpu_s");
+      s.server_cpu_s = num(so, sp, "server_cpu_s");
+      cell.samples.push_back(std::move(s));
+    });
+    r.cells.push_back(std::move(cell));
+  });
+
+  for_each(j, "", "notes", [&](const json& v, const std::string& p) { r.notes.push_back(as_string(v, p)); });
+  return r;
+}
+
+Results parse_named(const std::string& text, const std::string& name) {
+  try {
+    return parse(text);
+  } catch (const Malformed& e) {
+    throw std::runtime_error(name + ": " + e.what());
+  }
+}
+
+}  // namespace
+
+std::string to_json(const Results& r) {
+  json codecs = json::array(), cells = json::array();
+  for (const Codec& c : r.codecs) codecs.push_back(to_j(c));
+  for (const Cell& c : r.cells) cells.push_back(to_j(c));
+  const json j = {{"schema", r.schema}, {"env", to_j(r.env)},     {"config", to_j(r.config)},
+                  {"codecs", codecs},   {"micro", to_j(r.micro)}, {"cells", cells},
+                  {"notes", r.notes}};
+  return j.dump(1) + "\n";
+}
+
+Results from_json(const std::string& text) { return parse_named(text, "results.json"); }
+
+Results load_file(const std::string& path) {
+  std::string file = path;
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    file = (path.ends_with("/") ? path : path + "/") + "results.json";
+    if (::stat(file.c_str(), &st) != 0)
+      throw std::runtime_error(path + ": no results.json in this directory");
+  }
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw std::runtime_error(file + ": cannot read: " + std::strerror(errno));
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw std::runtime_error(file + ": read error");
+  return parse_named(text.str(), file);
+}
+
+}  // namespace report

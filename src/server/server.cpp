@@ -27,6 +27,7 @@
 #include "net/buffer.hpp"
 #include "net/http1.hpp"
 #include "net/zap_http.hpp"
+#include "server/listen.hpp"
 
 namespace server {
 
@@ -74,46 +75,6 @@ using Clock = std::chrono::steady_clock;
 
 std::int64_t now_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now().time_since_epoch()).count();
-}
-
-[[noreturn]] void fail(const std::string& what) {
-  throw std::runtime_error(what + ": " + std::strerror(errno));
-}
-
-// A listening socket on host:port with SO_REUSEPORT, so every worker can have
-// its own on the same port.
-int listen_on(const Endpoint& ep, std::uint16_t& bound_port) {
-  addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
-  addrinfo* res = nullptr;
-  const std::string port = std::to_string(ep.port);
-  if (int rc = getaddrinfo(ep.host.empty() ? nullptr : ep.host.c_str(), port.c_str(), &hints, &res); rc != 0)
-    throw std::runtime_error("cannot resolve '" + ep.host + "': " + gai_strerror(rc));
-  const int fd = socket(res->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-  if (fd < 0) {
-    freeaddrinfo(res);
-    fail("socket");
-  }
-  const int one = 1;
-  setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-  setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one);
-  if (bind(fd, res->ai_addr, res->ai_addrlen) != 0) {
-    const int e = errno;
-    freeaddrinfo(res);
-    close(fd);
-    errno = e;
-    fail("cannot listen on " + ep.host + ":" + port);
-  }
-  freeaddrinfo(res);
-  if (listen(fd, 4096) != 0) fail("listen");
-  sockaddr_storage ss{};
-  socklen_t len = sizeof ss;
-  getsockname(fd, reinterpret_cast<sockaddr*>(&ss), &len);
-  bound_port = ntohs(ss.ss_family == AF_INET6 ? reinterpret_cast<sockaddr_in6*>(&ss)->sin6_port
-                                              : reinterpret_cast<sockaddr_in*>(&ss)->sin_port);
-  return fd;
 }
 
 std::string_view text(record::Bytes b) { return {reinterpret_cast<const char*>(b.data()), b.size()}; }

@@ -12,16 +12,12 @@
 #include <vector>
 
 #include "record/registry.hpp"
+#include "server/listen.hpp"
 #include "server/routes.hpp"
 
 namespace server {
 
 enum class Wire : std::uint8_t { http = 0, zap, count_ };
-
-struct Endpoint {
-  std::string host;
-  std::uint16_t port = 0;  // 0: the kernel picks one (see Server::bound)
-};
 
 // Every limit has a default and a flag; each says what it stops.
 struct Limits {

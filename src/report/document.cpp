@@ -1,0 +1,677 @@
+// report/document.cpp — what the report says, in order: when and where, how
+// it was measured, the fairness contract, the microbenchmarks, the end-to-end
+// matrix with its ratios, the command lines and the caveats. It decides every
+// number's formatting and every mark (⚠ noisy, ‡ errors, unavailable) once;
+// markdown.cpp and html.cpp only render the blocks.
+#include "report/document.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+
+namespace report::doc {
+
+std::string fixed(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
+int sig_decimals(double v) {
+  const double a = std::fabs(v);
+  return a < 10 ? 2 : a < 1000 ? 1 : 0;
+}
+
+std::string sig(double v) { return fixed(v, sig_decimals(v)); }
+
+std::string grouped(double v) {
+  if (!std::isfinite(v)) return fixed(v, 0);
+  std::string digits = fixed(std::fabs(v), 0), out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return (v < 0 && digits != "0" ? "-" : "") + out;
+}
+
+namespace {
+
+const char* const kOps[] = {"Decode", "Encode", "Serde", "Handler"};
+
+// "median (min–max)", each number formatted like the median; one sample: the value alone.
+std::string med_range(const Samples& s, double scale, bool group) {
+  const double m = s.median() / scale, lo = s.min() / scale, hi = s.max() / scale;
+  auto f = [&](double v) { return group ? grouped(v) : fixed(v, sig_decimals(m)); };
+  if (s.values.size() < 2) return f(m);
+  return f(m) + " (" + f(lo) + "–" + f(hi) + ")";
+}
+
+std::string times(double ratio) { return std::isfinite(ratio) ? fixed(ratio, 2) + "×" : "—"; }
+
+std::string count(double v) { return v == std::floor(v) ? fixed(v, 0) : fixed(v, 2); }
+
+std::string cpu_list(const std::vector<int>& cpus) {
+  if (cpus.empty()) return "not pinned";
+  std::string s;
+  for (int c : cpus) {
+    if (!s.empty()) s += ',';
+    s += std::to_string(c);
+  }
+  return s;
+}
+
+std::string seconds(double s) {
+  if (s < 120) return sig(s) + " s";
+  const long total = std::lround(s);
+  return sig(s) + " s (" + std::to_string(total / 60) + " min " + std::to_string(total % 60) + " s)";
+}
+
+// The codec names the report treats as JSON: by content type when the run
+// recorded the codec, by name otherwise (everything but the ZAP codecs).
+bool is_json(const Results& r, const std::string& name) {
+  for (const Codec& c : r.codecs)
+    if (c.name == name) return c.content_type == "application/json";
+  return !name.empty() && name != "zap" && name != "zap-fresh";
+}
+
+std::size_t codec_rank(const Results& r, const std::string& name) {
+  for (std::size_t i = 0; i < r.codecs.size(); ++i)
+    if (r.codecs[i].name == name) return i;
+  return r.codecs.size();
+}
+
+// --- building blocks -----------------------------------------------------------
+
+struct Out {
+  std::vector<Block> blocks;
+  void heading(int level, std::string text) {
+    Block b;
+    b.kind = Block::Kind::heading;
+    b.level = level;
+    b.runs = {Text(std::move(text))};
+    blocks.push_back(std::move(b));
+  }
+  void para(Runs runs) {
+    Block b;
+    b.runs = std::move(runs);
+    blocks.push_back(std::move(b));
+  }
+  void bullets(std::vector<Runs> items) {
+    Block b;
+    b.kind = Block::Kind::bullets;
+    b.items = std::move(items);
+    blocks.push_back(std::move(b));
+  }
+  void table(Table t) {
+    Block b;
+    b.kind = Block::Kind::table;
+    b.table = std::move(t);
+    blocks.push_back(std::move(b));
+  }
+  void code(std::string summary, std::string text) {
+    Block b;
+    b.kind = Block::Kind::code;
+    b.summary = std::move(summary);
+    b.text = std::move(text);
+    blocks.push_back(std::move(b));
+  }
+  void chart(Chart c) {
+    Block b;
+    b.kind = Block::Kind::chart;
+    b.chart = std::move(c);
+    blocks.push_back(std::move(b));
+  }
+};
+
+// --- when, where, how ------------------------------------------------------------
+
+void when_where(const Results& r, Out& out) {
+  const Environment& e = r.env;
+  out.heading(1, "zapbench results");
+  out.para(
+      {"ZAP (zero-copy binary wire) against HTTP + JSON with several C++ JSON libraries, on the same "
+       "record and the same work: per operation in-process, and end to end over loopback TCP. Measured "
+       "by ",
+       code("zapbench run"), " and written from its results.json alone."});
+  Table t{{"run", ""}, "ll", {}};
+  t.rows.push_back({"started (UTC)", e.started_utc});
+  t.rows.push_back({"host", e.hostname});
+  t.rows.push_back({"CPU", e.cpu_model + " × " + std::to_string(e.cpu_count)});
+  t.rows.push_back({"kernel", e.kernel});
+  t.rows.push_back({"compiler", e.compiler});
+  t.rows.push_back({"build flags", code(e.build_flags)});
+  t.rows.push_back({"git commit", code(e.git_commit)});
+  t.rows.push_back({"command", code(e.command_line)});
+  t.rows.push_back({"mode", r.config.mode});
+  t.rows.push_back({"wall time", seconds(e.wall_s)});
+  out.table(std::move(t));
+  if (!e.libraries.empty()) {
+    Table libs{{"library", "version"}, "ll", {}};
+    for (const auto& [name, version] : e.libraries) libs.rows.push_back({name, version});
+    out.table(std::move(libs));
+  }
+}
+
+void how_measured(const Results& r, Out& out) {
+  const Config& c = r.config;
+  out.heading(2, "How it was measured");
+  const std::string noisy_pct = fixed(c.noisy_spread * 100, 0) + "%";
+  out.bullets({
+      {"Server pinned to CPUs " + cpu_list(c.server_cpus) + ", loader to CPUs " + cpu_list(c.loader_cpus) +
+       "; both on this machine, over loopback."},
+      {"End to end: every cell is run " + std::to_string(c.repeats) + " times, " + seconds(c.duration_s) +
+       " measured after " + seconds(c.warmup_s) +
+       " of warm-up; each cell a fresh server process and a fresh loader process."},
+      {"Repeats are interleaved across arms: round k of every cell runs before round k+1 of any, so a slow "
+       "phase of the machine hits every arm alike."},
+      {"Every figure is the median of its samples, with min–max beside it. A cell whose requests/s spread "
+       "(max − min) / median exceeds " +
+       noisy_pct + " is flagged ⚠ noisy — flagged, never hidden."},
+      {"Every response is timed by the loader (no sampling); p99 is taken per sample and its median shown, "
+       "in µs."},
+      {"Microbenchmarks: Google Benchmark in one process, CPU time per op, " +
+       std::to_string(c.micro_repetitions) + " repetitions of at least " + seconds(c.micro_min_time_s) +
+       " each; heap allocations counted by a replaced global operator new."},
+  });
+}
+
+void fairness(const Results& r, Out& out) {
+  out.heading(2, "Fairness");
+  out.para(
+      {"Every codec does the same logical work on the same record: the same request and response fields, "
+       "the same compute, the same behaviour on malformed input (",
+       code("docs/fairness.md"), ", enforced by ", code("tests/record_codec_test.cpp"),
+       " on every codec alike). End to end, the loader parses and validates every response — status, body "
+       "decoded with the same codec, request id echoed, computed balance — so a fast wrong answer counts as "
+       "an error, not as a request. Each JSON library runs on its fastest idiomatic path for a known, flat "
+       "record, with its parser and buffers reused; what each allocates is measured, not assumed. A codec "
+       "whose library was missing at build time is listed as unavailable with the reason."});
+  if (r.codecs.empty()) return;
+  Table t{{"codec", "content type", "encode path", "decode path"}, "llll", {}};
+  for (const Codec& c : r.codecs) {
+    if (c.available)
+      t.rows.push_back({c.name, c.content_type, c.encode_path, c.decode_path});
+    else
+      t.rows.push_back({c.name, c.content_type, "unavailable: " + c.unavailable_reason, "—"});
+  }
+  out.table(std::move(t));
+}
+
+// --- microbenchmarks ---------------------------------------------------------------
+
+void micro(const Results& r, Out& out) {
+  out.heading(2, "Microbenchmarks");
+  const Micro& m = r.micro;
+  if (m.figures.empty() && m.unavailable_codecs.empty()) {
+    out.para({"No microbenchmarks in this run."});
+    return;
+  }
+  auto is_main_op = [](const std::string& op) {
+    return std::find(std::begin(kOps), std::end(kOps), op) != std::end(kOps);
+  };
+  std::vector<std::string> codecs;
+  for (const MicroFigure& f : m.figures)
+    if (is_main_op(f.op) && std::find(codecs.begin(), codecs.end(), f.codec) == codecs.end())
+      codecs.push_back(f.codec);
+  std::stable_sort(codecs.begin(), codecs.end(), [&](const std::string& a, const std::string& b) {
+    return codec_rank(r, a) < codec_rank(r, b);
+  });
+  auto find = [&](const std::string& op, const std::string& codec) -> const MicroFigure* {
+    for (const MicroFigure& f : m.figures)
+      if (f.op == op && f.codec == codec) return &f;
+    return nullptr;
+  };
+
+  if (!codecs.empty()) {
+    out.para(
+        {"CPU time per op in ns, median of the repetitions (min–max); allocs = heap allocations per op; "
+         "wire bytes = the request plus the response as the codec encodes them. Command: ",
+         code(m.command)});
+    Table t{{"codec"}, "l", {}};
+    for (const char* op : kOps) {
+      t.header.push_back(std::string(op) + " ns");
+      t.header.push_back("allocs");
+      t.align += "rr";
+    }
+    t.header.push_back("wire bytes");
+    t.align += "r";
+    for (const std::string& codec : codecs) {
+      std::vector<Text> row{codec};
+      double wire = 0;
+      for (const char* op : {"Encode", "Decode", "Serde", "Handler"})
+        if (const MicroFigure* f = find(op, codec); f && wire == 0) wire = f->wire_bytes;
+      for (const char* op : kOps) {
+        const MicroFigure* f = find(op, codec);
+        row.emplace_back(f ? med_range(f->ns_per_op, 1, false) : "—");
+        row.emplace_back(f ? count(f->allocs_per_op) : "—");
+      }
+      row.emplace_back(wire > 0 ? count(wire) : "—");
+      t.rows.push_back(std::move(row));
+    }
+    out.table(std::move(t));
+
+    // Against the fastest JSON codec of each op (by median).
+    Table ratios{{"codec"}, "l", {}};
+    Runs fastest{
+        "Speed against the fastest JSON codec of each op: its ns/op ÷ this codec's (above 1× = faster "
+        "than the best JSON). Fastest JSON:"};
+    std::map<std::string, double> best_json_ns;
+    for (const char* op : kOps) {
+      ratios.header.push_back(op);
+      ratios.align += "r";
+      const MicroFigure* best = nullptr;
+      for (const std::string& codec : codecs)
+        if (const MicroFigure* f = find(op, codec);
+            f && is_json(r, codec) && (!best || f->ns_per_op.median() < best->ns_per_op.median()))
+          best = f;
+      if (!best) continue;
+      best_json_ns[op] = best->ns_per_op.median();
+      fastest.push_back(std::string(best_json_ns.size() > 1 ? "; " : " ") + op + " " + best->codec + " (" +
+                        sig(best->ns_per_op.median()) + " ns)");
+    }
+    fastest.push_back(".");
+    for (const std::string& codec : codecs) {
+      std::vector<Text> row{codec};
+      for (const char* op : kOps) {
+        const MicroFigure* f = find(op, codec);
+        const auto best = best_json_ns.find(op);
+        row.emplace_back(f && best != best_json_ns.end() && f->ns_per_op.median() > 0
+                             ? times(best->second / f->ns_per_op.median())
+                             : "—");
+      }
+      ratios.rows.push_back(std::move(row));
+    }
+    if (!best_json_ns.empty()) {
+      out.para(std::move(fastest));
+      out.table(std::move(ratios));
+    }
+
+    for (const char* op : kOps) {
+      Chart c{std::string("micro-") + op,
+              std::string(op) + ": ns per op (median, whisker min–max)",
+              "ns per op — log scale (shorter is faster)",
+              "",
+              true,
+              {},
+              {}};
+      for (const std::string& codec : codecs)
+        if (const MicroFigure* f = find(op, codec))
+          c.bars.push_back(
+              {codec, f->ns_per_op.median(), f->ns_per_op.min(), f->ns_per_op.max(), !is_json(r, codec)});
+      if (!c.bars.empty()) out.chart(std::move(c));
+    }
+  }
+
+  Table other{{"benchmark", "ns/op", "allocs/op", "wire bytes"}, "lrrr", {}};
+  for (const MicroFigure& f : m.figures)
+    if (!is_main_op(f.op))
+      other.rows.push_back({f.name, med_range(f.ns_per_op, 1, false), count(f.allocs_per_op),
+                            f.wire_bytes > 0 ? count(f.wire_bytes) : "—"});
+  if (!other.rows.empty()) {
+    out.heading(3, "Other microbenchmarks");
+    out.table(std::move(other));
+  }
+  if (!m.unavailable_codecs.empty()) {
+    std::vector<Runs> items;
+    for (const Unavailable& u : m.unavailable_codecs)
+      items.push_back({strong(u.name), ": unavailable: " + u.reason});
+    out.para({"Codecs not measured:"});
+    out.bullets(std::move(items));
+  }
+}
+
+// --- end to end ----------------------------------------------------------------------
+
+struct RowKey {
+  std::string arm, framing, body;
+  auto operator<=>(const RowKey&) const = default;
+};
+
+int arm_rank(const std::string& arm) {
+  return arm == "zapbench" ? 0 : arm == "nginx" ? 1 : arm == "floor" ? 2 : 3;
+}
+int framing_rank(const std::string& f) { return f == "http" ? 0 : f == "zap" ? 1 : f == "tcp" ? 2 : 3; }
+
+bool row_before(const Results& r, const RowKey& a, const RowKey& b) {
+  auto key = [&](const RowKey& k) {
+    // Within a framing: no body (hello) first, then the JSON bodies, then ZAP, each in registry order.
+    const int body_kind = k.body.empty() ? 0 : is_json(r, k.body) ? 1 : 2;
+    return std::make_tuple(arm_rank(k.arm), k.arm, framing_rank(k.framing), k.framing, body_kind,
+                           codec_rank(r, k.body), k.body);
+  };
+  return key(a) < key(b);
+}
+
+bool usable(const Cell& c) { return c.unavailable.empty() && !c.samples.empty(); }
+
+std::string row_label(const Results& r, const RowKey& k, const std::vector<const Cell*>& cells) {
+  if (k.arm == "floor") {
+    for (const Cell* c : cells)
+      if (usable(*c))
+        return "floor (raw TCP echo, " + count(std::round(c->samples[0].bytes_sent_per_request)) + " B → " +
+               count(std::round(c->samples[0].bytes_received_per_response)) + " B)";
+    return "floor (raw TCP echo)";
+  }
+  const std::string framing = k.framing == "http" ? "HTTP/1.1" : k.framing == "zap" ? "ZAP-HTTP" : k.framing;
+  std::string label = k.arm + " " + framing;
+  if (k.body.empty()) return label;
+  if (is_json(r, k.body)) return label + " + JSON (" + k.body + ")";
+  if (k.body == "zap") return label + " + ZAP";
+  return label + " + ZAP (" + k.body + ")";
+}
+
+struct Group {
+  std::string scenario;
+  unsigned pipeline = 1;
+  std::vector<const Cell*> cells;
+  std::vector<RowKey> rows;
+  std::vector<unsigned> connections;  // of the cells that ran
+
+  [[nodiscard]] std::vector<const Cell*> row_cells(const RowKey& k) const {
+    std::vector<const Cell*> v;
+    for (const Cell* c : cells)
+      if (RowKey{c->arm, c->framing, c->body} == k) v.push_back(c);
+    return v;
+  }
+  [[nodiscard]] const Cell* find(const RowKey& k, unsigned conns) const {
+    for (const Cell* c : cells)
+      if (c->connections == conns && RowKey{c->arm, c->framing, c->body} == k) return c;
+    return nullptr;
+  }
+};
+
+int scenario_rank(const std::string& s) { return s == "hello" ? 0 : s == "rpc" ? 1 : 2; }
+
+std::vector<Group> groups(const Results& r) {
+  std::vector<Group> gs;
+  for (const Cell& c : r.cells) {
+    auto it = std::find_if(gs.begin(), gs.end(), [&](const Group& g) {
+      return g.scenario == c.scenario && g.pipeline == c.pipeline;
+    });
+    if (it == gs.end()) it = gs.insert(gs.end(), Group{c.scenario, c.pipeline, {}, {}, {}});
+    it->cells.push_back(&c);
+  }
+  std::stable_sort(gs.begin(), gs.end(), [](const Group& a, const Group& b) {
+    return std::make_tuple(scenario_rank(a.scenario), a.scenario, a.pipeline) <
+           std::make_tuple(scenario_rank(b.scenario), b.scenario, b.pipeline);
+  });
+  for (Group& g : gs) {
+    std::set<unsigned> conns;
+    for (const Cell* c : g.cells) {
+      RowKey k{c->arm, c->framing, c->body};
+      if (std::find(g.rows.begin(), g.rows.end(), k) == g.rows.end()) g.rows.push_back(k);
+      if (c->unavailable.empty()) conns.insert(c->connections);
+    }
+    std::stable_sort(g.rows.begin(), g.rows.end(),
+                     [&](const RowKey& a, const RowKey& b) { return row_before(r, a, b); });
+    g.connections.assign(conns.begin(), conns.end());
+  }
+  return gs;
+}
+
+std::uint64_t errors(const Cell& c) {
+  std::uint64_t n = 0;
+  for (const E2ESample& s : c.samples) n += s.errors;
+  return n;
+}
+
+// The reason when every cell of the row is unavailable for the same reason.
+std::string whole_row_unavailable(const std::vector<const Cell*>& cells) {
+  if (cells.empty() || cells[0]->unavailable.empty()) return "";
+  for (const Cell* c : cells)
+    if (c->unavailable != cells[0]->unavailable) return "";
+  return cells[0]->unavailable;
+}
+
+// One requests/s or p99 table: rows = arm/framing/body, columns = connections.
+Table e2e_table(const Results& r, const Group& g, bool rate, std::vector<std::string>* error_notes,
+                bool* any_noisy) {
+  Table t{{rate ? "requests/s" : "p99 µs"}, "l", {}};
+  for (unsigned c : g.connections) {
+    t.header.push_back("c " + std::to_string(c));
+    t.align += "r";
+  }
+  if (g.connections.empty()) {
+    t.header.push_back("");
+    t.align += "l";
+  }
+  for (const RowKey& k : g.rows) {
+    const std::vector<const Cell*> cells = g.row_cells(k);
+    const std::string label = row_label(r, k, cells);
+    std::vector<Text> row{label};
+    if (const std::string reason = whole_row_unavailable(cells); !reason.empty()) {
+      row.emplace_back("unavailable: " + reason);
+      while (row.size() < t.header.size()) row.emplace_back("unavailable");
+      t.rows.push_back(std::move(row));
+      continue;
+    }
+    for (unsigned conns : g.connections) {
+      const Cell* c = g.find(k, conns);
+      if (!c) {
+        row.emplace_back("—");
+      } else if (!c->unavailable.empty()) {
+        row.emplace_back("unavailable: " + c->unavailable);
+      } else if (c->samples.empty()) {
+        row.emplace_back("no samples");
+      } else if (!rate) {
+        row.emplace_back(med_range(c->p99(), 1000, false));
+      } else {
+        std::string s = med_range(c->rate(), 1, true);
+        if (c->noisy(r.config.noisy_spread)) {
+          s += " ⚠";
+          *any_noisy = true;
+        }
+        if (const std::uint64_t n = errors(*c); n > 0) {
+          s += " ‡ " + std::to_string(n) + " errors";
+          std::map<std::string, std::uint64_t> kinds;
+          for (const E2ESample& e : c->samples)
+            for (const auto& [kind, m] : e.errors_by_kind) kinds[kind] += m;
+          std::string by;
+          for (const auto& [kind, m] : kinds)
+            if (m > 0) by += (by.empty() ? "" : ", ") + kind + " " + std::to_string(m);
+          error_notes->push_back(label + ", c " + std::to_string(conns) + ": " + std::to_string(n) +
+                                 " errors over " + std::to_string(c->samples.size()) + " samples" +
+                                 (by.empty() ? "" : " (" + by + ")"));
+        }
+        row.emplace_back(std::move(s));
+      }
+    }
+    t.rows.push_back(std::move(row));
+  }
+  return t;
+}
+
+double median_rate(const Cell* c) { return c && usable(*c) ? c->rate().median() : NAN; }
+
+void ratios(const Results& r, const Group& g, Out& out) {
+  // Which comparisons this group has at all.
+  bool has_json = false, has_floor = false;
+  for (const Cell* c : g.cells) {
+    if (!usable(*c)) continue;
+    has_json |= c->arm == "zapbench" && g.scenario == "rpc" && is_json(r, c->body);
+    has_floor |= c->arm == "floor";
+  }
+  if (!has_json && !has_floor) return;
+  Table t{{"zapbench"}, "l", {}};
+  for (unsigned conns : g.connections) {
+    if (has_json) t.header.push_back("c " + std::to_string(conns) + " ÷ best JSON");
+    if (has_floor) t.header.push_back("c " + std::to_string(conns) + " ÷ floor");
+    t.align += has_json && has_floor ? "rr" : "r";
+  }
+  auto fastest_json = [&](const std::string& framing, unsigned conns) {
+    double best = NAN;
+    for (const Cell* c : g.cells)
+      if (c->arm == "zapbench" && c->framing == framing && c->connections == conns && is_json(r, c->body) &&
+          usable(*c) && !(c->rate().median() <= best))
+        best = c->rate().median();
+    return best;
+  };
+  auto floor_rate = [&](unsigned conns) {
+    for (const Cell* c : g.cells)
+      if (c->arm == "floor" && c->connections == conns && usable(*c)) return c->rate().median();
+    return double(NAN);
+  };
+  for (const RowKey& k : g.rows) {
+    if (k.arm != "zapbench") continue;
+    std::vector<Text> row{row_label(r, k, g.row_cells(k))};
+    for (unsigned conns : g.connections) {
+      const double mine = median_rate(g.find(k, conns));
+      if (has_json) row.emplace_back(times(mine / fastest_json(k.framing, conns)));
+      if (has_floor) row.emplace_back(times(mine / floor_rate(conns)));
+    }
+    t.rows.push_back(std::move(row));
+  }
+  Runs caption{"Ratios of median requests/s: "};
+  if (has_json)
+    caption.push_back(
+        "÷ best JSON divides by the fastest zapbench JSON body on the same framing, connections and depth; ");
+  if (has_floor) caption.push_back("÷ floor divides by the raw TCP echo at the same connections and depth; ");
+  caption.push_back("— where there is nothing to compare with.");
+  out.para(std::move(caption));
+  out.table(std::move(t));
+}
+
+void charts(const Results& r, const Group& g, const std::string& where, Out& out) {
+  const std::string id = "e2e-" + g.scenario + "-p" + std::to_string(g.pipeline);
+  Chart rate{id + "-rate",
+             "requests/s against connections — " + where,
+             "connections (log scale)",
+             "requests/s (median, whisker min–max)",
+             false,
+             {},
+             {}};
+  Chart p99{id + "-p99",
+            "p99 latency against connections — " + where,
+            "connections (log scale)",
+            "p99 µs (log scale)",
+            true,
+            {},
+            {}};
+  for (const RowKey& k : g.rows) {
+    const std::vector<const Cell*> cells = g.row_cells(k);
+    Series sr{row_label(r, k, cells), {}}, sp{sr.label, {}};
+    for (unsigned conns : g.connections) {
+      const Cell* c = g.find(k, conns);
+      if (!c || !usable(*c)) continue;
+      const Samples rs = c->rate(), ps = c->p99();
+      sr.points.push_back({double(conns), rs.median(), rs.min(), rs.max()});
+      sp.points.push_back({double(conns), ps.median() / 1000, ps.min() / 1000, ps.max() / 1000});
+    }
+    if (!sr.points.empty()) {
+      rate.series.push_back(std::move(sr));
+      p99.series.push_back(std::move(sp));
+    }
+  }
+  if (rate.series.empty()) return;
+  out.chart(std::move(rate));
+  out.chart(std::move(p99));
+}
+
+void end_to_end(const Results& r, Out& out) {
+  out.heading(2, "End to end");
+  if (r.cells.empty()) {
+    out.para({"No end-to-end runs in this run."});
+    return;
+  }
+  out.para(
+      {"Rows: server arm, framing and body codec; columns: concurrent connections. Each figure: median of "
+       "the "
+       "cell's samples (min–max)."});
+  for (const Group& g : groups(r)) {
+    const std::string where = g.scenario + ", pipeline depth " + std::to_string(g.pipeline);
+    out.heading(3, where);
+    std::vector<std::string> error_notes;
+    bool any_noisy = false;
+    Table rate = e2e_table(r, g, true, &error_notes, &any_noisy);
+    out.para({strong("Requests per second")});
+    out.table(std::move(rate));
+    if (any_noisy)
+      out.para({"⚠ noisy: requests/s spread (max − min) / median above " +
+                fixed(r.config.noisy_spread * 100, 0) +
+                "% across the samples; shown, not hidden — read with care."});
+    if (!error_notes.empty()) {
+      std::vector<Runs> items;
+      for (std::string& n : error_notes) items.push_back({std::move(n)});
+      out.para({"‡ responses the loader counted as errors (failed, late or invalid), by kind:"});
+      out.bullets(std::move(items));
+    }
+    out.para({strong("p99 latency, µs")});
+    std::vector<std::string> unused_notes;
+    bool unused_noisy = false;
+    out.table(e2e_table(r, g, false, &unused_notes, &unused_noisy));
+    ratios(r, g, out);
+    charts(r, g, where, out);
+  }
+}
+
+// --- commands and caveats ------------------------------------------------------------
+
+void commands(const Results& r, Out& out) {
+  out.heading(2, "Command lines");
+  if (!r.micro.command.empty()) out.code("microbenchmarks", r.micro.command);
+  // One representative cell per arm/framing/body: the first that ran, in report order.
+  std::vector<const Cell*> cells;
+  for (const Cell& c : r.cells) cells.push_back(&c);
+  std::stable_sort(cells.begin(), cells.end(), [](const Cell* a, const Cell* b) {
+    return std::make_tuple(scenario_rank(a->scenario), a->scenario, a->pipeline, a->connections) <
+           std::make_tuple(scenario_rank(b->scenario), b->scenario, b->pipeline, b->connections);
+  });
+  std::vector<RowKey> keys;
+  for (const Cell* c : cells)
+    if (RowKey k{c->arm, c->framing, c->body}; std::find(keys.begin(), keys.end(), k) == keys.end())
+      keys.push_back(k);
+  std::stable_sort(keys.begin(), keys.end(),
+                   [&](const RowKey& a, const RowKey& b) { return row_before(r, a, b); });
+  for (const RowKey& k : keys) {
+    std::vector<const Cell*> row;
+    for (const Cell* c : cells)
+      if (RowKey{c->arm, c->framing, c->body} == k) row.push_back(c);
+    const Cell* rep = nullptr;
+    for (const Cell* c : row)
+      if (!rep && usable(*c) && !(c->server_command.empty() && c->loader_command.empty())) rep = c;
+    const std::string label = row_label(r, k, row);
+    if (!rep) continue;  // unavailable everywhere: its reason is in the tables
+    out.code(label + " — as run for " + rep->scenario + ", c " + std::to_string(rep->connections) + ", p " +
+                 std::to_string(rep->pipeline),
+             "server: " + rep->server_command + "\nloader: " + rep->loader_command);
+  }
+}
+
+void caveats(const Results& r, Out& out) {
+  out.heading(2, "Caveats");
+  std::vector<Runs> items = {
+      {"Loader and server run on the same machine over loopback: no NIC, no wire latency, and they compete "
+       "for "
+       "memory bandwidth, caches and the kernel."},
+      {"On a virtual machine, other guests steal CPU time at random; the min–max ranges and the ⚠ marks show "
+       "how much that moved the figures, and interleaved repeats spread it over every arm."},
+      {"With " + std::to_string(r.env.cpu_count) + " CPUs (" + cpu_list(r.config.server_cpus) +
+       " for the server, " + cpu_list(r.config.loader_cpus) +
+       " for the loader), a fast server can be loader-bound: at high rates the loader's own cost per request "
+       "caps what is measured, which compresses the gap between fast arms. Absolute numbers are this "
+       "machine's; "
+       "ratios travel better."},
+      {"Microbenchmarks measure the codec alone in a hot loop with warm caches; end to end, syscalls and the "
+       "network stack dominate, so codec differences shrink there."},
+  };
+  for (const std::string& n : r.notes) items.push_back({n});
+  out.bullets(std::move(items));
+}
+
+}  // namespace
+
+std::vector<Block> build(const Results& r) {
+  Out out;
+  when_where(r, out);
+  how_measured(r, out);
+  fairness(r, out);
+  micro(r, out);
+  end_to_end(r, out);
+  commands(r, out);
+  caveats(r, out);
+  return std::move(out.blocks);
+}
+
+}  // namespace report::doc
