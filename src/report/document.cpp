@@ -425,10 +425,30 @@ std::string whole_row_unavailable(const std::vector<const Cell*>& cells) {
   return cells[0]->unavailable;
 }
 
-// One requests/s or p99 table: rows = arm/framing/body, columns = connections.
-Table e2e_table(const Results& r, const Group& g, bool rate, std::vector<std::string>* error_notes,
+// The server's CPU time per request, ns: its CPU time over the whole sample
+// (warm-up and window; nginx's workers included, as its master reaps them)
+// over the requests it served at the measured rate in that time. Approximate
+// by the server's start-up and the drain (milliseconds), exact enough to show
+// where the server, not the loader, is the cost.
+Samples server_cpu_per_request_ns(const Results& r, const Cell& c) {
+  Samples out;
+  const double seconds = r.config.warmup_s + r.config.duration_s;
+  for (const E2ESample& e : c.samples)
+    if (e.requests_per_s > 0 && seconds > 0)
+      out.values.push_back(e.server_cpu_s * 1e9 / (e.requests_per_s * seconds));
+  return out;
+}
+
+enum class Figure { rate, p99, server_cpu };
+
+// One e2e table: rows = arm/framing/body, columns = connections.
+Table e2e_table(const Results& r, const Group& g, Figure fig, std::vector<std::string>* error_notes,
                 bool* any_noisy) {
-  Table t{{rate ? "requests/s" : "p99 µs"}, "l", {}};
+  Table t{{fig == Figure::rate  ? "requests/s"
+           : fig == Figure::p99 ? "p99 µs"
+                                : "server CPU µs/request"},
+          "l",
+          {}};
   for (unsigned c : g.connections) {
     t.header.push_back("c " + std::to_string(c));
     t.align += "r";
@@ -455,8 +475,10 @@ Table e2e_table(const Results& r, const Group& g, bool rate, std::vector<std::st
         row.emplace_back("unavailable: " + c->unavailable);
       } else if (c->samples.empty()) {
         row.emplace_back("no samples");
-      } else if (!rate) {
+      } else if (fig == Figure::p99) {
         row.emplace_back(med_range(c->p99(), 1000, false));
+      } else if (fig == Figure::server_cpu) {
+        row.emplace_back(med_range(server_cpu_per_request_ns(r, *c), 1000, false));
       } else {
         std::string s = med_range(c->rate(), 1, true);
         if (c->noisy(r.config.noisy_spread)) {
@@ -584,7 +606,7 @@ void end_to_end(const Results& r, Out& out) {
     out.heading(3, where);
     std::vector<std::string> error_notes;
     bool any_noisy = false;
-    Table rate = e2e_table(r, g, true, &error_notes, &any_noisy);
+    Table rate = e2e_table(r, g, Figure::rate, &error_notes, &any_noisy);
     out.para({strong("Requests per second")});
     out.table(std::move(rate));
     if (any_noisy)
@@ -600,7 +622,12 @@ void end_to_end(const Results& r, Out& out) {
     out.para({strong("p99 latency, µs")});
     std::vector<std::string> unused_notes;
     bool unused_noisy = false;
-    out.table(e2e_table(r, g, false, &unused_notes, &unused_noisy));
+    out.table(e2e_table(r, g, Figure::p99, &unused_notes, &unused_noisy));
+    out.para({strong("Server CPU per request, µs"),
+              " — the server process's CPU time (user + system, all its threads or workers) over the sample "
+              "÷ the requests it served at the measured rate; the cost that stays when the loader is the "
+              "bottleneck."});
+    out.table(e2e_table(r, g, Figure::server_cpu, &unused_notes, &unused_noisy));
     ratios(r, g, out);
     charts(r, g, where, out);
   }
