@@ -76,15 +76,18 @@ void write_histogram(std::FILE* f, const char* name, const load::Histogram& h) {
   };
   std::fprintf(f, "  \"%s\": {\"unit\": \"ns\", \"sub_bucket_bits\": %u, \"range_bits\": %u,\n", name,
                load::Histogram::kSubBucketBits, load::Histogram::kRangeBits);
-  std::fprintf(f, "    \"count\": %llu, \"min_ns\": %llu, \"max_ns\": %llu, \"mean_ns\": %.1f, \"stdev_ns\": %.1f,\n",
-               static_cast<unsigned long long>(t.count), static_cast<unsigned long long>(h.min()),
-               static_cast<unsigned long long>(h.max()), h.mean(), h.stdev());
-  std::fprintf(f, "    \"sum_ns\": \"%s\", \"sum_sq_ns2\": \"%s\", \"overflow_count\": %llu,\n", u128(t.sum_ns).c_str(),
-               u128(t.sum_sq_ns2).c_str(), static_cast<unsigned long long>(t.overflow_count));
+  std::fprintf(
+      f, "    \"count\": %llu, \"min_ns\": %llu, \"max_ns\": %llu, \"mean_ns\": %.1f, \"stdev_ns\": %.1f,\n",
+      static_cast<unsigned long long>(t.count), static_cast<unsigned long long>(h.min()),
+      static_cast<unsigned long long>(h.max()), h.mean(), h.stdev());
+  std::fprintf(f, "    \"sum_ns\": \"%s\", \"sum_sq_ns2\": \"%s\", \"overflow_count\": %llu,\n",
+               u128(t.sum_ns).c_str(), u128(t.sum_sq_ns2).c_str(),
+               static_cast<unsigned long long>(t.overflow_count));
   std::fprintf(f, "    \"percentiles_ns\": {");
   const double ps[] = {50, 90, 99, 99.9, 99.99};
   for (std::size_t i = 0; i < std::size(ps); ++i)
-    std::fprintf(f, "%s\"%g\": %llu", i ? ", " : "", ps[i], static_cast<unsigned long long>(h.value_at_percentile(ps[i])));
+    std::fprintf(f, "%s\"%g\": %llu", i ? ", " : "", ps[i],
+                 static_cast<unsigned long long>(h.value_at_percentile(ps[i])));
   std::fprintf(f, "},\n    \"buckets\": [");
   bool first = true;
   h.for_each_bucket([&](std::uint64_t low, std::uint64_t high, std::uint64_t count) {
@@ -120,7 +123,8 @@ int cmd_load(int argc, char** argv) {
       have_wire = true;
     } else if (a == "--addr") {
       addr = flag_value(argc, argv, i, "load");
-      if (!parse_host_port(addr, o.host, o.port) || o.port == 0) die("--addr wants HOST:PORT, got '" + addr + "'");
+      if (!parse_host_port(addr, o.host, o.port) || o.port == 0)
+        die("--addr wants HOST:PORT, got '" + addr + "'");
     } else if (a == "--scenario") {
       const std::string v = flag_value(argc, argv, i, "load");
       if (v != "hello" && v != "rpc") die("--scenario wants hello or rpc, got '" + v + "'");
@@ -186,7 +190,8 @@ int cmd_load(int argc, char** argv) {
   } else {
     const record::CodecInfo* c = record::find_codec(json_name);
     if (c == nullptr || !c->available || c->content_type != "application/json")
-      die("--json " + json_name + ": not an available JSON codec; available: " + record::available_codec_names(true));
+      die("--json " + json_name +
+          ": not an available JSON codec; available: " + record::available_codec_names(true));
     o.json = c;
   }
 
@@ -227,58 +232,64 @@ int cmd_load(int argc, char** argv) {
   if (floor)
     what = std::to_string(o.floor_request_bytes) + " B requests, " + std::to_string(o.floor_response_bytes) +
            " B responses";
-  std::printf("zapbench load: %s %s at %s, %u connections, %u threads, pipeline %u, %.1f s (+%.1f s warm-up)\n",
-              wire, what.c_str(), addr.c_str(), o.connections, o.threads, o.pipeline, o.duration_s,
-              o.warmup_s);
+  std::printf(
+      "zapbench load: %s %s at %s, %u connections, %u threads, pipeline %u, %.1f s (+%.1f s warm-up)\n", wire,
+      what.c_str(), addr.c_str(), o.connections, o.threads, o.pipeline, o.duration_s, o.warmup_s);
   std::printf("  requests/s   %.1f (%llu responses, %llu requests sent)\n", r.rate_per_s(),
               static_cast<unsigned long long>(r.responses), static_cast<unsigned long long>(r.requests));
   if (o.rate_per_s > 0) {
     const double achieved = double(r.requests) / r.elapsed_s;
     std::printf("  rate         intended %.1f/s, achieved %.1f/s\n", o.rate_per_s, achieved);
     if (achieved < 0.95 * o.rate_per_s)
-      std::printf("  WARNING: the loader could NOT keep the intended rate (%.0f%% of it): latencies include the "
-                  "backlog\n",
-                  100.0 * achieved / o.rate_per_s);
+      std::printf(
+          "  WARNING: the loader could NOT keep the intended rate (%.0f%% of it): latencies include the "
+          "backlog\n",
+          100.0 * achieved / o.rate_per_s);
   }
   std::printf("  bytes/s      sent %.0f, received %.0f\n", double(r.bytes_sent) / r.elapsed_s,
               double(r.bytes_received) / r.elapsed_s);
   const load::Histogram& h = r.latency;
   std::printf("  latency us   p50 %s  p90 %s  p99 %s  p99.9 %s  max %s  mean %.1f  stdev %.1f%s\n",
               us(h.value_at_percentile(50)).c_str(), us(h.value_at_percentile(90)).c_str(),
-              us(h.value_at_percentile(99)).c_str(), us(h.value_at_percentile(99.9)).c_str(), us(h.max()).c_str(),
-              h.mean() / 1000, h.stdev() / 1000, o.rate_per_s > 0 ? "  (from intended send times)" : "");
+              us(h.value_at_percentile(99)).c_str(), us(h.value_at_percentile(99.9)).c_str(),
+              us(h.max()).c_str(), h.mean() / 1000, h.stdev() / 1000,
+              o.rate_per_s > 0 ? "  (from intended send times)" : "");
   if (o.rate_per_s > 0) {
     const load::Histogram& u = r.latency_actual;
     std::printf("  uncorrected  p50 %s  p90 %s  p99 %s  p99.9 %s  max %s  (from actual send times)\n",
                 us(u.value_at_percentile(50)).c_str(), us(u.value_at_percentile(90)).c_str(),
-                us(u.value_at_percentile(99)).c_str(), us(u.value_at_percentile(99.9)).c_str(), us(u.max()).c_str());
+                us(u.value_at_percentile(99)).c_str(), us(u.value_at_percentile(99.9)).c_str(),
+                us(u.max()).c_str());
   }
   std::printf("  errors       %llu", static_cast<unsigned long long>(r.error_total()));
   for (int k = 0; k < static_cast<int>(load::ErrorKind::count_); ++k)
     if (r.errors[k] != 0)
-      std::printf("  %.*s %llu", int(load::describe(load::ErrorKind(k)).size()), load::describe(load::ErrorKind(k)).data(),
-                  static_cast<unsigned long long>(r.errors[k]));
+      std::printf("  %.*s %llu", int(load::describe(load::ErrorKind(k)).size()),
+                  load::describe(load::ErrorKind(k)).data(), static_cast<unsigned long long>(r.errors[k]));
   std::printf("\n  loader CPU   user %.2f s, sys %.2f s\n", r.cpu_user_s, r.cpu_sys_s);
 
   if (!json_out.empty()) {
     std::FILE* f = std::fopen(json_out.c_str(), "w");
     if (f == nullptr) die("--json-out: cannot write " + json_out);
-    std::fprintf(f, "{\n  \"tool\": \"zapbench load\",\n  \"wire\": \"%s\", \"scenario\": \"%s\", \"body\": \"%s\",\n",
-                 wire, scenario.c_str(), body_name.c_str());
-    std::fprintf(f, "  \"addr\": \"%s\", \"connections\": %u, \"threads\": %u, \"pipeline\": %u,\n", addr.c_str(),
-                 o.connections, o.threads, o.pipeline);
-    std::fprintf(f, "  \"duration_s\": %g, \"warmup_s\": %g, \"intended_rate_per_s\": %g,\n", o.duration_s, o.warmup_s,
-                 o.rate_per_s);
+    std::fprintf(
+        f, "{\n  \"tool\": \"zapbench load\",\n  \"wire\": \"%s\", \"scenario\": \"%s\", \"body\": \"%s\",\n",
+        wire, scenario.c_str(), body_name.c_str());
+    std::fprintf(f, "  \"addr\": \"%s\", \"connections\": %u, \"threads\": %u, \"pipeline\": %u,\n",
+                 addr.c_str(), o.connections, o.threads, o.pipeline);
+    std::fprintf(f, "  \"duration_s\": %g, \"warmup_s\": %g, \"intended_rate_per_s\": %g,\n", o.duration_s,
+                 o.warmup_s, o.rate_per_s);
     std::fprintf(f, "  \"requests\": %llu, \"responses\": %llu, \"requests_per_s\": %.3f,\n",
                  static_cast<unsigned long long>(r.requests), static_cast<unsigned long long>(r.responses),
                  r.rate_per_s());
-    std::fprintf(f, "  \"bytes_sent\": %llu, \"bytes_received\": %llu,\n", static_cast<unsigned long long>(r.bytes_sent),
+    std::fprintf(f, "  \"bytes_sent\": %llu, \"bytes_received\": %llu,\n",
+                 static_cast<unsigned long long>(r.bytes_sent),
                  static_cast<unsigned long long>(r.bytes_received));
     std::fprintf(f, "  \"errors\": {");
     for (int k = 0; k < static_cast<int>(load::ErrorKind::count_); ++k)
       std::fprintf(f, "%s\"%.*s\": %llu", k ? ", " : "", int(load::describe(load::ErrorKind(k)).size()),
                    load::describe(load::ErrorKind(k)).data(), static_cast<unsigned long long>(r.errors[k]));
-    std::fprintf(f, "},\n  \"loader_cpu_user_s\": %.3f, \"loader_cpu_sys_s\": %.3f,\n", r.cpu_user_s, r.cpu_sys_s);
+    std::fprintf(f, "},\n  \"loader_cpu_user_s\": %.3f, \"loader_cpu_sys_s\": %.3f,\n", r.cpu_user_s,
+                 r.cpu_sys_s);
     write_histogram(f, "latency", r.latency);
     std::fprintf(f, ",\n");
     write_histogram(f, "latency_uncorrected", r.latency_actual);
