@@ -1,11 +1,12 @@
 # zapbench — the two commands of the README, over CMake presets.
 #   make bench   install what is missing, build (release), run the benchmark (zapbench run)
-#   make test    install what is missing, build, run every test (ctest), then
-#                the fuzz targets for a bounded time (FUZZ_SECONDS each)
+#   make test    install what is missing, build, run every test (ctest) in the
+#                release build, under ASan+UBSan and (threaded ones) under TSan,
+#                then the fuzz targets for a bounded time (FUZZ_SECONDS each)
 # Both are idempotent; `make clean` removes build/.
-.PHONY: bench test build deps fuzz-build fuzz clean format
+.PHONY: bench test build deps fuzz-build sanitize-build fuzz clean format
 
-FUZZ_SECONDS ?= 30
+FUZZ_SECONDS ?= 15
 JOBS ?= $(shell nproc)
 
 deps:
@@ -21,9 +22,19 @@ RUN_ARGS ?= --quick
 bench: build
 	build/release/src/cli/zapbench run $(RUN_ARGS)
 
-test: build fuzz-build
+# The suite three times: release; ASan+UBSan (all but the soak); TSan (the
+# multi-threaded server and loader tests). Then every fuzz target, bounded.
+test: build fuzz-build sanitize-build
 	ctest --preset release -j $(JOBS)
+	ctest --preset asan -j $(JOBS)
+	ctest --preset tsan -j $(JOBS)
 	FUZZ_SECONDS=$(FUZZ_SECONDS) ctest --preset fuzz -j $(JOBS)
+
+sanitize-build: deps
+	cmake --preset asan
+	cmake --build --preset asan -j $(JOBS)
+	cmake --preset tsan
+	cmake --build --preset tsan -j $(JOBS)
 
 fuzz-build: deps
 	cmake --preset fuzz

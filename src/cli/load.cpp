@@ -32,7 +32,9 @@ constexpr const char* kUsage =
     "connections, latency measured from each request's intended send time\n"
     "(coordinated omission corrected, as wrk2 does); the uncorrected latency is\n"
     "reported beside it. Connections open before the warm-up; nothing in the\n"
-    "warm-up is recorded.\n"
+    "warm-up is recorded. Errors are counted by kind: connect, read, write,\n"
+    "timeout, status, validation, and closed (requests left unanswered when the\n"
+    "server closed the connection); the loader reconnects after each.\n"
     "With --wire floor (against 'zapbench floor'), the floor arm: every request is\n"
     "the same N bytes and every M bytes received count as one valid response, with\n"
     "no parsing or validation; --scenario, --body and --json do not apply.\n"
@@ -235,8 +237,10 @@ int cmd_load(int argc, char** argv) {
   std::printf(
       "zapbench load: %s %s at %s, %u connections, %u threads, pipeline %u, %.1f s (+%.1f s warm-up)\n", wire,
       what.c_str(), addr.c_str(), o.connections, o.threads, o.pipeline, o.duration_s, o.warmup_s);
-  std::printf("  requests/s   %.1f (%llu responses, %llu requests sent)\n", r.rate_per_s(),
-              static_cast<unsigned long long>(r.responses), static_cast<unsigned long long>(r.requests));
+  std::printf("  requests/s   %.1f (%llu responses, %llu requests sent, %llu of %u connections answered)\n",
+              r.rate_per_s(), static_cast<unsigned long long>(r.responses),
+              static_cast<unsigned long long>(r.requests),
+              static_cast<unsigned long long>(r.connections_answered), o.connections);
   if (o.rate_per_s > 0) {
     const double achieved = double(r.requests) / r.elapsed_s;
     std::printf("  rate         intended %.1f/s, achieved %.1f/s\n", o.rate_per_s, achieved);
@@ -281,9 +285,10 @@ int cmd_load(int argc, char** argv) {
     std::fprintf(f, "  \"requests\": %llu, \"responses\": %llu, \"requests_per_s\": %.3f,\n",
                  static_cast<unsigned long long>(r.requests), static_cast<unsigned long long>(r.responses),
                  r.rate_per_s());
-    std::fprintf(f, "  \"bytes_sent\": %llu, \"bytes_received\": %llu,\n",
+    std::fprintf(f, "  \"bytes_sent\": %llu, \"bytes_received\": %llu, \"connections_answered\": %llu,\n",
                  static_cast<unsigned long long>(r.bytes_sent),
-                 static_cast<unsigned long long>(r.bytes_received));
+                 static_cast<unsigned long long>(r.bytes_received),
+                 static_cast<unsigned long long>(r.connections_answered));
     std::fprintf(f, "  \"errors\": {");
     for (int k = 0; k < static_cast<int>(load::ErrorKind::count_); ++k)
       std::fprintf(f, "%s\"%.*s\": %llu", k ? ", " : "", int(load::describe(load::ErrorKind(k)).size()),

@@ -120,7 +120,7 @@ int cmd_serve(int argc, char** argv) {
       if (c.requests[w][r] != 0)
         std::printf("  requests %s %s %llu\n", wires[w], routes[r],
                     static_cast<unsigned long long>(c.requests[w][r]));
-  for (int o = 1; o < static_cast<int>(server::Outcome::count_); ++o)
+  for (int o = 0; o < static_cast<int>(server::Outcome::count_); ++o)
     if (c.outcomes[o] != 0)
       std::printf("  answered %.*s %llu\n", int(server::describe(server::Outcome(o)).size()),
                   server::describe(server::Outcome(o)).data(),

@@ -1,11 +1,13 @@
 // load/engine.cpp — the load engine's threads and connection state machines.
 // Each connection: connect → send (up to `pipeline` in flight) → read →
 // validate → record → send again; errors are counted by kind and the
-// connection reconnects. Latency is measured from the intended send time:
-// in the open loop a connection that falls behind its schedule still charges
-// the wait to the requests it delays (coordinated omission corrected).
-// Wire::floor goes through the same loops with a constant request and a
-// response that is only a byte count (take_floor).
+// connection reconnects. A peer's close first takes the answers that came
+// before it, then counts what it left unanswered (ErrorKind::closed).
+// Latency is measured from the intended send time: in the open loop a
+// connection that falls behind its schedule still charges the wait to the
+// requests it delays (coordinated omission corrected). Wire::floor goes
+// through the same loops with a constant request and a response that is only
+// a byte count (take_floor).
 #include "load/engine.hpp"
 
 #include <arpa/inet.h>
@@ -47,6 +49,8 @@ std::string_view describe(ErrorKind k) noexcept {
       return "status";
     case ErrorKind::validation:
       return "validation";
+    case ErrorKind::closed:
+      return "closed";
     case ErrorKind::count_:
       break;
   }
@@ -88,6 +92,7 @@ struct Conn {
   std::int64_t next_intended_ns = 0;
   std::int64_t retry_at_ns = 0;
   std::size_t scan_hint = 0;
+  bool answered = false;  // a valid window response on this slot (any of its sockets)
 };
 
 class Thread {
@@ -149,6 +154,9 @@ class Thread {
     // Connect errors always count (a dead server must show); others from the
     // window's start on, the drain included (it only serves window requests).
     if (k != ErrorKind::connect && t < warm_end_ns_) return;
+    count_error(k);
+  }
+  void count_error(ErrorKind k) {
     ++result_.errors[static_cast<int>(k)];
     if (progress_ != nullptr) progress_->errors.fetch_add(1, std::memory_order_relaxed);
   }
@@ -180,6 +188,7 @@ class Thread {
         on_event(*static_cast<Conn*>(events[i].data.ptr), events[i].events, now_ns());
       housekeeping(now_ns(), per_conn_interval_ns);
     }
+    for (const Conn& c : conns_) result_.connections_answered += c.answered ? 1 : 0;
   }
 
   bool any_inflight() const {
@@ -316,7 +325,18 @@ class Thread {
     }
     const std::uint64_t id = ++next_id_;
     c.inflight.push_back(Inflight{intended_ns, t, id});
-    if (in_window(intended_ns)) ++result_.requests;
+    const std::size_t out_before_bytes = c.out.size();
+    append_request(c, id);
+    // Bytes are counted with the request they belong to (as responses are,
+    // in complete()), so bytes per request and per response are exact, not
+    // blurred by the window's edges.
+    if (in_window(intended_ns)) {
+      ++result_.requests;
+      result_.bytes_sent += c.out.size() - out_before_bytes;
+    }
+  }
+
+  void append_request(Conn& c, std::uint64_t id) {
     if (fixed_request_) {
       const auto hello = hello_.readable();
       c.out.append(hello.data(), hello.size());
@@ -344,12 +364,12 @@ class Thread {
       const auto d = c.out.readable();
       const ssize_t n = ::send(c.fd, d.data(), d.size(), MSG_NOSIGNAL);
       if (n > 0) {
-        if (t >= warm_end_ns_ && t < end_ns_) result_.bytes_sent += static_cast<std::uint64_t>(n);
         c.out.consume(static_cast<std::size_t>(n));
         continue;
       }
       if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
       if (n < 0 && errno == EINTR) continue;
+      if (n < 0 && (errno == EPIPE || errno == ECONNRESET)) return peer_closed(c, t);
       return drop(c, ErrorKind::write, t);
     }
     set_events(c, c.out.empty() ? EPOLLIN : EPOLLIN | EPOLLOUT);
@@ -357,24 +377,39 @@ class Thread {
 
   // Reads and handles every complete response; false if the connection dropped.
   bool on_readable(Conn& c, std::int64_t t) {
+    const Read rd = read_all(c, t);
+    if (rd == Read::failed || !take_all(c, t)) return false;
+    if (rd == Read::closed) {
+      count_closed(c, t);
+      return false;
+    }
+    if (!open_loop()) fill_closed(c, t);
+    return c.fd >= 0;
+  }
+
+  enum class Read : std::uint8_t { open, closed, failed };
+  // Reads what the socket holds into c.in. closed: the peer closed (EOF or
+  // reset) after the bytes now in c.in; failed: another error, already
+  // counted and the connection dropped.
+  Read read_all(Conn& c, std::int64_t t) {
     for (;;) {
       std::uint8_t* p = c.in.prepare(16 * 1024);
       const ssize_t n = ::read(c.fd, p, c.in.writable());
       if (n > 0) {
         c.in.commit(static_cast<std::size_t>(n));
-        if (t >= warm_end_ns_ && t < end_ns_) result_.bytes_received += static_cast<std::uint64_t>(n);
-        if (static_cast<std::size_t>(n) < 16 * 1024) break;
+        if (static_cast<std::size_t>(n) < 16 * 1024) return Read::open;
         continue;
       }
-      if (n == 0) {
-        drop(c, ErrorKind::read, t);
-        return false;
-      }
-      if (errno == EAGAIN || errno == EWOULDBLOCK) break;
+      if (n == 0 || errno == ECONNRESET) return Read::closed;
+      if (errno == EAGAIN || errno == EWOULDBLOCK) return Read::open;
       if (errno == EINTR) continue;
       drop(c, ErrorKind::read, t);
-      return false;
+      return Read::failed;
     }
+  }
+
+  // Handles every complete response in c.in; false if the connection dropped.
+  bool take_all(Conn& c, std::int64_t t) {
     while (c.fd >= 0 && !c.in.empty()) {
       const int got = opt_.wire == Wire::http  ? take_http(c, t)
                       : opt_.wire == Wire::zap ? take_zap(c, t)
@@ -382,8 +417,27 @@ class Thread {
       if (got == 0) break;  // need more bytes
       if (got < 0) return false;
     }
-    if (c.fd >= 0 && !open_loop()) fill_closed(c, t);
     return c.fd >= 0;
+  }
+
+  // A send found the connection closed by the peer (EPIPE, ECONNRESET). The
+  // answers that reached us before the close still count, so read them first:
+  // a send usually finds the close before a read does, because the closed
+  // loop sends right after handling what the last read returned.
+  void peer_closed(Conn& c, std::int64_t t) {
+    if (read_all(c, t) == Read::failed || !take_all(c, t)) return;
+    count_closed(c, t);
+  }
+
+  // Counts each window request the close left unanswered once, as `closed`:
+  // the same requests Result::requests counted, so with no timeout, read or
+  // write error (those count one per dropped connection, not per request)
+  // requests = responses + status + validation + closed. Reconnects after
+  // the usual delay; a server that is gone then shows as connect errors.
+  void count_closed(Conn& c, std::int64_t t) {
+    for (std::size_t i = c.head; i < c.inflight.size(); ++i)
+      if (in_window(c.inflight[i].intended_ns)) count_error(ErrorKind::closed);
+    disconnect(c, t + kReconnectDelayNs);
   }
 
   // 1: one response handled; 0: need more; -1: the connection was dropped.
@@ -399,7 +453,7 @@ class Thread {
     if (c.in.size() < r.head_bytes + r.content_length) return 0;
     const record::Bytes body{c.in.readable().data() + r.head_bytes,
                              static_cast<std::size_t>(r.content_length)};
-    const bool keep = complete(c, r.status, body, t);
+    const bool keep = complete(c, r.status, body, r.head_bytes + r.content_length, t);
     c.in.consume(r.head_bytes + r.content_length);
     c.scan_hint = 0;
     if (!keep) return -1;
@@ -423,7 +477,7 @@ class Thread {
       drop(c, ErrorKind::read, t);
       return -1;
     }
-    const bool keep = complete(c, v.status, v.body, t);
+    const bool keep = complete(c, v.status, v.body, 4 + std::size_t{s.message_bytes}, t);
     c.in.consume(4 + std::size_t{s.message_bytes});
     return keep ? 1 : -1;
   }
@@ -431,14 +485,15 @@ class Thread {
   // The floor's response is its byte count: nothing to parse or validate.
   int take_floor(Conn& c, std::int64_t t) {
     if (c.in.size() < opt_.floor_response_bytes) return 0;
-    const bool keep = complete(c, 200, {}, t);
+    const bool keep = complete(c, 200, {}, opt_.floor_response_bytes, t);
     c.in.consume(opt_.floor_response_bytes);
     return keep ? 1 : -1;
   }
 
-  // Validates the response to the oldest in-flight request and records it;
-  // false if the connection was dropped (a response nobody asked for).
-  bool complete(Conn& c, int status, record::Bytes body, std::int64_t t) {
+  // Validates the response (wire_bytes long, framing included) to the oldest
+  // in-flight request and records it; false if the connection was dropped (a
+  // response nobody asked for).
+  bool complete(Conn& c, int status, record::Bytes body, std::size_t wire_bytes, std::int64_t t) {
     if (c.head >= c.inflight.size()) {
       drop(c, ErrorKind::read, t);
       return false;
@@ -448,6 +503,7 @@ class Thread {
     // answer comes in the drain: dropping late answers would hide a stall at
     // the window's end.
     if (!in_window(req.intended_ns)) return true;
+    result_.bytes_received += wire_bytes;
     if (status != 200) {
       error(ErrorKind::status, std::max(t, warm_end_ns_));
       return true;
@@ -459,6 +515,7 @@ class Thread {
     result_.latency.record(static_cast<std::uint64_t>(t - req.intended_ns));
     result_.latency_actual.record(static_cast<std::uint64_t>(t - req.sent_ns));
     ++result_.responses;
+    c.answered = true;
     if (progress_ != nullptr) progress_->responses.fetch_add(1, std::memory_order_relaxed);
     return true;
   }
@@ -544,6 +601,7 @@ Result run(const Options& opt, Progress* progress) {
     out.responses += r.responses;
     out.bytes_sent += r.bytes_sent;
     out.bytes_received += r.bytes_received;
+    out.connections_answered += r.connections_answered;
     for (int k = 0; k < static_cast<int>(ErrorKind::count_); ++k) out.errors[k] += r.errors[k];
     out.latency.merge(r.latency);
     out.latency_actual.merge(r.latency_actual);

@@ -34,9 +34,9 @@ struct Options {
   unsigned connections = 10;
   unsigned threads = 1;
   double duration_s = 10;
-  double warmup_s = 1;     // run, not recorded; connections open before it
-  unsigned pipeline = 1;   // requests in flight per connection
-  double rate_per_s = 0;   // 0: closed loop; else open loop at this total rate
+  double warmup_s = 1;              // run, not recorded; connections open before it
+  unsigned pipeline = 1;            // requests in flight per connection
+  double rate_per_s = 0;            // 0: closed loop; else open loop at this total rate
   std::uint32_t timeout_ms = 5000;  // a response later than this is a timeout error
   std::vector<int> cpus;            // thread i pinned to cpus[i % size]
   // Wire::floor only (both required, else run() throws): scenario, body and
@@ -48,18 +48,27 @@ struct Options {
   std::uint32_t floor_response_bytes = 0;
 };
 
-enum class ErrorKind : std::uint8_t { connect = 0, read, write, timeout, status, validation, count_ };
+// Counted per event, except `closed`, which counts requests: the peer closed
+// the connection (EOF, ECONNRESET or EPIPE, on read or on write) and each
+// window request still unanswered on it counts once — what the close lost.
+// A close with none unanswered is no error (HTTP lets a server close an idle
+// keep-alive connection at any time). `read` is any other read failure: a
+// malformed or unsolicited response, another errno.
+enum class ErrorKind : std::uint8_t { connect = 0, read, write, timeout, status, validation, closed, count_ };
 std::string_view describe(ErrorKind k) noexcept;
 
 struct Result {
-  double elapsed_s = 0;  // the recorded window
-  std::uint64_t requests = 0;   // sent in the window
-  std::uint64_t responses = 0;  // valid responses recorded
-  std::uint64_t bytes_sent = 0;
-  std::uint64_t bytes_received = 0;
+  double elapsed_s = 0;              // the recorded window
+  std::uint64_t requests = 0;        // sent in the window
+  std::uint64_t responses = 0;       // valid responses recorded
+  std::uint64_t bytes_sent = 0;      // of the window's requests (framing included)
+  std::uint64_t bytes_received = 0;  // of the whole responses to them, valid or not
   std::uint64_t errors[static_cast<int>(ErrorKind::count_)] = {};
-  Histogram latency;         // from the intended send time (= the actual one in closed loop)
-  Histogram latency_actual;  // from the actual send time
+  // Connection slots (of Options::connections) with at least one valid
+  // response in the window: with reconnects a slot may be several sockets.
+  std::uint64_t connections_answered = 0;
+  Histogram latency;               // from the intended send time (= the actual one in closed loop)
+  Histogram latency_actual;        // from the actual send time
   double intended_rate_per_s = 0;  // open loop only
   double cpu_user_s = 0;           // the loader's own CPU time over the whole run
   double cpu_sys_s = 0;

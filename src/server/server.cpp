@@ -106,6 +106,7 @@ struct Connection : Pollable {
   std::uint32_t events = 0;        // the epoll interest set now
   bool closing = false;            // close once `out` is flushed; read nothing more
   bool peer_closed = false;
+  bool held = false;           // requests left in `in` at the output cap: answered as `out` drains
   Connection* prev = nullptr;  // the worker's list of open connections (for timeouts)
   Connection* next = nullptr;
 };
@@ -228,15 +229,22 @@ class Worker {
 
   void on_readable(Connection* c) {
     if (!c->closing) {
-      for (;;) {
+      // Read and answer in turns, and read nothing while `out` is at its cap:
+      // answering only after a whole burst let a client that pipelines and
+      // never reads make the server buffer everything the socket delivered
+      // (tens of MiB per connection, found by tests/hostile_test.cpp). Now
+      // `in` holds at most one read past the requests answered, and `out` the
+      // cap plus the answers to one read (backpressure).
+      while (!c->closing && !c->held && c->out.size() < kMaxPendingOutBytes) {
         const std::size_t want = c->in.writable() >= 4096 ? c->in.writable() : 16 * 1024;
         std::uint8_t* p = c->in.prepare(want);
         const ssize_t n = read(c->fd, p, c->in.writable());
         if (n > 0) {
           c->in.commit(static_cast<std::size_t>(n));
           c->last_active_ms = now_;
+          process(c);
           if (static_cast<std::size_t>(n) < want) break;  // drained for now
-          if (c->in.size() > read_cap(c)) break;          // let process() judge the limit
+          if (c->in.size() > read_cap(c)) break;          // a safety net: process() refuses this much
           continue;
         }
         if (n == 0) {
@@ -247,7 +255,6 @@ class Worker {
         }
         break;
       }
-      process(c);
     } else {
       // Closing: discard what arrives so the peer's close is seen.
       std::uint8_t sink[4096];
@@ -264,9 +271,17 @@ class Worker {
                                  : std::size_t{config_.limits.max_frame_bytes} + 4;
   }
 
-  // Answers every complete request in `in`, in order, appending to `out`.
+  // Answers every complete request in `in`, in order, appending to `out`,
+  // until `out` reaches its cap: the rest is held until flush() drains it.
   void process(Connection* c) {
+    c->held = false;
     while (!c->closing && !c->in.empty()) {
+      if (c->out.size() >= kMaxPendingOutBytes) {
+        // The client is not reading; the idle timeout (no progress either
+        // way) ends this if it never does, so no head timer runs meanwhile.
+        c->held = true;
+        return;
+      }
       const bool progressed = c->wire == Wire::http ? process_http(c) : process_zap(c);
       if (!progressed) break;
     }
@@ -358,26 +373,36 @@ class Worker {
 
   // One write for everything ready; EPOLLOUT only while something is left.
   void flush(Connection* c) {
-    while (!c->out.empty()) {
-      const auto data = c->out.readable();
-      const ssize_t n = send(c->fd, data.data(), data.size(), MSG_NOSIGNAL);
-      if (n > 0) {
-        c->out.consume(static_cast<std::size_t>(n));
-        c->last_active_ms = now_;
-        continue;
+    for (;;) {
+      bool blocked = false;
+      while (!c->out.empty()) {
+        const auto data = c->out.readable();
+        const ssize_t n = send(c->fd, data.data(), data.size(), MSG_NOSIGNAL);
+        if (n > 0) {
+          c->out.consume(static_cast<std::size_t>(n));
+          c->last_active_ms = now_;
+          continue;
+        }
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+          blocked = true;
+          break;
+        }
+        if (n < 0 && errno == EINTR) continue;
+        error(ErrorKind::io);
+        return destroy(c);
       }
-      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
-      if (n < 0 && errno == EINTR) continue;
-      error(ErrorKind::io);
-      return destroy(c);
+      // The client read enough: answer what was held back at the cap.
+      if (!c->held || c->out.size() >= kMaxPendingOutBytes) break;
+      process(c);
+      if (blocked) break;
     }
-    if (c->out.empty() && (c->closing || c->peer_closed)) return destroy(c);
+    if (c->out.empty() && !c->held && (c->closing || c->peer_closed)) return destroy(c);
     // Stop reading while the client does not read its responses, so a
     // connection's memory stays bounded; after the peer's close, only wait to
     // write (level-triggered RDHUP would fire forever).
     std::uint32_t want = 0;
     if (!c->out.empty()) want |= EPOLLOUT;
-    if (!c->peer_closed && c->out.size() < kMaxPendingOutBytes) want |= EPOLLIN | EPOLLRDHUP;
+    if (!c->peer_closed && !c->held && c->out.size() < kMaxPendingOutBytes) want |= EPOLLIN | EPOLLRDHUP;
     if (want != c->events) {
       c->events = want;
       epoll_event e{};
@@ -410,6 +435,9 @@ class Worker {
   // After stop: no new connections; answer what was read, flush for a bounded
   // grace period, then close everything.
   void drain() {
+    // The wake eventfd stays readable after stop(): left in epoll it would make
+    // every wait below return at once and the drain spin on its core.
+    epoll_ctl(epoll_, EPOLL_CTL_DEL, wake_, nullptr);
     for (auto& l : listeners_) close(l->fd);
     listeners_.clear();
     for (Connection* c = conns_; c != nullptr;) {

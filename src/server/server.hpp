@@ -81,6 +81,11 @@ class Server {
   // The addresses actually bound (port 0 resolved), for messages and tests.
   [[nodiscard]] const std::vector<Endpoint>& bound(Wire w) const { return bound_[static_cast<int>(w)]; }
   [[nodiscard]] Counters counters() const;
+  // Connections open now, all workers (atomic; safe from any thread). Tests
+  // use it to see hostile connections closed and the limit's headroom.
+  [[nodiscard]] std::size_t open_connections() const {
+    return open_connections_.load(std::memory_order_relaxed);
+  }
 
  private:
   Config config_;
