@@ -108,9 +108,10 @@ constexpr std::int64_t kRssBoundKib = 64 * 1024;  // +64 MiB: generous, but far 
 constexpr std::int64_t kNeverReaderBoundKib = 16 * 1024;
 constexpr int kNeverReadersPerWire = 2;
 
-// ASan's quarantine keeps freed memory resident: RSS figures are printed but
-// not held to a bound there.
-#if defined(__SANITIZE_ADDRESS__)
+// ASan's quarantine keeps freed memory resident and TSan's shadow memory
+// multiplies every allocation: RSS figures are printed but not held to a bound
+// under either.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 constexpr bool kRssMeaningful = false;
 #else
 constexpr bool kRssMeaningful = true;
