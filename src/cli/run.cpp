@@ -26,6 +26,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -103,11 +104,11 @@ struct Plan {
   std::string nginx;
 };
 
-std::vector<std::string> split(const std::string& s) {
+std::vector<std::string> split(const std::string& s, char sep = ',') {
   std::vector<std::string> out;
   std::stringstream ss(s);
   std::string item;
-  while (std::getline(ss, item, ','))
+  while (std::getline(ss, item, sep))
     if (!item.empty()) out.push_back(item);
   return out;
 }
@@ -136,11 +137,11 @@ std::vector<std::string> word_list(const std::string& flag, const std::string& v
   return out;
 }
 
-double positive_seconds(const std::string& flag, const std::string& v) {
+double seconds(const std::string& flag, const std::string& v, bool zero_ok = false) {
   char* end = nullptr;
   const double s = std::strtod(v.c_str(), &end);
-  if (end == v.c_str() || *end != '\0' || !(s > 0) || s > 86400)
-    die(flag + " wants seconds > 0, got '" + v + "'");
+  if (end == v.c_str() || *end != '\0' || !(zero_ok ? s >= 0 : s > 0) || s > 86400)
+    die(flag + " wants seconds " + (zero_ok ? ">= 0" : "> 0") + ", got '" + v + "'");
   return s;
 }
 
@@ -159,13 +160,7 @@ std::string find_nginx() {
   for (const char* p : {"/usr/sbin/nginx", "/usr/local/sbin/nginx", "/usr/bin/nginx"})
     if (access(p, X_OK) == 0) return p;
   if (const char* path = std::getenv("PATH"))
-    for (const std::string& d : [&] {
-           std::vector<std::string> v;
-           std::stringstream ss(path);
-           std::string s;
-           while (std::getline(ss, s, ':')) v.push_back(s);
-           return v;
-         }())
+    for (const std::string& d : split(path, ':'))
       if (access((d + "/nginx").c_str(), X_OK) == 0) return d + "/nginx";
   return "";
 }
@@ -198,7 +193,7 @@ Plan parse(int argc, char** argv) {
   Plan p;
   bool full = false;
   std::string connections, pipelines, bodies, server_cpus, loader_cpus;
-  double duration_s = 0, warmup_s = 0, micro_min_time_s = 0;
+  std::optional<double> duration_s, warmup_s, micro_min_time_s;
   unsigned repeats = 3, micro_reps = 3;
   for (int i = 0; i < argc; ++i) {
     const std::string a = argv[i];
@@ -216,11 +211,9 @@ Plan parse(int argc, char** argv) {
       repeats = flag_uint<unsigned>(argc, argv, i, "run");
       if (repeats == 0 || repeats > 100) die("--repeats wants 1..100");
     } else if (a == "--duration") {
-      duration_s = positive_seconds(a, value());
+      duration_s = seconds(a, value());
     } else if (a == "--warmup") {
-      const std::string v = value();
-      warmup_s = v == "0" ? 0 : positive_seconds(a, v);
-      if (warmup_s == 0) warmup_s = -1;  // explicit zero
+      warmup_s = seconds(a, value(), true);
     } else if (a == "--connections") {
       connections = value();
     } else if (a == "--pipeline") {
@@ -254,17 +247,17 @@ Plan parse(int argc, char** argv) {
       micro_reps = flag_uint<unsigned>(argc, argv, i, "run");
       if (micro_reps == 0 || micro_reps > 100) die("--micro-repetitions wants 1..100");
     } else if (a == "--micro-min-time") {
-      micro_min_time_s = positive_seconds(a, value());
+      micro_min_time_s = seconds(a, value());
     } else {
       die("run: unknown option '" + a + "' (see 'zapbench run --help')");
     }
   }
   p.cfg.mode = full ? "full" : "quick";
   p.cfg.repeats = repeats;
-  p.cfg.duration_s = duration_s > 0 ? duration_s : (full ? 5.0 : 1.5);
-  p.cfg.warmup_s = warmup_s > 0 ? warmup_s : warmup_s < 0 ? 0.0 : (full ? 1.0 : 0.5);
+  p.cfg.duration_s = duration_s.value_or(full ? 5.0 : 1.5);
+  p.cfg.warmup_s = warmup_s.value_or(full ? 1.0 : 0.5);
   p.cfg.micro_repetitions = p.micro ? micro_reps : 0;
-  p.cfg.micro_min_time_s = micro_min_time_s > 0 ? micro_min_time_s : (full ? 0.5 : 0.2);
+  p.cfg.micro_min_time_s = micro_min_time_s.value_or(full ? 0.5 : 0.2);
   p.connections = connections.empty()
                       ? (full ? std::vector<unsigned>{1, 16, 125, 1000} : std::vector<unsigned>{1, 16, 125})
                       : uint_list("--connections", connections);
@@ -661,7 +654,7 @@ struct CellPlan {
   std::uint32_t floor_request_bytes = 0, floor_response_bytes = 0;
 };
 
-std::vector<CellPlan> plan_cells(const Plan& p, const std::string& exe, report::Results& res) {
+std::vector<CellPlan> plan_cells(const Plan& p, const std::string& exe) {
   std::vector<CellPlan> out;
   auto add = [&](const std::string& arm, const std::string& scenario, const std::string& framing,
                  const std::string& body, const std::string& unavailable) {
@@ -737,7 +730,6 @@ std::vector<CellPlan> plan_cells(const Plan& p, const std::string& exe, report::
                         cpu_list_text(p.cfg.server_cpus)};
     }
   }
-  (void)res;
   return out;
 }
 
@@ -966,7 +958,7 @@ int cmd_run(int argc, char** argv) {
                 duration_text(std::chrono::duration<double>(Clock::now() - t_start).count()).c_str());
   }
 
-  std::vector<CellPlan> cells = plan_cells(p, exe, res);
+  std::vector<CellPlan> cells = plan_cells(p, exe);
   std::size_t runnable = 0;
   for (const CellPlan& cp : cells) {
     if (cp.cell.unavailable.empty())
