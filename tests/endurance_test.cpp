@@ -4,7 +4,10 @@
 // connections per wire all answered (scale), a minute at full load on both wires with flat memory and no
 // leaked descriptor (soak), and SIGTERM under load answering every request read (shutdown), with the load
 // engine's count of what a server's close leaves unanswered (load_engine_closed, in process). Asserts
-// behaviour, never speed; the figures (RSS per connection, the RSS series, the counters) are printed.
+// behaviour, never speed: every phase ends on an event (every connection answered, the server answering,
+// a process's exit), every wait has a hang bound (await.hpp), and the figures (RSS per connection, the RSS
+// series, the counters) are printed. The scale test's loader runs in process, so the test can stop it the
+// moment every connection has been answered; the soak and shutdown tests run `zapbench load` as a child.
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -33,6 +36,8 @@
 #include <thread>
 #include <vector>
 
+#include "await.hpp"
+#include "background_load.hpp"
 #include "load/engine.hpp"
 
 extern char** environ;
@@ -62,16 +67,21 @@ void raise_fd_limit() {
 }
 
 // The first two CPUs this process may run on: the server is pinned to the first and the loaders to the
-// second, so they do not take turns on one core. Empty on a one-CPU machine (nothing pinned).
-std::vector<std::string> cpus_for(bool server) {
+// second, so they do not take turns on one core. -1 on a one-CPU machine (nothing pinned).
+int cpu_for(bool server) {
   cpu_set_t set;
   CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof set, &set) != 0) return {};
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return -1;
   std::vector<int> cpus;
   for (int i = 0; i < CPU_SETSIZE && cpus.size() < 2; ++i)
     if (CPU_ISSET(i, &set)) cpus.push_back(i);
-  if (cpus.size() < 2) return {};
-  return {"--cpus", std::to_string(cpus[server ? 0 : 1])};
+  if (cpus.size() < 2) return -1;
+  return cpus[server ? 0 : 1];
+}
+std::vector<std::string> cpus_for(bool server) {
+  const int cpu = cpu_for(server);
+  if (cpu < 0) return {};
+  return {"--cpus", std::to_string(cpu)};
 }
 
 // ---- child processes -----------------------------------------------------------
@@ -114,14 +124,10 @@ class Child {
     code_ = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
     return code_;
   }
-  // Waits up to `limit` for the exit; nullopt if it is still running then.
-  std::optional<int> wait_for(std::chrono::milliseconds limit) {
-    const auto end = Clock::now() + limit;
-    for (;;) {
-      if (const std::optional<int> c = poll()) return c;
-      if (Clock::now() >= end) return std::nullopt;
-      std::this_thread::sleep_for(5ms);
-    }
+  // Waits up to `limit` (a hang bound) for the exit; nullopt if it is still running then.
+  std::optional<int> wait_for(std::chrono::milliseconds limit = zaptest::kHang) {
+    if (!zaptest::await([&] { return poll().has_value(); }, limit)) return std::nullopt;
+    return poll();
   }
 
  private:
@@ -135,6 +141,15 @@ std::uint64_t rss_bytes(pid_t pid) {
   std::ifstream f("/proc/" + std::to_string(pid) + "/status");
   for (std::string line; std::getline(f, line);)
     if (line.rfind("VmRSS:", 0) == 0) return std::strtoull(line.c_str() + 6, nullptr, 10) * 1024;  // kB
+  return 0;
+}
+
+// Bytes the process has read with read() so far (/proc/PID/io rchar; send() and recv() are not counted,
+// the server's read() is): rises while a server takes in requests.
+std::uint64_t bytes_read(pid_t pid) {
+  std::ifstream f("/proc/" + std::to_string(pid) + "/io");
+  for (std::string line; std::getline(f, line);)
+    if (line.rfind("rchar:", 0) == 0) return std::strtoull(line.c_str() + 6, nullptr, 10);
   return 0;
 }
 
@@ -186,24 +201,24 @@ Server start_server(const Scratch& dir) {
   for (std::string& a : cpus_for(true)) args.push_back(std::move(a));
   Server s;
   s.child = std::make_unique<Child>(args, dir / "serve.out", dir / "serve.err");
-  const auto deadline = Clock::now() + 10s;
-  while (Clock::now() < deadline && (s.http_port == 0 || s.zap_port == 0) && !s.child->poll()) {
+  zaptest::await([&] {
     const std::string out = s.child->output();
     s.http_port = port_after(out, "http listening on 127.0.0.1:");
     s.zap_port = port_after(out, "zap listening on 127.0.0.1:");
-    std::this_thread::sleep_for(10ms);
-  }
-  EXPECT_NE(s.http_port, 0) << "the server printed no ports: " << s.child->output()
+    return (s.http_port != 0 && s.zap_port != 0) || s.child->poll().has_value();
+  });
+  EXPECT_NE(s.http_port, 0) << "awaited the server's ports; it printed: " << s.child->output()
                             << slurp(dir / "serve.err");
   EXPECT_NE(s.zap_port, 0);
   return s;
 }
 
-// Stops the server with SIGTERM and expects a clean exit within `limit`.
-void stop_server(Server& s, std::chrono::milliseconds limit = 5s) {
+// Stops the server with SIGTERM and expects a clean exit.
+void stop_server(Server& s) {
   s.child->signal(SIGTERM);
-  const std::optional<int> code = s.child->wait_for(limit);
-  ASSERT_TRUE(code.has_value()) << "the server did not exit within " << limit.count() << " ms of SIGTERM";
+  const std::optional<int> code = s.child->wait_for();
+  ASSERT_TRUE(code.has_value()) << "awaited the server's exit after SIGTERM for " << zaptest::kHang.count()
+                                << " ms";
   EXPECT_EQ(*code, 0);
 }
 
@@ -213,22 +228,25 @@ struct LoadSpec {
   unsigned pipeline = 4;
   double duration_s = 2;
   double warmup_s = 0;  // 0: every request counts (errors in a warm-up would not)
+  // A response later than this is a timeout error: only a hang reaches the default.
+  std::uint32_t timeout_ms = static_cast<std::uint32_t>(zaptest::kHang.count());
 };
 
 std::unique_ptr<Child> start_loader(const Scratch& dir, const Server& s, const LoadSpec& l,
                                     const std::string& name) {
   std::vector<std::string> args = {
-      ZAPBENCH_BIN, "load",
-      "--wire",     l.zap ? "zap" : "http",
-      "--addr",     "127.0.0.1:" + std::to_string(l.zap ? s.zap_port : s.http_port),
-      "--scenario", "rpc",
-      "--body",     l.zap ? "zap" : "json",
-      "-c",         std::to_string(l.connections),
-      "-t",         "1",
-      "-p",         std::to_string(l.pipeline),
-      "-d",         std::to_string(l.duration_s),
-      "--warmup",   std::to_string(l.warmup_s),
-      "--json-out", (dir / (name + ".json")).string()};
+      ZAPBENCH_BIN,   "load",
+      "--wire",       l.zap ? "zap" : "http",
+      "--addr",       "127.0.0.1:" + std::to_string(l.zap ? s.zap_port : s.http_port),
+      "--scenario",   "rpc",
+      "--body",       l.zap ? "zap" : "json",
+      "-c",           std::to_string(l.connections),
+      "-t",           "1",
+      "-p",           std::to_string(l.pipeline),
+      "-d",           std::to_string(l.duration_s),
+      "--warmup",     std::to_string(l.warmup_s),
+      "--timeout-ms", std::to_string(l.timeout_ms),
+      "--json-out",   (dir / (name + ".json")).string()};
   for (std::string& a : cpus_for(false)) args.push_back(std::move(a));
   return std::make_unique<Child>(args, dir / (name + ".out"), dir / (name + ".err"));
 }
@@ -254,6 +272,7 @@ struct LoadResult {
   }
 };
 
+// Waits for the loader's exit: up to `limit`, its own duration plus the hang bound.
 LoadResult finish_loader(Child& c, const Scratch& dir, const std::string& name, Clock::time_point started,
                          std::chrono::milliseconds limit) {
   LoadResult r;
@@ -261,7 +280,8 @@ LoadResult finish_loader(Child& c, const Scratch& dir, const std::string& name, 
   r.seconds = seconds_since(started);
   r.code = code.value_or(-1);
   r.report = c.output() + slurp(dir / (name + ".err"));
-  EXPECT_TRUE(code.has_value()) << name << " did not end in time: " << r.report;
+  EXPECT_TRUE(code.has_value()) << "awaited the exit of " << name << " for " << limit.count()
+                                << " ms: " << r.report;
   if (fs::exists(dir / (name + ".json"))) r.json = nlohmann::json::parse(slurp(dir / (name + ".json")));
   return r;
 }
@@ -280,7 +300,9 @@ constexpr std::uint64_t kMaxRssPerConnectionBytes = 24 * 1024;
 #endif
 
 // 10,000 keep-alive connections on one wire, each one answered (validated /rpc responses) while all are
-// open at once; prints the server's RSS per connection.
+// open at once; prints the server's RSS per connection. The loader runs in process until every connection
+// has been answered, however long the connect storm takes: 10,000 connects at once overflow the accept
+// queue (somaxconn, 4096), and the kernel retransmits a dropped SYN after 1 s, 3 s, 7 s...
 void scale_one_wire(bool zap) {
   raise_fd_limit();
   if (::testing::Test::HasFatalFailure()) return;
@@ -288,28 +310,33 @@ void scale_one_wire(bool zap) {
   Server s = start_server(dir);
   ASSERT_NE(zap ? s.zap_port : s.http_port, 0);
   const pid_t spid = s.child->pid();
-  std::this_thread::sleep_for(200ms);  // let the server settle before the baseline
   const std::uint64_t rss_before_bytes = rss_bytes(spid);
   const std::size_t fds_before = open_fds(spid);
 
-  // One loader thread, one request in flight per connection: the load is the connection count. The
-  // warm-up covers the connect storm: 10,000 connects at once overflow the accept queue (somaxconn, 4096;
-  // a few thousand ListenOverflows per run here), and the kernel retransmits a dropped SYN after 1 s, then
-  // 2 s more; 3 s lets a connection that needed both still open before the window it must be answered in.
-  LoadSpec l{zap, kScaleConnections, 1, 2.0, 3.0};
+  // One loader thread, one request in flight per connection: the load is the connection count. No warm-up:
+  // each connection's first request is in the window, and the drain answers what is in flight at the end.
+  load::Options o;
+  o.wire = zap ? load::Wire::zap : load::Wire::http;
+  o.port = zap ? s.zap_port : s.http_port;
+  o.scenario = load::Scenario::rpc;
+  o.zap_body = zap;
+  o.json = &record::default_json_codec();
+  o.connections = kScaleConnections;
+  o.threads = 1;
+  o.pipeline = 1;
+  o.warmup_s = 0;
+  o.timeout_ms = static_cast<std::uint32_t>(zaptest::kHang.count());
+  if (const int cpu = cpu_for(false); cpu >= 0) o.cpus = {cpu};
   const auto started = Clock::now();
-  std::unique_ptr<Child> loader = start_loader(dir, s, l, "load");
-  // RSS when every connection is open: the largest RSS seen while the server held all of them.
-  std::uint64_t rss_all_open_bytes = 0;
-  std::size_t fds_max = 0;
-  while (!loader->poll() && seconds_since(started) < 30) {
-    const std::size_t fds = open_fds(spid);
-    const std::uint64_t rss = rss_bytes(spid);
-    fds_max = std::max(fds_max, fds);
-    if (fds >= fds_before + kScaleConnections) rss_all_open_bytes = std::max(rss_all_open_bytes, rss);
-    std::this_thread::sleep_for(50ms);
-  }
-  const LoadResult r = finish_loader(*loader, dir, "load", started, 5s);
+  zaptest::BackgroundLoad l(o);
+  const bool all_answered =
+      l.await([](const load::Progress& p) { return p.connections_answered.load() == kScaleConnections; },
+              "every one of the " + std::to_string(kScaleConnections) + " connections answered");
+  // Every connection answered and kept alive: the server holds all of them now.
+  const std::uint64_t rss_all_open_bytes = rss_bytes(spid);
+  const std::size_t fds_all_open = open_fds(spid);
+  const load::Result& r = l.finish();
+  const double seconds = seconds_since(started);
   stop_server(s);
 
   const char* wire = zap ? "zap" : "http";
@@ -317,22 +344,22 @@ void scale_one_wire(bool zap) {
       (double(rss_all_open_bytes) - double(rss_before_bytes)) / double(kScaleConnections);
   std::printf(
       "scale %s: %u connections; server RSS %.1f MiB before, %.1f MiB with all open: %.0f bytes per "
-      "connection; server fds %zu before, %zu at most\n",
+      "connection; server fds %zu before, %zu with all open\n",
       wire, kScaleConnections, double(rss_before_bytes) / 1048576.0, double(rss_all_open_bytes) / 1048576.0,
-      rss_per_conn_bytes, fds_before, fds_max);
+      rss_per_conn_bytes, fds_before, fds_all_open);
   std::printf(
       "scale %s: loader %llu requests, %llu responses, %llu of %u connections answered, %llu errors, "
       "%.1f s\n",
-      wire, static_cast<unsigned long long>(r.n("requests")),
-      static_cast<unsigned long long>(r.n("responses")),
-      static_cast<unsigned long long>(r.n("connections_answered")), kScaleConnections,
-      static_cast<unsigned long long>(r.error_total()), r.seconds);
+      wire, static_cast<unsigned long long>(r.requests), static_cast<unsigned long long>(r.responses),
+      static_cast<unsigned long long>(r.connections_answered), kScaleConnections,
+      static_cast<unsigned long long>(r.error_total()), seconds);
 
-  ASSERT_EQ(r.code, 0) << r.report;
-  EXPECT_EQ(r.error_total(), 0u) << r.errors_text() << "\n" << r.report;
-  EXPECT_EQ(r.n("connections_answered"), kScaleConnections) << r.report;
-  EXPECT_GE(r.n("responses"), kScaleConnections);
-  ASSERT_GE(fds_max, fds_before + kScaleConnections) << "the server never held every connection at once";
+  ASSERT_TRUE(all_answered);
+  EXPECT_EQ(r.error_total(), 0u);
+  EXPECT_EQ(r.connections_answered, kScaleConnections);
+  EXPECT_GE(r.responses, kScaleConnections);
+  EXPECT_EQ(r.responses, r.requests);
+  ASSERT_GE(fds_all_open, fds_before + kScaleConnections) << "the server never held every connection at once";
   EXPECT_LT(rss_per_conn_bytes, double(kMaxRssPerConnectionBytes));
 }
 
@@ -348,9 +375,8 @@ double soak_seconds() {
   return s > 15 ? s : 60;
 }
 
-constexpr double kSoakWarmupS = 10;      // allocators and buffers reach their working size
-constexpr double kMaxRssGrowth = 0.05;   // after the warm-up, to the end
-constexpr auto kFdsBackWithin = 2000ms;  // after the clients leave
+constexpr double kSoakWarmupS = 10;     // allocators and buffers reach their working size
+constexpr double kMaxRssGrowth = 0.05;  // after the warm-up, to the end
 
 TEST(soak, both_wires_for_a_minute_memory_flat_descriptors_released_nothing_lost) {
   raise_fd_limit();
@@ -359,7 +385,6 @@ TEST(soak, both_wires_for_a_minute_memory_flat_descriptors_released_nothing_lost
   Server s = start_server(dir);
   ASSERT_NE(s.zap_port, 0);
   const pid_t spid = s.child->pid();
-  std::this_thread::sleep_for(200ms);
   const std::size_t fds_baseline = open_fds(spid);  // before any client connected
 
   const double duration_s = soak_seconds();
@@ -376,15 +401,12 @@ TEST(soak, both_wires_for_a_minute_memory_flat_descriptors_released_nothing_lost
     rss_series.push_back(rss_bytes(spid));
     fds_under_load = std::max(fds_under_load, open_fds(spid));
   }
-  const auto limit = std::chrono::milliseconds(static_cast<int>(1000 * (duration_s + 10)));
+  const auto limit = std::chrono::milliseconds(static_cast<int>(1000 * duration_s)) + zaptest::kHang;
   const LoadResult rh = finish_loader(*lh, dir, "http", started, limit);
-  const LoadResult rz = finish_loader(*lz, dir, "zap", started, 5s);
+  const LoadResult rz = finish_loader(*lz, dir, "zap", started, limit);
   const auto left = Clock::now();
-  std::size_t fds_after = open_fds(spid);
-  while (fds_after != fds_baseline && Clock::now() - left < kFdsBackWithin) {
-    std::this_thread::sleep_for(20ms);
-    fds_after = open_fds(spid);
-  }
+  std::size_t fds_after = 0;
+  zaptest::await([&] { return (fds_after = open_fds(spid)) == fds_baseline; });
   const double fds_back_s = seconds_since(left);
   stop_server(s);
 
@@ -417,7 +439,8 @@ TEST(soak, both_wires_for_a_minute_memory_flat_descriptors_released_nothing_lost
   }
   EXPECT_LE(double(last), double(post_warmup) * (1 + kMaxRssGrowth)) << "the server's RSS grew under load";
   EXPECT_GE(fds_under_load, fds_baseline + 100);  // the clients were connected
-  EXPECT_EQ(fds_after, fds_baseline) << "descriptors not released within 2 s of the clients leaving";
+  EXPECT_EQ(fds_after, fds_baseline) << "awaited the descriptors' release after the clients left for "
+                                     << zaptest::kHang.count() << " ms";
 }
 
 // ---- shutdown under load ---------------------------------------------------------
@@ -441,22 +464,34 @@ TEST(shutdown, sigterm_mid_run_on_both_wires_answers_every_request_read) {
   const Scratch dir;
   Server s = start_server(dir);
   ASSERT_NE(s.zap_port, 0);
-  // Warm-up 0: every request counts, so the loaders' totals compare with the server's.
-  const LoadSpec http{false, 50, 4, 3.0, 0}, zap{true, 50, 4, 3.0, 0};
+  const pid_t spid = s.child->pid();
+  // Warm-up 0: every request counts, so the loaders' totals compare with the server's. The loaders run
+  // until this test stops them (their -d is only a hang bound).
+  const double hang_s = std::chrono::duration<double>(zaptest::kHang).count();
+  const LoadSpec http{false, 50, 4, hang_s, 0}, zap{true, 50, 4, hang_s, 0};
   const auto started = Clock::now();
   std::unique_ptr<Child> lh = start_loader(dir, s, http, "http");
   std::unique_ptr<Child> lz = start_loader(dir, s, zap, "zap");
-  std::this_thread::sleep_for(1500ms);  // mid-run
+  // Mid-run: both loaders connected (the server holds their 100 connections), then the server busy with
+  // them (a few MiB of requests read since: it answers after every read).
+  const std::size_t fds_idle = open_fds(spid);
+  ASSERT_TRUE(zaptest::await([&] { return open_fds(spid) >= fds_idle + 100; }))
+      << "awaited the loaders' 100 connections at the server";
+  const std::uint64_t read_before = bytes_read(spid);
+  ASSERT_TRUE(zaptest::await([&] { return bytes_read(spid) >= read_before + (4u << 20); }))
+      << "awaited 4 MiB of requests read by the server";
   ASSERT_FALSE(lh->poll() || lz->poll()) << "a loader ended before the SIGTERM";
 
   const auto term = Clock::now();
   s.child->signal(SIGTERM);
-  const std::optional<int> server_code = s.child->wait_for(5s);
+  const std::optional<int> server_code = s.child->wait_for();
   const double server_exit_s = seconds_since(term);
-  // The loaders keep going to the end of -d: their reconnects are refused (connect errors), and they must
-  // still end in bounded time (-d + the 1 s drain + start-up).
-  const LoadResult rh = finish_loader(*lh, dir, "http", started, 10s);
-  const LoadResult rz = finish_loader(*lz, dir, "zap", started, 5s);
+  // Then the loaders are stopped as a user would (SIGINT): they drain what is in flight (nothing: the
+  // server is gone), write their results and exit 130.
+  lh->signal(SIGINT);
+  lz->signal(SIGINT);
+  const LoadResult rh = finish_loader(*lh, dir, "http", started, zaptest::kHang);
+  const LoadResult rz = finish_loader(*lz, dir, "zap", started, zaptest::kHang);
 
   const std::string out = s.child->output();
   const std::map<std::string, std::uint64_t> c = server_counters(out);
@@ -471,13 +506,14 @@ TEST(shutdown, sigterm_mid_run_on_both_wires_answers_every_request_read) {
                 static_cast<unsigned long long>(r->n("responses")),
                 r->json.contains("errors") ? r->errors_text().c_str() : "?");
 
-  ASSERT_TRUE(server_code.has_value()) << "the server did not exit within 5 s of SIGTERM";
+  ASSERT_TRUE(server_code.has_value())
+      << "awaited the server's exit after SIGTERM for " << zaptest::kHang.count() << " ms";
   EXPECT_EQ(*server_code, 0) << slurp(dir / "serve.err");
-  EXPECT_LE(server_exit_s, 3.0) << "longer than the 2 s graceful drain (+ 1 s of slack)";
   for (const LoadResult* r : {&rh, &rz}) {
     SCOPED_TRACE(r == &rh ? "http loader" : "zap loader");
-    ASSERT_EQ(r->code, 0) << r->report;
-    EXPECT_LE(r->seconds, http.duration_s + 1.0 + 2.0);  // -d, the drain, and start-up slack
+    ASSERT_EQ(r->code, 128 + SIGINT) << r->report;
+    EXPECT_TRUE(r->json.value("stopped", false)) << r->report;
+    EXPECT_NE(r->report.find("STOPPED by SIGINT"), std::string::npos) << r->report;
     // A response that arrives is correct; the server's close is reported as such, not as a read error.
     EXPECT_EQ(r->error("validation"), 0u);
     EXPECT_EQ(r->error("status"), 0u);
@@ -485,7 +521,8 @@ TEST(shutdown, sigterm_mid_run_on_both_wires_answers_every_request_read) {
     EXPECT_EQ(r->error("write"), 0u);
     EXPECT_EQ(r->error("timeout"), 0u);
     EXPECT_GT(r->error("closed"), 0u) << "requests in flight at the close must show as closed";
-    EXPECT_GT(r->error("connect"), 0u) << "the loader reconnects after the close, and is refused";
+    // (Reconnects refused after the close, as connect errors: load_engine_test, where the test can wait
+    // for them.)
     // Accounting: `requests` counts every request queued (warm-up 0: all of them); each then ends as a valid
     // response, or, when the server's close left it unanswered, once under `closed` (requests sent after
     // the server's last read, or unsent when the close came). Timeouts and read/write errors, which count
@@ -571,9 +608,11 @@ TEST(load_engine_closed, counts_each_request_a_close_leaves_unanswered_once_and_
   o.scenario = load::Scenario::hello;
   o.connections = 2;
   o.pipeline = 4;
-  o.duration_s = 0.6;
   o.warmup_s = 0.2;
-  const load::Result r = load::run(o);
+  // Until a dozen lives (one answer each) have passed in the window.
+  zaptest::BackgroundLoad l(o);
+  l.await_responses(12, "12 responses, each on a new connection");
+  const load::Result r = l.finish();
   const auto err = [&](load::ErrorKind k) { return r.errors[static_cast<int>(k)]; };
   std::string errors;
   for (int k = 0; k < static_cast<int>(load::ErrorKind::count_); ++k)

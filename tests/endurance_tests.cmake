@@ -10,6 +10,6 @@ target_link_libraries(endurance_test PRIVATE load nlohmann_json::nlohmann_json G
 target_compile_definitions(endurance_test PRIVATE ZAPBENCH_BIN="$<TARGET_FILE:zapbench>")
 add_dependencies(endurance_test zapbench)
 gtest_discover_tests(endurance_test TEST_FILTER "scale.*:shutdown.*:load_engine_closed.*"
-                     PROPERTIES TIMEOUT 90 RUN_SERIAL TRUE LABELS endurance)
+                     PROPERTIES TIMEOUT ${ZAPBENCH_HANG_TIMEOUT_S} RUN_SERIAL TRUE LABELS endurance)
 gtest_discover_tests(endurance_test TEST_FILTER "soak.*"
-                     PROPERTIES TIMEOUT 150 RUN_SERIAL TRUE LABELS soak)
+                     PROPERTIES TIMEOUT 360 RUN_SERIAL TRUE LABELS soak)

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # tests/floor_cli_test.sh — `zapbench floor` and `zapbench load --wire floor` as a user runs them: the bound
 # port printed, a floor run with responses and no errors, SIGTERM gives exit 0 and the counters, and bad
-# flags give exit 2 with a clear message. Usage: floor_cli_test.sh ZAPBENCH
+# flags give exit 2 with a clear message. Every wait is for an event, bounded by $hang seconds to catch a
+# hang only. Usage: floor_cli_test.sh ZAPBENCH
 set -u
 bin=$1
+hang=60
 work=$(mktemp -d)
 trap 'kill "${pid:-}" 2>/dev/null; rm -rf "$work"' EXIT
 failures=0
@@ -22,12 +24,13 @@ usage_error() {  # name, expected message, zapbench arguments...
 
 "$bin" floor --listen 127.0.0.1:0 --request-bytes 82 --response-bytes 80 >"$work/out" 2>"$work/err" &
 pid=$!
-for _ in $(seq 100); do grep -q "listening on" "$work/out" && break; sleep 0.05; done
+end=$((SECONDS + hang))
+until grep -q "listening on" "$work/out" || [ "$SECONDS" -ge "$end" ]; do sleep 0.02; done
 port=$(sed -n 's/^zapbench floor: listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$work/out")
 [ -n "$port" ] && [ "$port" != 0 ]; check "prints the bound port ($(head -1 "$work/out"))" $?
 
-"$bin" load --wire floor --addr "127.0.0.1:$port" --request-bytes 82 --response-bytes 80 -c 4 -d 0.5 \
-  --warmup 0.1 --json-out "$work/load.json" >"$work/load.out" 2>&1
+"$bin" load --wire floor --addr "127.0.0.1:$port" --request-bytes 82 --response-bytes 80 -c 4 -d 1 \
+  --warmup 0 --json-out "$work/load.json" >"$work/load.out" 2>&1
 rc=$?
 [ "$rc" = 0 ] && grep -q "^zapbench load: floor 82 B requests, 80 B responses" "$work/load.out" &&
   grep -q "^  errors       0$" "$work/load.out" && grep -Eq '^  requests/s   [0-9.]+ \([1-9][0-9]* responses' "$work/load.out"
@@ -36,7 +39,7 @@ grep -q '"wire": "floor", "scenario": "", "body": ""' "$work/load.json" && grep 
 check "load --wire floor --json-out: wire floor, empty scenario and body, responses" $?
 
 kill -TERM "$pid"
-timeout 10 tail --pid="$pid" -f /dev/null
+timeout "$hang" tail --pid="$pid" -f /dev/null
 wait "$pid"
 rc=$?
 pid=

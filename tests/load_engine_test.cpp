@@ -1,12 +1,16 @@
 // tests/load_engine_test.cpp — the load engine (src/load/engine.cpp) end to end over loopback: against the
 // project's own in-process server on both wires and bodies, and against small raw test servers that lie,
 // fail, stall, stay silent, die mid-run or are not there. Owns the engine's counting, validation, open-loop
-// latency correction and termination; the histogram's arithmetic is load_histogram_test's.
+// latency correction and termination; the histogram's arithmetic is load_histogram_test's. Every load runs
+// until the event its test needs (so many responses, errors, a stall begun or ended) and is then stopped
+// (background_load.hpp): no verdict depends on how fast the machine is. Where a figure is a time, it is one
+// the test imposes (a server that waits D before answering), and the bound holds by construction.
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -20,6 +24,7 @@
 #include <thread>
 #include <vector>
 
+#include "background_load.hpp"
 #include "load/engine.hpp"
 #include "net/buffer.hpp"
 #include "net/http1.hpp"
@@ -73,18 +78,21 @@ load::Options options(Wire wire, std::uint16_t port, Scenario scenario, bool zap
   return o;
 }
 
-struct Timed {
-  load::Result result;
-  double seconds;
-};
-
-// Runs the load; also checks it ended within warm-up + window + 2 s (a bound on hanging, not a speed test).
-Timed run_load(const load::Options& o, load::Progress* progress = nullptr) {
-  const auto start = Clock::now();
-  Timed t{load::run(o, progress), 0};
-  t.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  EXPECT_LE(t.seconds, o.warmup_s + o.duration_s + 2.0) << "the run did not end in time";
-  return t;
+// Stops the load once `what` holds for its live counters; the result after the drain.
+load::Result run_until(const load::Options& o, const std::function<bool(const load::Progress&)>& done,
+                       const std::string& what) {
+  zaptest::BackgroundLoad l(o);
+  l.await(done, what);
+  return l.finish();
+}
+load::Result run_until_responses(const load::Options& o, std::uint64_t n) {
+  return run_until(
+      o, [n](const load::Progress& p) { return p.responses.load() >= n; },
+      std::to_string(n) + " valid responses");
+}
+load::Result run_until_errors(const load::Options& o, std::uint64_t n) {
+  return run_until(
+      o, [n](const load::Progress& p) { return p.errors.load() >= n; }, std::to_string(n) + " errors");
 }
 
 // Every response valid, every counter consistent.
@@ -293,40 +301,57 @@ RawServer::Handler rpc_handler(std::string health_body, std::function<void(recor
 
 const std::function<void(record::Response&)> kHonest = [](record::Response&) {};
 
-// Answers "ok" at once, except the first request to arrive `after` the last arm(): that one waits `stall`
-// first.
+// Answers "ok" at once, except the first request to arrive after the last arm(): that one waits `stall`
+// first. stalls_begun() and stalls_ended() are the events a test waits for.
 class StallingServer {
  public:
   std::uint16_t port() const { return srv_.port(); }
-  void arm(std::chrono::milliseconds after, std::chrono::milliseconds stall) {
+  void arm(std::chrono::milliseconds stall) {
     std::lock_guard lock(mu_);
-    trigger_ = Clock::now() + after;
     stall_ = stall;
-    fired_ = false;
+    armed_ = true;
   }
-  int stalls() const { return stalls_; }
+  int stalls_begun() const { return begun_; }
+  int stalls_ended() const { return ended_; }
 
  private:
   std::optional<Reply> answer() {
     std::chrono::milliseconds wait{0};
     {
       std::lock_guard lock(mu_);
-      if (!fired_ && Clock::now() >= trigger_) {
-        fired_ = true;
+      if (armed_) {
+        armed_ = false;
         wait = stall_;
-        ++stalls_;
       }
     }
-    std::this_thread::sleep_for(wait);
+    if (wait.count() > 0) {
+      ++begun_;
+      std::this_thread::sleep_for(wait);
+      ++ended_;
+    }
     return Reply{};
   }
 
   std::mutex mu_;
-  Clock::time_point trigger_;
   std::chrono::milliseconds stall_{0};
-  bool fired_ = true;
-  std::atomic<int> stalls_{0};
+  bool armed_ = false;
+  std::atomic<int> begun_{0}, ended_{0};
   RawServer srv_{Wire::http, [this](const Req&) { return answer(); }};  // last: its threads use the above
+};
+
+// Answers "ok" to every request after waiting `delay`: no latency can be shorter, and no connection can be
+// answered more often than once per delay, whatever the machine's speed.
+class DelayingServer {
+ public:
+  explicit DelayingServer(std::chrono::milliseconds delay) : delay_(delay) {}
+  std::uint16_t port() const { return srv_.port(); }
+
+ private:
+  std::chrono::milliseconds delay_;
+  RawServer srv_{Wire::http, [this](const Req&) {
+                   std::this_thread::sleep_for(delay_);
+                   return std::optional<Reply>(Reply{});
+                 }};
 };
 
 // A loopback port nothing listens on.
@@ -354,12 +379,17 @@ TEST(load_engine, validates_every_response_on_both_wires_and_bodies) {
     for (const Case& c : {Case{"hello", Scenario::hello, false}, Case{"rpc json", Scenario::rpc, false},
                           Case{"rpc zap", Scenario::rpc, true}}) {
       SCOPED_TRACE(std::string(wire == Wire::http ? "http " : "zap ") + c.name);
-      load::Progress progress;
-      const load::Result r =
-          run_load(options(wire, OwnServer::get().port(wire), c.scenario, c.zap_body), &progress).result;
+      zaptest::BackgroundLoad l(options(wire, OwnServer::get().port(wire), c.scenario, c.zap_body));
+      l.await_responses(100, "100 valid responses");
+      const load::Result& r = l.finish();
       expect_clean(r);
-      EXPECT_EQ(progress.responses.load(), r.responses);  // the live counters end where the result does
-      EXPECT_EQ(progress.errors.load(), r.error_total());
+      EXPECT_TRUE(r.stopped);
+      EXPECT_GT(r.elapsed_s, 0);
+      // The live counters end where the result does.
+      EXPECT_EQ(l.progress().responses.load(), r.responses);
+      EXPECT_EQ(l.progress().errors.load(), r.error_total());
+      EXPECT_EQ(l.progress().connections_answered.load(), r.connections_answered);
+      EXPECT_EQ(r.connections_answered, 4u);
     }
   }
 }
@@ -370,18 +400,43 @@ TEST(load_engine, pipelines_eight_deep_on_both_wires_without_errors) {
     load::Options o = options(wire, OwnServer::get().port(wire), Scenario::rpc);
     o.pipeline = 8;
     o.threads = 2;  // also merges two threads' results
-    expect_clean(run_load(o).result);
+    const load::Result r = run_until_responses(o, 500);
+    expect_clean(r);
+    // No error and a drain that waits for every answer: each request of the window was answered.
+    EXPECT_EQ(r.responses, r.requests);
   }
 }
 
-TEST(load_engine, closed_loop_rate_agrees_with_littles_law) {
+TEST(load_engine, a_window_that_runs_its_full_duration_reports_it) {
   load::Options o = options(Wire::http, OwnServer::get().port(Wire::http), Scenario::hello);
-  o.duration_s = 1.0;
-  const load::Result r = run_load(o).result;
+  o.duration_s = 0.25;
+  o.warmup_s = 0;
+  const load::Result r = load::run(o);
+  EXPECT_FALSE(r.stopped);
+  EXPECT_EQ(r.elapsed_s, 0.25);
+  EXPECT_EQ(r.error_total(), 0u) << describe_errors(r);
+  EXPECT_EQ(r.responses, r.requests);  // warm-up 0: the first request of each connection is in the window
+}
+
+// Little's law, L = rate x W, as the inequalities a closed loop obeys exactly. Against a server that waits
+// D before each answer: every latency is at least D; a connection (one request in flight) is answered at
+// most once per D; and the latencies of one connection never overlap, so their sum is at most the time the
+// run lasted, per connection. Inflated latencies (a stale clock) break the last; deflated ones the first.
+TEST(load_engine, closed_loop_latency_and_rate_obey_littles_law) {
+  constexpr auto kDelay = 20ms;
+  DelayingServer srv(kDelay);
+  const load::Options o = options(Wire::http, srv.port(), Scenario::hello);
+  const auto start = Clock::now();
+  const load::Result r = run_until_responses(o, 100);
+  const double run_s = std::chrono::duration<double>(Clock::now() - start).count();
   expect_clean(r);
-  // In a closed loop each connection always has one request in flight: L = rate * W with L = connections.
-  const double littles_rate = o.connections / (r.latency.mean() / 1e9);
-  EXPECT_NEAR(littles_rate / r.rate_per_s(), 1.0, 0.2) << littles_rate << " vs " << r.rate_per_s();
+  const double delay_ns = std::chrono::duration<double, std::nano>(kDelay).count();
+  EXPECT_GE(double(r.latency.min()), delay_ns) << "a latency shorter than the server's own wait";
+  EXPECT_LE(double(r.responses), o.connections * (r.elapsed_s * 1e9 / delay_ns + 1))
+      << "more answers than " << o.connections << " connections can get at one per " << kDelay.count()
+      << " ms";
+  EXPECT_LE(r.latency.mean() * double(r.latency.count()), o.connections * run_s * 1e9)
+      << "the latencies add up to more time than the run had";
 }
 
 // ---- servers that answer wrongly ------------------------------------------------
@@ -392,13 +447,12 @@ TEST(load_engine, counts_wrong_balance_and_wrong_hello_body_as_validation_errors
                                      : rpc_handler("no", [](record::Response& r) { ++r.balance; }));
     for (Scenario s : {Scenario::rpc, Scenario::hello}) {
       SCOPED_TRACE(std::string(honest ? "honest " : "lying ") + (s == Scenario::rpc ? "rpc" : "hello"));
-      load::Options o = options(Wire::http, srv.port(), s);
-      o.duration_s = 0.3;
-      const load::Result r = run_load(o).result;
+      const load::Options o = options(Wire::http, srv.port(), s);
       if (honest) {
-        expect_clean(r);
+        expect_clean(run_until_responses(o, 20));
         continue;
       }
+      const load::Result r = run_until_errors(o, 20);
       EXPECT_GT(errors_of(r, load::ErrorKind::validation), 0u);
       EXPECT_EQ(r.error_total(), errors_of(r, load::ErrorKind::validation)) << describe_errors(r);
       EXPECT_EQ(r.responses, 0u);
@@ -413,13 +467,12 @@ TEST(load_engine, counts_wrong_rpc_id_over_the_zap_wire_as_validation_errors) {
                                  "ok", honest ? kHonest : [](record::Response& r) { ++r.id; }));
     for (const bool zap_body : {false, true}) {
       SCOPED_TRACE(std::string(honest ? "honest " : "lying ") + (zap_body ? "zap body" : "json body"));
-      load::Options o = options(Wire::zap, srv.port(), Scenario::rpc, zap_body);
-      o.duration_s = 0.3;
-      const load::Result r = run_load(o).result;
+      const load::Options o = options(Wire::zap, srv.port(), Scenario::rpc, zap_body);
       if (honest) {
-        expect_clean(r);
+        expect_clean(run_until_responses(o, 20));
         continue;
       }
+      const load::Result r = run_until_errors(o, 20);
       EXPECT_GT(errors_of(r, load::ErrorKind::validation), 0u);
       EXPECT_EQ(r.error_total(), errors_of(r, load::ErrorKind::validation)) << describe_errors(r);
       EXPECT_EQ(r.responses, 0u);
@@ -427,12 +480,11 @@ TEST(load_engine, counts_wrong_rpc_id_over_the_zap_wire_as_validation_errors) {
   }
 }
 
-// FAILS on engine.cpp as written (see the report): valid() compares id, balance and nonce but never the block
-// hash, so an answer with a wrong hash is recorded as valid — even a wrong first byte, which every codec
-// decodes.
+// The whole block hash is compared, not only what a charitable JSON decode checks: an answer with a wrong
+// first byte, which every codec decodes, is a validation error.
 TEST(load_engine, counts_a_wrong_block_hash_as_a_validation_error) {
   RawServer srv(Wire::http, rpc_handler("ok", [](record::Response& r) { r.block_hash[0] ^= 1; }));
-  const load::Result r = run_load(options(Wire::http, srv.port(), Scenario::rpc)).result;
+  const load::Result r = run_until_errors(options(Wire::http, srv.port(), Scenario::rpc), 10);
   EXPECT_GT(errors_of(r, load::ErrorKind::validation), 0u) << describe_errors(r);
   EXPECT_EQ(r.responses, 0u);
 }
@@ -443,8 +495,7 @@ TEST(load_engine, an_announced_connection_close_is_not_an_error) {
   RawServer srv(Wire::http, [](const Req&) { return Reply{200, "text/plain", "ok", true}; });
   load::Options o = options(Wire::http, srv.port(), Scenario::hello);
   o.connections = 1;
-  o.duration_s = 0.3;
-  const load::Result r = run_load(o).result;
+  const load::Result r = run_until_responses(o, 5);
   EXPECT_GT(r.responses, 1u) << describe_errors(r);  // more than one connection's worth: it reconnected
   EXPECT_EQ(r.error_total(), 0u) << describe_errors(r);
 }
@@ -455,7 +506,7 @@ TEST(load_engine, counts_a_non_200_answer_as_a_status_error) {
     RawServer srv(wire, [](const Req&) {
       return Reply{500, "text/plain", "ok"};
     });  // a valid body, wrong status
-    const load::Result r = run_load(options(wire, srv.port(), Scenario::hello)).result;
+    const load::Result r = run_until_errors(options(wire, srv.port(), Scenario::hello), 10);
     EXPECT_GT(errors_of(r, load::ErrorKind::status), 0u);
     EXPECT_EQ(r.error_total(), errors_of(r, load::ErrorKind::status)) << describe_errors(r);
     EXPECT_EQ(r.responses, 0u);
@@ -467,97 +518,132 @@ TEST(load_engine, counts_a_silent_server_as_timeouts_and_still_ends) {
   load::Options o = options(Wire::http, srv.port(), Scenario::hello);
   o.connections = 2;
   o.timeout_ms = 100;
-  const load::Result r = run_load(o).result;
+  const load::Result r = run_until_errors(o, 2);
   EXPECT_GT(errors_of(r, load::ErrorKind::timeout), 0u) << describe_errors(r);
   EXPECT_EQ(r.responses, 0u);
 }
 
 // ---- open loop and coordinated omission -----------------------------------------
 
+// One connection, one request in flight, 200 requests/s: a 600 ms stall delays the ~120 requests that fall
+// due during it. Counted from their intended send times, those due in the stall's first 300 ms are all at
+// least 300 ms late (the answer to the one before them cannot come before the stall ends), whatever the
+// machine's speed; counted from the actual send, only the stalled request is. Past the stall, the loader
+// waits for 160 more answers (the backlog) before it stops.
+constexpr auto kStall = 600ms;
+constexpr std::uint64_t kSlowNs = 290 * kMs;   // "at least 300 ms", less the histogram's bucket width
+constexpr std::uint64_t kDueInFirstHalf = 55;  // 61 by the schedule (the stalled one and 60 due after it)
+// Requests slower than kSlowNs for reasons other than the stall: only a machine that stops for ~0.3 s.
+constexpr std::uint64_t kOtherSlow = 5;
+
 TEST(load_engine, open_loop_charges_a_stall_to_every_request_scheduled_during_it) {
   StallingServer srv;
   load::Options o = options(Wire::http, srv.port(), Scenario::hello);
   o.connections = 1;
   o.rate_per_s = 200;  // one request every 5 ms
-  o.duration_s = 1.5;
-  srv.arm(700ms, 300ms);  // inside the window [0.2 s, 1.7 s): ~60 requests fall due during the stall
-  const load::Result r = run_load(o).result;
-  ASSERT_EQ(srv.stalls(), 1);
+  zaptest::BackgroundLoad l(o);
+  l.await_responses(20, "20 responses before the stall");
+  const std::uint64_t before = l.progress().responses.load();
+  srv.arm(kStall);
+  ASSERT_TRUE(zaptest::await([&] { return srv.stalls_ended() == 1; })) << "awaited the end of the stall";
+  l.await_responses(before + 160, "the backlog answered after the stall");
+  const load::Result& r = l.finish();
+  ASSERT_EQ(srv.stalls_begun(), 1);
   EXPECT_EQ(r.error_total(), 0u) << describe_errors(r);
   EXPECT_EQ(r.intended_rate_per_s, 200);
-  EXPECT_NEAR(double(r.responses), 300, 30);  // the backlog is sent once the stall ends, not skipped
+  EXPECT_EQ(r.responses, r.requests);  // the backlog is sent once the stall ends, not skipped
   // Corrected: each request that fell due during the stall is charged from its intended send time.
-  EXPECT_GE(r.latency.max(), 280 * kMs);
+  EXPECT_GE(r.latency.max(), std::uint64_t(kStall.count()) * kMs);
+  EXPECT_GE(count_at_least(r.latency, kSlowNs), kDueInFirstHalf);
   EXPECT_GE(r.latency.value_at_percentile(99), 100 * kMs);
-  EXPECT_GT(count_at_least(r.latency, 200 * kMs), 5u);
   // Uncorrected: only the stalled request itself was slow once sent.
-  EXPECT_GE(r.latency_actual.max(), 280 * kMs);
-  EXPECT_LE(count_at_least(r.latency_actual, 200 * kMs), 1u);
+  EXPECT_GE(r.latency_actual.max(), std::uint64_t(kStall.count()) * kMs);
+  EXPECT_LE(count_at_least(r.latency_actual, kSlowNs), kOtherSlow);
 }
 
 TEST(load_engine, closed_loop_records_the_same_stall_as_one_slow_request) {
   StallingServer srv;
   load::Options o = options(Wire::http, srv.port(), Scenario::hello);
   o.connections = 1;
-  o.duration_s = 1.5;
-  srv.arm(700ms, 300ms);
-  const load::Result r = run_load(o).result;
-  ASSERT_EQ(srv.stalls(), 1);
+  zaptest::BackgroundLoad l(o);
+  l.await_responses(20, "20 responses before the stall");
+  srv.arm(kStall);
+  ASSERT_TRUE(zaptest::await([&] { return srv.stalls_ended() == 1; })) << "awaited the end of the stall";
+  const std::uint64_t after = l.progress().responses.load();
+  l.await_responses(after + 1000, "1000 responses after the stall");
+  const load::Result& r = l.finish();
+  ASSERT_EQ(srv.stalls_begun(), 1);
   EXPECT_EQ(r.error_total(), 0u) << describe_errors(r);
   EXPECT_TRUE(r.latency == r.latency_actual);  // intended == actual send time in a closed loop
-  EXPECT_GE(r.latency.max(), 280 * kMs);
-  EXPECT_EQ(count_at_least(r.latency, 200 * kMs), 1u);  // the stall is hidden: nothing was sent during it
-  EXPECT_LT(r.latency.value_at_percentile(99), 100 * kMs);
+  EXPECT_GE(r.latency.max(), std::uint64_t(kStall.count()) * kMs);
+  // The stall is hidden: nothing was sent during it, so it is one slow request (and at most a few others
+  // slowed by the machine itself).
+  EXPECT_GE(count_at_least(r.latency, kSlowNs), 1u);
+  EXPECT_LE(count_at_least(r.latency, kSlowNs), kOtherSlow);
+  EXPECT_LT(r.latency.value_at_percentile(99), kSlowNs);
 }
 
-// FAILS on engine.cpp as written (see the report): run() waits up to kDrainGraceNs for in-flight responses
-// after the window, but complete() records a response only if it arrives before end_ns_, so one that arrives
-// during that wait is dropped: neither a response nor an error, and a stall at the window's end is invisible.
+// A request of the window whose answer comes after the window (in the drain) is recorded, not dropped:
+// the window is ended while the server holds a request.
 TEST(load_engine, records_a_window_request_whose_response_arrives_in_the_drain) {
   StallingServer srv;
   load::Options o = options(Wire::http, srv.port(), Scenario::hello);
   o.connections = 1;
   o.rate_per_s = 200;
-  o.duration_s = 1.0;      // window [0.2 s, 1.2 s)
-  srv.arm(1000ms, 500ms);  // a request sent at ~1.0 s is answered at ~1.5 s, within the 1 s drain grace
-  const Timed t = run_load(o);
-  const load::Result& r = t.result;
-  ASSERT_EQ(srv.stalls(), 1);
-  EXPECT_GE(r.latency.max(), 400 * kMs) << "the stalled request is missing; run took " << t.seconds << " s";
-  EXPECT_EQ(r.responses + r.error_total(), r.requests) << describe_errors(r);
+  zaptest::BackgroundLoad l(o);
+  l.await_responses(20, "20 responses before the stall");
+  srv.arm(500ms);
+  ASSERT_TRUE(zaptest::await([&] { return srv.stalls_begun() == 1; })) << "awaited the stall's start";
+  const load::Result& r = l.finish();  // the window ends with the stalled request in flight
+  ASSERT_EQ(srv.stalls_ended(), 1);
+  EXPECT_GE(r.latency.max(), 500 * kMs) << "the stalled request is missing";
+  EXPECT_EQ(r.error_total(), 0u) << describe_errors(r);
+  EXPECT_EQ(r.responses, r.requests) << describe_errors(r);
 }
 
-// FAILS on engine.cpp as written (see the report): after the window, next_send_ns() is at most end_ns_, which
-// is already past, so run() calls epoll_wait with timeout 0 and spins for the whole drain.
+// While it drains, the loader sleeps in epoll_wait rather than spinning: over a 3 s drain its CPU time
+// stays far below what a spinning loop takes (a spinner on a machine shared three ways still burns ~1 s).
 TEST(load_engine, open_loop_sleeps_while_it_waits_for_the_last_response) {
   StallingServer srv;
   load::Options o = options(Wire::http, srv.port(), Scenario::hello);
   o.connections = 1;
   o.rate_per_s = 200;
-  o.duration_s = 0.3;     // window [0.2 s, 0.5 s)
-  srv.arm(400ms, 900ms);  // the last request is answered at ~1.3 s: a 0.8 s drain with nothing to send
-  const load::Result r = run_load(o).result;
-  ASSERT_EQ(srv.stalls(), 1);
-  EXPECT_LT(r.cpu_user_s + r.cpu_sys_s, 0.4) << "user " << r.cpu_user_s << " s, sys " << r.cpu_sys_s << " s";
+  o.timeout_ms = 10'000;  // the stall is not a timeout
+  zaptest::BackgroundLoad l(o);
+  l.await_responses(20, "20 responses before the stall");
+  srv.arm(3000ms);
+  ASSERT_TRUE(zaptest::await([&] { return srv.stalls_begun() == 1; })) << "awaited the stall's start";
+  rusage before{}, after{};
+  getrusage(RUSAGE_SELF, &before);
+  const load::Result& r = l.finish();  // the drain: ~3 s with nothing to send
+  getrusage(RUSAGE_SELF, &after);
+  const auto s = [](const timeval& tv) { return double(tv.tv_sec) + double(tv.tv_usec) / 1e6; };
+  const double drain_cpu_s = s(after.ru_utime) - s(before.ru_utime) + s(after.ru_stime) - s(before.ru_stime);
+  ASSERT_EQ(srv.stalls_ended(), 1);
+  EXPECT_EQ(r.error_total(), 0u) << describe_errors(r);
+  EXPECT_LT(drain_cpu_s, 0.25) << "the process used " << drain_cpu_s << " s of CPU in a 3 s drain";
 }
 
 // ---- servers that are not there -------------------------------------------------
 
-TEST(load_engine, counts_connect_errors_against_a_dead_port_and_ends_in_time) {
-  const load::Result r = run_load(options(Wire::http, dead_port(), Scenario::hello)).result;
+TEST(load_engine, counts_connect_errors_against_a_dead_port_and_ends) {
+  const load::Result r = run_until_errors(options(Wire::http, dead_port(), Scenario::hello), 3);
   EXPECT_GT(errors_of(r, load::ErrorKind::connect), 0u) << describe_errors(r);
   EXPECT_EQ(r.responses, 0u);
   EXPECT_EQ(r.requests, 0u);
 }
 
-TEST(load_engine, counts_errors_when_the_server_dies_mid_run_and_ends_in_time) {
+TEST(load_engine, counts_errors_when_the_server_dies_mid_run_and_ends) {
   RawServer srv(Wire::http, rpc_handler("ok", kHonest));
-  std::thread killer([&] {
-    std::this_thread::sleep_for(300ms);  // inside the window [0.2 s, 0.7 s)
-    srv.stop();
-  });
-  const load::Result r = run_load(options(Wire::http, srv.port(), Scenario::hello)).result;
-  killer.join();
+  const load::Options o = options(Wire::http, srv.port(), Scenario::hello);
+  zaptest::BackgroundLoad l(o);
+  l.await_responses(20, "20 responses before the server dies");
+  srv.stop();
+  // The close loses at most one request per connection (closed); every error past that is a refused
+  // reconnect (connect).
+  l.await([&](const load::Progress& p) { return p.errors.load() >= o.connections + 3; },
+          "the reconnects refused after the close");
+  const load::Result& r = l.finish();
   EXPECT_GT(r.responses, 0u);                                                  // it was answering before
   EXPECT_GT(errors_of(r, load::ErrorKind::closed), 0u) << describe_errors(r);  // the open connections closed
   EXPECT_GT(errors_of(r, load::ErrorKind::connect), 0u);  // and the reconnects were refused

@@ -59,7 +59,7 @@ if [ -z "$chromium" ]; then
   echo "FAILED: chromium not found: run scripts/deps.sh"
   failures=$((failures + 1))
 else
-  timeout 90 "$chromium" --headless=new --no-sandbox --disable-gpu --user-data-dir="$work/chrome" \
+  timeout 240 "$chromium" --headless=new --no-sandbox --disable-gpu --user-data-dir="$work/chrome" \
     --no-first-run --disable-extensions --dump-dom "file://$work/run/report.html" >"$work/dom.html" 2>"$work/chrome.err"
   rc=$?
   [ "$rc" = 0 ] && [ -s "$work/dom.html" ]

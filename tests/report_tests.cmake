@@ -10,4 +10,4 @@ gtest_discover_tests(report_test)
 
 add_test(NAME report_html COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/report_html_test.sh $<TARGET_FILE:zapbench>
                                   $<TARGET_FILE:report_test>)
-set_tests_properties(report_html PROPERTIES TIMEOUT 120)
+set_tests_properties(report_html PROPERTIES TIMEOUT ${ZAPBENCH_HANG_TIMEOUT_S})

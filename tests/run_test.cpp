@@ -14,6 +14,7 @@
 #include <sstream>
 #include <string>
 
+#include "await.hpp"
 #include "record/registry.hpp"
 #include "report/model.hpp"
 
@@ -61,11 +62,10 @@ bool nginx_installed() {
 TEST_F(RunCli, MinimalRealRunOneCellPerArm) {
   const std::string json(record::default_json_codec().name);
   const fs::path out = dir_ / "r";
-  const Exit e =
-      zapbench("run --repeats 2 --duration 0.3 --warmup 0.1 --connections 2 --pipeline 1 --bodies " + json +
-                   ",zap --micro-filter '^Decode/(zap|" + json +
-                   ")$' --micro-repetitions 2 --micro-min-time 0.01 --out " + out.string(),
-               dir_ / "run.log");
+  const Exit e = zapbench("run --repeats 2 --duration 0.3 --warmup 0 --connections 2 --pipeline 1 --bodies " +
+                              json + ",zap --micro-filter '^Decode/(zap|" + json +
+                              ")$' --micro-repetitions 2 --micro-min-time 0.01 --out " + out.string(),
+                          dir_ / "run.log");
   ASSERT_EQ(e.code, 0) << e.output;
   EXPECT_NE(e.output.find("report.html"), std::string::npos) << e.output;
 
@@ -172,11 +172,14 @@ TEST_F(RunCli, InterruptedRunWritesWhatItMeasured) {
     _exit(127);
   }
   // Wait for the first samples, then interrupt as a user would.
-  for (int i = 0; i < 200 && slurp(dir_ / "run.log").find("[  2/") == std::string::npos; ++i) usleep(50'000);
+  const bool two_samples =
+      zaptest::await([&] { return slurp(dir_ / "run.log").find("[  2/") != std::string::npos; });
   kill(pid, SIGINT);
   int st = 0;
   waitpid(pid, &st, 0);
   const std::string log = slurp(dir_ / "run.log");
+  ASSERT_TRUE(two_samples) << "awaited the second sample's line for " << zaptest::kHang.count() << " ms:\n"
+                           << log;
   ASSERT_TRUE(WIFEXITED(st)) << log;
   EXPECT_EQ(WEXITSTATUS(st), 130) << log;
   const report::Results r = report::load_file(out.string());

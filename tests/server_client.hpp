@@ -21,6 +21,7 @@
 #include <thread>
 #include <vector>
 
+#include "await.hpp"
 #include "micro/alloc_counter.hpp"
 #include "micro/padded.hpp"
 #include "net/buffer.hpp"
@@ -68,7 +69,11 @@ class ServerEnv {
   std::thread thread_;
 };
 
-// A blocking client socket with a receive timeout, so a test never hangs.
+// A blocking client socket whose reads wait for bytes or the close, with the
+// hang bound as their timeout, so a test never hangs and never fails for
+// being slow.
+constexpr int kReadTimeoutMs = static_cast<int>(zaptest::kHang.count());
+
 class Client {
  public:
   explicit Client(std::uint16_t port) {
@@ -93,7 +98,7 @@ class Client {
     }
   }
   // Reads more bytes into in_; false on EOF, error or no data within timeout.
-  bool read_some(int timeout_ms = 5000) {
+  bool read_some(int timeout_ms = kReadTimeoutMs) {
     pollfd p{fd_, POLLIN, 0};
     if (poll(&p, 1, timeout_ms) <= 0) return false;
     std::uint8_t* w = in_.prepare(64 * 1024);
@@ -144,12 +149,12 @@ class Client {
   }
   // True if the server closes the connection (EOF) within the timeout, with
   // nothing more to read.
-  bool closed_without_reply(int timeout_ms = 5000) {
+  bool closed_without_reply(int timeout_ms = kReadTimeoutMs) {
     while (read_some(timeout_ms)) {
     }
     return eof_ && in_.empty();
   }
-  bool closed(int timeout_ms = 5000) {
+  bool closed(int timeout_ms = kReadTimeoutMs) {
     while (read_some(timeout_ms)) {
     }
     return eof_;

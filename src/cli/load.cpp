@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
@@ -34,7 +35,12 @@ constexpr const char* kUsage =
     "reported beside it. Connections open before the warm-up; nothing in the\n"
     "warm-up is recorded. Errors are counted by kind: connect, read, write,\n"
     "timeout, status, validation, and closed (requests left unanswered when the\n"
-    "server closed the connection); the loader reconnects after each.\n"
+    "server closed the connection); the loader reconnects after each. After the\n"
+    "window, the requests still in flight are waited for until answered or timed\n"
+    "out (--timeout-ms), so every request of the window is accounted for.\n"
+    "SIGINT (Ctrl-C) or SIGTERM ends the window early: the results so far are\n"
+    "printed and written as usual (marked stopped), and the exit code is 130 or 143;\n"
+    "a second one ends the process at once.\n"
     "With --wire floor (against 'zapbench floor'), the floor arm: every request is\n"
     "the same N bytes and every M bytes received count as one valid response, with\n"
     "no parsing or validation; --scenario, --body and --json do not apply.\n"
@@ -104,6 +110,16 @@ std::string us(std::uint64_t ns) {
   char b[32];
   std::snprintf(b, sizeof b, "%.1f", double(ns) / 1000.0);
   return b;
+}
+
+// Set by SIGINT/SIGTERM; the engine's threads poll it (Options::stop).
+std::atomic<bool> g_stop{false};
+volatile std::sig_atomic_t g_stop_signal = 0;
+static_assert(std::atomic<bool>::is_always_lock_free, "g_stop is set from a signal handler");
+
+void on_stop_signal(int sig) {
+  g_stop_signal = sig;
+  g_stop.store(true, std::memory_order_relaxed);
 }
 
 }  // namespace
@@ -197,6 +213,14 @@ int cmd_load(int argc, char** argv) {
     o.json = c;
   }
 
+  struct sigaction sa {};
+  sa.sa_handler = on_stop_signal;
+  sa.sa_flags = SA_RESETHAND;  // a second Ctrl-C does not wait for the drain: it kills
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+  o.stop = &g_stop;
+
   load::Progress progress;
   std::atomic<bool> done{false};
   std::thread ticker;
@@ -237,12 +261,18 @@ int cmd_load(int argc, char** argv) {
   std::printf(
       "zapbench load: %s %s at %s, %u connections, %u threads, pipeline %u, %.1f s (+%.1f s warm-up)\n", wire,
       what.c_str(), addr.c_str(), o.connections, o.threads, o.pipeline, o.duration_s, o.warmup_s);
+  // Per second of the window; 0 for an empty one (stopped in the warm-up).
+  const auto per_s = [&](double n) { return r.elapsed_s > 0 ? n / r.elapsed_s : 0.0; };
+  const int stop_signal = r.stopped ? int(g_stop_signal) : 0;
+  if (r.stopped)
+    std::printf("  STOPPED by %s after %.2f s of the window: the figures cover that part only\n",
+                stop_signal == SIGTERM ? "SIGTERM" : "SIGINT", r.elapsed_s);
   std::printf("  requests/s   %.1f (%llu responses, %llu requests sent, %llu of %u connections answered)\n",
               r.rate_per_s(), static_cast<unsigned long long>(r.responses),
               static_cast<unsigned long long>(r.requests),
               static_cast<unsigned long long>(r.connections_answered), o.connections);
   if (o.rate_per_s > 0) {
-    const double achieved = double(r.requests) / r.elapsed_s;
+    const double achieved = per_s(double(r.requests));
     std::printf("  rate         intended %.1f/s, achieved %.1f/s\n", o.rate_per_s, achieved);
     if (achieved < 0.95 * o.rate_per_s)
       std::printf(
@@ -250,8 +280,8 @@ int cmd_load(int argc, char** argv) {
           "backlog\n",
           100.0 * achieved / o.rate_per_s);
   }
-  std::printf("  bytes/s      sent %.0f, received %.0f\n", double(r.bytes_sent) / r.elapsed_s,
-              double(r.bytes_received) / r.elapsed_s);
+  std::printf("  bytes/s      sent %.0f, received %.0f\n", per_s(double(r.bytes_sent)),
+              per_s(double(r.bytes_received)));
   const load::Histogram& h = r.latency;
   std::printf("  latency us   p50 %s  p90 %s  p99 %s  p99.9 %s  max %s  mean %.1f  stdev %.1f%s\n",
               us(h.value_at_percentile(50)).c_str(), us(h.value_at_percentile(90)).c_str(),
@@ -282,6 +312,7 @@ int cmd_load(int argc, char** argv) {
                  addr.c_str(), o.connections, o.threads, o.pipeline);
     std::fprintf(f, "  \"duration_s\": %g, \"warmup_s\": %g, \"intended_rate_per_s\": %g,\n", o.duration_s,
                  o.warmup_s, o.rate_per_s);
+    std::fprintf(f, "  \"elapsed_s\": %.6f, \"stopped\": %s,\n", r.elapsed_s, r.stopped ? "true" : "false");
     std::fprintf(f, "  \"requests\": %llu, \"responses\": %llu, \"requests_per_s\": %.3f,\n",
                  static_cast<unsigned long long>(r.requests), static_cast<unsigned long long>(r.responses),
                  r.rate_per_s());
@@ -301,7 +332,7 @@ int cmd_load(int argc, char** argv) {
     std::fprintf(f, "\n}\n");
     std::fclose(f);
   }
-  return 0;
+  return r.stopped ? 128 + stop_signal : 0;
 }
 
 }  // namespace cli

@@ -818,6 +818,12 @@ double seconds_of(const rusage& ru) {
          double(ru.ru_stime.tv_usec) / 1e6;
 }
 
+// How long a server may take to listen, and the slack beyond every expected
+// duration: bounds that only catch a hang, generous for a slow or busy machine
+// (a sanitizer build, other work on the CPUs).
+constexpr double kStartTimeoutS = 30;
+constexpr double kHangS = 30;
+
 // One sample of one cell: a fresh server, a fresh loader, both pinned.
 report::E2ESample run_sample(const Plan& p, const std::string& exe, CellPlan& cp, unsigned repeat,
                              std::string& failure) {
@@ -833,10 +839,11 @@ report::E2ESample run_sample(const Plan& p, const std::string& exe, CellPlan& cp
     write_text(dir + "/nginx.conf", nginx_conf(dir, port, p.cfg.server_cpus.size()));
     server_argv = {p.nginx, "-p", dir, "-c", dir + "/nginx.conf", "-g", "daemon off; master_process on;"};
     srv = spawn(server_argv, p.cfg.server_cpus, log, false);
-    if (!wait_accepting(port, 5)) failure = "nginx did not start listening (see " + base + ".server.log)";
+    if (!wait_accepting(port, kStartTimeoutS))
+      failure = "nginx did not start listening (see " + base + ".server.log)";
   } else {
     srv = spawn(server_argv, p.cfg.server_cpus, log, true);
-    const std::string line = wait_for_line(srv.out_fd, "listening on", 5);
+    const std::string line = wait_for_line(srv.out_fd, "listening on", kStartTimeoutS);
     port = port_of(line);
     if (port == 0) failure = "the server did not start (see " + base + ".server.log)";
   }
@@ -849,8 +856,9 @@ report::E2ESample run_sample(const Plan& p, const std::string& exe, CellPlan& cp
     const int llog = open((base + ".load.log").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     const Child ld = spawn(la, p.cfg.loader_cpus, llog, false);
     rusage lru{};
-    // Warm-up, window, a 1 s drain, connection set-up: anything far beyond is a hang.
-    const int st = reap(ld.pid, p.cfg.warmup_s + p.cfg.duration_s + 30, &lru);
+    // Warm-up, window, the drain (at most the loader's 5 s response timeout),
+    // connection set-up: anything far beyond is a hang.
+    const int st = reap(ld.pid, p.cfg.warmup_s + p.cfg.duration_s + 5 + kHangS, &lru);
     close(llog);
     if (st != 0) {
       failure = "the loader failed (status " + std::to_string(st) + "; see " + base + ".load.log)";
@@ -873,11 +881,11 @@ report::E2ESample run_sample(const Plan& p, const std::string& exe, CellPlan& cp
       while (read(fd, b, sizeof b) > 0) {
       }
     });
-    reap(srv.pid, 10, &sru);
+    reap(srv.pid, kHangS, &sru);
     drain.join();
     close(srv.out_fd);
   } else {
-    reap(srv.pid, 10, &sru);
+    reap(srv.pid, kHangS, &sru);
   }
   close(log);
   s.server_cpu_s = seconds_of(sru);

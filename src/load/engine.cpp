@@ -73,7 +73,7 @@ std::int64_t now_ns() {
 
 constexpr std::int64_t kNsPerS = 1'000'000'000;
 constexpr std::int64_t kReconnectDelayNs = 100'000'000;  // after a failed connect or a dropped connection
-constexpr std::int64_t kDrainGraceNs = 1'000'000'000;    // wait for in-flight responses after the window
+constexpr std::int64_t kNsPerMs = 1'000'000;
 
 struct Inflight {
   std::int64_t intended_ns;
@@ -145,6 +145,8 @@ class Thread {
   }
   void join() { thread_.join(); }
   Result& result() { return result_; }
+  // The window as it ran (a stop may have shortened it).
+  std::int64_t window_ns() const { return end_ns_ - warm_end_ns_; }
 
  private:
   bool open_loop() const { return opt_.rate_per_s > 0; }
@@ -172,13 +174,21 @@ class Thread {
       connect_conn(c, now_ns());
     }
     epoll_event events[256];
+    // The drain ends when nothing is in flight; housekeeping() times out what
+    // is, so this bound is only a backstop.
+    const std::int64_t drain_ns = std::int64_t{opt_.timeout_ms} * kNsPerMs + 100 * kNsPerMs;
     for (;;) {
       const std::int64_t now = now_ns();
-      if (now >= end_ns_ && (now >= end_ns_ + kDrainGraceNs || !any_inflight())) break;
+      if (opt_.stop != nullptr && now < end_ns_ && opt_.stop->load(std::memory_order_relaxed)) {
+        warm_end_ns_ = std::min(warm_end_ns_, now);
+        end_ns_ = now;
+        result_.stopped = true;
+      }
+      if (now >= end_ns_ && (now >= end_ns_ + drain_ns || !any_inflight())) break;
       int wait_ms = 10;
       if (open_loop() && now < end_ns_) {  // after the window nothing is sent: no schedule to wake for
         const std::int64_t next = next_send_ns();
-        wait_ms = next <= now ? 0 : static_cast<int>(std::min<std::int64_t>((next - now) / 1'000'000, 10));
+        wait_ms = next <= now ? 0 : static_cast<int>(std::min<std::int64_t>((next - now) / kNsPerMs, 10));
       }
       const int n = epoll_wait(epoll_, events, 256, wait_ms);
       // A fresh timestamp per event: with many connections ready at once, one
@@ -299,7 +309,7 @@ class Thread {
       }
       if (c.connecting) continue;
       if (c.head < c.inflight.size() &&
-          t - c.inflight[c.head].sent_ns > std::int64_t{opt_.timeout_ms} * 1'000'000) {
+          t - c.inflight[c.head].sent_ns > std::int64_t{opt_.timeout_ms} * kNsPerMs) {
         drop(c, ErrorKind::timeout, t);
         continue;
       }
@@ -515,8 +525,11 @@ class Thread {
     result_.latency.record(static_cast<std::uint64_t>(t - req.intended_ns));
     result_.latency_actual.record(static_cast<std::uint64_t>(t - req.sent_ns));
     ++result_.responses;
+    if (progress_ != nullptr) {
+      progress_->responses.fetch_add(1, std::memory_order_relaxed);
+      if (!c.answered) progress_->connections_answered.fetch_add(1, std::memory_order_relaxed);
+    }
     c.answered = true;
-    if (progress_ != nullptr) progress_->responses.fetch_add(1, std::memory_order_relaxed);
     return true;
   }
 
@@ -594,9 +607,11 @@ Result run(const Options& opt, Progress* progress) {
   getrusage(RUSAGE_SELF, &after);
 
   Result out;
-  out.elapsed_s = opt.duration_s;
+  std::int64_t window_ns = 0;
   for (auto& t : ts) {
     Result& r = t->result();
+    window_ns = std::max(window_ns, t->window_ns());
+    out.stopped = out.stopped || r.stopped;
     out.requests += r.requests;
     out.responses += r.responses;
     out.bytes_sent += r.bytes_sent;
@@ -606,6 +621,7 @@ Result run(const Options& opt, Progress* progress) {
     out.latency.merge(r.latency);
     out.latency_actual.merge(r.latency_actual);
   }
+  out.elapsed_s = double(window_ns) / double(kNsPerS);
   out.intended_rate_per_s = opt.rate_per_s;
   out.cpu_user_s = seconds(after.ru_utime) - seconds(before.ru_utime);
   out.cpu_sys_s = seconds(after.ru_stime) - seconds(before.ru_stime);

@@ -33,12 +33,16 @@ struct Options {
   const record::CodecInfo* json = nullptr;  // rpc JSON encoder/decoder
   unsigned connections = 10;
   unsigned threads = 1;
-  double duration_s = 10;
-  double warmup_s = 1;              // run, not recorded; connections open before it
-  unsigned pipeline = 1;            // requests in flight per connection
-  double rate_per_s = 0;            // 0: closed loop; else open loop at this total rate
-  std::uint32_t timeout_ms = 5000;  // a response later than this is a timeout error
-  std::vector<int> cpus;            // thread i pinned to cpus[i % size]
+  double duration_s = 10;  // the window; with `stop`, the longest it may last
+  double warmup_s = 1;     // run, not recorded; connections open before it
+  unsigned pipeline = 1;   // requests in flight per connection
+  double rate_per_s = 0;   // 0: closed loop; else open loop at this total rate
+  // A response later than this is a timeout error. After the window, the
+  // drain waits for the requests still in flight until each is answered or
+  // reaches this timeout, so every window request is accounted for however
+  // slow the machine or the server.
+  std::uint32_t timeout_ms = 5000;
+  std::vector<int> cpus;  // thread i pinned to cpus[i % size]
   // Wire::floor only (both required, else run() throws): scenario, body and
   // codec are ignored; every request is the same constant floor_request_bytes
   // bytes, and every floor_response_bytes bytes received complete the oldest
@@ -46,6 +50,11 @@ struct Options {
   // the loader's per-response work is as small as it can be.
   std::uint32_t floor_request_bytes = 0;
   std::uint32_t floor_response_bytes = 0;
+  // When set, the window ends as soon as *stop becomes true (seen within
+  // ~10 ms; a stop in the warm-up leaves an empty window); the drain follows
+  // as usual. For a caller that ends the load on an event (a signal, a test
+  // that waits for what it needs) rather than after duration_s.
+  const std::atomic<bool>* stop = nullptr;
 };
 
 // Counted per event, except `closed`, which counts requests: the peer closed
@@ -58,7 +67,8 @@ enum class ErrorKind : std::uint8_t { connect = 0, read, write, timeout, status,
 std::string_view describe(ErrorKind k) noexcept;
 
 struct Result {
-  double elapsed_s = 0;              // the recorded window
+  double elapsed_s = 0;              // the recorded window (shorter than duration_s when stopped)
+  bool stopped = false;              // Options::stop ended the window before duration_s
   std::uint64_t requests = 0;        // sent in the window
   std::uint64_t responses = 0;       // valid responses recorded
   std::uint64_t bytes_sent = 0;      // of the window's requests (framing included)
@@ -77,9 +87,11 @@ struct Result {
 };
 
 // Live counters the progress line reads (relaxed; approximate by design).
+// Also what a caller waits on to end a run with Options::stop.
 struct Progress {
-  std::atomic<std::uint64_t> responses{0};
+  std::atomic<std::uint64_t> responses{0};  // valid window responses
   std::atomic<std::uint64_t> errors{0};
+  std::atomic<std::uint64_t> connections_answered{0};  // as Result::connections_answered, so far
 };
 
 // Runs the whole load (warm-up, window, drain) and returns the merged result.
