@@ -4,9 +4,10 @@
 #                release build, under ASan+UBSan and (threaded ones) under TSan,
 #                then the fuzz targets for a bounded time (FUZZ_SECONDS each)
 # Both are idempotent; `make clean` removes build/.
-.PHONY: bench test build deps fuzz-build sanitize-build fuzz clean format
+.PHONY: bench test test-stress build deps fuzz-build sanitize-build fuzz clean format
 
 FUZZ_SECONDS ?= 15
+CLANG_FORMAT ?= $(shell command -v clang-format || command -v clang-format-14)
 JOBS ?= $(shell nproc)
 
 deps:
@@ -30,6 +31,11 @@ test: build fuzz-build sanitize-build
 	ctest --preset tsan -j $(JOBS)
 	FUZZ_SECONDS=$(FUZZ_SECONDS) ctest --preset fuzz -j $(JOBS)
 
+# The test command 3 times with every CPU kept busy, then once on one CPU:
+# what a change to a test must survive (no test may depend on the machine's speed).
+test-stress:
+	scripts/test-stress.sh
+
 sanitize-build: deps
 	cmake --preset asan
 	cmake --build --preset asan -j $(JOBS)
@@ -45,7 +51,7 @@ fuzz: fuzz-build
 	FUZZ_SECONDS=$(FUZZ_SECONDS) ctest --preset fuzz -j $(JOBS)
 
 format:
-	find src tests fuzz -name '*.hpp' -o -name '*.cpp' | xargs clang-format -i
+	find src tests fuzz -name '*.hpp' -o -name '*.cpp' | xargs $(CLANG_FORMAT) -i
 
 clean:
 	rm -rf build

@@ -9,7 +9,8 @@ set -euo pipefail
 
 export ASAN_OPTIONS="${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
-common=(-timeout=5 -rss_limit_mb=2048)
+# -timeout: one input running this long is a hang (a loop that never ends), not a slow machine.
+common=(-timeout=25 -rss_limit_mb=2048)
 
 hexdump_file() { od -An -tx1 -v "$1" | tr -d ' \n'; echo; }
 

@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
   g++ make cmake ninja-build           # the build
+  ccache                               # repeated builds (make test builds four trees)
   clang-14 libclang-rt-14-dev          # libFuzzer + sanitizers for the fuzz preset
   libgtest-dev libgmock-dev            # tests
   libbenchmark-dev                     # microbenchmarks
