@@ -19,15 +19,20 @@ usage_error() {  # name, expected message, zapbench arguments...
   "$bin" "$@" >/dev/null 2>"$work/usage_err"
   local rc=$?
   [ "$rc" = 2 ] && grep -q -- "$msg" "$work/usage_err"
-  check "$name (exit $rc: $(head -c 200 "$work/usage_err"))" $?
+  local ok=$?  # before the $(...) below, which would replace $?
+  check "$name (exit $rc: $(head -c 200 "$work/usage_err"))" "$ok"
 }
 
 "$bin" floor --listen 127.0.0.1:0 --request-bytes 82 --response-bytes 80 >"$work/out" 2>"$work/err" &
 pid=$!
 end=$((SECONDS + hang))
-until grep -q "listening on" "$work/out" || [ "$SECONDS" -ge "$end" ]; do sleep 0.02; done
+until grep -q "listening on" "$work/out" || ! kill -0 "$pid" 2>/dev/null || [ "$SECONDS" -ge "$end" ]; do
+  sleep 0.02
+done
 port=$(sed -n 's/^zapbench floor: listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$work/out")
-[ -n "$port" ] && [ "$port" != 0 ]; check "prints the bound port ($(head -1 "$work/out"))" $?
+[ -n "$port" ] && [ "$port" != 0 ]
+ok=$?
+check "prints the bound port ($(head -1 "$work/out"))" "$ok"
 
 "$bin" load --wire floor --addr "127.0.0.1:$port" --request-bytes 82 --response-bytes 80 -c 4 -d 1 \
   --warmup 0 --json-out "$work/load.json" >"$work/load.out" 2>&1

@@ -755,6 +755,11 @@ void attack(unsigned threads) {
   for (const Case& k : cases)
     if (k.counted) ++want[static_cast<int>(*k.counted)];
   want[static_cast<int>(ErrorKind::connection_limit)] += refused;
+  std::printf("[ hostile  ] the server counted:");
+  for (int i = 0; i < static_cast<int>(ErrorKind::count_); ++i)
+    std::printf(" %s %llu (cases %zu)", std::string(server::describe(static_cast<ErrorKind>(i))).c_str(),
+                static_cast<unsigned long long>(n.errors[i]), want[i]);
+  std::printf("\n");
   for (int i = 0; i < static_cast<int>(ErrorKind::count_); ++i) {
     const auto kind = static_cast<ErrorKind>(i);
     if (kind == ErrorKind::io) continue;

@@ -27,7 +27,8 @@ await() {  # condition command...: true once it holds, false after $hang seconds
 # Bytes the process has taken in with read() (/proc/PID/io rchar).
 rchar() { sed -n 's/^rchar: //p' "/proc/$1/io"; }
 
-await grep -q "zap listening" "$work/out"
+listening() { grep -q "zap listening" "$work/out" || ! kill -0 "$pid" 2>/dev/null; }
+await listening
 port=$(sed -n 's/.*http listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$work/out")
 [ -n "$port" ]; check "prints the bound HTTP port" $?
 exec 3<>"/dev/tcp/127.0.0.1/$port"
