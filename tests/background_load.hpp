@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <exception>
 #include <functional>
 #include <string>
 #include <thread>
@@ -26,7 +27,13 @@ class BackgroundLoad {
   explicit BackgroundLoad(load::Options o) : opt_(std::move(o)) {
     opt_.duration_s = std::chrono::duration<double>(kHang).count();
     opt_.stop = &stop_;
-    thread_ = std::thread([this] { result_ = load::run(opt_, &progress_); });
+    thread_ = std::thread([this] {
+      try {
+        result_ = load::run(opt_, &progress_);
+      } catch (const std::exception& e) {  // reported by finish(), on the test's thread
+        error_ = e.what();
+      }
+    });
   }
   BackgroundLoad(const BackgroundLoad&) = delete;
   BackgroundLoad& operator=(const BackgroundLoad&) = delete;
@@ -35,11 +42,12 @@ class BackgroundLoad {
   [[nodiscard]] const load::Progress& progress() const { return progress_; }
 
   // Waits until done(progress()) holds; a failure naming `what` if it does
-  // not within the hang bound.
-  bool await(const std::function<bool(const load::Progress&)>& done, const std::string& what) {
-    const bool ok = zaptest::await([&] { return done(progress_); });
+  // not within `limit` (the hang bound by default).
+  bool await(const std::function<bool(const load::Progress&)>& done, const std::string& what,
+             std::chrono::milliseconds limit = kHang) {
+    const bool ok = zaptest::await([&] { return done(progress_); }, limit);
     if (!ok)
-      ADD_FAILURE() << "awaited " << what << " for " << kHang.count() << " ms; the load saw "
+      ADD_FAILURE() << "awaited " << what << " for " << limit.count() << " ms; the load saw "
                     << progress_.responses.load() << " responses, " << progress_.errors.load() << " errors";
     return ok;
   }
@@ -51,7 +59,10 @@ class BackgroundLoad {
   // Ends the window (if still open), waits for the drain, returns the result.
   const load::Result& finish() {
     stop_ = true;
-    if (thread_.joinable()) thread_.join();
+    if (thread_.joinable()) {
+      thread_.join();
+      if (!error_.empty()) ADD_FAILURE() << "load::run threw: " << error_;
+    }
     return result_;
   }
 
@@ -60,6 +71,7 @@ class BackgroundLoad {
   std::atomic<bool> stop_{false};
   load::Progress progress_;
   load::Result result_;
+  std::string error_;
   std::thread thread_;
 };
 

@@ -289,6 +289,8 @@ LoadResult finish_loader(Child& c, const Scratch& dir, const std::string& name, 
 // ---- scale -----------------------------------------------------------------------
 
 constexpr unsigned kScaleConnections = 10'000;
+// A connect storm's hang bound: a SYN dropped again and again is retried after 1, 3, 7, 15, 31, 63 s.
+constexpr std::chrono::milliseconds kConnectStormHang{240'000};
 // Per connection the server holds two 16 KiB buffers (net::Buffer: not zero-filled, so an idle
 // connection's pages stay untouched) and a small struct: ~9 KiB measured. 24 KiB fails a regression such
 // as zero-filling the buffers again (~33 KiB). ASan fills the first 4 KiB of every allocation and keeps
@@ -329,9 +331,9 @@ void scale_one_wire(bool zap) {
   if (const int cpu = cpu_for(false); cpu >= 0) o.cpus = {cpu};
   const auto started = Clock::now();
   zaptest::BackgroundLoad l(o);
-  const bool all_answered =
-      l.await([](const load::Progress& p) { return p.connections_answered.load() == kScaleConnections; },
-              "every one of the " + std::to_string(kScaleConnections) + " connections answered");
+  const bool all_answered = l.await(
+      [](const load::Progress& p) { return p.connections_answered.load() == kScaleConnections; },
+      "every one of the " + std::to_string(kScaleConnections) + " connections answered", kConnectStormHang);
   // Every connection answered and kept alive: the server holds all of them now.
   const std::uint64_t rss_all_open_bytes = rss_bytes(spid);
   const std::size_t fds_all_open = open_fds(spid);

@@ -148,6 +148,7 @@ load::Options floor_options(std::uint16_t port, unsigned connections = 4, unsign
   o.connections = connections;
   o.pipeline = pipeline;
   o.warmup_s = 0.2;
+  o.timeout_ms = static_cast<std::uint32_t>(zaptest::kHang.count());  // a timeout error only for a hang
   return o;
 }
 
