@@ -471,12 +471,12 @@ TEST(shutdown, sigterm_mid_run_on_both_wires_answers_every_request_read) {
   // until this test stops them (their -d is only a hang bound).
   const double hang_s = std::chrono::duration<double>(zaptest::kHang).count();
   const LoadSpec http{false, 50, 4, hang_s, 0}, zap{true, 50, 4, hang_s, 0};
+  const std::size_t fds_idle = open_fds(spid);  // before any client connected
   const auto started = Clock::now();
   std::unique_ptr<Child> lh = start_loader(dir, s, http, "http");
   std::unique_ptr<Child> lz = start_loader(dir, s, zap, "zap");
   // Mid-run: both loaders connected (the server holds their 100 connections), then the server busy with
   // them (a few MiB of requests read since: it answers after every read).
-  const std::size_t fds_idle = open_fds(spid);
   ASSERT_TRUE(zaptest::await([&] { return open_fds(spid) >= fds_idle + 100; }))
       << "awaited the loaders' 100 connections at the server";
   const std::uint64_t read_before = bytes_read(spid);
