@@ -2,18 +2,20 @@
 # scripts/test-stress.sh — the test command (`make test`) on a machine made
 # slow on purpose, to prove that no test depends on the machine's speed:
 #   1. BUSY_RUNS times (default 3) with every CPU also kept busy by other
-#      processes (one spinning process per CPU, at the tests' own priority);
+#      processes (HOGS_PER_CPU spinning processes per CPU, default 1, at the
+#      tests' own priority);
 #   2. ONE_CPU_RUNS times (default 1) with everything restricted to one CPU
 #      (taskset -c 0; make's -j and the suites' pinning follow the affinity).
 # Prints, per run, the exit status, the ctest counts of each preset and the
 # wall time; exits 1 if any run failed. Every log stays in build/stress/.
 # The spinning processes are stopped on exit, also after a failure or Ctrl-C.
-# Usage: scripts/test-stress.sh   (BUSY_RUNS=N ONE_CPU_RUNS=N override)
+# Usage: scripts/test-stress.sh   (BUSY_RUNS=N ONE_CPU_RUNS=N HOGS_PER_CPU=N override)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
 busy_runs=${BUSY_RUNS:-3}
 one_cpu_runs=${ONE_CPU_RUNS:-1}
+hogs_per_cpu=${HOGS_PER_CPU:-1}
 logs=build/stress
 mkdir -p "$logs"
 
@@ -30,7 +32,7 @@ trap 'stop_hogs; exit 130' INT TERM
 
 start_hogs() {
   local n
-  n=$(nproc --all)
+  n=$(($(nproc --all) * hogs_per_cpu))
   for ((i = 0; i < n; i++)); do
     sh -c 'while :; do :; done' &
     hogs+=($!)
@@ -72,7 +74,7 @@ for ((r = 1; r <= one_cpu_runs; r++)); do
 done
 
 echo
-echo "stress: $(nproc --all) CPUs; busy = one spinning process per CPU beside the tests; one-cpu = taskset -c 0"
+echo "stress: $(nproc --all) CPUs; busy = $hogs_per_cpu spinning process(es) per CPU beside the tests; one-cpu = taskset -c 0"
 echo "stress: ctest counts per preset (release; asan; tsan; fuzz)"
 printf 'stress: %s\n' "${summary[@]}"
 exit "$failed"
