@@ -430,12 +430,14 @@ class Worker {
   void check_timeouts() {
     for (Connection* c = conns_; c != nullptr;) {
       Connection* next = c->next;
-      if (behind_on(c)) {  // not idle, not slow: this loop has not read it yet
+      const bool head_late =
+          c->head_since_ms != 0 && now_ - c->head_since_ms > config_.limits.header_timeout_ms && !c->closing;
+      const bool idle = now_ - c->last_active_ms > config_.limits.idle_timeout_ms;
+      if ((!head_late && !idle) || unread_waiting(c)) {  // in time, or not read yet by this loop
         c = next;
         continue;
       }
-      if (c->head_since_ms != 0 && now_ - c->head_since_ms > config_.limits.header_timeout_ms &&
-          !c->closing) {
+      if (head_late) {
         error(ErrorKind::header_timeout);
         if (c->wire == Wire::http)
           net::http::write_response(c->out, 408, "Request Timeout", "text/plain; charset=utf-8",
@@ -443,7 +445,7 @@ class Worker {
         c->closing = true;
         c->in.clear();
         flush(c);
-      } else if (now_ - c->last_active_ms > config_.limits.idle_timeout_ms) {
+      } else {
         error(ErrorKind::idle_timeout);
         destroy(c);
       }
@@ -478,21 +480,18 @@ class Worker {
     }
   }
 
-  // The Date header, formatted once a second, not per response.
   // Bytes wait in the socket of a connection this loop wants to read: a long
   // batch of other events (a slow machine, clients flooding pipelined
   // requests) kept it from reading them. Neither timeout may close such a
   // connection; one that the loop stopped reading (held, closing) is judged
-  // as usual. Only asked of a connection already past a timeout.
-  bool behind_on(const Connection* c) const {
+  // as usual. Asked only of a connection already past a timeout (a syscall).
+  static bool unread_waiting(const Connection* c) {
     if ((c->events & EPOLLIN) == 0) return false;
-    const bool over = (c->head_since_ms != 0 && now_ - c->head_since_ms > config_.limits.header_timeout_ms) ||
-                      now_ - c->last_active_ms > config_.limits.idle_timeout_ms;
-    if (!over) return false;
     int unread = 0;
     return ioctl(c->fd, FIONREAD, &unread) == 0 && unread > 0;
   }
 
+  // The Date header, formatted once a second, not per response.
   void refresh_date() {
     const std::time_t t = std::time(nullptr);
     if (t == date_time_) return;
