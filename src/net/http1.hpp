@@ -170,6 +170,9 @@ struct Request {
   std::string_view host;          // the Host value (required for HTTP/1.1), empty if absent
   std::size_t head_bytes = 0;     // request line + header lines + CRLFCRLF (+ leading CRLFs)
 
+  // The whole request on the wire, head and body: what the caller consumes.
+  [[nodiscard]] std::size_t message_bytes() const noexcept { return head_bytes + content_length; }
+
   Request() noexcept {}  // not "= default": that is deleted, and headers stay unset on purpose
 };
 
@@ -190,6 +193,9 @@ struct Response {
   bool close = false;               // "close" token, HTTP/1.0 without "keep-alive", or body_until_close
   std::string_view content_type;
   std::size_t head_bytes = 0;  // status line + header lines + CRLFCRLF
+
+  // The whole response on the wire, head and body: what the caller consumes.
+  [[nodiscard]] std::size_t message_bytes() const noexcept { return head_bytes + content_length; }
 
   Response() noexcept {}
 };
@@ -218,6 +224,7 @@ struct Response {
 //   Content-Type: <content_type>\r\n      (omitted if content_type is empty)
 //   Content-Length: <body.size()>\r\n     (omitted for 1xx, 204 and 304, whose body must be empty)
 //   Date: <date_header_value>\r\n         (omitted if empty)
+//   Allow: <allow>\r\n                    (omitted if empty; RFC 9110 §15.5.6: every 405 carries one)
 //   Connection: close\r\n                 (if close)
 //   \r\n<body>
 // Returns the bytes appended. status must be 100..999; reason, content_type
@@ -228,7 +235,7 @@ struct Response {
 // value once a second (format_http_date) rather than per response.
 std::size_t write_response(net::Buffer& out, int status, std::string_view reason,
                            std::string_view content_type, std::string_view body, bool close,
-                           std::string_view date_header_value);
+                           std::string_view date_header_value, std::string_view allow = {});
 
 // Appends one complete request (for the load generator, which builds it once
 // and resends the bytes):

@@ -83,6 +83,11 @@ inline constexpr std::string_view kDefaultProto = "ZAP-HTTP/1.0";
 struct FrameScan {
   enum class Status : std::uint8_t { need_more, bad_length, complete } status;
   std::uint32_t message_bytes;
+  // The bytes a complete frame takes on the connection (prefix included):
+  // what the caller consumes, so no caller adds the prefix length itself.
+  [[nodiscard]] constexpr std::size_t frame_bytes() const noexcept {
+    return std::size_t{kPrefixBytes} + message_bytes;
+  }
 };
 
 // Stateless, O(1): only the prefix is read, so a retry costs nothing.

@@ -21,7 +21,6 @@
 #include <thread>
 #include <vector>
 
-#include "support/await.hpp"
 #include "micro/alloc_counter.hpp"
 #include "micro/padded.hpp"
 #include "net/buffer.hpp"
@@ -29,6 +28,7 @@
 #include "net/zap_http.hpp"
 #include "record/codecs.hpp"
 #include "server/server.hpp"
+#include "support/await.hpp"
 #include "support/vectors.hpp"
 
 namespace {
@@ -130,6 +130,7 @@ class Client {
     int status;
     std::string content_type;
     Bytes body;
+    std::string allow;  // the Allow header, empty if absent
   };
   std::optional<ZapReply> zap_response() {
     for (;;) {
@@ -139,7 +140,7 @@ class Client {
         const auto e = net::zaphttp::decode_response({in_.readable().data() + 4, s.message_bytes}, v);
         EXPECT_EQ(e, net::zaphttp::FrameError::ok);
         ZapReply r{v.status, std::string(v.headers.find("Content-Type").value_or("")),
-                   Bytes(v.body.begin(), v.body.end())};
+                   Bytes(v.body.begin(), v.body.end()), std::string(v.headers.find("Allow").value_or(""))};
         in_.consume(4 + std::size_t{s.message_bytes});
         return r;
       }
