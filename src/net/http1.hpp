@@ -224,7 +224,7 @@ struct Response {
 //   Content-Type: <content_type>\r\n      (omitted if content_type is empty)
 //   Content-Length: <body.size()>\r\n     (omitted for 1xx, 204 and 304, whose body must be empty)
 //   Date: <date_header_value>\r\n         (omitted if empty)
-//   Allow: <allow>\r\n                    (omitted if empty; RFC 9110 §15.5.6: every 405 carries one)
+//   Allow: <allow>\r\n                    (only from the overload below)
 //   Connection: close\r\n                 (if close)
 //   \r\n<body>
 // Returns the bytes appended. status must be 100..999; reason, content_type
@@ -235,7 +235,11 @@ struct Response {
 // value once a second (format_http_date) rather than per response.
 std::size_t write_response(net::Buffer& out, int status, std::string_view reason,
                            std::string_view content_type, std::string_view body, bool close,
-                           std::string_view date_header_value, std::string_view allow = {});
+                           std::string_view date_header_value);
+// The same with "Allow: <allow>" after the Date line (a 405's, RFC 9110 §15.5.6).
+std::size_t write_response(net::Buffer& out, int status, std::string_view reason,
+                           std::string_view content_type, std::string_view body, bool close,
+                           std::string_view date_header_value, std::string_view allow);
 
 // Appends one complete request (for the load generator, which builds it once
 // and resends the bytes):

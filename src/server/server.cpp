@@ -153,8 +153,12 @@ struct Http1Wire {
     if (c.in.size() < req.message_bytes()) return 0;  // the body is still arriving
     const record::Bytes body{c.in.readable().data() + req.head_bytes, req.content_length};
     const Reply reply = x.answer(kWire, req.method, req.target, req.content_type, body);
-    net::http::write_response(c.out, reply.status, net::http::reason_phrase(reply.status), reply.content_type,
-                              text(reply.body), req.close, x.date, reply.allow);
+    if (reply.allow.empty())
+      net::http::write_response(c.out, reply.status, net::http::reason_phrase(reply.status),
+                                reply.content_type, text(reply.body), req.close, x.date);
+    else  // a 405 (RFC 9110: it names the methods the route allows)
+      net::http::write_response(c.out, reply.status, net::http::reason_phrase(reply.status),
+                                reply.content_type, text(reply.body), req.close, x.date, reply.allow);
     if (req.close) c.closing = true;
     return req.message_bytes();
   }
