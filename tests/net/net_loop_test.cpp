@@ -96,25 +96,21 @@ TEST(net_loop, wait_ms_may_stop_the_loop_before_it_waits) {
   EXPECT_EQ(r.ticks.load(), 0);
 }
 
-TEST(net_loop, ticks_while_idle) {
+// Runs a loop that waits wait_ms per round with the given tick until it has
+// ticked `want` times (awaited), then stops it.
+void expect_ticks(int wait_ms, int tick_ms, int want) {
   net::Loop loop;
   Recorder r{loop};
-  r.wait = 1;
-  std::thread t([&] { loop.run(r, 1); });
-  EXPECT_TRUE(zaptest::await([&] { return r.ticks.load() >= 3; })) << "awaited 3 ticks";
+  r.wait = wait_ms;
+  std::thread t([&] { loop.run(r, tick_ms); });
+  EXPECT_TRUE(zaptest::await([&] { return r.ticks.load() >= want; })) << "awaited " << want << " ticks";
   loop.stop();
   t.join();
 }
 
-TEST(net_loop, tick_zero_runs_after_every_round) {
-  net::Loop loop;
-  Recorder r{loop};
-  r.wait = 0;
-  std::thread t([&] { loop.run(r, 0); });
-  EXPECT_TRUE(zaptest::await([&] { return r.ticks.load() >= 100; })) << "awaited 100 rounds";
-  loop.stop();
-  t.join();
-}
+TEST(net_loop, ticks_while_idle) { expect_ticks(1, 1, 3); }
+
+TEST(net_loop, tick_zero_runs_after_every_round) { expect_ticks(0, 0, 100); }
 
 TEST(net_loop, an_event_reaches_the_handler_with_its_tag_and_a_fresh_clock) {
   net::Loop loop;
