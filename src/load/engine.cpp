@@ -144,8 +144,8 @@ class Thread {
   }
 
   // ---- net::Loop's handler ----
-  // Ends the run (loop stop) once the window is over and nothing is in
-  // flight; else how long to wait: up to the next scheduled send.
+  // Ends the run (kDone) once the window is over and nothing is in flight;
+  // else how long to wait: up to the next scheduled send.
   int wait_ms() {
     const std::int64_t now = now_ns();
     if (opt_.stop != nullptr && now < end_ns_ && opt_.stop->load(std::memory_order_relaxed)) {
@@ -156,10 +156,7 @@ class Thread {
     // The drain ends when nothing is in flight; housekeeping() times out what
     // is, so this bound is only a backstop.
     const std::int64_t drain_ns = std::int64_t{opt_.timeout_ms} * kNsPerMs + 100 * kNsPerMs;
-    if (now >= end_ns_ && (now >= end_ns_ + drain_ns || !any_inflight())) {
-      loop_.stop();
-      return 0;
-    }
+    if (now >= end_ns_ && (now >= end_ns_ + drain_ns || !any_inflight())) return net::Loop::kDone;
     if (!open_loop() || now >= end_ns_)
       return 10;  // after the window nothing is sent: no schedule to wake for
     const std::int64_t next = next_send_ns();

@@ -52,18 +52,21 @@ class Loop {
   [[nodiscard]] std::int64_t now_ms() const noexcept { return now_ms_; }
   std::int64_t refresh_now_ms() noexcept { return now_ms_ = coarse_now_ms(); }
 
-  // Runs until stop(). Per round: timeout = h.wait_ms() (-1: no bound; the
-  // handler may call stop() there, and run() returns before waiting), one
-  // epoll_wait, h.on_event(Pollable&, events) for each event but the
-  // wake-up's with now_ms() fresh, then h.on_tick() once tick_ms have passed
-  // since the last (tick_ms 0: after every round; < 0: never).
+  // What wait_ms() returns to end run() at once, without waiting again.
+  static constexpr int kDone = -2;
+
+  // Runs until stop(). Per round: timeout = h.wait_ms() (-1: no bound;
+  // kDone: return now), one epoll_wait, h.on_event(Pollable&, events) for
+  // each event but the wake-up's with now_ms() fresh, then h.on_tick() once
+  // tick_ms have passed since the last (tick_ms 0: after every round; < 0:
+  // never).
   template <class Handler>
   void run(Handler& h, int tick_ms) {
     epoll_event events[kMaxEvents];
     std::int64_t last_tick_ms = refresh_now_ms();
     while (!stopping()) {
       const int timeout_ms = h.wait_ms();
-      if (stopping()) break;
+      if (timeout_ms == kDone) break;
       const int n = epoll_wait(epoll_, events, kMaxEvents, timeout_ms);
       for (int i = 0; i < n; ++i) {
         auto* p = static_cast<Pollable*>(events[i].data.ptr);
