@@ -41,8 +41,11 @@ class Http1Client {
 
   void append_request(Buffer& out, std::string_view method, std::string_view target,
                       std::string_view content_type, std::span<const std::uint8_t> body) {
-    http::write_request(out, method, target, host_, content_type,
-                        {reinterpret_cast<const char*>(body.data()), body.size()});
+    // An empty span may hold a null pointer; the writer memcpy()s from it.
+    const std::string_view text =
+        body.empty() ? std::string_view("")
+                     : std::string_view(reinterpret_cast<const char*>(body.data()), body.size());
+    http::write_request(out, method, target, host_, content_type, text);
   }
 
   // scan_hint: the connection's, 0 for each new response (http::parse_response).
