@@ -203,7 +203,7 @@ struct Response {
 // Parses the request head at the start of buf. On done, out.head_bytes is the
 // head's length; the body is the next out.content_length bytes (the caller
 // waits for them; they are not checked here). Pipelined requests: consume
-// head_bytes + content_length and call again on the rest.
+// message_bytes() (head_bytes + content_length) and call again on the rest.
 //
 // scan_hint (optional) makes a read loop linear instead of quadratic: set
 // *scan_hint = 0 for each new request, then pass the same variable on every
