@@ -8,6 +8,10 @@
 set -euo pipefail
 
 table="$(dirname "${BASH_SOURCE[0]}")/../src/record/codecs.table"
+if [ ! -r "$table" ]; then
+  echo "deps: cannot read $table (run this script from a zapbench checkout)" >&2
+  exit 1
+fi
 
 packages=(
   g++ make cmake ninja-build           # the build
