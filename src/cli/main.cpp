@@ -113,8 +113,10 @@ int cmd_codecs(int argc, char** argv) {
     std::string_view a = argv[i];
     if (a == "-h" || a == "--help") {
       std::fputs(
-          "usage: zapbench codecs\n\nLists every codec zapbench knows: its content type, whether this build\n"
-          "has it (and why not), and the exact encode and decode path it uses.\n",
+          "usage: zapbench codecs\n\n"
+          "Lists every codec zapbench knows, in src/record/codecs.table's order: its\n"
+          "content type, whether this build has it (and why not), the exact encode and\n"
+          "decode path it uses, and the Debian package of its library.\n",
           stdout);
       return 0;
     }
@@ -125,11 +127,15 @@ int cmd_codecs(int argc, char** argv) {
                 c.content_type.data());
     if (!c.available) {
       std::printf("unavailable: %.*s\n", int(c.unavailable_reason.size()), c.unavailable_reason.data());
-      continue;
+    } else {
+      std::printf("available%s\n",
+                  c.name == record::default_json_codec().name ? " (default JSON codec)" : "");
+      std::printf("%-28s encode: %.*s\n", "", int(c.encode_path.size()), c.encode_path.data());
+      std::printf("%-28s decode: %.*s\n", "", int(c.decode_path.size()), c.decode_path.data());
     }
-    std::printf("available%s\n", c.name == record::default_json_codec().name ? " (default JSON codec)" : "");
-    std::printf("%-28s encode: %.*s\n", "", int(c.encode_path.size()), c.encode_path.data());
-    std::printf("%-28s decode: %.*s\n", "", int(c.decode_path.size()), c.decode_path.data());
+    if (!c.debian_package.empty())
+      std::printf("%-28s package: %.*s (Debian)\n", "", int(c.debian_package.size()),
+                  c.debian_package.data());
   }
   return 0;
 }
