@@ -183,6 +183,10 @@ TEST(table, errors_name_the_flag_as_typed_the_value_and_what_it_wants) {
       {{"--wire", "smoke"}, "--wire wants one of http, zap, floor, got 'smoke'"},
       {{"--scenario", "hello"}, "unknown option '--scenario'"},
       {{"-x"}, "unknown option '-x'"},
+      {{"--conections", "4"}, "unknown option '--conections' (did you mean --connections?)"},
+      {{"--warm-up=1s"}, "unknown option '--warm-up' (did you mean --warmup?)"},
+      {{"--timeout", "1"}, "unknown option '--timeout' (did you mean --timeout-ms?)"},
+      {{"--latency"}, "unknown option '--latency'"},  // nothing near: no guess
       {{"-c"}, "-c needs a value (N)"},
       {{"--json-out"}, "--json-out needs a value (FILE)"},
       {{"stray"}, "unexpected argument 'stray'"},

@@ -295,6 +295,8 @@ class Table {
     *out = static_cast<value_of_t<Out>>(v);
   }
   Outcome apply(Flag& f, std::string_view spelling, std::string_view value);
+  // " (did you mean --connections?)" for a near miss, else "".
+  std::string suggestion(std::string_view unknown) const;
 
   struct Positional {
     std::string name, help;
