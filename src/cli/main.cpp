@@ -5,7 +5,6 @@
 #include <benchmark/benchmark.h>
 #include <sched.h>
 
-#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <optional>

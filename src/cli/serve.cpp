@@ -1,7 +1,10 @@
-// cli/serve.cpp — `zapbench serve`: flags to server::Config, signals to a
+// cli/serve.cpp — `zapbench serve`: its flag table to server::Config, signals to a
 // graceful stop, counters printed at exit. Owns no protocol logic.
+#include <cstdio>
 #include <stdexcept>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "cli/args.hpp"
 #include "cli/codec_flags.hpp"
