@@ -159,6 +159,10 @@ TEST(table, untouched_flags_keep_their_defaults_and_the_last_value_wins) {
   EXPECT_EQ(l.threads, 1u);
   EXPECT_EQ(l.duration_s, 10.0);
   EXPECT_EQ(l.timeout_ms, 5000u);
+  // seen() answers for the last parse only.
+  ASSERT_EQ(parse(l.t, {"-t", "2"}).kind, Outcome::ok);
+  EXPECT_FALSE(l.t.seen("-c"));
+  EXPECT_TRUE(l.t.seen("--threads"));
 }
 
 TEST(table, errors_name_the_flag_as_typed_the_value_and_what_it_wants) {

@@ -389,6 +389,10 @@ Outcome Table::try_parse(std::span<const std::string> args) {
     out.message = std::move(message);
     return out;
   };
+  for (auto& f : flags_) {
+    f->seen_ = false;
+    f->seen_as_.clear();
+  }
   std::set<const Flag*> warned;  // one warning per flag, however often it is given
   std::size_t positionals_given = 0;
   bool flags_ended = false;
