@@ -17,13 +17,17 @@ command -v valgrind >/dev/null || { echo "callgrind-server: valgrind missing" >&
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 
+# The loader's flag for the wire: --framing, or --wire in builds before it.
+framing=--framing
+"$bin" load --help 2>&1 | grep -q -- --framing || framing=--wire
+
 # One run: prints "<Ir> <requests>".
 one() {  # depth seconds
   taskset -c 0 valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" \
     "$bin" serve --http 127.0.0.1:"$port" --threads 1 >"$work/serve.log" 2>"$work/vg.log" &
   local spid=$!
   for _ in $(seq 1 600); do grep -q "listening on" "$work/serve.log" 2>/dev/null && break; sleep 0.1; done
-  taskset -c 1 "$bin" load --wire http --addr 127.0.0.1:"$port" --scenario hello -c 1 -t 1 -p "$1" \
+  taskset -c 1 "$bin" load "$framing" http --addr 127.0.0.1:"$port" --scenario hello -c 1 -t 1 -p "$1" \
     -d "$2" --warmup 0 >/dev/null
   kill -TERM "$spid"
   wait "$spid" || true
