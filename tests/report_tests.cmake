@@ -6,6 +6,8 @@ find_package(nlohmann_json 3 REQUIRED)
 add_executable(report_test report_test.cpp)
 # Own main(): `report_test --write-synthetic FILE` feeds report_html_test.sh.
 target_link_libraries(report_test PRIVATE report nlohmann_json::nlohmann_json GTest::gtest)
+# A results.json written by an earlier zapbench (before the load gate and the matrix types).
+target_compile_definitions(report_test PRIVATE ZAPBENCH_EARLIER_RESULTS="${PROJECT_SOURCE_DIR}/docs/results/results.json")
 gtest_discover_tests(report_test)
 
 add_test(NAME report_html COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/report_html_test.sh $<TARGET_FILE:zapbench>
