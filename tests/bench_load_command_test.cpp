@@ -30,7 +30,7 @@ std::string slurp(const fs::path& p) {
   return ss.str();
 }
 
-class LoadCommand : public ::testing::Test {
+class bench_load_command_run : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = fs::temp_directory_path() / ("zapbench_load_command_test_" + std::to_string(getpid()) + "_" +
@@ -79,7 +79,9 @@ class LoadCommand : public ::testing::Test {
       EXPECT_EQ(a.scenario, b.scenario);
       if (a.scenario == load::Scenario::rpc) {
         EXPECT_EQ(a.zap_body, b.zap_body);
-        if (!a.zap_body) EXPECT_EQ(a.json, b.json);
+        if (!a.zap_body) {
+          EXPECT_EQ(a.json, b.json);
+        }
       }
     }
   }
@@ -88,7 +90,7 @@ class LoadCommand : public ::testing::Test {
   std::optional<bench::Child> server_;
 };
 
-TEST_F(LoadCommand, serve_cells_round_trip) {
+TEST_F(bench_load_command_run, serve_cells_round_trip) {
   load::Options o;
   o.port = start({"serve", "--http", "127.0.0.1:0", "--zap", "127.0.0.1:0"}, "http");
   ASSERT_NE(o.port, 0);
@@ -109,7 +111,7 @@ TEST_F(LoadCommand, serve_cells_round_trip) {
   expect_same(o, round_trip(o).options);  // rpc, ZAP body, open loop
 }
 
-TEST_F(LoadCommand, floor_cells_round_trip) {
+TEST_F(bench_load_command_run, floor_cells_round_trip) {
   load::Options o;
   o.wire = load::Wire::floor;
   o.port =

@@ -31,7 +31,7 @@ std::string slurp(const fs::path& p) {
   return ss.str();
 }
 
-class Supervisor : public ::testing::Test {
+class bench_supervisor_child : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = fs::temp_directory_path() / ("zapbench_supervisor_test_" + std::to_string(getpid()) + "_" +
@@ -48,7 +48,7 @@ class Supervisor : public ::testing::Test {
 
 bool gone(pid_t pid) { return kill(pid, 0) != 0 && errno == ESRCH; }
 
-TEST_F(Supervisor, ready_channel_gives_every_listener_then_eof) {
+TEST_F(bench_supervisor_child, ready_channel_gives_every_listener_then_eof) {
   // The child finds the channel as "--ready-fd 3" after its own arguments ($1 $2 in sh).
   bench::Child c(sh(
       R"(fd=$2; eval "printf 'http 127.0.0.1:8080\nzap [::1]:9999\n' >&$fd"; eval "exec $fd>&-"; exec sleep 600)",
@@ -67,7 +67,7 @@ TEST_F(Supervisor, ready_channel_gives_every_listener_then_eof) {
   EXPECT_FALSE(st.hung);
 }
 
-TEST_F(Supervisor, a_child_that_exits_before_announcing_is_not_ready) {
+TEST_F(bench_supervisor_child, a_child_that_exits_before_announcing_is_not_ready) {
   bench::Child c(sh("exit 3", true));
   EXPECT_TRUE(c.wait_ready(kHangS).empty());
   const bench::ExitStatus st = c.wait(kHangS);
@@ -77,7 +77,7 @@ TEST_F(Supervisor, a_child_that_exits_before_announcing_is_not_ready) {
   EXPECT_FALSE(st.ok());
 }
 
-TEST_F(Supervisor, output_goes_to_the_log_and_the_cpu_is_pinned) {
+TEST_F(bench_supervisor_child, output_goes_to_the_log_and_the_cpu_is_pinned) {
   const int cpu = sched_getcpu() >= 0 ? sched_getcpu() : 0;
   bench::ChildSpec spec = sh("grep Cpus_allowed_list /proc/self/status; echo to-stderr >&2");
   spec.cpus = {cpu};
@@ -88,7 +88,7 @@ TEST_F(Supervisor, output_goes_to_the_log_and_the_cpu_is_pinned) {
   EXPECT_NE(log.find("to-stderr"), std::string::npos) << log;
 }
 
-TEST_F(Supervisor, argv_reaches_the_program_untouched) {
+TEST_F(bench_supervisor_child, argv_reaches_the_program_untouched) {
   bench::Child c(bench::ChildSpec{{"/bin/sh", "-c", "printf '[%s]' \"$@\"", "sh", "a b", "$HOME", "'q'"},
                                   {},
                                   (dir_ / "log").string(),
@@ -97,14 +97,14 @@ TEST_F(Supervisor, argv_reaches_the_program_untouched) {
   EXPECT_EQ(slurp(dir_ / "log"), "[a b][$HOME]['q']");
 }
 
-TEST_F(Supervisor, a_missing_program_exits_127) {
+TEST_F(bench_supervisor_child, a_missing_program_exits_127) {
   bench::Child c(bench::ChildSpec{{(dir_ / "no-such-program").string()}, {}, "", false});
   const bench::ExitStatus st = c.wait(kHangS);
   EXPECT_TRUE(st.exited);
   EXPECT_EQ(st.code, 127);
 }
 
-TEST_F(Supervisor, stop_kills_a_child_that_ignores_sigterm_after_the_grace) {
+TEST_F(bench_supervisor_child, stop_kills_a_child_that_ignores_sigterm_after_the_grace) {
   // The child says when its trap is set, so SIGTERM cannot arrive before it.
   bench::Child c(sh(R"(trap '' TERM; echo trapped; while :; do sleep 1; done)"));
   ASSERT_TRUE(zaptest::await([&] { return slurp(dir_ / "log").find("trapped") != std::string::npos; }));
@@ -114,7 +114,7 @@ TEST_F(Supervisor, stop_kills_a_child_that_ignores_sigterm_after_the_grace) {
   EXPECT_EQ(st.describe(), "hung: killed");
 }
 
-TEST_F(Supervisor, wait_past_its_bound_kills_the_whole_group) {
+TEST_F(bench_supervisor_child, wait_past_its_bound_kills_the_whole_group) {
   bench::Child c(sh("sleep 600 & echo $! > " + (dir_ / "grandchild").string() + "; wait"));
   ASSERT_TRUE(zaptest::await([&] { return !slurp(dir_ / "grandchild").empty(); }));
   const pid_t grandchild = std::stoi(slurp(dir_ / "grandchild"));
@@ -128,7 +128,7 @@ TEST_F(Supervisor, wait_past_its_bound_kills_the_whole_group) {
   }));
 }
 
-TEST_F(Supervisor, destroying_a_child_kills_and_reaps_it) {
+TEST_F(bench_supervisor_child, destroying_a_child_kills_and_reaps_it) {
   pid_t pid = -1;
   {
     bench::Child c(sh("exec sleep 600"));

@@ -159,8 +159,9 @@ TEST_F(RunCli, MinimalRealRunOneCellPerArm) {
   EXPECT_EQ(results.find("\"" + std::string(ZAPBENCH_BIN)), std::string::npos);
   EXPECT_NE(r.micro.command.find(" --json-out micro.json"), std::string::npos) << r.micro.command;
   for (const report::Cell& c : r.cells)
-    if (!c.loader_command.empty())
+    if (!c.loader_command.empty()) {
       EXPECT_NE(c.loader_command.find(" --json-out samples/"), std::string::npos) << c.loader_command;
+    }
   // The load gate: the load average was read before every sample.
   EXPECT_GE(r.env.online_cpus, r.env.cpu_count);
   for (const report::Cell& c : r.cells)

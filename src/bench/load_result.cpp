@@ -174,7 +174,7 @@ std::string load_result_json(const load::Options& o, const load::Result& r) {
     errors[std::string(load::describe(load::ErrorKind(k)))] = r.errors[k];
   const bool v6 = o.host.find(':') != std::string::npos;
   json j = {{"tool", kLoadResultTool},
-            {"wire", wire_name(o.wire)},
+            {"wire", std::string(wire_name(o.wire))},
             {"scenario", scenario},
             {"body", body},
             {"addr", (v6 ? "[" + o.host + "]" : o.host) + ":" + std::to_string(o.port)},

@@ -9,6 +9,7 @@
 #include <string>
 #include <thread>
 
+#include "bench/supervisor.hpp"
 #include "cli/args.hpp"
 #include "cli/stop_signals.hpp"
 
@@ -31,13 +32,15 @@ constexpr const char* kUsage =
     "  --request-bytes N        bytes of one request (at least 1)\n"
     "  --response-bytes M       bytes of the response to each request (at least 1)\n"
     "  --threads N              event-loop threads (default 1)\n"
-    "  --cpus LIST              pin thread i to the i-th CPU of LIST, e.g. 1 or 0,2-3\n";
+    "  --cpus LIST              pin thread i to the i-th CPU of LIST, e.g. 1 or 0,2-3\n"
+    "  --ready-fd N             once bound, write 'floor HOST:PORT' to descriptor N and close it\n";
 
 }  // namespace
 
 int cmd_floor(int argc, char** argv) {
   server::Floor::Config cfg;
   bool have_listen = false;
+  int ready_fd = -1;
   for (int i = 0; i < argc; ++i) {
     const std::string_view a = argv[i];
     if (a == "-h" || a == "--help") {
@@ -60,6 +63,8 @@ int cmd_floor(int argc, char** argv) {
     } else if (a == "--cpus") {
       const std::string v = flag_value(argc, argv, i, "floor");
       if (!parse_cpu_list(v, cfg.cpus)) die("--cpus wants a CPU list like 1 or 0,2-3, got '" + v + "'");
+    } else if (a == "--ready-fd") {
+      ready_fd = flag_uint<int>(argc, argv, i, "floor");
     } else {
       die("floor: unknown option '" + std::string(a) + "' (see 'zapbench floor --help')");
     }
@@ -79,6 +84,7 @@ int cmd_floor(int argc, char** argv) {
   std::printf("zapbench floor: listening on %s:%u\n", floor->bound().host.c_str(),
               unsigned(floor->bound().port));
   std::fflush(stdout);
+  if (ready_fd >= 0) bench::announce_ready(ready_fd, {{"floor", floor->bound().host, floor->bound().port}});
 
   std::thread signal_thread = stop_signals.on_signal("zapbench floor", [&] { floor->stop(); });
   floor->run();

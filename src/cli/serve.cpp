@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "bench/supervisor.hpp"
 #include "cli/args.hpp"
 #include "cli/stop_signals.hpp"
 #include "server/server.hpp"
@@ -28,6 +29,8 @@ constexpr const char* kUsage =
     "                           'zapbench codecs' lists them)\n"
     "  --threads N              event-loop threads (default 1)\n"
     "  --cpus LIST              pin thread i to the i-th CPU of LIST, e.g. 1 or 0,2-3\n"
+    "  --ready-fd N             once bound, write one line per listener ('http 127.0.0.1:8080')\n"
+    "                           to descriptor N and close it (for a supervising parent)\n"
     "limits (each protects the server; past it a clear status or a close):\n"
     "  --max-header-bytes N     HTTP request line + headers (default 8192; 431)\n"
     "  --max-body-bytes N       HTTP request body (default 1048576; 413)\n"
@@ -41,6 +44,7 @@ constexpr const char* kUsage =
 int cmd_serve(int argc, char** argv) {
   server::Config cfg;
   std::string json_name;
+  int ready_fd = -1;
   for (int i = 0; i < argc; ++i) {
     const std::string_view a = argv[i];
     if (a == "-h" || a == "--help") {
@@ -59,6 +63,8 @@ int cmd_serve(int argc, char** argv) {
     } else if (a == "--cpus") {
       const std::string v = flag_value(argc, argv, i, "serve");
       if (!parse_cpu_list(v, cfg.cpus)) die("--cpus wants a CPU list like 1 or 0,2-3, got '" + v + "'");
+    } else if (a == "--ready-fd") {
+      ready_fd = flag_uint<int>(argc, argv, i, "serve");
     } else if (a == "--max-header-bytes") {
       cfg.limits.max_header_bytes = flag_uint<std::size_t>(argc, argv, i, "serve");
     } else if (a == "--max-body-bytes") {
@@ -105,6 +111,12 @@ int cmd_serve(int argc, char** argv) {
   std::printf("zapbench serve: %u thread(s), JSON codec %.*s\n", cfg.threads, int(cfg.json->name.size()),
               cfg.json->name.data());
   std::fflush(stdout);
+  if (ready_fd >= 0) {
+    std::vector<bench::ReadyListener> ready;
+    for (auto [wire, name] : {std::pair{server::Wire::http, "http"}, std::pair{server::Wire::zap, "zap"}})
+      for (const server::Endpoint& ep : srv->bound(wire)) ready.push_back({name, ep.host, ep.port});
+    bench::announce_ready(ready_fd, ready);
+  }
 
   std::thread signal_thread = stop_signals.on_signal("zapbench serve", [&] { srv->stop(); });
   srv->run();

@@ -93,8 +93,8 @@ json to_j(const E2ESample& s) {
 json to_j(const Cell& c) {
   json samples = json::array();
   for (const E2ESample& s : c.samples) samples.push_back(to_j(s));
-  return {{"arm", bench::to_string(c.arm)},         {"scenario", bench::to_string(c.scenario)},
-          {"framing", bench::to_string(c.framing)}, {"body", c.body},
+  return {{"arm", std::string(bench::to_string(c.arm))},         {"scenario", std::string(bench::to_string(c.scenario))},
+          {"framing", std::string(bench::to_string(c.framing))}, {"body", c.body},
           {"connections", c.connections},           {"pipeline", c.pipeline},
           {"server_command", c.server_command},     {"loader_command", c.loader_command},
           {"unavailable", c.unavailable},           {"samples", samples}};
