@@ -3,8 +3,6 @@
 #include "bench/plan.hpp"
 
 #include <algorithm>
-#include <charconv>
-#include <sstream>
 #include <stdexcept>
 
 #include "bench/host.hpp"
@@ -13,34 +11,6 @@
 
 namespace bench {
 namespace {
-
-std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  for (std::string item; std::getline(ss, item, ',');)
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
-
-template <class T, class From>
-std::vector<T> parse_names(const std::string& flag, const std::string& list, From from,
-                           const std::string& choices) {
-  std::vector<T> out;
-  for (const std::string& s : split(list)) {
-    const std::optional<T> v = from(s);
-    if (!v) throw std::invalid_argument(flag + ": unknown '" + s + "' (one of: " + choices + ")");
-    out.push_back(*v);
-  }
-  if (out.empty()) throw std::invalid_argument(flag + " wants a non-empty list");
-  return out;
-}
-
-std::vector<std::string> body_names() {
-  std::vector<std::string> known;
-  for (const record::CodecInfo& c : record::all_codecs())
-    if (c.name != "zap-fresh") known.emplace_back(c.name);
-  return known;
-}
 
 void check_cpus(const char* flag, const std::vector<int>& asked, const std::vector<int>& allowed) {
   for (int c : asked)
@@ -51,42 +21,11 @@ void check_cpus(const char* flag, const std::vector<int>& asked, const std::vect
 
 }  // namespace
 
-std::vector<Arm> parse_arms(const std::string& flag, const std::string& list) {
-  return parse_names<Arm>(flag, list, arm_from, arm_names());
-}
-std::vector<Scenario> parse_scenarios(const std::string& flag, const std::string& list) {
-  return parse_names<Scenario>(flag, list, scenario_from, scenario_names());
-}
-std::vector<Framing> parse_framings(const std::string& flag, const std::string& list) {
-  // raw_tcp is the floor's, chosen by the floor arm, never asked for.
-  auto served = [](std::string_view s) {
-    const auto f = framing_from(s);
-    return f && *f != Framing::raw_tcp ? f : std::nullopt;
-  };
-  return parse_names<Framing>(
-      flag, list, served,
-      std::string(to_string(Framing::http1)) + ", " + std::string(to_string(Framing::zap_http)));
-}
-std::vector<std::string> parse_bodies(const std::string& flag, const std::string& list) {
-  const std::vector<std::string> known = body_names();
-  std::string choices;
-  for (const std::string& k : known) choices += (choices.empty() ? "" : ", ") + k;
-  auto from = [&](const std::string& s) -> std::optional<std::string> {
-    return std::find(known.begin(), known.end(), s) != known.end() ? std::optional(s) : std::nullopt;
-  };
-  return parse_names<std::string>(flag, list, from, choices);
-}
-std::vector<unsigned> parse_counts(const std::string& flag, const std::string& list) {
-  std::vector<unsigned> out;
-  for (const std::string& s : split(list)) {
-    unsigned n = 0;
-    const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
-    if (ec != std::errc{} || p != s.data() + s.size() || n == 0)
-      throw std::invalid_argument(flag + " wants a list of positive whole numbers, got '" + list + "'");
-    out.push_back(n);
-  }
-  if (out.empty()) throw std::invalid_argument(flag + " wants a non-empty list");
-  return out;
+std::vector<std::string> body_names() {
+  std::vector<std::string> known;
+  for (const record::CodecInfo& c : record::all_codecs())
+    if (c.name != "zap-fresh") known.emplace_back(c.name);
+  return known;
 }
 
 RunPlan plan_run(const RunRequest& q) {

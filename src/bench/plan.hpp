@@ -58,14 +58,9 @@ struct RunPlan {
 // message a user should see ("--server-cpus: CPU 9 is not available ...").
 RunPlan plan_run(const RunRequest& request);
 
-// Comma-separated lists of the matrix's names, e.g. "hello,rpc". Throw
-// std::invalid_argument naming `flag` and the choices.
-std::vector<Arm> parse_arms(const std::string& flag, const std::string& list);
-std::vector<Scenario> parse_scenarios(const std::string& flag, const std::string& list);
-std::vector<Framing> parse_framings(const std::string& flag, const std::string& list);  // http, zap
-std::vector<std::string> parse_bodies(const std::string& flag, const std::string& list);
-std::vector<unsigned> parse_counts(const std::string& flag,
-                                   const std::string& list);  // positive whole numbers
+// The codec names --bodies may give: every codec of record's registry but
+// zap-fresh (a benchmark variant of zap), available or not.
+std::vector<std::string> body_names();
 
 // One cell and what it needs to run.
 struct CellPlan {

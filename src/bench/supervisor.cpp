@@ -73,7 +73,9 @@ std::optional<ReadyListener> parse_ready_line(const std::string& line) {
 
 std::string ready_line(const ReadyListener& l) {
   const bool v6 = l.host.find(':') != std::string::npos;
-  return l.kind + " " + (v6 ? "[" + l.host + "]" : l.host) + ":" + std::to_string(l.port) + "\n";
+  std::string line = l.kind;
+  line.append(v6 ? " [" : " ").append(l.host).append(v6 ? "]:" : ":");
+  return line.append(std::to_string(l.port)).append("\n");
 }
 
 bool announce_ready(int fd, const std::vector<ReadyListener>& listeners) {
@@ -240,19 +242,24 @@ std::string shell_quote(const std::string& s) {
           std::string::npos)
     return s;
   std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
+  for (char c : s) {
+    if (c == '\'')
+      q.append("'\\''");
+    else
+      q.push_back(c);
+  }
+  return q.append("'");
 }
 
 std::string cpu_list_text(const std::vector<int>& cpus) {
   std::string s;
-  for (int c : cpus) s += (s.empty() ? "" : ",") + std::to_string(c);
+  for (int c : cpus) s.append(s.empty() ? "" : ",").append(std::to_string(c));
   return s;
 }
 
 std::string command_text(const std::vector<std::string>& argv, const std::vector<int>& cpus) {
   std::string s = cpus.empty() ? "" : "taskset -c " + cpu_list_text(cpus);
-  for (const std::string& a : argv) s += (s.empty() ? "" : " ") + shell_quote(a);
+  for (const std::string& a : argv) s.append(s.empty() ? "" : " ").append(shell_quote(a));
   return s;
 }
 

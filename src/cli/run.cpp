@@ -3,10 +3,11 @@
 // microbenchmarks and every sample of the end-to-end matrix run in child
 // processes (bench/sample.hpp), repeats interleaved across every arm; the
 // results model is written as results.json, report.md and report.html
-// (report). Owns the order of things only.
+// (report). Owns the order of things and run's flag table only.
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -23,6 +24,7 @@
 #include "bench/run_folder.hpp"
 #include "bench/sample.hpp"
 #include "cli/args.hpp"
+#include "cli/flags.hpp"
 #include "report/model.hpp"
 
 namespace cli {
@@ -31,9 +33,7 @@ namespace {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
-constexpr const char* kUsage =
-    "usage: zapbench run [--quick|--full] [--out DIR] [options]\n"
-    "\n"
+constexpr const char* kAbout =
     "The whole benchmark on this machine, from one command:\n"
     "  1. the codec microbenchmarks (zapbench micro) with repetitions;\n"
     "  2. the end-to-end matrix: scenario {hello, rpc} x framing {HTTP/1.1, ZAP-HTTP}\n"
@@ -48,105 +48,64 @@ constexpr const char* kUsage =
     "sample, and samples taken while the machine was busy are flagged. Writes\n"
     "DIR/results.json (every sample and the environment; paths relative to DIR),\n"
     "DIR/report.md and DIR/report.html.\n"
-    "\n"
-    "  --quick               (default) connections 1,16,125; pipelining 1,16; rpc bodies\n"
-    "                        the fastest JSON codec and ZAP; 1.5 s samples; ~7 minutes on 2 cores\n"
-    "  --full                connections 1,16,125,1000; pipelining 1,16; every JSON codec;\n"
-    "                        5 s samples; ~45 minutes on 2 cores\n"
-    "  --out DIR             results directory (default results/<UTC date-time>)\n"
-    "  --repeats N           samples per cell (default 3)\n"
-    "  --duration SECONDS    recorded time per sample\n"
-    "  --warmup SECONDS      unrecorded time before each sample\n"
-    "  --connections LIST    e.g. 1,16,125\n"
-    "  --pipeline LIST       e.g. 1,16\n"
-    "  --scenarios LIST      hello,rpc\n"
-    "  --framings LIST       http,zap\n"
-    "  --bodies LIST         rpc body codecs, e.g. direct,simdjson,zap (default by mode)\n"
-    "  --arms LIST           zapbench,nginx,floor (default all)\n"
-    "  --server-cpus LIST    CPUs of the server process (default: the first half)\n"
-    "  --loader-cpus LIST    CPUs of the loader process (default: the second half)\n"
-    "  --noisy FRACTION      flag cells whose (max-min)/median exceeds it (default 0.10)\n"
-    "  --nginx PATH          nginx binary (default: nginx on PATH or /usr/sbin/nginx)\n"
-    "  --no-micro            skip the microbenchmarks\n"
-    "  --micro-filter REGEX  run only these microbenchmarks\n"
-    "  --micro-repetitions N (default 3)\n"
-    "  --micro-min-time S    per benchmark repetition (quick 0.2, full 0.5)\n";
+    "--quick (default): connections 1,16,125; pipelining 1,16; rpc bodies the fastest\n"
+    "JSON codec and ZAP; 1.5 s samples after 0.5 s; ~7 minutes on 2 cores.\n"
+    "--full: connections 1,16,125,1000; every codec; 5 s samples after 1 s; ~45 minutes.";
 
-double seconds(const std::string& flag, const std::string& v, bool zero_ok = false) {
-  char* end = nullptr;
-  const double s = std::strtod(v.c_str(), &end);
-  if (end == v.c_str() || *end != '\0' || !(zero_ok ? s >= 0 : s > 0) || s > 86400)
-    die(flag + " wants seconds " + (zero_ok ? ">= 0" : "> 0") + ", got '" + v + "'");
-  return s;
+// The (name, value) choices of a matrix axis, from its one table of names.
+template <class E, std::size_t N>
+std::vector<std::pair<std::string, E>> choices(const std::array<E, N>& values) {
+  std::vector<std::pair<std::string, E>> out;
+  for (E v : values) out.emplace_back(std::string(bench::to_string(v)), v);
+  return out;
 }
 
 bench::RunPlan parse(int argc, char** argv) {
+  using flags::Problem;
   bench::RunRequest q;
+  flags::Table t("run");
+  t.usage("[--quick|--full] [--out DIR] [options]");
+  t.about(kAbout);
+  t.set("--quick", &q.full, false, "the quick matrix (default)");
+  t.set("--full", &q.full, true, "the full matrix");
+  t.text("--out", &q.out_dir, "DIR", "results directory").default_text("results/<UTC date-time>");
+  t.number("--repeats", &q.repeats, {1, 100}, "samples per cell");
+  t.duration("--duration", &q.duration_s, {0, 86400, true}, "recorded time per sample")
+      .default_text("by mode");
+  t.duration("--warmup", &q.warmup_s, {0, 86400}, "unrecorded time before each sample")
+      .default_text("by mode");
+  t.number_list("--connections", &q.connections, {1}, "connections, e.g. 1,16,125").default_text("by mode");
+  t.number_list("--pipeline", &q.pipelines, {1, 1024}, "requests in flight per connection, e.g. 1,16")
+      .default_text("1,16");
+  t.choice_list("--scenarios", &q.scenarios, choices(bench::kScenarios), "scenarios").default_text("all");
+  t.choice_list("--framings", &q.framings,
+                {{"http", bench::Framing::http1}, {"zap", bench::Framing::zap_http}}, "framings")
+      .default_text("all");
+  std::vector<std::pair<std::string, std::string>> bodies;
+  for (const std::string& b : bench::body_names()) bodies.emplace_back(b, b);
+  t.choice_list("--bodies", &q.bodies, bodies, "rpc body codecs").default_text("by mode");
+  t.choice_list("--arms", &q.arms, choices(bench::kArms), "servers to measure").default_text("all");
+  t.cpu_list("--server-cpus", &q.server_cpus, "CPUs of the server process").default_text("the first half");
+  t.cpu_list("--loader-cpus", &q.loader_cpus, "CPUs of the loader process").default_text("the second half");
+  t.real("--noisy", &q.noisy_spread, {.min = 0, .min_exclusive = true},
+         "flag cells whose (max-min)/median exceeds it (0.10 = 10%)", "FRACTION");
+  t.text("--nginx", &q.nginx, "PATH", "nginx binary")
+      .default_text("nginx on PATH or /usr/sbin/nginx")
+      .check([](std::string_view v) -> std::optional<Problem> {
+        if (access(std::string(v).c_str(), X_OK) == 0) return std::nullopt;
+        return Problem{"an nginx binary", "not an executable"};
+      });
+  t.section("microbenchmarks:");
+  t.set("--no-micro", &q.micro, false, "skip the microbenchmarks");
+  t.text("--micro-filter", &q.micro_filter, "REGEX", "run only these microbenchmarks").no_default();
+  t.number("--micro-repetitions", &q.micro_repetitions, {1, 100}, "repetitions of each");
+  t.duration("--micro-min-time", &q.micro_min_time_s, {0, 86400, true}, "per benchmark repetition")
+      .default_text("quick 200ms, full 500ms");
+  t.parse(argc, argv);
   try {
-    for (int i = 0; i < argc; ++i) {
-      const std::string a = argv[i];
-      auto value = [&] { return flag_value(argc, argv, i, "run"); };
-      auto cpus = [&](const char* example) {
-        std::vector<int> out;
-        const std::string v = value();
-        if (!parse_cpu_list(v, out)) die(a + " wants a CPU list like " + example + ", got '" + v + "'");
-        return out;
-      };
-      if (a == "-h" || a == "--help") {
-        std::fputs(kUsage, stdout);
-        std::exit(0);
-      } else if (a == "--quick" || a == "--full") {
-        q.full = a == "--full";
-      } else if (a == "--out") {
-        q.out_dir = value();
-      } else if (a == "--repeats") {
-        q.repeats = flag_uint<unsigned>(argc, argv, i, "run");
-        if (q.repeats == 0 || q.repeats > 100) die("--repeats wants 1..100");
-      } else if (a == "--duration") {
-        q.duration_s = seconds(a, value());
-      } else if (a == "--warmup") {
-        q.warmup_s = seconds(a, value(), true);
-      } else if (a == "--connections") {
-        q.connections = bench::parse_counts(a, value());
-      } else if (a == "--pipeline") {
-        q.pipelines = bench::parse_counts(a, value());
-      } else if (a == "--scenarios") {
-        q.scenarios = bench::parse_scenarios(a, value());
-      } else if (a == "--framings") {
-        q.framings = bench::parse_framings(a, value());
-      } else if (a == "--bodies") {
-        q.bodies = bench::parse_bodies(a, value());
-      } else if (a == "--arms") {
-        q.arms = bench::parse_arms(a, value());
-      } else if (a == "--server-cpus") {
-        q.server_cpus = cpus("0 or 0-1");
-      } else if (a == "--loader-cpus") {
-        q.loader_cpus = cpus("1 or 2-3");
-      } else if (a == "--noisy") {
-        const std::string v = value();
-        char* end = nullptr;
-        q.noisy_spread = std::strtod(v.c_str(), &end);
-        if (end == v.c_str() || *end != '\0' || !(q.noisy_spread > 0))
-          die("--noisy wants a fraction > 0 (0.10 = 10%), got '" + v + "'");
-      } else if (a == "--nginx") {
-        q.nginx = value();
-        if (access(q.nginx.c_str(), X_OK) != 0) die("--nginx " + q.nginx + ": not an executable");
-      } else if (a == "--no-micro") {
-        q.micro = false;
-      } else if (a == "--micro-filter") {
-        q.micro_filter = value();
-      } else if (a == "--micro-repetitions") {
-        q.micro_repetitions = flag_uint<unsigned>(argc, argv, i, "run");
-        if (q.micro_repetitions == 0 || q.micro_repetitions > 100) die("--micro-repetitions wants 1..100");
-      } else if (a == "--micro-min-time") {
-        q.micro_min_time_s = seconds(a, value());
-      } else {
-        die("run: unknown option '" + a + "' (see 'zapbench run --help')");
-      }
-    }
     return bench::plan_run(q);
   } catch (const std::invalid_argument& e) {
-    die(e.what());
+    t.fail(e.what());
   }
 }
 
