@@ -31,7 +31,7 @@ for round in $(seq 1 "$repeats"); do
   w_rps=$(sed -n 's/^Requests\/sec:[[:space:]]*\([0-9.]*\).*/\1/p' <<<"$w")
   w_p50=$(wrk_p50_us <<<"$w")
   w_avg=$(awk '/^    Latency/ { v = $2; if (v ~ /us$/) { sub(/us$/, "", v); print v } else if (v ~ /ms$/) { sub(/ms$/, "", v); print v * 1000 } else { sub(/s$/, "", v); print v * 1e6 } }' <<<"$w")
-  z=$("$bin" load --wire http --addr 127.0.0.1:18083 --scenario hello -c 125 -t 1 --cpus "$load_cpu" -d "$secs" --warmup 1)
+  z=$("$bin" load --framing http --addr 127.0.0.1:18083 --scenario hello -c 125 -t 1 --cpus "$load_cpu" -d "$secs" --warmup 1)
   z_rps=$(sed -n 's/^  requests\/s *\([0-9.]*\).*/\1/p' <<<"$z")
   z_p50=$(sed -n 's/^  latency us *p50 \([0-9.]*\).*/\1/p' <<<"$z")
   z_mean=$(sed -n 's/.*mean \([0-9.]*\).*/\1/p' <<<"$z" | head -1)

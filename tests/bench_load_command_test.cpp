@@ -140,7 +140,7 @@ TEST(bench_load_command, args_spell_the_loader_flags) {
   o.cpus = {1, 2, 3};
   EXPECT_EQ(
       bench::load_args(o, ""),
-      (std::vector<std::string>{"--wire", "http", "--addr", "127.0.0.1:8080", "--scenario", "hello", "-c",
+      (std::vector<std::string>{"--framing", "http", "--addr", "127.0.0.1:8080", "--scenario", "hello", "-c",
                                 "10", "-p", "1", "-t", "1", "--cpus", "1,2,3", "-d", "10", "--warmup", "1"}));
 }
 

@@ -241,7 +241,8 @@ TEST(table, help_lists_each_flag_with_value_name_default_and_help) {
            "\n  -R, --rate RATE           open loop at this rate\n",
            "\n  --timeout-ms N            a response later than this is a timeout (default 5000)\n",
            "\n  -h, --help                print this help\n",
-           "print this help\n\ndeprecated (still accepted, with a warning):\n  --json CODEC              use --body CODEC\n",
+           "print this help\n\ndeprecated (still accepted, with a warning):\n  --json CODEC              use "
+           "--body CODEC\n",
        })
     EXPECT_NE(h.find(line), std::string::npos) << "missing: " << line << "\nin:\n" << h;
   // The usage line leaves the deprecated flag out.
@@ -255,8 +256,9 @@ TEST(table, help_wraps_long_help_under_its_column_and_puts_long_names_above) {
          "a help text long enough that it has to wrap onto a second line, indented under the help column "
          "and not under the flag");
   const std::string h = t.help();
-  EXPECT_NE(h.find("\n  --a-rather-long-flag-name VALUE\n                            a help text long enough"),
-            std::string::npos)
+  EXPECT_NE(
+      h.find("\n  --a-rather-long-flag-name VALUE\n                            a help text long enough"),
+      std::string::npos)
       << h;
   for (std::size_t start = 0, nl; (nl = h.find('\n', start)) != std::string::npos; start = nl + 1)
     EXPECT_LE(nl - start, 100u) << h.substr(start, nl - start);

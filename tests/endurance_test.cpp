@@ -236,7 +236,7 @@ std::unique_ptr<Child> start_loader(const Scratch& dir, const Server& s, const L
                                     const std::string& name) {
   std::vector<std::string> args = {
       ZAPBENCH_BIN,   "load",
-      "--wire",       l.zap ? "zap" : "http",
+      "--framing",    l.zap ? "zap" : "http",
       "--addr",       "127.0.0.1:" + std::to_string(l.zap ? s.zap_port : s.http_port),
       "--scenario",   "rpc",
       "--body",       l.zap ? "zap" : "json",

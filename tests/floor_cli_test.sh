@@ -34,15 +34,15 @@ port=$(sed -n 's/^zapbench floor: listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$
 ok=$?
 check "prints the bound port ($(head -1 "$work/out"))" "$ok"
 
-"$bin" load --wire floor --addr "127.0.0.1:$port" --request-bytes 82 --response-bytes 80 -c 4 -d 1 \
+"$bin" load --framing floor --addr "127.0.0.1:$port" --request-bytes 82 --response-bytes 80 -c 4 -d 1 \
   --warmup 0 --json-out "$work/load.json" >"$work/load.out" 2>&1
 rc=$?
 [ "$rc" = 0 ] && grep -q "^zapbench load: floor 82 B requests, 80 B responses" "$work/load.out" &&
   grep -q "^  errors       0$" "$work/load.out" && grep -Eq '^  requests/s   [0-9.]+ \([1-9][0-9]* responses' "$work/load.out"
-check "load --wire floor: exit 0, responses, no errors" $?
-grep -q '"wire": "floor",$' "$work/load.json" && grep -q '"scenario": "",$' "$work/load.json" &&
+check "load --framing floor: exit 0, responses, no errors" $?
+grep -q '"framing": "floor",$' "$work/load.json" && grep -q '"scenario": "",$' "$work/load.json" &&
   grep -q '"body": "",$' "$work/load.json" && grep -q '"responses": [1-9]' "$work/load.json"
-check "load --wire floor --json-out: wire floor, empty scenario and body, responses" $?
+check "load --framing floor --json-out: framing floor, empty scenario and body, responses" $?
 
 kill -TERM "$pid"
 timeout "$hang" tail --pid="$pid" -f /dev/null
@@ -57,8 +57,8 @@ grep -Eq "^  requests echoed [1-9][0-9]*$" "$work/out"; check "prints the reques
 [ $? = 0 ] && grep -q "usage: zapbench floor --listen HOST:PORT --request-bytes N --response-bytes M" "$work/help"
 check "floor --help prints the usage, exit 0" $?
 "$bin" load --help >"$work/help"
-[ $? = 0 ] && grep -q -- "--wire http|zap|floor" "$work/help" && grep -q -- "--request-bytes N" "$work/help"
-check "load --help tells of --wire floor" $?
+[ $? = 0 ] && grep -q -- "--framing http|zap|floor" "$work/help" && grep -q -- "--request-bytes N" "$work/help"
+check "load --help tells of --framing floor" $?
 
 usage_error "floor: no flags" "--listen, --request-bytes and --response-bytes are required" floor
 usage_error "floor: no --response-bytes" "are required" floor --listen 127.0.0.1:0 --request-bytes 82
@@ -75,7 +75,7 @@ usage_error "load: floor with --scenario" "do not apply to --wire floor" load --
   --request-bytes 82 --response-bytes 80 --scenario hello
 usage_error "load: byte counts without floor" "are for --wire floor only" load --wire http --addr 127.0.0.1:1 \
   --scenario hello --request-bytes 82
-usage_error "load: a bad --wire names floor" "--wire wants http or zap, or floor against 'zapbench floor', got 'smoke'" load --wire smoke --addr 127.0.0.1:1
+usage_error "load: a bad --wire names floor" "--wire wants one of http, zap, floor, got 'smoke'" load --wire smoke --addr 127.0.0.1:1
 
 echo "$passed passed, $failures failed"
 [ "$failures" = 0 ]

@@ -29,7 +29,7 @@ check "report DIR writes report.md and report.html next to results.json and prin
 check "report FILE --out DIR writes the same bytes (a pure function of results.json)" $?
 
 "$bin" report >/dev/null 2>"$work/err1"
-[ $? = 2 ] && grep -q "^zapbench: report wants a result directory" "$work/err1"
+[ $? = 2 ] && grep -q "^zapbench report: wants DIR|results.json, got 0 arguments" "$work/err1"
 check "report without a path is a usage error" $?
 
 "$bin" compare "$work/run" "$work/run/results.json" >"$work/cmp" 2>&1
@@ -38,7 +38,7 @@ check "report without a path is a usage error" $?
 check "compare of a run with itself: every figure within noise" $?
 
 "$bin" compare "$work/run" >/dev/null 2>"$work/err2"
-[ $? = 2 ] && grep -q "^zapbench: compare wants two result sets, A and B, got 1" "$work/err2"
+[ $? = 2 ] && grep -q "^zapbench compare: wants A and B, got 1 argument" "$work/err2"
 check "compare with one argument is a usage error" $?
 
 "$bin" compare "$work/run" "$work/missing" >/dev/null 2>"$work/err3"

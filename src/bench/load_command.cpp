@@ -17,7 +17,7 @@ std::string exact_number(double v) {
 
 std::vector<std::string> load_args(const load::Options& o, const std::string& json_out) {
   const bool v6 = o.host.find(':') != std::string::npos;
-  std::vector<std::string> a = {"--wire", std::string(wire_name(o.wire)), "--addr",
+  std::vector<std::string> a = {"--framing", std::string(framing_name(o.wire)), "--addr",
                                 (v6 ? "[" + o.host + "]" : o.host) + ":" + std::to_string(o.port)};
   if (o.wire == load::Wire::floor) {
     a.insert(a.end(), {"--request-bytes", std::to_string(o.floor_request_bytes), "--response-bytes",
@@ -25,12 +25,8 @@ std::vector<std::string> load_args(const load::Options& o, const std::string& js
   } else {
     const bool rpc = o.scenario == load::Scenario::rpc;
     a.insert(a.end(), {"--scenario", rpc ? "rpc" : "hello"});
-    if (rpc) {
-      if (o.zap_body)
-        a.insert(a.end(), {"--body", "zap"});
-      else
-        a.insert(a.end(), {"--body", "json", "--json", std::string(o.json ? o.json->name : "")});
-    }
+    // --body names the codec itself: zap, or a JSON codec (the CLI's default when none is set).
+    if (rpc) a.insert(a.end(), {"--body", o.zap_body ? "zap" : o.json ? std::string(o.json->name) : "json"});
   }
   a.insert(a.end(), {"-c", std::to_string(o.connections), "-p", std::to_string(o.pipeline), "-t",
                      std::to_string(o.threads)});

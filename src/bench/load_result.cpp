@@ -151,7 +151,7 @@ void write_lines(const json& o, int depth, std::string& out) {
 
 }  // namespace
 
-std::string_view wire_name(load::Wire w) noexcept {
+std::string_view framing_name(load::Wire w) noexcept {
   switch (w) {
     case load::Wire::http:
       return "http";
@@ -174,7 +174,7 @@ std::string load_result_json(const load::Options& o, const load::Result& r) {
     errors[std::string(load::describe(load::ErrorKind(k)))] = r.errors[k];
   const bool v6 = o.host.find(':') != std::string::npos;
   json j = {{"tool", kLoadResultTool},
-            {"wire", std::string(wire_name(o.wire))},
+            {"framing", std::string(framing_name(o.wire))},
             {"scenario", scenario},
             {"body", body},
             {"addr", (v6 ? "[" + o.host + "]" : o.host) + ":" + std::to_string(o.port)},
@@ -217,15 +217,15 @@ LoadReport parse_load_result(const std::string& text) {
     fail("tool", std::string("expected \"") + kLoadResultTool + "\"");
   LoadReport rep;
   load::Options& o = rep.options;
-  const std::string wire = str(j, p, "wire");
-  if (wire == "http")
+  const std::string framing = str(j, p, "framing");
+  if (framing == "http")
     o.wire = load::Wire::http;
-  else if (wire == "zap")
+  else if (framing == "zap")
     o.wire = load::Wire::zap;
-  else if (wire == "floor")
+  else if (framing == "floor")
     o.wire = load::Wire::floor;
   else
-    fail("wire", "unknown \"" + wire + "\" (one of: http, zap, floor)");
+    fail("framing", "unknown \"" + framing + "\" (one of: http, zap, floor)");
   const std::string scenario = str(j, p, "scenario");
   if (o.wire != load::Wire::floor) {
     if (scenario != "hello" && scenario != "rpc") fail("scenario", "unknown \"" + scenario + "\"");

@@ -33,8 +33,8 @@ std::string load_result_json(const load::Options& options, const load::Result& r
 // totals disagree).
 LoadReport parse_load_result(const std::string& text);
 
-// The names the file gives load::Wire and load::Scenario ("http", "zap",
-// "floor"; "hello", "rpc").
-std::string_view wire_name(load::Wire w) noexcept;
+// The name of a load::Wire as `zapbench load --framing` and the file spell
+// it: "http", "zap", "floor".
+std::string_view framing_name(load::Wire w) noexcept;
 
 }  // namespace bench

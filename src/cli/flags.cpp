@@ -483,7 +483,8 @@ std::string Table::usage_text() const {
     w += f->repeatable_ ? "]..." : "]";
     words.push_back(std::move(w));
   }
-  if (!passthrough_prefix_.empty()) words.push_back(std::string("[").append(passthrough_prefix_).append("*...]"));
+  if (!passthrough_prefix_.empty())
+    words.push_back(std::string("[").append(passthrough_prefix_).append("*...]"));
   for (const Positional& p : positionals_)
     words.push_back(p.required ? p.name : std::string("[").append(p.name).append("]"));
   out = lead;
@@ -526,7 +527,7 @@ std::string Table::help() const {
     if (f->is_deprecated()) continue;
     if (f->section_ != heading) {
       heading = f->section_;
-      out += "\n" + heading + "\n";
+      out.append("\n").append(heading).append("\n");
     }
     std::string names;
     for (const std::string& n : f->names_) names += (names.empty() ? "" : ", ") + n;

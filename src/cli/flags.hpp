@@ -397,7 +397,10 @@ namespace detail {
 template <class T>
 std::string choice_names(const std::vector<std::pair<std::string, T>>& choices, std::string_view sep) {
   std::string s;
-  for (const auto& c : choices) s += (s.empty() ? "" : std::string(sep)) + c.first;
+  for (const auto& c : choices) {
+    if (!s.empty()) s += sep;
+    s += c.first;
+  }
   return s;
 }
 }  // namespace detail
@@ -444,7 +447,10 @@ Flag& Table::choice_list(std::string names, std::vector<T>* out,
   std::string def;
   for (const T& v : *out)
     for (const auto& c : choices)
-      if (c.second == v) def += (def.empty() ? "" : ",") + c.first;
+      if (c.second == v) {
+        if (!def.empty()) def += ',';
+        def += c.first;
+      }
   f.default_text_ = def;
   return f;
 }
@@ -471,7 +477,10 @@ Flag& Table::number_list(std::string names, std::vector<T>* out, Range<T> range,
             return std::nullopt;
           });
   std::string def;
-  for (T v : *out) def += (def.empty() ? "" : ",") + show(v);
+  for (T v : *out) {
+    if (!def.empty()) def += ',';  // appends: GCC 12 -O3 sees a false -Wrestrict in "," + string
+    def += show(v);
+  }
   f.default_text_ = def;
   return f;
 }

@@ -1,6 +1,7 @@
-// cli/load.cpp — `zapbench load`: flags to load::Options, a live progress line
-// on a terminal, the report, and --json-out (written by bench/load_result.hpp,
-// the module `zapbench run` reads it back with). Owns no protocol logic.
+// cli/load.cpp — `zapbench load`: its flag table to load::Options, a live
+// progress line on a terminal, the report, and --json-out (the file is
+// bench/load_result.hpp's, the module `zapbench run` reads it back with).
+// Owns no protocol logic.
 #include <unistd.h>
 
 #include <atomic>
@@ -16,64 +17,12 @@
 
 #include "bench/load_result.hpp"
 #include "cli/args.hpp"
+#include "cli/codec_flags.hpp"
+#include "cli/flags.hpp"
 #include "load/engine.hpp"
 
 namespace cli {
 namespace {
-
-constexpr const char* kUsage =
-    "usage: zapbench load --wire http|zap --addr HOST:PORT --scenario hello|rpc [--body json|zap]\n"
-    "                     [--json CODEC] [-c N] [-t N] [-d SECONDS] [--warmup SECONDS] [-p DEPTH]\n"
-    "                     [--rate R] [--timeout-ms N] [--cpus LIST] [--json-out FILE]\n"
-    "       zapbench load --wire floor --addr HOST:PORT --request-bytes N --response-bytes M [-c N] ...\n"
-    "\n"
-    "One load engine for every wire. Every response is parsed and validated (status\n"
-    "200; hello: body 'ok'; rpc: the body decodes with the same codec, echoes the\n"
-    "request id and carries the balance the record's compute gives); every latency\n"
-    "is recorded (no sampling) in a log-linear histogram (relative error < 1/2048).\n"
-    "Closed loop by default: -c connections, each keeping -p requests in flight.\n"
-    "With --rate, an open loop: requests on a fixed schedule spread over the\n"
-    "connections, latency measured from each request's intended send time\n"
-    "(coordinated omission corrected, as wrk2 does); the uncorrected latency is\n"
-    "reported beside it. Connections open before the warm-up; nothing in the\n"
-    "warm-up is recorded. Errors are counted by kind: connect, read, write,\n"
-    "timeout, status, validation, and closed (requests left unanswered when the\n"
-    "server closed the connection); the loader reconnects after each. After the\n"
-    "window, the requests still in flight are waited for until answered or timed\n"
-    "out (--timeout-ms), so every request of the window is accounted for.\n"
-    "SIGINT (Ctrl-C) or SIGTERM ends the window early: the results so far are\n"
-    "printed and written as usual (marked stopped), and the exit code is 130 or 143;\n"
-    "a second one ends the process at once.\n"
-    "With --wire floor (against 'zapbench floor'), the floor arm: every request is\n"
-    "the same N bytes and every M bytes received count as one valid response, with\n"
-    "no parsing or validation; --scenario, --body and --json do not apply.\n"
-    "\n"
-    "  --wire http|zap|floor HTTP/1.1, ZAP-HTTP (wire A), or raw TCP byte counts\n"
-    "  --addr HOST:PORT      the server\n"
-    "  --scenario hello|rpc  GET /health, or POST /rpc with the eth record\n"
-    "  --body json|zap       rpc body codec (default json)\n"
-    "  --json CODEC          JSON codec for rpc bodies (default: the fastest available)\n"
-    "  --request-bytes N     floor: bytes of one request\n"
-    "  --response-bytes M    floor: bytes of one response\n"
-    "  -c N                  connections (default 10)\n"
-    "  -t N                  threads / event loops (default 1)\n"
-    "  -d SECONDS            recorded duration (default 10)\n"
-    "  --warmup SECONDS      run before recording (default 1)\n"
-    "  -p DEPTH              requests in flight per connection (default 1)\n"
-    "  --rate R              open loop at R requests/s in total\n"
-    "  --timeout-ms N        a response later than this is a timeout (default 5000)\n"
-    "  --cpus LIST           pin thread i to the i-th CPU of LIST\n"
-    "  --json-out FILE       every figure and the histograms as JSON\n";
-
-double flag_seconds(int argc, char** argv, int& i) {
-  const std::string flag = argv[i];
-  const std::string v = flag_value(argc, argv, i, "load");
-  char* end = nullptr;
-  const double s = std::strtod(v.c_str(), &end);
-  if (end == v.c_str() || *end != '\0' || !(s >= 0) || !std::isfinite(s))
-    die(flag + " wants seconds >= 0, got '" + v + "'");
-  return s;
-}
 
 std::string us(std::uint64_t ns) {
   char b[32];
@@ -95,92 +44,87 @@ void on_stop_signal(int sig) {
 
 int cmd_load(int argc, char** argv) {
   load::Options o;
-  std::string addr, json_name, json_out, body = "json";
-  bool have_wire = false, have_scenario = false, have_body_or_json = false;
-  for (int i = 0; i < argc; ++i) {
-    const std::string_view a = argv[i];
-    if (a == "-h" || a == "--help") {
-      std::fputs(kUsage, stdout);
-      return 0;
-    } else if (a == "--wire") {
-      const std::string v = flag_value(argc, argv, i, "load");
-      if (v != "http" && v != "zap" && v != "floor")
-        die("--wire wants http or zap, or floor against 'zapbench floor', got '" + v + "'");
-      o.wire = v == "http" ? load::Wire::http : v == "zap" ? load::Wire::zap : load::Wire::floor;
-      have_wire = true;
-    } else if (a == "--addr") {
-      addr = flag_value(argc, argv, i, "load");
-      if (!parse_host_port(addr, o.host, o.port) || o.port == 0)
-        die("--addr wants HOST:PORT, got '" + addr + "'");
-    } else if (a == "--scenario") {
-      const std::string v = flag_value(argc, argv, i, "load");
-      if (v != "hello" && v != "rpc") die("--scenario wants hello or rpc, got '" + v + "'");
-      o.scenario = v == "hello" ? load::Scenario::hello : load::Scenario::rpc;
-      have_scenario = true;
-    } else if (a == "--body") {
-      body = flag_value(argc, argv, i, "load");
-      if (body != "json" && body != "zap") die("--body wants json or zap, got '" + body + "'");
-      have_body_or_json = true;
-    } else if (a == "--json") {
-      json_name = flag_value(argc, argv, i, "load");
-      have_body_or_json = true;
-    } else if (a == "--request-bytes") {
-      o.floor_request_bytes = flag_uint<std::uint32_t>(argc, argv, i, "load");
-      if (o.floor_request_bytes == 0) die("--request-bytes wants at least 1");
-    } else if (a == "--response-bytes") {
-      o.floor_response_bytes = flag_uint<std::uint32_t>(argc, argv, i, "load");
-      if (o.floor_response_bytes == 0) die("--response-bytes wants at least 1");
-    } else if (a == "-c") {
-      o.connections = flag_uint<unsigned>(argc, argv, i, "load");
-      if (o.connections == 0) die("-c wants at least 1 connection");
-    } else if (a == "-t") {
-      o.threads = flag_uint<unsigned>(argc, argv, i, "load");
-      if (o.threads == 0 || o.threads > 1024) die("-t wants 1..1024");
-    } else if (a == "-d") {
-      o.duration_s = flag_seconds(argc, argv, i);
-      if (o.duration_s <= 0) die("-d wants a duration > 0");
-    } else if (a == "--warmup") {
-      o.warmup_s = flag_seconds(argc, argv, i);
-    } else if (a == "-p") {
-      o.pipeline = flag_uint<unsigned>(argc, argv, i, "load");
-      if (o.pipeline == 0 || o.pipeline > 1024) die("-p wants 1..1024");
-    } else if (a == "--rate") {
-      o.rate_per_s = flag_seconds(argc, argv, i);
-      if (o.rate_per_s <= 0) die("--rate wants requests/s > 0");
-    } else if (a == "--timeout-ms") {
-      o.timeout_ms = flag_uint<std::uint32_t>(argc, argv, i, "load");
-      if (o.timeout_ms == 0) die("--timeout-ms wants at least 1");
-    } else if (a == "--cpus") {
-      const std::string v = flag_value(argc, argv, i, "load");
-      if (!parse_cpu_list(v, o.cpus)) die("--cpus wants a CPU list like 1 or 0,2-3, got '" + v + "'");
-    } else if (a == "--json-out") {
-      json_out = flag_value(argc, argv, i, "load");
-    } else {
-      die("load: unknown option '" + std::string(a) + "' (see 'zapbench load --help')");
-    }
-  }
+  flags::HostPort addr;
+  std::string body, json_name, json_out;
+  flags::Table t("load");
+  t.usage("--framing http|zap --addr HOST:PORT --scenario hello|rpc [--body CODEC] [options]");
+  t.usage("--framing floor --addr HOST:PORT --request-bytes N --response-bytes M [options]");
+  t.about(
+      "One load engine for every framing. Every response is parsed and validated (status\n"
+      "200; hello: body 'ok'; rpc: the body decodes with the same codec, echoes the\n"
+      "request id and carries the balance the record's compute gives); every latency\n"
+      "is recorded (no sampling) in a log-linear histogram (relative error < 1/2048).\n"
+      "Closed loop by default: -c connections, each keeping -p requests in flight.\n"
+      "With --rate, an open loop: requests on a fixed schedule spread over the\n"
+      "connections, latency measured from each request's intended send time\n"
+      "(coordinated omission corrected, as wrk2 does); the uncorrected latency is\n"
+      "reported beside it. Connections open before the warm-up; nothing in the\n"
+      "warm-up is recorded. Errors are counted by kind: connect, read, write,\n"
+      "timeout, status, validation, and closed (requests left unanswered when the\n"
+      "server closed the connection); the loader reconnects after each. After the\n"
+      "window, the requests still in flight are waited for until answered or timed\n"
+      "out (--timeout-ms), so every request of the window is accounted for.\n"
+      "SIGINT (Ctrl-C) or SIGTERM ends the window early: the results so far are\n"
+      "printed and written as usual (marked stopped), and the exit code is 130 or 143;\n"
+      "a second one ends the process at once.\n"
+      "With --framing floor (against 'zapbench floor'), the floor arm: every request is\n"
+      "the same N bytes and every M bytes received count as one valid response, with\n"
+      "no parsing or validation; --scenario and --body do not apply.\n"
+      "Durations take a unit (10s, 500ms, 1m; a plain number is seconds), rates a\n"
+      "count per second (1000 or 1000/s).");
+  t.choice("--framing", &o.wire,
+           {{"http", load::Wire::http}, {"zap", load::Wire::zap}, {"floor", load::Wire::floor}},
+           "HTTP/1.1, ZAP-HTTP (wire A), or raw TCP byte counts against 'zapbench floor'")
+      .deprecated_alias("--wire")
+      .no_default();
+  t.host_port("--addr", &addr, "the server", /*port_zero_ok=*/false);
+  t.choice("--scenario", &o.scenario, {{"hello", load::Scenario::hello}, {"rpc", load::Scenario::rpc}},
+           "GET /health, or POST /rpc with the eth record")
+      .no_default();
+  t.text("--body", &body, "CODEC",
+         "rpc body codec: zap, json (the default JSON codec) or a JSON codec by name")
+      .check(body_codec_check())
+      .default_text("json = " + std::string(record::default_json_codec().name));
+  t.text("--json", &json_name, "CODEC", "").check(json_codec_check()).deprecated("--body CODEC");
+  t.number("--request-bytes", &o.floor_request_bytes, {1}, "floor: bytes of one request").no_default();
+  t.number("--response-bytes", &o.floor_response_bytes, {1}, "floor: bytes of one response", "M")
+      .no_default();
+  t.number("-c, --connections", &o.connections, {1}, "connections");
+  t.number("-t, --threads", &o.threads, {1, 1024}, "threads / event loops");
+  t.duration("-d, --duration", &o.duration_s, {.min = 0, .min_exclusive = true}, "recorded time");
+  t.duration("--warmup", &o.warmup_s, {.min = 0}, "run before recording, not recorded");
+  t.number("-p, --pipeline", &o.pipeline, {1, 1024}, "requests in flight per connection", "DEPTH");
+  t.rate("-R, --rate", &o.rate_per_s, {.min = 0, .min_exclusive = true},
+         "open loop at RATE requests/s in total (default: closed loop)");
+  t.number("--timeout-ms", &o.timeout_ms, {1}, "a response later than this is a timeout");
+  t.cpu_list("--cpus", &o.cpus, "pin thread i to the i-th CPU of LIST");
+  t.text("--json-out", &json_out, "FILE", "every figure and the histograms as JSON");
+  t.parse(argc, argv);
+
   const bool floor = o.wire == load::Wire::floor;
+  const std::string framing = t.spelling("--framing");  // "--wire" in an old script's errors
+  const bool have_body = t.seen("--body") || t.seen("--json");
   if (floor) {
-    if (addr.empty() || o.floor_request_bytes == 0 || o.floor_response_bytes == 0)
-      die("load: --wire floor needs --addr, --request-bytes and --response-bytes (see --help)");
-    if (have_scenario || have_body_or_json)
-      die("load: --scenario, --body and --json do not apply to --wire floor (it sends fixed byte counts)");
+    if (!t.seen("--addr") || !t.seen("--request-bytes") || !t.seen("--response-bytes"))
+      t.fail(framing + " floor needs --addr, --request-bytes and --response-bytes");
+    if (t.seen("--scenario") || have_body)
+      t.fail("--scenario and --body do not apply to " + framing + " floor (it sends fixed byte counts)");
   } else {
-    if (!have_wire || addr.empty() || !have_scenario)
-      die("load: --wire, --addr and --scenario are required (see 'zapbench load --help')");
-    if (o.floor_request_bytes != 0 || o.floor_response_bytes != 0)
-      die("load: --request-bytes and --response-bytes are for --wire floor only");
+    if (!t.seen("--framing") || !t.seen("--addr") || !t.seen("--scenario"))
+      t.fail(framing + ", --addr and --scenario are required");
+    if (t.seen("--request-bytes") || t.seen("--response-bytes"))
+      t.fail("--request-bytes and --response-bytes are for " + framing + " floor only");
   }
+  // --body zap | json | CODEC. The old --json CODEC names the codec of "--body json" (its old pair).
+  const bool body_names_codec = !body.empty() && body != "json" && body != "zap";
+  if (body_names_codec && t.seen("--json"))
+    t.fail("--body " + body + " and --json " + json_name +
+           " both name the JSON codec: give --body CODEC only");
   o.zap_body = body == "zap";
-  if (json_name.empty()) {
-    o.json = &record::default_json_codec();
-  } else {
-    const record::CodecInfo* c = record::find_codec(json_name);
-    if (c == nullptr || !c->available || c->content_type != "application/json")
-      die("--json " + json_name +
-          ": not an available JSON codec; available: " + record::available_codec_names(true));
-    o.json = c;
-  }
+  o.json = &json_codec_or_default(body_names_codec ? body : json_name);
+  o.host = addr.host;
+  o.port = addr.port;
+  const std::string addr_text = flags::to_string(addr);
 
   struct sigaction sa {};
   sa.sa_handler = on_stop_signal;
@@ -229,7 +173,7 @@ int cmd_load(int argc, char** argv) {
            " B responses";
   std::printf(
       "zapbench load: %s %s at %s, %u connections, %u threads, pipeline %u, %.1f s (+%.1f s warm-up)\n", wire,
-      what.c_str(), addr.c_str(), o.connections, o.threads, o.pipeline, o.duration_s, o.warmup_s);
+      what.c_str(), addr_text.c_str(), o.connections, o.threads, o.pipeline, o.duration_s, o.warmup_s);
   // Per second of the window; 0 for an empty one (stopped in the warm-up).
   const auto per_s = [&](double n) { return r.elapsed_s > 0 ? n / r.elapsed_s : 0.0; };
   const int stop_signal = r.stopped ? int(g_stop_signal) : 0;

@@ -1,100 +1,75 @@
-// cli/main.cpp — the zapbench binary: argument parsing and dispatch to the
-// subcommands. Owns no protocol or codec logic; each subcommand lives in its
-// component and is reached from here.
+// cli/main.cpp — the zapbench binary: the list of commands (dispatch and the
+// top-level help), --version, and the small commands `micro`, `codecs` and
+// `version`. Owns no protocol or codec logic; each subcommand's flag table
+// lives in its own file (serve.cpp, load.cpp...).
 #include <benchmark/benchmark.h>
 #include <sched.h>
 
 #include <charconv>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "cli/args.hpp"
+#include "cli/flags.hpp"
+#include "cli/version.hpp"
 #include "micro/summary.hpp"
 #include "record/registry.hpp"
 
+namespace cli {
+int cmd_serve(int argc, char** argv);
+int cmd_load(int argc, char** argv);
+int cmd_floor(int argc, char** argv);
+int cmd_run(int argc, char** argv);
+int cmd_compare(int argc, char** argv);
+int cmd_report(int argc, char** argv);
+}  // namespace cli
+
 namespace {
 
-constexpr const char* kUsage =
-    "usage: zapbench <command> [options]\n"
-    "\n"
-    "commands:\n"
-    "  serve     serve /health and /rpc over HTTP/1.1 and ZAP-HTTP\n"
-    "  load      drive a server on either wire; validated responses, honest latency\n"
-    "  micro     in-process microbenchmarks of every codec (Google Benchmark)\n"
-    "  run       the whole benchmark: micro, the end-to-end matrix, nginx and floor arms, report\n"
-    "  compare   two result sets: the change per cell against the noise of both\n"
-    "  report    rewrite report.md and report.html from a results.json\n"
-    "  floor     raw TCP echo of fixed byte counts (the floor arm's server)\n"
-    "  codecs    list every codec, available or not, and why\n"
-    "\n"
-    "Run 'zapbench <command> --help' for the options of a command.\n";
-
-constexpr const char* kMicroUsage =
-    "usage: zapbench micro [--filter REGEX] [--repetitions N] [--min-time SECONDS]\n"
-    "                      [--cpu N] [--json-out FILE] [--benchmark_<flag>=...]\n"
-    "\n"
-    "Runs the codec microbenchmarks — Decode/<codec>, Encode/<codec>,\n"
-    "Serde/<codec>, Handler/<codec> — and prints a summary table. Each reports\n"
-    "ns/op (Time), heap allocations per op (allocs/op), bytes allocated per op\n"
-    "(alloc_bytes/op) and the wire bytes one op produces or consumes\n"
-    "(wire_bytes). 'zap' reuses its builders; 'zap-fresh' makes a new builder\n"
-    "per message, as the Go reference does.\n"
-    "\n"
-    "  --filter REGEX       run only benchmarks whose name matches (e.g. 'Decode/')\n"
-    "  --repetitions N      repeat each benchmark N times and add mean/median/stddev/cv\n"
-    "  --min-time SECONDS   minimum measuring time per benchmark (default 0.5)\n"
-    "  --cpu N              pin this process to CPU N before measuring\n"
-    "  --json-out FILE      also write Google Benchmark JSON to FILE\n"
-    "  --benchmark_*        passed to Google Benchmark unchanged\n";
-
 using cli::die;
-using cli::parse_uint;
 
 int cmd_micro(int argc, char** argv) {
-  std::vector<std::string> bench_args = {"zapbench micro", "--benchmark_min_time=0.5",
+  std::string filter, json_out;
+  std::optional<unsigned> repetitions, cpu;
+  double min_time_s = 0.5;
+  std::vector<std::string> passthrough;
+  cli::flags::Table t("micro");
+  t.about(
+      "Runs the codec microbenchmarks — Decode/<codec>, Encode/<codec>,\n"
+      "Serde/<codec>, Handler/<codec> — and prints a summary table. Each reports\n"
+      "ns/op (Time), heap allocations per op (allocs/op), bytes allocated per op\n"
+      "(alloc_bytes/op) and the wire bytes one op produces or consumes\n"
+      "(wire_bytes). 'zap' reuses its builders; 'zap-fresh' makes a new builder\n"
+      "per message, as the Go reference does.");
+  t.text("--filter", &filter, "REGEX", "run only benchmarks whose name matches (e.g. 'Decode/')");
+  t.number("--repetitions", &repetitions, {1}, "repeat each benchmark N times and add mean/median/stddev/cv");
+  t.duration("--min-time", &min_time_s, {.min = 0, .min_exclusive = true},
+             "minimum measuring time per benchmark");
+  t.number("--cpu", &cpu, {0, cli::flags::kMaxCpu - 1}, "pin this process to CPU N before measuring");
+  t.text("--json-out", &json_out, "FILE", "also write Google Benchmark JSON to FILE");
+  t.passthrough("--benchmark_", &passthrough, "passed to Google Benchmark unchanged (after the flags above)");
+  t.parse(argc, argv);
+
+  std::vector<std::string> bench_args = {"zapbench micro",
+                                         "--benchmark_min_time=" + cli::flags::format_number(min_time_s),
                                          "--benchmark_counters_tabular=true"};
-  auto value = [&](int& i, std::string_view flag) -> std::string {
-    if (i + 1 >= argc) die(std::string(flag) + " needs a value (see 'zapbench micro --help')");
-    return argv[++i];
-  };
-  for (int i = 0; i < argc; ++i) {
-    std::string_view a = argv[i];
-    if (a == "-h" || a == "--help") {
-      std::fputs(kMicroUsage, stdout);
-      return 0;
-    } else if (a == "--filter") {
-      bench_args.push_back("--benchmark_filter=" + value(i, a));
-    } else if (a == "--repetitions") {
-      unsigned n = 0;
-      std::string v = value(i, a);
-      if (!parse_uint(v, n) || n == 0) die("--repetitions wants a positive integer, got '" + v + "'");
-      bench_args.push_back("--benchmark_repetitions=" + v);
-    } else if (a == "--min-time") {
-      std::string v = value(i, a);
-      char* end = nullptr;
-      double s = std::strtod(v.c_str(), &end);
-      if (end == v.c_str() || *end != '\0' || !(s > 0)) die("--min-time wants seconds > 0, got '" + v + "'");
-      bench_args.push_back("--benchmark_min_time=" + v);
-    } else if (a == "--cpu") {
-      unsigned cpu = 0;
-      std::string v = value(i, a);
-      if (!parse_uint(v, cpu) || cpu >= CPU_SETSIZE) die("--cpu wants a CPU number, got '" + v + "'");
-      cpu_set_t set;
-      CPU_ZERO(&set);
-      CPU_SET(cpu, &set);
-      if (sched_setaffinity(0, sizeof set, &set) != 0)
-        die("cannot pin to CPU " + v + ": " + std::strerror(errno));
-    } else if (a == "--json-out") {
-      bench_args.push_back("--benchmark_out=" + value(i, a));
-      bench_args.push_back("--benchmark_out_format=json");
-    } else if (a.starts_with("--benchmark_")) {
-      bench_args.emplace_back(a);
-    } else {
-      die("micro: unknown option '" + std::string(a) + "' (see 'zapbench micro --help')");
-    }
+  if (t.seen("--filter")) bench_args.push_back("--benchmark_filter=" + filter);
+  if (repetitions) bench_args.push_back("--benchmark_repetitions=" + std::to_string(*repetitions));
+  if (t.seen("--json-out")) {
+    bench_args.push_back("--benchmark_out=" + json_out);
+    bench_args.push_back("--benchmark_out_format=json");
+  }
+  bench_args.insert(bench_args.end(), passthrough.begin(), passthrough.end());
+  if (cpu) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(*cpu, &set);
+    if (sched_setaffinity(0, sizeof set, &set) != 0)
+      die("cannot pin to CPU " + std::to_string(*cpu) + ": " + std::strerror(errno));
   }
   std::vector<char*> bargv;
   for (auto& s : bench_args) bargv.push_back(s.data());
@@ -109,17 +84,11 @@ int cmd_micro(int argc, char** argv) {
 }
 
 int cmd_codecs(int argc, char** argv) {
-  for (int i = 0; i < argc; ++i) {
-    std::string_view a = argv[i];
-    if (a == "-h" || a == "--help") {
-      std::fputs(
-          "usage: zapbench codecs\n\nLists every codec zapbench knows: its content type, whether this build\n"
-          "has it (and why not), and the exact encode and decode path it uses.\n",
-          stdout);
-      return 0;
-    }
-    die("codecs: unknown option '" + std::string(a) + "' (see 'zapbench codecs --help')");
-  }
+  cli::flags::Table t("codecs");
+  t.about(
+      "Lists every codec zapbench knows: its content type, whether this build\n"
+      "has it (and why not), and the exact encode and decode path it uses.");
+  t.parse(argc, argv);
   for (const record::CodecInfo& c : record::all_codecs()) {
     std::printf("%-10.*s %-17.*s ", int(c.name.size()), c.name.data(), int(c.content_type.size()),
                 c.content_type.data());
@@ -134,35 +103,85 @@ int cmd_codecs(int argc, char** argv) {
   return 0;
 }
 
-}  // namespace
-
-namespace cli {
-int cmd_serve(int argc, char** argv);
-int cmd_load(int argc, char** argv);
-int cmd_floor(int argc, char** argv);
-int cmd_run(int argc, char** argv);
-int cmd_compare(int argc, char** argv);
-int cmd_report(int argc, char** argv);
+int cmd_version(int argc, char** argv) {
+  cli::flags::Table t("version");
+  t.about(
+      "Prints what this binary is. The first line has one fixed format, for\n"
+      "scripts and for comparing the builds of several hosts:\n"
+      "  zapbench VERSION commit COMMIT (BUILD TYPE: FLAGS)\n"
+      "COMMIT is the git commit the binary was built from (12 hex digits),\n"
+      "with -dirty when tracked files had changes, or 'unknown' outside git.\n"
+      "The second line names the compiler. Same as 'zapbench --version'.");
+  t.parse(argc, argv);
+  std::printf("%s\ncompiler %.*s\n", cli::version_line().c_str(), int(cli::compiler().size()),
+              cli::compiler().data());
+  return 0;
 }
+
+// Every command, in the order of the top-level help; the one list dispatch and help read.
+struct Command {
+  const char* name;
+  const char* summary;
+  int (*run)(int argc, char** argv);
+};
+constexpr Command kCommands[] = {
+    {"serve", "serve /health and /rpc over HTTP/1.1 and ZAP-HTTP", cli::cmd_serve},
+    {"load", "drive a server on any framing; validated responses, honest latency", cli::cmd_load},
+    {"micro", "in-process microbenchmarks of every codec (Google Benchmark)", cmd_micro},
+    {"run", "the whole benchmark: micro, the end-to-end matrix, nginx and floor arms, report", cli::cmd_run},
+    {"compare", "two result sets: the change per cell against the noise of both", cli::cmd_compare},
+    {"report", "rewrite report.md and report.html from a results.json", cli::cmd_report},
+    {"floor", "raw TCP echo of fixed byte counts (the floor arm's server)", cli::cmd_floor},
+    {"codecs", "list every codec, available or not, and why", cmd_codecs},
+    {"version", "print the version, the git commit and the build flags (also --version)", cmd_version},
+};
+
+std::string usage() {
+  std::string s =
+      "usage: zapbench <command> [options]\n"
+      "       zapbench --version\n"
+      "\n"
+      "commands:\n";
+  for (const Command& c : kCommands) {
+    char line[160];
+    std::snprintf(line, sizeof line, "  %-9s %s\n", c.name, c.summary);
+    s += line;
+  }
+  return s +
+         "\nRun 'zapbench <command> --help' (or 'zapbench help <command>') for the options of a command.\n";
+}
+
+const Command* find_command(std::string_view name) {
+  for (const Command& c : kCommands)
+    if (name == c.name) return &c;
+  return nullptr;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fputs(kUsage, stderr);
+    std::fputs(usage().c_str(), stderr);
     return 2;
   }
-  std::string_view cmd = argv[1];
-  if (cmd == "-h" || cmd == "--help" || cmd == "help") {
-    std::fputs(kUsage, stdout);
+  const std::string_view cmd = argv[1];
+  if (cmd == "-h" || cmd == "--help" || (cmd == "help" && argc == 2)) {
+    std::fputs(usage().c_str(), stdout);
     return 0;
   }
-  if (cmd == "serve") return cli::cmd_serve(argc - 2, argv + 2);
-  if (cmd == "load") return cli::cmd_load(argc - 2, argv + 2);
-  if (cmd == "micro") return cmd_micro(argc - 2, argv + 2);
-  if (cmd == "floor") return cli::cmd_floor(argc - 2, argv + 2);
-  if (cmd == "run") return cli::cmd_run(argc - 2, argv + 2);
-  if (cmd == "compare") return cli::cmd_compare(argc - 2, argv + 2);
-  if (cmd == "report") return cli::cmd_report(argc - 2, argv + 2);
-  if (cmd == "codecs") return cmd_codecs(argc - 2, argv + 2);
-  std::fprintf(stderr, "zapbench: unknown command '%s'\n\n%s", argv[1], kUsage);
+  if (cmd == "--version") return cmd_version(argc - 2, argv + 2);
+  if (cmd == "help") {
+    // "zapbench help load" is "zapbench load --help".
+    const Command* c = find_command(argv[2]);
+    if (c == nullptr) {
+      std::fprintf(stderr, "zapbench: unknown command '%s'\n\n%s", argv[2], usage().c_str());
+      return 2;
+    }
+    char help_flag[] = "--help";
+    char* args[] = {help_flag, nullptr};
+    return c->run(1, args);
+  }
+  if (const Command* c = find_command(cmd)) return c->run(argc - 2, argv + 2);
+  std::fprintf(stderr, "zapbench: unknown command '%s'\n\n%s", argv[1], usage().c_str());
   return 2;
 }

@@ -1,100 +1,59 @@
 // cli/serve.cpp — `zapbench serve`: flags to server::Config, signals to a
 // graceful stop, counters printed at exit. Owns no protocol logic.
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
 #include "bench/supervisor.hpp"
 #include "cli/args.hpp"
+#include "cli/codec_flags.hpp"
+#include "cli/flags.hpp"
 #include "cli/stop_signals.hpp"
 #include "server/server.hpp"
 
 namespace cli {
-namespace {
-
-constexpr const char* kUsage =
-    "usage: zapbench serve [--http HOST:PORT]... [--zap HOST:PORT]... [--json CODEC]\n"
-    "                      [--threads N] [--cpus LIST] [limits]\n"
-    "\n"
-    "Serves GET /health and POST /rpc over HTTP/1.1 (--http) and over ZAP-HTTP,\n"
-    "the ZAP TCP transport (--zap; 9999 is ZAP's conventional port), from one\n"
-    "process with the same handlers. /rpc decodes its body by Content-Type:\n"
-    "application/json with the --json codec, application/zap with ZAP. Request\n"
-    "bodies with Transfer-Encoding (chunked) are refused with 501. SIGINT or\n"
-    "SIGTERM stops accepting, answers the requests already read, and prints the\n"
-    "counters. Port 0 picks a free port; the bound addresses are printed.\n"
-    "\n"
-    "  --http HOST:PORT         an HTTP/1.1 listener (repeatable)\n"
-    "  --zap HOST:PORT          a ZAP-HTTP listener (repeatable)\n"
-    "  --json CODEC             JSON codec for application/json (default: the fastest available;\n"
-    "                           'zapbench codecs' lists them)\n"
-    "  --threads N              event-loop threads (default 1)\n"
-    "  --cpus LIST              pin thread i to the i-th CPU of LIST, e.g. 1 or 0,2-3\n"
-    "  --ready-fd N             once bound, write one line per listener ('http 127.0.0.1:8080')\n"
-    "                           to descriptor N and close it (for a supervising parent)\n"
-    "limits (each protects the server; past it a clear status or a close):\n"
-    "  --max-header-bytes N     HTTP request line + headers (default 8192; 431)\n"
-    "  --max-body-bytes N       HTTP request body (default 1048576; 413)\n"
-    "  --max-frame-bytes N      ZAP frame (default 67108864, Go's; closed without reply)\n"
-    "  --max-connections N      open connections (default 16384; newer ones closed)\n"
-    "  --idle-timeout-ms N      close a connection silent this long (default 60000)\n"
-    "  --header-timeout-ms N    a request begun but not complete this long: 408 / close (default 10000)\n";
-
-}  // namespace
 
 int cmd_serve(int argc, char** argv) {
   server::Config cfg;
+  std::vector<flags::HostPort> http, zap;
   std::string json_name;
-  int ready_fd = -1;
-  for (int i = 0; i < argc; ++i) {
-    const std::string_view a = argv[i];
-    if (a == "-h" || a == "--help") {
-      std::fputs(kUsage, stdout);
-      return 0;
-    } else if (a == "--http" || a == "--zap") {
-      const std::string v = flag_value(argc, argv, i, "serve");
-      server::Endpoint ep;
-      if (!parse_host_port(v, ep.host, ep.port)) die(std::string(a) + " wants HOST:PORT, got '" + v + "'");
-      (a == "--http" ? cfg.http : cfg.zap).push_back(ep);
-    } else if (a == "--json") {
-      json_name = flag_value(argc, argv, i, "serve");
-    } else if (a == "--threads") {
-      cfg.threads = flag_uint<unsigned>(argc, argv, i, "serve");
-      if (cfg.threads == 0 || cfg.threads > 1024) die("--threads wants 1..1024");
-    } else if (a == "--cpus") {
-      const std::string v = flag_value(argc, argv, i, "serve");
-      if (!parse_cpu_list(v, cfg.cpus)) die("--cpus wants a CPU list like 1 or 0,2-3, got '" + v + "'");
-    } else if (a == "--ready-fd") {
-      ready_fd = flag_uint<int>(argc, argv, i, "serve");
-    } else if (a == "--max-header-bytes") {
-      cfg.limits.max_header_bytes = flag_uint<std::size_t>(argc, argv, i, "serve");
-    } else if (a == "--max-body-bytes") {
-      cfg.limits.max_body_bytes = flag_uint<std::uint64_t>(argc, argv, i, "serve");
-    } else if (a == "--max-frame-bytes") {
-      cfg.limits.max_frame_bytes = flag_uint<std::uint32_t>(argc, argv, i, "serve");
-    } else if (a == "--max-connections") {
-      cfg.limits.max_connections = flag_uint<std::size_t>(argc, argv, i, "serve");
-    } else if (a == "--idle-timeout-ms") {
-      cfg.limits.idle_timeout_ms = flag_uint<std::uint32_t>(argc, argv, i, "serve");
-    } else if (a == "--header-timeout-ms") {
-      cfg.limits.header_timeout_ms = flag_uint<std::uint32_t>(argc, argv, i, "serve");
-    } else {
-      die("serve: unknown option '" + std::string(a) + "' (see 'zapbench serve --help')");
-    }
-  }
-  if (cfg.http.empty() && cfg.zap.empty()) die("serve: give --http HOST:PORT and/or --zap HOST:PORT");
-  if (json_name.empty()) {
-    cfg.json = &record::default_json_codec();
-  } else {
-    const record::CodecInfo* c = record::find_codec(json_name);
-    if (c == nullptr || !c->available || c->content_type != "application/json") {
-      std::string why = c == nullptr    ? "unknown"
-                        : !c->available ? "unavailable (" + std::string(c->unavailable_reason) + ")"
-                                        : "not a JSON codec";
-      die("--json " + json_name + ": " + why +
-          "; available JSON codecs: " + record::available_codec_names(true));
-    }
-    cfg.json = c;
-  }
+  flags::Table t("serve");
+  t.about(
+      "Serves GET /health and POST /rpc over HTTP/1.1 (--http) and over ZAP-HTTP,\n"
+      "the ZAP TCP transport (--zap; 9999 is ZAP's conventional port), from one\n"
+      "process with the same handlers. /rpc decodes its body by Content-Type:\n"
+      "application/json with the --json codec, application/zap with ZAP. Request\n"
+      "bodies with Transfer-Encoding (chunked) are refused with 501. SIGINT or\n"
+      "SIGTERM stops accepting, answers the requests already read, and prints the\n"
+      "counters. Port 0 picks a free port; the bound addresses are printed.");
+  t.host_port("--http", &http, "an HTTP/1.1 listener (repeatable)");
+  t.host_port("--zap", &zap, "a ZAP-HTTP listener (repeatable)");
+  t.text("--json", &json_name, "CODEC",
+         "JSON codec for application/json bodies; 'zapbench codecs' lists them")
+      .check(json_codec_check())
+      .default_text(std::string(record::default_json_codec().name) + ", the fastest available");
+  t.number("--threads", &cfg.threads, {1, 1024}, "event-loop threads");
+  t.cpu_list("--cpus", &cfg.cpus, "pin thread i to the i-th CPU of LIST, e.g. 1 or 0,2-3");
+  std::optional<unsigned> ready_fd;
+  t.number(
+      "--ready-fd", &ready_fd, {0, 1u << 20},
+      "once listening, write a line per listener ('http 127.0.0.1:8080') to descriptor N, then close it");
+  t.section("limits (each protects the server; past it a clear status or a close):");
+  t.number("--max-header-bytes", &cfg.limits.max_header_bytes, {1},
+           "HTTP request line + headers; 431 past it");
+  t.number("--max-body-bytes", &cfg.limits.max_body_bytes, {1}, "HTTP request body; 413 past it");
+  t.number("--max-frame-bytes", &cfg.limits.max_frame_bytes, {1},
+           "ZAP frame (Go's limit); closed without a reply past it");
+  t.number("--max-connections", &cfg.limits.max_connections, {1}, "open connections; newer ones are closed");
+  t.number("--idle-timeout-ms", &cfg.limits.idle_timeout_ms, {1}, "close a connection silent this long");
+  t.number("--header-timeout-ms", &cfg.limits.header_timeout_ms, {1},
+           "a request begun but not complete this long: 408 / close");
+  t.parse(argc, argv);
+
+  if (http.empty() && zap.empty()) t.fail("give --http HOST:PORT and/or --zap HOST:PORT");
+  for (const flags::HostPort& hp : http) cfg.http.push_back(server::Endpoint{hp.host, hp.port});
+  for (const flags::HostPort& hp : zap) cfg.zap.push_back(server::Endpoint{hp.host, hp.port});
+  cfg.json = &json_codec_or_default(json_name);
 
   // Signals go to one thread that stops the server; the workers never see them.
   const StopSignals stop_signals;
@@ -111,11 +70,11 @@ int cmd_serve(int argc, char** argv) {
   std::printf("zapbench serve: %u thread(s), JSON codec %.*s\n", cfg.threads, int(cfg.json->name.size()),
               cfg.json->name.data());
   std::fflush(stdout);
-  if (ready_fd >= 0) {
+  if (ready_fd) {
     std::vector<bench::ReadyListener> ready;
     for (auto [wire, name] : {std::pair{server::Wire::http, "http"}, std::pair{server::Wire::zap, "zap"}})
       for (const server::Endpoint& ep : srv->bound(wire)) ready.push_back({name, ep.host, ep.port});
-    bench::announce_ready(ready_fd, ready);
+    bench::announce_ready(int(*ready_fd), ready);
   }
 
   std::thread signal_thread = stop_signals.on_signal("zapbench serve", [&] { srv->stop(); });
