@@ -193,7 +193,7 @@ void fairness(const Results& r, Out& out) {
   out.para(
       {"Every codec does the same logical work on the same record: the same request and response fields, "
        "the same compute, the same behaviour on malformed input (",
-       code("docs/fairness.md"), ", enforced by ", code("tests/record_codec_test.cpp"),
+       code("docs/fairness.md"), ", enforced by ", code("tests/record/record_codec_test.cpp"),
        " on every codec alike). End to end, the loader parses and validates every response — status, body "
        "decoded with the same codec, request id echoed, computed balance — so a fast wrong answer counts as "
        "an error, not as a request. Each JSON library runs on its fastest idiomatic path for a known, flat "

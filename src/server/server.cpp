@@ -243,7 +243,7 @@ class Worker {
       // Read and answer in turns, and read nothing while `out` is at its cap:
       // answering only after a whole burst let a client that pipelines and
       // never reads make the server buffer everything the socket delivered
-      // (tens of MiB per connection, found by tests/hostile_test.cpp). Now
+      // (tens of MiB per connection, found by tests/server/hostile_test.cpp). Now
       // `in` holds at most one read past the requests answered, and `out` the
       // cap plus the answers to one read (backpressure).
       while (!c->closing && !c->held && c->out.size() < kMaxPendingOutBytes) {
@@ -505,7 +505,7 @@ class Worker {
   // last answers wait to be sent: enough for the requests a client had
   // pipelined behind the one that closed it, so it sees our answer rather
   // than a reset; not a sink a client can fill at line rate until the idle
-  // timeout (found by tests/hostile_test.cpp on a slow machine, where a
+  // timeout (found by tests/server/hostile_test.cpp on a slow machine, where a
   // never-reader was closed by the header timeout and then sent 150 MiB).
   static constexpr std::uint32_t kMaxDiscardBytes = 256 * 1024;
   static constexpr std::int64_t kGraceMs = 2000;

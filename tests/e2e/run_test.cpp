@@ -1,0 +1,248 @@
+// tests/e2e/run_test.cpp — `zapbench run` end to end, as a user runs it: a minimal
+// real run (one short cell per arm, real server, loader, nginx and floor
+// processes) whose results.json loads back, has every sample, and reproduces
+// the report it wrote; `zapbench report` rewrites the same files; an
+// interrupted run still writes what it measured; bad flags are usage errors.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "support/await.hpp"
+#include "record/registry.hpp"
+#include "report/model.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string slurp(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+struct Exit {
+  int code = -1;
+  std::string output;  // stdout + stderr
+};
+
+Exit zapbench(const std::string& args, const fs::path& log) {
+  const std::string cmd = std::string(ZAPBENCH_BIN) + " " + args + " >" + log.string() + " 2>&1";
+  const int st = std::system(cmd.c_str());
+  return Exit{WIFEXITED(st) ? WEXITSTATUS(st) : -1, slurp(log)};
+}
+
+class RunCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("zapbench_run_test_" + std::to_string(getpid()) + "_" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    if (!HasFailure()) fs::remove_all(dir_);
+  }
+  fs::path dir_;
+};
+
+bool nginx_installed() {
+  return access("/usr/sbin/nginx", X_OK) == 0 || access("/usr/bin/nginx", X_OK) == 0 ||
+         access("/usr/local/sbin/nginx", X_OK) == 0;
+}
+
+TEST_F(RunCli, MinimalRealRunOneCellPerArm) {
+  const std::string json(record::default_json_codec().name);
+  const fs::path out = dir_ / "r";
+  const Exit e = zapbench("run --repeats 2 --duration 0.3 --warmup 0 --connections 2 --pipeline 1 --bodies " +
+                              json + ",zap --micro-filter '^Decode/(zap|" + json +
+                              ")$' --micro-repetitions 2 --micro-min-time 0.01 --out " + out.string(),
+                          dir_ / "run.log");
+  ASSERT_EQ(e.code, 0) << e.output;
+  EXPECT_NE(e.output.find("report.html"), std::string::npos) << e.output;
+
+  const report::Results r = report::load_file(out.string());
+  // The environment is recorded.
+  EXPECT_FALSE(r.env.cpu_model.empty());
+  EXPECT_GE(r.env.cpu_count, 1u);
+  EXPECT_FALSE(r.env.kernel.empty());
+  EXPECT_FALSE(r.env.compiler.empty());
+  EXPECT_NE(r.env.build_flags.find("-O"), std::string::npos) << r.env.build_flags;
+  EXPECT_FALSE(r.env.git_commit.empty());
+  EXPECT_NE(r.env.command_line.find("--repeats 2"), std::string::npos) << r.env.command_line;
+  EXPECT_TRUE(r.env.libraries.count("simdjson"));
+  EXPECT_GT(r.env.wall_s, 0);
+  EXPECT_EQ(r.config.repeats, 2u);
+  EXPECT_FALSE(r.config.server_cpus.empty());
+  EXPECT_FALSE(r.config.loader_cpus.empty());
+  EXPECT_FALSE(r.codecs.empty());
+
+  // The microbenchmarks asked for, each with one sample per repetition.
+  ASSERT_EQ(r.micro.figures.size(), 2u) << e.output;
+  for (const report::MicroFigure& f : r.micro.figures) {
+    EXPECT_EQ(f.op, "Decode");
+    EXPECT_EQ(f.ns_per_op.values.size(), 2u) << f.name;
+    EXPECT_GT(f.ns_per_op.median(), 0) << f.name;
+    EXPECT_GT(f.wire_bytes, 0) << f.name;
+  }
+
+  // One cell per arm: zapbench hello x2 framings, rpc x2 framings x2 bodies,
+  // nginx hello, floor hello and rpc.
+  int zapbench_cells = 0, nginx_cells = 0, floor_cells = 0;
+  for (const report::Cell& c : r.cells) {
+    SCOPED_TRACE(c.id());
+    if (c.arm == bench::Arm::zapbench) ++zapbench_cells;
+    if (c.arm == bench::Arm::nginx) ++nginx_cells;
+    if (c.arm == bench::Arm::floor) ++floor_cells;
+    if (c.arm == bench::Arm::nginx && !nginx_installed()) {
+      EXPECT_NE(c.unavailable.find("nginx"), std::string::npos);
+      EXPECT_TRUE(c.samples.empty());
+      continue;
+    }
+    EXPECT_TRUE(c.unavailable.empty()) << c.unavailable;
+    ASSERT_EQ(c.samples.size(), 2u);
+    for (const report::E2ESample& s : c.samples) {
+      EXPECT_GT(s.responses, 0u);
+      EXPECT_EQ(s.errors, 0u);
+      EXPECT_GT(s.requests_per_s, 0);
+      EXPECT_GT(s.p99_ns, 0);
+      EXPECT_GE(s.p99_ns, s.p50_ns);
+      EXPECT_GT(s.bytes_sent_per_request, 0);
+      EXPECT_GT(s.bytes_received_per_response, 0);
+      EXPECT_GT(s.loader_cpu_s, 0);
+    }
+    EXPECT_NE(c.server_command.find("taskset -c"), std::string::npos) << c.server_command;
+    EXPECT_NE(c.loader_command.find(" load "), std::string::npos) << c.loader_command;
+    if (c.arm == bench::Arm::floor) {
+      // The floor echoes the smallest byte counts of any real exchange of its
+      // scenario: each direction equals one arm's and is at most every arm's.
+      const double req = c.samples[0].bytes_sent_per_request, resp = c.samples[0].bytes_received_per_response;
+      bool req_seen = false, resp_seen = false;
+      for (const report::Cell& z : r.cells)
+        if (z.arm == bench::Arm::zapbench && z.scenario == c.scenario && !z.samples.empty()) {
+          EXPECT_LE(req, z.samples[0].bytes_sent_per_request) << z.id();
+          EXPECT_LE(resp, z.samples[0].bytes_received_per_response) << z.id();
+          req_seen = req_seen || req == z.samples[0].bytes_sent_per_request;
+          resp_seen = resp_seen || resp == z.samples[0].bytes_received_per_response;
+        }
+      EXPECT_TRUE(req_seen && resp_seen);
+    }
+  }
+  EXPECT_EQ(zapbench_cells, 6);
+  EXPECT_EQ(nginx_cells, 1);
+  EXPECT_EQ(floor_cells, 2);
+
+  // The report is a function of results.json alone.
+  EXPECT_EQ(slurp(out / "report.md"), report::markdown(r));
+  EXPECT_EQ(slurp(out / "report.html"), report::html(r));
+  EXPECT_EQ(report::to_json(report::from_json(slurp(out / "results.json"))), slurp(out / "results.json"));
+  const fs::path again = dir_ / "again";
+  const Exit rep = zapbench("report " + out.string() + " --out " + again.string(), dir_ / "report.log");
+  ASSERT_EQ(rep.code, 0) << rep.output;
+  EXPECT_EQ(slurp(again / "report.md"), slurp(out / "report.md"));
+  EXPECT_EQ(slurp(again / "report.html"), slurp(out / "report.html"));
+
+  // Paths are recorded relative to the run's folder: neither the folder nor the binary appear as
+  // absolute paths.
+  const std::string results = slurp(out / "results.json");
+  EXPECT_EQ(results.find(dir_.string()), std::string::npos);
+  EXPECT_EQ(results.find(" " + std::string(ZAPBENCH_BIN)), std::string::npos);
+  EXPECT_EQ(results.find("\"" + std::string(ZAPBENCH_BIN)), std::string::npos);
+  EXPECT_NE(r.micro.command.find(" --json-out micro.json"), std::string::npos) << r.micro.command;
+  for (const report::Cell& c : r.cells)
+    if (!c.loader_command.empty()) {
+      EXPECT_NE(c.loader_command.find(" --json-out samples/"), std::string::npos) << c.loader_command;
+    }
+  // The load gate: the load average was read before every sample.
+  EXPECT_GE(r.env.online_cpus, r.env.cpu_count);
+  for (const report::Cell& c : r.cells)
+    for (const report::E2ESample& s : c.samples) EXPECT_TRUE(std::isfinite(s.load_avg_1m)) << c.id();
+
+  // compare across versions: a results.json of an earlier zapbench against this one.
+  const Exit old =
+      zapbench("compare " + std::string(ZAPBENCH_EARLIER_RESULTS) + " " + out.string(), dir_ / "old.log");
+  ASSERT_EQ(old.code, 0) << old.output;
+  EXPECT_NE(old.output.find("micro/Decode/zap"), std::string::npos) << old.output;
+
+  // compare against itself: nothing beyond the noise.
+  const Exit cmp = zapbench("compare " + out.string() + " " + out.string(), dir_ / "compare.log");
+  ASSERT_EQ(cmp.code, 0) << cmp.output;
+  EXPECT_NE(cmp.output.find(": 0 beyond noise"), std::string::npos) << cmp.output;
+}
+
+TEST_F(RunCli, InterruptedRunWritesWhatItMeasured) {
+  const fs::path out = dir_ / "r";
+  const std::string cmd = std::string(ZAPBENCH_BIN) +
+                          " run --no-micro --arms zapbench --scenarios hello --repeats 50 --duration 0.2 "
+                          "--warmup 0 --connections 1 --pipeline 1 --out " +
+                          out.string();
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    const int fd = ::open((dir_ / "run.log").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(fd, 1);
+    dup2(fd, 2);
+    execl("/bin/sh", "sh", "-c", ("exec " + cmd).c_str(), nullptr);
+    _exit(127);
+  }
+  // Wait for the first samples, then interrupt as a user would.
+  const bool two_samples =
+      zaptest::await([&] { return slurp(dir_ / "run.log").find("[  2/") != std::string::npos; });
+  kill(pid, SIGINT);
+  int st = 0;
+  waitpid(pid, &st, 0);
+  const std::string log = slurp(dir_ / "run.log");
+  ASSERT_TRUE(two_samples) << "awaited the second sample's line for " << zaptest::kHang.count() << " ms:\n"
+                           << log;
+  ASSERT_TRUE(WIFEXITED(st)) << log;
+  EXPECT_EQ(WEXITSTATUS(st), 130) << log;
+  const report::Results r = report::load_file(out.string());
+  std::size_t samples = 0;
+  for (const report::Cell& c : r.cells) samples += c.samples.size();
+  EXPECT_GE(samples, 2u);
+  EXPECT_LT(samples, 100u);
+  bool noted = false;
+  for (const std::string& n : r.notes) noted = noted || n.find("interrupted") != std::string::npos;
+  EXPECT_TRUE(noted);
+  EXPECT_EQ(slurp(out / "report.md"), report::markdown(r));
+}
+
+TEST_F(RunCli, BadFlagsAreUsageErrors) {
+  struct Case {
+    const char* args;
+    const char* message;
+  } cases[] = {
+      {"run --repeats 0", "--repeats"},
+      {"run --duration -1", "--duration"},
+      {"run --connections 1,x", "--connections"},
+      {"run --pipeline 0", "--pipeline"},
+      {"run --bodies nosuch", "unknown 'nosuch'"},
+      {"run --arms zapbench,apache", "unknown 'apache'"},
+      {"run --scenarios ping", "unknown 'ping'"},
+      {"run --server-cpus 1023", "not available"},  // below the table's bound (1024), above this machine
+      {"run --loader-cpus x", "--loader-cpus"},
+      {"run --nginx /nonexistent/nginx", "not an executable"},
+      {"run --bogus", "unknown option '--bogus'"},
+      {"run --out", "needs a value"},
+  };
+  for (const Case& c : cases) {
+    const Exit e = zapbench(c.args, dir_ / "err.log");
+    EXPECT_EQ(e.code, 2) << c.args << "\n" << e.output;
+    EXPECT_NE(e.output.find(c.message), std::string::npos) << c.args << "\n" << e.output;
+  }
+  const Exit help = zapbench("run --help", dir_ / "help.log");
+  EXPECT_EQ(help.code, 0);
+  EXPECT_NE(help.output.find("--quick"), std::string::npos);
+  EXPECT_NE(help.output.find("--full"), std::string::npos);
+}
+
+}  // namespace

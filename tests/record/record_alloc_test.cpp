@@ -1,0 +1,58 @@
+// tests/record/record_alloc_test.cpp — steady state allocates nothing where the
+// project controls the code: the ZAP codec's handler and round trip, and the
+// direct JSON codec. Counted with the benchmarks' replaced operator new (an
+// allocation count is behaviour, not timing). Other libraries' counts are
+// measured by `zapbench micro`, not asserted here.
+#include <gtest/gtest.h>
+
+#include "micro/alloc_counter.hpp"
+#include "micro/padded.hpp"
+#include "record/codecs.hpp"
+
+namespace {
+
+template <class C>
+std::uint64_t allocs_per_1000_handler_calls() {
+  C codec;
+  const micro::Padded req(codec.encode_request(record::sample_request()));
+  record::RequestView q;
+  record::ResponseView r;
+  auto once = [&] {
+    EXPECT_EQ(codec.decode_request(req.bytes(), q), record::DecodeError::ok);
+    const record::Bytes out = codec.encode_response(record::compute(q));
+    const record::Bytes again = codec.encode_request(record::sample_request());
+    EXPECT_EQ(codec.decode_request(again, q), record::DecodeError::ok);
+    (void)out;
+  };
+  for (int i = 0; i < 10; ++i) once();  // warm-up: buffers reach their size
+  const micro::AllocCount before = micro::alloc_count();
+  for (int i = 0; i < 1000; ++i) once();
+  (void)r;
+  return micro::alloc_count().allocs - before.allocs;
+}
+
+TEST(record_allocations, counter_sees_allocations) {
+  const micro::AllocCount before = micro::alloc_count();
+  auto* p = new int(7);
+  EXPECT_EQ(micro::alloc_count().allocs, before.allocs + 1);
+  delete p;
+}
+
+TEST(record_allocations, zap_handler_allocates_nothing_in_steady_state) {
+  EXPECT_EQ(allocs_per_1000_handler_calls<record::ZapCodec>(), 0u);
+}
+
+TEST(record_allocations, direct_json_allocates_nothing_in_steady_state) {
+  EXPECT_EQ(allocs_per_1000_handler_calls<record::DirectCodec>(), 0u);
+}
+
+TEST(record_allocations, zap_fresh_builder_allocates_only_its_buffer) {
+  const micro::AllocCount before = micro::alloc_count();
+  {
+    zap::Builder b(128);
+    record::ZapCodec::encode_response(b, record::sample_response());
+  }
+  EXPECT_EQ(micro::alloc_count().allocs - before.allocs, 1u);
+}
+
+}  // namespace

@@ -1,0 +1,597 @@
+// tests/report/report_test.cpp — the report component (src/report): sample
+// statistics, results.json round trip and its error messages, what report.md
+// and report.html say about a synthetic run (ratios, ⚠ noisy, unavailable,
+// errors, escaping) and compare's verdicts. `report_test --write-synthetic
+// FILE` writes the synthetic run as results.json for report_html_test.sh.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include "report/gbench.hpp"
+#include "report/model.hpp"
+
+namespace {
+
+using report::Cell;
+using report::E2ESample;
+using report::Results;
+
+// A cell whose three samples have medians `rate_per_s` and `p99_us`, spread
+// 3% (or as given by lo/hi factors).
+// The axes by their stable names (bench/matrix.hpp), as results.json spells them.
+Cell named_cell(const std::string& arm, const std::string& scenario, const std::string& framing,
+                std::string body, unsigned conns, unsigned pipeline) {
+  Cell c;
+  c.arm = bench::arm_from(arm).value();
+  c.scenario = bench::scenario_from(scenario).value();
+  c.framing = bench::framing_from(framing).value();
+  c.body = std::move(body);
+  c.connections = conns;
+  c.pipeline = pipeline;
+  return c;
+}
+
+Cell cell(const std::string& arm, const std::string& scenario, const std::string& framing, std::string body,
+          unsigned conns, unsigned pipeline, double rate_per_s, double p99_us, double lo = 0.98,
+          double hi = 1.01) {
+  Cell c = named_cell(arm, scenario, framing, std::move(body), conns, pipeline);
+  c.server_command = "zapbench serve --http 127.0.0.1:0 --cpus 0";
+  c.loader_command = "zapbench load --addr 127.0.0.1:1 -c " + std::to_string(conns);
+  for (double f : {lo, 1.0, hi}) {
+    E2ESample s;
+    s.requests_per_s = rate_per_s * f;
+    s.p50_ns = p99_us * 400 * f;
+    s.p90_ns = p99_us * 800 * f;
+    s.p99_ns = p99_us * 1000 * f;
+    s.p999_ns = p99_us * 1500 * f;
+    s.max_ns = p99_us * 3000 * f + 0.1;
+    s.mean_ns = p99_us * 450 * f + 1.0 / 3;
+    s.responses = std::uint64_t(rate_per_s * f * 2.5);
+    s.errors = 0;
+    s.errors_by_kind = {{"status", 0}};
+    s.bytes_sent_per_request = 162;
+    s.bytes_received_per_response = 162;
+    s.loader_cpu_s = 2.4 * f;
+    s.server_cpu_s = 2.1 * f + 0.1 + 0.2;
+    c.samples.push_back(s);
+  }
+  return c;
+}
+
+report::MicroFigure figure(const std::string& op, const std::string& codec, double ns, double allocs,
+                           double wire) {
+  return {op + "/" + codec, op, codec, {{ns * 0.99, ns, ns * 1.02}}, allocs, wire};
+}
+
+// Every member of the model set to something other than its default.
+Results synthetic() {
+  Results r;
+  r.env = {"AMD EPYC 7B13",
+           2,
+           "Linux 6.1.0-18-amd64",
+           "bench-vm",
+           "GNU 12.2.0",
+           "-O3 -DNDEBUG",
+           "a831f45+dirty",
+           {{"nlohmann_json", "3.11.2"}, {"rapidjson", "unavailable: not found at configure time"}},
+           "zapbench run --quick --out /tmp/r",
+           "2026-12-01T10:00:00Z",
+           184.25};
+  r.config = {"quick", 3, 2.5, 0.5, {0}, {1}, 0.15, 3, 0.25};
+  r.codecs = {
+      {"zap", "application/zap", true, "", "zap::Builder (reused)", "zap::Reader views"},
+      {"zap-fresh", "application/zap", true, "", "a new zap::Builder per message", "zap::Reader views"},
+      {"direct", "application/json", true, "", "record json_writer", "record json_reader"},
+      {"rapidjson", "application/json", false, "not found at configure time", "", ""},
+      {"nlohmann", "application/json", true, "", "nlohmann::json::dump", "nlohmann::json::parse (DOM)"}};
+  r.micro.command = "zapbench micro --cpu 1 --repetitions 3";
+  for (const char* op : {"Decode", "Encode", "Serde", "Handler"}) {
+    const std::string o = op;
+    if (o != "Decode") r.micro.figures.push_back(figure(o, "zap-fresh", 50, 2, 162));
+    r.micro.figures.push_back(figure(o, "zap", o == "Decode" ? 4 : 15, 0, 162));
+    r.micro.figures.push_back(figure(o, "direct", o == "Decode" ? 68 : 52, 0, 233));
+    r.micro.figures.push_back(figure(o, "nlohmann", o == "Decode" ? 1360 : 640, 11.5, 233));
+  }
+  r.micro.figures.push_back(figure("Http", "parse/own", 35.5, 0, 0));
+  r.micro.figures.back().op = "Http";
+  r.micro.figures.back().codec = "parse/own";
+  r.micro.unavailable_codecs = {{"rapidjson", "not found at configure time"}};
+
+  for (unsigned c : {1u, 10u, 100u}) {
+    // hello: the noisy cell is zapbench HTTP/1.1 at 100 connections.
+    r.cells.push_back(c == 100 ? cell("zapbench", "hello", "http", "", c, 1, 120000, 900, 0.8, 1.1)
+                               : cell("zapbench", "hello", "http", "", c, 1, 20000.0 * c, 50));
+    r.cells.push_back(cell("zapbench", "hello", "zap", "", c, 1, 25000.0 * c, 45));
+    r.cells.push_back(cell("nginx", "hello", "http", "", c, 1, 21000.0 * c, 48));
+    r.cells.push_back(cell("floor", "hello", "tcp", "", c, 1, 40000.0 * c, 30));
+    // rpc: at 10 connections direct 100k, nlohmann 50k, HTTP+ZAP 160k, ZAP+ZAP 200k, ZAP+direct 120k, floor
+    // 400k.
+    const double k = c / 10.0;
+    r.cells.push_back(cell("zapbench", "rpc", "http", "direct", c, 1, 100000 * k, 60));
+    r.cells.push_back(cell("zapbench", "rpc", "http", "nlohmann", c, 1, 50000 * k, 120));
+    r.cells.push_back(cell("zapbench", "rpc", "http", "zap", c, 1, 160000 * k, 55));
+    r.cells.push_back(cell("zapbench", "rpc", "zap", "zap", c, 1, 200000 * k, 50));
+    r.cells.push_back(cell("zapbench", "rpc", "zap", "direct", c, 1, 120000 * k, 58));
+    r.cells.push_back(cell("floor", "rpc", "tcp", "", c, 1, 400000 * k, 20));
+    Cell missing = named_cell("zapbench", "rpc", "http", "rapidjson", c, 1);
+    missing.unavailable = "rapidjson: not found at configure time";
+    r.cells.push_back(missing);
+  }
+  // The nlohmann cell at 100 connections saw errors in one sample.
+  for (Cell& c : r.cells)
+    if (c.id() == "zapbench/rpc/http/nlohmann/c100/p1") {
+      c.samples[1].errors = 12;
+      c.samples[1].errors_by_kind = {{"status", 10}, {"timeout", 2}};
+    }
+  for (unsigned c : {10u, 100u}) {
+    r.cells.push_back(cell("zapbench", "rpc", "http", "direct", c, 16, 300000.0 * c / 10, 400));
+    r.cells.push_back(cell("zapbench", "rpc", "zap", "zap", c, 16, 600000.0 * c / 10, 300));
+    r.cells.push_back(cell("floor", "rpc", "tcp", "", c, 16, 900000.0 * c / 10, 200));
+  }
+  r.notes = {"nginx: /usr/sbin/nginx 1.22.1", "steal time 3.1% during the run"};
+  return r;
+}
+
+bool contains(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+
+std::string error_of(const std::string& text) {
+  try {
+    report::from_json(text);
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+// --- Samples and Cell ---------------------------------------------------------------
+
+TEST(report_samples, median_of_odd_count_is_the_middle_value) {
+  EXPECT_EQ((report::Samples{{3, 1, 2}}).median(), 2);
+  EXPECT_EQ((report::Samples{{7}}).median(), 7);
+}
+
+TEST(report_samples, median_of_even_count_is_the_mean_of_the_middle_two) {
+  EXPECT_EQ((report::Samples{{4, 1, 3, 2}}).median(), 2.5);
+  EXPECT_EQ((report::Samples{{10, 20}}).median(), 15);
+}
+
+TEST(report_samples, min_max_and_spread) {
+  const report::Samples s{{4, 1, 3, 2}};
+  EXPECT_EQ(s.min(), 1);
+  EXPECT_EQ(s.max(), 4);
+  EXPECT_DOUBLE_EQ(s.spread(), 3 / 2.5);
+}
+
+TEST(report_samples, empty_single_and_zero_median_give_zero_spread) {
+  const report::Samples empty;
+  EXPECT_EQ(empty.median(), 0);
+  EXPECT_EQ(empty.min(), 0);
+  EXPECT_EQ(empty.max(), 0);
+  EXPECT_EQ(empty.spread(), 0);
+  EXPECT_EQ((report::Samples{{5}}).spread(), 0);
+  EXPECT_EQ((report::Samples{{-1, 0, 1}}).spread(), 0);
+}
+
+TEST(report_cell, id_rate_and_p99) {
+  const Cell c = cell("zapbench", "rpc", "http", "direct", 10, 1, 1000, 50);
+  EXPECT_EQ(c.id(), "zapbench/rpc/http/direct/c10/p1");
+  EXPECT_EQ(cell("floor", "hello", "tcp", "", 1, 16, 1, 1).id(), "floor/hello/tcp//c1/p16");
+  EXPECT_EQ(c.rate().values.size(), 3u);
+  EXPECT_DOUBLE_EQ(c.rate().median(), 1000);
+  EXPECT_DOUBLE_EQ(c.p99().median(), 50000);
+  EXPECT_FALSE(c.noisy(0.1));
+  EXPECT_TRUE(c.noisy(0.02));
+}
+
+// --- results.json ---------------------------------------------------------------------
+
+TEST(report_json, round_trip_is_exact_and_reproduces_both_reports) {
+  const Results r = synthetic();
+  const std::string json = report::to_json(r);
+  const Results back = report::from_json(json);
+  EXPECT_EQ(report::to_json(back), json);
+  EXPECT_EQ(report::markdown(back), report::markdown(r));
+  EXPECT_EQ(report::html(back), report::html(r));
+  EXPECT_EQ(back.cells[3].samples[2].mean_ns, r.cells[3].samples[2].mean_ns);  // not a short decimal
+  EXPECT_EQ(back.env.libraries, r.env.libraries);
+  EXPECT_EQ(back.config.loader_cpus, r.config.loader_cpus);
+  EXPECT_EQ(back.cells.back().samples[0].errors_by_kind, r.cells.back().samples[0].errors_by_kind);
+}
+
+TEST(report_json, writes_members_in_struct_order_pretty_printed) {
+  const std::string json = report::to_json(synthetic());
+  EXPECT_TRUE(json.starts_with("{\n \"schema\": \"zapbench.results/1\",\n \"env\": {\n  \"cpu_model\""));
+  EXPECT_LT(json.find("\"requests_per_s\""), json.find("\"p50_ns\""));
+  EXPECT_LT(json.find("\"p50_ns\""), json.find("\"server_cpu_s\""));
+}
+
+TEST(report_json, a_non_finite_figure_round_trips_as_null) {
+  Results r = synthetic();
+  r.cells[0].samples[0].max_ns = std::numeric_limits<double>::quiet_NaN();
+  const Results back = report::from_json(report::to_json(r));
+  EXPECT_TRUE(std::isnan(back.cells[0].samples[0].max_ns));
+}
+
+TEST(report_json, rejects_another_schema) {
+  nlohmann::json j = nlohmann::json::parse(report::to_json(synthetic()));
+  j["schema"] = "zapbench.results/0";
+  EXPECT_TRUE(contains(error_of(j.dump()),
+                       "results.json: schema: expected \"zapbench.results/1\", got "
+                       "\"zapbench.results/0\""))
+      << error_of(j.dump());
+}
+
+TEST(report_json, names_a_missing_member) {
+  nlohmann::json j = nlohmann::json::parse(report::to_json(synthetic()));
+  j["cells"][3]["samples"][0].erase("requests_per_s");
+  EXPECT_EQ(error_of(j.dump()), "results.json: cells[3].samples[0].requests_per_s: missing");
+  j = nlohmann::json::parse(report::to_json(synthetic()));
+  j["env"].erase("hostname");
+  EXPECT_EQ(error_of(j.dump()), "results.json: env.hostname: missing");
+  j.erase("micro");
+  EXPECT_EQ(error_of(j.dump()), "results.json: env.hostname: missing");  // the first problem wins
+}
+
+TEST(report_json, names_a_member_of_the_wrong_type) {
+  nlohmann::json j = nlohmann::json::parse(report::to_json(synthetic()));
+  j["cells"][3]["samples"][0]["requests_per_s"] = "fast";
+  EXPECT_EQ(error_of(j.dump()), "results.json: cells[3].samples[0].requests_per_s: expected a number");
+  j = nlohmann::json::parse(report::to_json(synthetic()));
+  j["config"]["repeats"] = -3;
+  EXPECT_EQ(error_of(j.dump()), "results.json: config.repeats: expected a whole number >= 0");
+  j = nlohmann::json::parse(report::to_json(synthetic()));
+  j["micro"]["figures"][2]["ns_per_op"][1] = true;
+  EXPECT_EQ(error_of(j.dump()), "results.json: micro.figures[2].ns_per_op[1]: expected a number");
+  j = nlohmann::json::parse(report::to_json(synthetic()));
+  j["codecs"] = nlohmann::json::object();
+  EXPECT_EQ(error_of(j.dump()), "results.json: codecs: expected an array");
+}
+
+TEST(report_json, rejects_text_that_is_not_json) {
+  EXPECT_TRUE(error_of("{\"schema\": ").starts_with("results.json: not JSON: parse error")) << error_of("{");
+  EXPECT_EQ(error_of("[1, 2]"), "results.json: expected a JSON object at the top level");
+  EXPECT_EQ(error_of("{}"), "results.json: schema: missing");
+}
+
+TEST(report_json, load_file_takes_a_file_or_its_directory_and_names_the_path) {
+  const std::filesystem::path dir =
+      std::filesystem::path(testing::TempDir()) / ("report_test_" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string json = report::to_json(synthetic());
+  std::ofstream(dir / "results.json") << json;
+  EXPECT_EQ(report::to_json(report::load_file(dir.string())), json);
+  EXPECT_EQ(report::to_json(report::load_file((dir / "results.json").string())), json);
+  std::ofstream(dir / "bad.json") << "{\"schema\": 3}";
+  try {
+    report::load_file((dir / "bad.json").string());
+    ADD_FAILURE() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()), (dir / "bad.json").string() + ": schema: expected a string");
+  }
+  try {
+    report::load_file((dir / "nope.json").string());
+    ADD_FAILURE() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_TRUE(contains(e.what(), (dir / "nope.json").string() + ": cannot read")) << e.what();
+  }
+  std::filesystem::remove(dir / "results.json");
+  try {
+    report::load_file(dir.string());
+    ADD_FAILURE() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()), dir.string() + ": no results.json in this directory");
+  }
+  std::filesystem::remove_all(dir);
+}
+
+// --- report.md -------------------------------------------------------------------------
+
+TEST(report_markdown, has_every_section_in_order) {
+  const std::string md = report::markdown(synthetic());
+  std::size_t at = 0;
+  for (const char* heading :
+       {"# zapbench results", "## How it was measured", "## Fairness", "## Microbenchmarks",
+        "### Other microbenchmarks", "## End to end", "### hello, pipeline depth 1",
+        "### rpc, pipeline depth 1", "### rpc, pipeline depth 16", "## Command lines", "## Caveats"}) {
+    const std::size_t next = md.find(std::string(heading) + "\n", at);
+    EXPECT_TRUE(next != std::string::npos && (next == 0 || md[next - 1] == '\n')) << heading;
+    if (next != std::string::npos) at = next + 1;
+  }
+  EXPECT_TRUE(md.starts_with("# zapbench results\n"));
+}
+
+TEST(report_markdown, states_where_and_how) {
+  const std::string md = report::markdown(synthetic());
+  for (const char* s :
+       {"| CPU | AMD EPYC 7B13 × 2 |", "| git commit | `a831f45+dirty` |",
+        "| command | `zapbench run --quick --out /tmp/r` |", "| nlohmann\\_json | 3.11.2 |",
+        "Server pinned to CPUs 0, loader to CPUs 1", "each cell a fresh server process and a fresh",
+        "exceeds 15% is flagged ⚠ noisy", "| rapidjson | application/json | unavailable: not found",
+        "| direct | application/json | record json\\_writer | record json\\_reader |",
+        "- nginx: /usr/sbin/nginx 1.22.1", "- steal time 3.1% during the run",
+        "| wall time | 184.2 s (3 min 4 s) |"})
+    EXPECT_TRUE(contains(md, s)) << s;
+}
+
+TEST(report_markdown, micro_table_and_ratios_against_the_fastest_json) {
+  const std::string md = report::markdown(synthetic());
+  EXPECT_TRUE(contains(md,
+                       "| codec | Decode ns | allocs | Encode ns | allocs | Serde ns | allocs | Handler ns | "
+                       "allocs | wire bytes |"));
+  EXPECT_TRUE(contains(md, "| zap | 4.00 (3.96–4.08) | 0 | 15.0 (14.8–15.3) | 0 |"));
+  EXPECT_TRUE(contains(md, "| zap-fresh | — | — | 50.0 (49.5–51.0) | 2 |"));
+  EXPECT_TRUE(contains(md, "| nlohmann | 1360 (1346–1387) | 11.50 |"));
+  // Decode: direct 68 ns / zap 4 ns = 17×; nlohmann 68 / 1360 = 0.05×.
+  EXPECT_TRUE(contains(md, "| zap | 17.00× | 3.47× | 3.47× | 3.47× |")) << md;
+  EXPECT_TRUE(contains(md, "| nlohmann | 0.05× | 0.08× | 0.08× | 0.08× |"));
+  EXPECT_TRUE(contains(md, "Fastest JSON: Decode direct (68.0 ns)"));
+  EXPECT_TRUE(contains(md, "| Http/parse/own | 35.5 (35.1–36.2) | 0 | — |"));
+  EXPECT_TRUE(contains(md, "- **rapidjson**: unavailable: not found at configure time"));
+}
+
+TEST(report_markdown, e2e_tables_mark_noise_errors_and_unavailable_rows) {
+  const std::string md = report::markdown(synthetic());
+  EXPECT_TRUE(contains(md, "| requests/s | c 1 | c 10 | c 100 |"));
+  EXPECT_TRUE(contains(md,
+                       "| zapbench HTTP/1.1 | 20,000 (19,600–20,200) | 200,000 (196,000–202,000) | 120,000 "
+                       "(96,000–132,000) ⚠ |"))
+      << md;
+  EXPECT_TRUE(contains(md, "| floor (raw TCP echo, 162 B → 162 B) | 40,000"));
+  EXPECT_TRUE(
+      contains(md,
+               "| zapbench HTTP/1.1 + JSON (rapidjson) | unavailable: rapidjson: not found at configure "
+               "time | unavailable | unavailable |"));
+  EXPECT_TRUE(contains(md, "(490,000–505,000) ‡ 12 errors |"));
+  EXPECT_TRUE(contains(md,
+                       "- zapbench HTTP/1.1 + JSON (nlohmann), c 100: 12 errors over 3 samples (status 10, "
+                       "timeout 2)"));
+  EXPECT_TRUE(contains(md, "| p99 µs | c 1 | c 10 | c 100 |"));
+  EXPECT_TRUE(contains(md, "| zapbench ZAP-HTTP + ZAP | 50.0 (49.0–50.5) |"));
+}
+
+TEST(report_markdown, e2e_ratios_against_fastest_json_and_floor) {
+  const std::string md = report::markdown(synthetic());
+  EXPECT_TRUE(contains(md, "| zapbench | c 1 ÷ best JSON | c 1 ÷ floor | c 10 ÷ best JSON | c 10 ÷ floor |"));
+  // c 10: HTTP+ZAP 160k / direct 100k = 1.60, / floor 400k = 0.40; ZAP+ZAP 200k / ZAP+direct 120k = 1.67,
+  // /400k = 0.50.
+  EXPECT_TRUE(contains(md, "| zapbench HTTP/1.1 + ZAP | 1.60× | 0.40× | 1.60× | 0.40× | 1.60× | 0.40× |"))
+      << md;
+  EXPECT_TRUE(contains(md, "| zapbench ZAP-HTTP + ZAP | 1.67× | 0.50× | 1.67× | 0.50× | 1.67× | 0.50× |"));
+  EXPECT_TRUE(contains(md, "| zapbench HTTP/1.1 + JSON (nlohmann) | 0.50× | 0.12× |"));
+  EXPECT_TRUE(contains(md, "| zapbench HTTP/1.1 + JSON (rapidjson) | — | — | — | — | — | — |"));
+  // hello has no JSON body: only the floor.
+  EXPECT_TRUE(contains(md, "| zapbench | c 1 ÷ floor | c 10 ÷ floor | c 100 ÷ floor |"));
+  EXPECT_TRUE(contains(md, "| zapbench ZAP-HTTP | 0.62× | 0.62× | 0.62× |"));
+}
+
+TEST(report_markdown, lists_one_command_per_arm) {
+  const std::string md = report::markdown(synthetic());
+  EXPECT_TRUE(contains(md, "microbenchmarks:\n\n```\nzapbench micro --cpu 1 --repetitions 3\n```"));
+  EXPECT_TRUE(contains(md, "zapbench HTTP/1.1 + JSON (direct) — as run for rpc, c 1, p 1"));
+  EXPECT_TRUE(contains(md, "server: zapbench serve --http 127.0.0.1:0 --cpus 0\nloader: zapbench load"));
+}
+
+TEST(report_markdown, model_text_cannot_become_markup) {
+  Results r = synthetic();
+  r.env.hostname = "<b>host</b>|x";
+  r.env.command_line = "zapbench run `x` | tee";
+  const std::string md = report::markdown(r);
+  EXPECT_TRUE(contains(md, "| host | \\<b\\>host\\</b\\>\\|x |"));
+  EXPECT_TRUE(contains(md, "| command | ``zapbench run `x` \\| tee`` |"));
+}
+
+// --- report.html -----------------------------------------------------------------------
+
+TEST(report_html, is_self_contained_with_one_chart_per_op_and_two_per_group) {
+  const std::string html = report::html(synthetic());
+  EXPECT_TRUE(html.starts_with("<!DOCTYPE html>"));
+  EXPECT_FALSE(contains(html, "http://") && !contains(html, "xmlns=\"http://www.w3.org/2000/svg\""));
+  EXPECT_FALSE(contains(html, "https://"));
+  EXPECT_FALSE(contains(html, "<link"));
+  EXPECT_FALSE(contains(html, " src="));
+  std::size_t charts = 0;
+  for (std::size_t at = 0; (at = html.find("<svg class=\"chart\"", at)) != std::string::npos; ++at) ++charts;
+  EXPECT_EQ(charts, 4u + 2 * 3);
+  for (const char* id : {"micro-Decode", "micro-Handler", "e2e-hello-p1-rate", "e2e-rpc-p16-p99"})
+    EXPECT_TRUE(contains(html, std::string("data-chart=\"") + id + "\"")) << id;
+  EXPECT_TRUE(contains(html, "log scale"));
+  EXPECT_TRUE(contains(html, "<td class=\"r\">120,000 (96,000–132,000) ⚠</td>"));
+  EXPECT_TRUE(contains(html, "unavailable: rapidjson: not found at configure time"));
+}
+
+TEST(report_html, escapes_text_from_the_model) {
+  Results r = synthetic();
+  r.codecs[2].name = "<script>alert(1)</script>";
+  for (auto& f : r.micro.figures)
+    if (f.codec == "direct") f.codec = r.codecs[2].name;
+  r.env.command_line = "zapbench run --out \"a&b\"";
+  const std::string html = report::html(r);
+  EXPECT_FALSE(contains(html, "<script>alert(1)"));
+  EXPECT_TRUE(contains(html, "&lt;script&gt;alert(1)&lt;/script&gt;"));
+  EXPECT_TRUE(contains(html, "zapbench run --out &quot;a&amp;b&quot;"));
+  EXPECT_FALSE(contains(report::markdown(r), "<script>alert(1)"));
+}
+
+// --- compare ------------------------------------------------------------------------------
+
+const report::Change* find_change(const report::Comparison& c, const std::string& key,
+                                  const std::string& figure) {
+  for (const report::Change& ch : c.changes)
+    if (ch.key == key && ch.figure == figure) return &ch;
+  return nullptr;
+}
+
+TEST(report_compare, calls_a_change_beyond_noise_only_when_it_exceeds_both_spreads) {
+  const Results a = synthetic();
+  Results b = synthetic();
+  for (Cell& c : b.cells) {
+    if (c.id() == "zapbench/rpc/http/direct/c10/p1")
+      for (E2ESample& s : c.samples) s.requests_per_s *= 1.5;  // +50%, spreads 3%
+    if (c.id() == "zapbench/rpc/zap/zap/c10/p1")
+      for (E2ESample& s : c.samples) s.requests_per_s *= 1.02;  // +2%, spreads 3%
+  }
+  const report::Comparison cmp = report::compare(a, b);
+  const report::Change* up = find_change(cmp, "zapbench/rpc/http/direct/c10/p1", "requests/s");
+  ASSERT_NE(up, nullptr);
+  EXPECT_NEAR(up->change, 0.5, 1e-12);
+  EXPECT_NEAR(up->noise, 0.03, 1e-12);
+  EXPECT_TRUE(up->significant);
+  const report::Change* small = find_change(cmp, "zapbench/rpc/zap/zap/c10/p1", "requests/s");
+  ASSERT_NE(small, nullptr);
+  EXPECT_FALSE(small->significant);
+  const report::Change* same = find_change(cmp, "micro/Decode/zap", "ns/op");
+  ASSERT_NE(same, nullptr);
+  EXPECT_EQ(same->change, 0);
+  EXPECT_FALSE(same->significant);
+  EXPECT_TRUE(cmp.only_in_a.empty());
+  EXPECT_TRUE(cmp.only_in_b.empty());
+  const std::string text = report::compare_text(cmp);
+  EXPECT_TRUE(contains(text, "beyond noise"));
+  EXPECT_TRUE(contains(text, "within noise"));
+  EXPECT_TRUE(contains(text, "+50.0%"));
+}
+
+TEST(report_compare, one_sample_gives_no_noise_estimate) {
+  Results a = synthetic(), b = synthetic();
+  for (Results* r : {&a, &b})
+    for (Cell& c : r->cells)
+      if (c.id() == "floor/hello/tcp//c1/p1") c.samples.resize(1);
+  for (Cell& c : b.cells)
+    if (c.id() == "floor/hello/tcp//c1/p1") c.samples[0].requests_per_s *= 3;
+  const report::Comparison cmp = report::compare(a, b);
+  const report::Change* ch = find_change(cmp, "floor/hello/tcp//c1/p1", "requests/s");
+  ASSERT_NE(ch, nullptr);
+  EXPECT_FALSE(ch->significant);
+  EXPECT_EQ(ch->samples_a, 1u);
+  const std::string text = report::compare_text(cmp);
+  EXPECT_TRUE(contains(text, "+200.0%")) << text;
+  EXPECT_TRUE(contains(text, "no noise estimate (1 sample)"));
+}
+
+TEST(report_compare, lists_keys_present_on_one_side_only) {
+  Results a = synthetic(), b = synthetic();
+  a.cells.push_back(cell("zapbench", "rpc", "http", "direct", 1000, 1, 1, 1));
+  b.cells.push_back(cell("zapbench", "rpc", "zap", "zap", 1000, 1, 1, 1));
+  b.micro.figures.pop_back();  // Http/parse/own
+  const report::Comparison cmp = report::compare(a, b);
+  EXPECT_EQ(cmp.only_in_a,
+            (std::vector<std::string>{"zapbench/rpc/http/direct/c1000/p1", "micro/Http/parse/own"}));
+  EXPECT_EQ(cmp.only_in_b, (std::vector<std::string>{"zapbench/rpc/zap/zap/c1000/p1"}));
+  // Unavailable cells are absent on both sides, not "only in".
+  EXPECT_EQ(find_change(cmp, "zapbench/rpc/http/rapidjson/c1/p1", "requests/s"), nullptr);
+  const std::string text = report::compare_text(cmp);
+  EXPECT_TRUE(
+      contains(text, "only in A (2):\n  zapbench/rpc/http/direct/c1000/p1\n  micro/Http/parse/own\n"));
+  EXPECT_TRUE(contains(text, "only in B (1):\n  zapbench/rpc/zap/zap/c1000/p1\n"));
+}
+
+TEST(report_compare, text_is_an_aligned_table_with_units) {
+  const std::string text = report::compare_text(report::compare(synthetic(), synthetic()));
+  const std::size_t header = text.find("key ");
+  ASSERT_NE(header, std::string::npos);
+  EXPECT_TRUE(contains(text, " req/s"));
+  EXPECT_TRUE(contains(text, " µs"));
+  EXPECT_TRUE(contains(text, " ns"));
+  // Every row has its "figure" column at the same character position.
+  const std::size_t figure_col = text.find("figure", header) - header;
+  std::size_t rows = 0;
+  for (std::size_t at = text.find('\n', header) + 1; at < text.size() && text[at] != '\n';
+       at = text.find('\n', at) + 1, ++rows) {
+    const std::string line = text.substr(at, text.find('\n', at) - at);
+    EXPECT_EQ(line[figure_col - 1], ' ') << line;
+    EXPECT_NE(line[figure_col], ' ') << line;
+  }
+  EXPECT_GT(rows, 50u);
+}
+
+}  // namespace
+
+TEST(report_json, names_an_unknown_matrix_name_with_the_choices) {
+  nlohmann::json j = nlohmann::json::parse(report::to_json(synthetic()));
+  j["cells"][2]["arm"] = "apache";
+  EXPECT_EQ(error_of(j.dump()),
+            "results.json: cells[2].arm: unknown \"apache\" (one of: zapbench, nginx, floor)");
+  j = nlohmann::json::parse(report::to_json(synthetic()));
+  j["cells"][0]["framing"] = "HTTP/1.1";
+  EXPECT_EQ(error_of(j.dump()),
+            "results.json: cells[0].framing: unknown \"HTTP/1.1\" (one of: http, zap, tcp)");
+}
+
+// A results.json written before the load gate and the matrix types (the committed one, by an
+// earlier zapbench) loads, writes back byte for byte, renders, and compares with a new one.
+TEST(report_json, results_of_earlier_versions_load_and_compare_with_new_ones) {
+  std::ifstream f(ZAPBENCH_EARLIER_RESULTS, std::ios::binary);
+  ASSERT_TRUE(f) << ZAPBENCH_EARLIER_RESULTS;
+  std::stringstream text;
+  text << f.rdbuf();
+  const Results old = report::from_json(text.str());
+  EXPECT_EQ(report::to_json(old), text.str());
+  EXPECT_FALSE(report::markdown(old).empty());
+  EXPECT_FALSE(contains(report::markdown(old), "⚑"));  // no load recorded: nothing flagged
+  Results now = old;
+  now.env.online_cpus = 2;
+  for (Cell& c : now.cells)
+    for (E2ESample& s : c.samples) s.load_avg_1m = 0.5;
+  const report::Comparison cmp = report::compare(old, now);
+  EXPECT_TRUE(cmp.only_in_a.empty());
+  EXPECT_TRUE(cmp.only_in_b.empty());
+  EXPECT_FALSE(cmp.changes.empty());
+  for (const report::Change& ch : cmp.changes) EXPECT_FALSE(ch.significant) << ch.key;
+}
+
+TEST(report_markdown, flags_samples_taken_while_the_machine_was_busy) {
+  Results r = synthetic();
+  r.env.online_cpus = 2;
+  for (Cell& c : r.cells)
+    for (E2ESample& s : c.samples) s.load_avg_1m = 1.9;  // the run's own load on 2 CPUs: not busy
+  std::string md = report::markdown(r);
+  EXPECT_TRUE(contains(md, "Load gate")) << md;
+  EXPECT_FALSE(contains(md, "⚑ busy machine"));
+  for (Cell& c : r.cells)
+    if (c.id() == "zapbench/hello/zap//c10/p1") c.samples[1].load_avg_1m = 3.25;
+  md = report::markdown(r);
+  EXPECT_TRUE(contains(md, "⚑ busy machine")) << md;
+  EXPECT_TRUE(contains(md, "zapbench ZAP-HTTP, c 10, sample 2: load average 3.25")) << md;
+  const Results back = report::from_json(report::to_json(r));
+  EXPECT_EQ(back.env.online_cpus, 2u);
+  EXPECT_EQ(report::markdown(back), md);
+  EXPECT_TRUE(report::busy(back.cells[1].samples[0], report::busy_load_threshold(back)) == false);
+}
+
+TEST(report_gbench, ingests_repetitions_units_counters_and_skips) {
+  const std::string text = R"({"context": {}, "benchmarks": [
+    {"name": "Decode/zap", "run_name": "Decode/zap", "run_type": "iteration", "cpu_time": 4.5, "time_unit": "ns",
+     "allocs/op": 0, "wire_bytes": 162},
+    {"name": "Decode/zap", "run_name": "Decode/zap", "run_type": "iteration", "cpu_time": 0.0046, "time_unit": "us",
+     "allocs/op": 0, "wire_bytes": 162},
+    {"name": "Decode/zap_mean", "run_name": "Decode/zap", "run_type": "aggregate", "cpu_time": NaN},
+    {"name": "Encode/x", "run_name": "Encode/x", "run_type": "iteration", "error_occurred": true,
+     "error_message": "library missing"}]})";
+  report::Micro m;
+  std::vector<std::string> notes;
+  report::ingest_google_benchmark(text, m, notes);
+  ASSERT_EQ(m.figures.size(), 1u);
+  EXPECT_EQ(m.figures[0].op, "Decode");
+  EXPECT_EQ(m.figures[0].codec, "zap");
+  EXPECT_EQ(m.figures[0].ns_per_op.values, (std::vector<double>{4.5, 4.6}));
+  EXPECT_EQ(m.figures[0].wire_bytes, 162);
+  EXPECT_EQ(notes, (std::vector<std::string>{"microbenchmark Encode/x skipped itself: library missing"}));
+  EXPECT_THROW(report::ingest_google_benchmark("{", m, notes), std::runtime_error);
+}
+
+int main(int argc, char** argv) {
+  if (argc == 3 && std::string(argv[1]) == "--write-synthetic") {
+    std::ofstream out(argv[2], std::ios::binary);
+    out << report::to_json(synthetic());
+    return out.good() ? 0 : 1;
+  }
+  testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# tests/server/floor_cli_test.sh — `zapbench floor` and `zapbench load --wire floor` as a user runs them: the bound
+# port printed, a floor run with responses and no errors, SIGTERM gives exit 0 and the counters, and bad
+# flags give exit 2 with a clear message. Every wait is for an event, bounded by $hang seconds to catch a
+# hang only. Usage: floor_cli_test.sh ZAPBENCH
+set -u
+bin=$1
+hang=60
+work=$(mktemp -d)
+trap 'kill "${pid:-}" 2>/dev/null; rm -rf "$work"' EXIT
+failures=0
+passed=0
+check() {  # name, condition result
+  if [ "$2" = 0 ]; then echo "ok: $1"; passed=$((passed + 1)); else echo "FAILED: $1"; failures=$((failures + 1)); fi
+}
+usage_error() {  # name, expected message, zapbench arguments...
+  local name=$1 msg=$2
+  shift 2
+  "$bin" "$@" >/dev/null 2>"$work/usage_err"
+  local rc=$?
+  [ "$rc" = 2 ] && grep -q -- "$msg" "$work/usage_err"
+  local ok=$?  # before the $(...) below, which would replace $?
+  check "$name (exit $rc: $(head -c 200 "$work/usage_err"))" "$ok"
+}
+
+"$bin" floor --listen 127.0.0.1:0 --request-bytes 82 --response-bytes 80 >"$work/out" 2>"$work/err" &
+pid=$!
+end=$((SECONDS + hang))
+until grep -q "listening on" "$work/out" || ! kill -0 "$pid" 2>/dev/null || [ "$SECONDS" -ge "$end" ]; do
+  sleep 0.02
+done
+port=$(sed -n 's/^zapbench floor: listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$work/out")
+[ -n "$port" ] && [ "$port" != 0 ]
+ok=$?
+check "prints the bound port ($(head -1 "$work/out"))" "$ok"
+
+"$bin" load --framing floor --addr "127.0.0.1:$port" --request-bytes 82 --response-bytes 80 -c 4 -d 1 \
+  --warmup 0 --json-out "$work/load.json" >"$work/load.out" 2>&1
+rc=$?
+[ "$rc" = 0 ] && grep -q "^zapbench load: floor 82 B requests, 80 B responses" "$work/load.out" &&
+  grep -q "^  errors       0$" "$work/load.out" && grep -Eq '^  requests/s   [0-9.]+ \([1-9][0-9]* responses' "$work/load.out"
+check "load --framing floor: exit 0, responses, no errors" $?
+grep -q '"framing": "floor",$' "$work/load.json" && grep -q '"scenario": "",$' "$work/load.json" &&
+  grep -q '"body": "",$' "$work/load.json" && grep -q '"responses": [1-9]' "$work/load.json"
+check "load --framing floor --json-out: framing floor, empty scenario and body, responses" $?
+
+kill -TERM "$pid"
+timeout "$hang" tail --pid="$pid" -f /dev/null
+wait "$pid"
+rc=$?
+pid=
+[ "$rc" = 0 ]; check "SIGTERM exits 0 (got $rc)" $?
+grep -q "^  connections 4$" "$work/out"; check "prints the connection count" $?
+grep -Eq "^  requests echoed [1-9][0-9]*$" "$work/out"; check "prints the requests echoed" $?
+
+"$bin" floor --help >"$work/help"
+[ $? = 0 ] && grep -q "usage: zapbench floor --listen HOST:PORT --request-bytes N --response-bytes M" "$work/help"
+check "floor --help prints the usage, exit 0" $?
+"$bin" load --help >"$work/help"
+[ $? = 0 ] && grep -q -- "--framing http|zap|floor" "$work/help" && grep -q -- "--request-bytes N" "$work/help"
+check "load --help tells of --framing floor" $?
+
+usage_error "floor: no flags" "--listen, --request-bytes and --response-bytes are required" floor
+usage_error "floor: no --response-bytes" "are required" floor --listen 127.0.0.1:0 --request-bytes 82
+usage_error "floor: --request-bytes 0" "--request-bytes wants at least 1" floor --listen 127.0.0.1:0 \
+  --request-bytes 0 --response-bytes 80
+usage_error "floor: a bad address" "--listen wants HOST:PORT, got 'nonsense'" floor --listen nonsense \
+  --request-bytes 82 --response-bytes 80
+usage_error "floor: an unknown flag" "floor: unknown option '--scenario'" floor --scenario hello
+usage_error "floor: an address that does not resolve" "cannot resolve '256.1.1.1'" floor --listen 256.1.1.1:80 \
+  --request-bytes 82 --response-bytes 80
+usage_error "load: floor without byte counts" "--wire floor needs --addr, --request-bytes and --response-bytes" \
+  load --wire floor --addr 127.0.0.1:1
+usage_error "load: floor with --scenario" "do not apply to --wire floor" load --wire floor --addr 127.0.0.1:1 \
+  --request-bytes 82 --response-bytes 80 --scenario hello
+usage_error "load: byte counts without floor" "are for --wire floor only" load --wire http --addr 127.0.0.1:1 \
+  --scenario hello --request-bytes 82
+usage_error "load: a bad --wire names floor" "--wire wants one of http, zap, floor, got 'smoke'" load --wire smoke --addr 127.0.0.1:1
+
+echo "$passed passed, $failures failed"
+[ "$failures" = 0 ]

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# tests/server/serve_cli_test.sh — `zapbench serve` as a user runs it: bound ports
+# printed, a request answered, SIGTERM gives exit 0 and the counters, and
+# bad flags give exit 2 with a clear message; `zapbench load` against it,
+# also stopped by SIGINT. Every wait is for an event (a line printed, a
+# process's exit, the server reading), bounded by $hang seconds to catch a
+# hang only. Usage: serve_cli_test.sh ZAPBENCH
+set -u
+bin=$1
+hang=60
+work=$(mktemp -d)
+trap 'kill "${pid:-}" "${lpid:-}" 2>/dev/null; rm -rf "$work"' EXIT
+failures=0
+check() {  # name, condition result
+  if [ "$2" = 0 ]; then echo "ok: $1"; else echo "FAILED: $1"; failures=$((failures + 1)); fi
+}
+
+"$bin" serve --http 127.0.0.1:0 --zap 127.0.0.1:0 >"$work/out" 2>"$work/err" &
+pid=$!
+await() {  # condition command...: true once it holds, false after $hang seconds
+  local end=$((SECONDS + hang))
+  until "$@"; do
+    [ "$SECONDS" -ge "$end" ] && return 1
+    sleep 0.02
+  done
+}
+# Bytes the process has taken in with read() (/proc/PID/io rchar).
+rchar() { sed -n 's/^rchar: //p' "/proc/$1/io"; }
+
+listening() { grep -q "zap listening" "$work/out" || ! kill -0 "$pid" 2>/dev/null; }
+await listening
+port=$(sed -n 's/.*http listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$work/out")
+[ -n "$port" ]; check "prints the bound HTTP port" $?
+exec 3<>"/dev/tcp/127.0.0.1/$port"
+printf 'GET /health HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n' >&3
+resp=$(timeout "$hang" cat <&3)
+exec 3>&-
+[[ "$resp" == "HTTP/1.1 200 OK"* && "$resp" == *$'\r\n\r\nok' ]]; check "answers GET /health" $?
+zport=$(sed -n 's/.*zap listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$work/out")
+"$bin" load --wire zap --addr "127.0.0.1:$zport" --scenario rpc --body zap -c 2 -d 1 --warmup 0 \
+  --json-out "$work/load.json" >"$work/load.out" 2>&1
+rc=$?
+[ "$rc" = 0 ] && grep -q "^  errors       0" "$work/load.out" && grep -q '"responses": [1-9]' "$work/load.json" &&
+  grep -q '"buckets": \[\[' "$work/load.json"
+check "zapbench load drives the server: exit 0, no errors, JSON with the histogram" $?
+"$bin" load --wire smoke --addr 127.0.0.1:1 --scenario hello >/dev/null 2>"$work/err7"
+[ $? = 2 ] && grep -q "wire wants one of http, zap, floor" "$work/err7"; check "load: a bad --wire is a usage error" $?
+# SIGINT ends a load early with its results: once the server is reading its requests, a user's Ctrl-C.
+before=$(rchar "$pid")
+"$bin" load --wire zap --addr "127.0.0.1:$zport" --scenario rpc --body zap -c 2 -d "$hang" --warmup 0 \
+  --json-out "$work/stopped.json" >"$work/stopped.out" 2>&1 &
+lpid=$!
+server_reading() { [ "$(rchar "$pid")" -gt "$((before + 100000))" ]; }
+await server_reading; check "the load reaches the server" $?
+kill -INT "$lpid"
+wait "$lpid"
+rc=$?
+lpid=
+[ "$rc" = 130 ] && grep -q "STOPPED by SIGINT after" "$work/stopped.out" && grep -q '"stopped": true' "$work/stopped.json" &&
+  grep -q '"responses": [1-9]' "$work/stopped.json"
+check "load: SIGINT ends the window early, prints and writes the results, exit 130 (got $rc)" $?
+
+kill -TERM "$pid"
+timeout "$hang" tail --pid="$pid" -f /dev/null
+wait "$pid"
+rc=$?
+pid=
+[ "$rc" = 0 ]; check "SIGTERM exits 0 (got $rc)" $?
+grep -q "requests http /health 1" "$work/out" && grep -q "requests zap /rpc [1-9]" "$work/out"
+check "prints the request counters" $?
+grep -q "connections 5" "$work/out"; check "prints the connection count" $?
+
+"$bin" serve --http 127.0.0.1:0 --json nope >/dev/null 2>"$work/err2"
+rc=$?
+[ "$rc" = 2 ] && grep -q "available JSON codecs: direct" "$work/err2"; check "unknown --json is a startup error listing codecs" $?
+"$bin" serve >/dev/null 2>"$work/err3"
+[ $? = 2 ] && grep -q -- "--http HOST:PORT" "$work/err3"; check "no listener is a usage error" $?
+"$bin" serve --http nonsense >/dev/null 2>"$work/err4"
+[ $? = 2 ] && grep -q "wants HOST:PORT" "$work/err4"; check "a bad address is a usage error" $?
+"$bin" serve --http 127.0.0.1:0 --threads 0 >/dev/null 2>"$work/err5"
+[ $? = 2 ] && grep -q -- "--threads wants 1..1024" "$work/err5"; check "--threads 0 is a usage error" $?
+"$bin" serve --http 256.1.1.1:80 >/dev/null 2>"$work/err6"
+[ $? = 2 ] && grep -q "cannot resolve '256.1.1.1'" "$work/err6"; check "an address that does not resolve is a clear error" $?
+
+echo "$((14 - failures)) passed, $failures failed"
+[ "$failures" = 0 ]
