@@ -78,9 +78,7 @@ std::vector<std::string> server_argv(const SampleContext& ctx, const CellPlan& c
                                    : server_spec(ctx.plan, ctx.zapbench_exe, cp).argv;
 }
 
-}  // namespace
-
-report::E2ESample run_sample(const SampleContext& ctx, CellPlan& cp, unsigned round, std::string& failure) {
+report::E2ESample measure(const SampleContext& ctx, CellPlan& cp, unsigned round, std::string& failure) {
   const RunPlan& p = ctx.plan;
   const std::string id = cp.cell.id();
   report::E2ESample s;
@@ -125,6 +123,23 @@ report::E2ESample run_sample(const SampleContext& ctx, CellPlan& cp, unsigned ro
   return s;
 }
 
+}  // namespace
+
+report::E2ESample run_sample(const SampleContext& ctx, CellPlan& cp, unsigned round, std::string& failure) {
+  try {
+    return measure(ctx, cp, round, failure);
+  } catch (const std::exception& e) {
+    // A child that could not even be started (no fork, no log file): this
+    // sample failed; the run goes on. Any child started is already stopped
+    // (Child's destructor).
+    failure = e.what();
+    report::E2ESample s;
+    s.errors = 1;
+    s.errors_by_kind["run_failed"] = 1;
+    return s;
+  }
+}
+
 void run_micro(const SampleContext& ctx, report::Results& res) {
   const RunPlan& p = ctx.plan;
   const fs::path json_path = ctx.folder.file("micro.json");
@@ -136,16 +151,16 @@ void run_micro(const SampleContext& ctx, report::Results& res) {
   if (!p.micro_filter.empty()) argv.insert(argv.end(), {"--filter", p.micro_filter});
   const std::vector<int> cpu = {p.cfg.loader_cpus.front()};
   res.micro.command = command_text(ctx.folder.portable(argv), cpu);
-  Child micro(ChildSpec{argv, cpu, ctx.folder.file("micro.log").string(), false});
-  // A bound for a hang only: the full suite takes minutes, never an hour.
-  const ExitStatus st = micro.wait(3600);
-  if (!st.ok()) {
-    res.notes.push_back("microbenchmarks failed (" + st.describe() + "); see micro.log");
-    return;
-  }
   try {
+    Child micro(ChildSpec{argv, cpu, ctx.folder.file("micro.log").string(), false});
+    // A bound for a hang only: the full suite takes minutes, never an hour.
+    const ExitStatus st = micro.wait(3600);
+    if (!st.ok()) {
+      res.notes.push_back("microbenchmarks failed (" + st.describe() + "); see micro.log");
+      return;
+    }
     report::ingest_google_benchmark(read_text(json_path), res.micro, res.notes);
-  } catch (const std::exception& e) {
+  } catch (const std::exception& e) {  // not started, or its output unreadable
     res.notes.push_back(e.what());
     return;
   }

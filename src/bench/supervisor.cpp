@@ -123,10 +123,10 @@ Child::Child(const ChildSpec& spec) {
   if (pid == 0) {
     setpgid(0, 0);
     if (!spec.cpus.empty()) sched_setaffinity(0, sizeof set, &set);
-    const int devnull = open("/dev/null", O_RDONLY);
-    if (devnull >= 0) dup2(devnull, STDIN_FILENO);
     dup2(log, STDOUT_FILENO);
     dup2(log, STDERR_FILENO);
+    const int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);  // only its copy on 0 survives exec
+    if (devnull >= 0) dup2(devnull, STDIN_FILENO);
     if (spec.ready_channel) {
       // dup2 onto another number clears close-on-exec; onto itself it does not.
       if (ready[1] == kReadyFdInChild)
