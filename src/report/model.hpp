@@ -2,7 +2,7 @@
 // every figure, the environment, and the configuration. results.json is this
 // model serialised (model_json.cpp); report.md and report.html are written
 // from it alone, so a results.json loads back and reproduces its report.
-// Owns no measuring: the cli fills it, the writers read it.
+// Owns no measuring: bench (zapbench run) fills it, the writers read it.
 #pragma once
 
 #include <cmath>
