@@ -173,6 +173,22 @@ std::vector<std::string> split_names(std::string_view names) {
   return out;
 }
 
+// Edits (insert, delete, replace one character) from a to b.
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
 // "a", "a and b", "a, b and c".
 std::string and_list(const std::vector<std::string>& items) {
   std::string s;
@@ -321,6 +337,25 @@ bool Table::seen(std::string_view name) const {
   return f != nullptr && f->seen_;
 }
 
+std::string Table::suggestion(std::string_view unknown) const {
+  // A typo of a long flag (--conections, --warm-up): at most two edits away or a prefix,
+  // and never for one-letter flags, where every letter is one edit from another.
+  if (unknown.size() <= 3) return "";
+  std::string best;
+  std::size_t best_edits = 3;
+  for (const auto& f : flags_)
+    for (const std::string& n : f->names_) {
+      if (n.size() <= 2) continue;
+      // A prefix ("--timeout" for "--timeout-ms") is as near as one edit.
+      const std::size_t edits = n.starts_with(unknown) ? 1 : edit_distance(unknown, n);
+      if (edits < best_edits) {
+        best_edits = edits;
+        best = n;
+      }
+    }
+  return best.empty() ? "" : " (did you mean " + best + "?)";
+}
+
 std::string Table::spelling(std::string_view name) const {
   const Flag* f = find(name);
   return f != nullptr ? f->spelling() : std::string(name);
@@ -354,6 +389,10 @@ Outcome Table::try_parse(std::span<const std::string> args) {
     out.message = std::move(message);
     return out;
   };
+  for (auto& f : flags_) {
+    f->seen_ = false;
+    f->seen_as_.clear();
+  }
   std::set<const Flag*> warned;  // one warning per flag, however often it is given
   std::size_t positionals_given = 0;
   bool flags_ended = false;
@@ -394,7 +433,7 @@ Outcome Table::try_parse(std::span<const std::string> args) {
         f = nullptr;
       }
     }
-    if (f == nullptr) return refuse("unknown option '" + spelling + "'");
+    if (f == nullptr) return refuse("unknown option '" + spelling + "'" + suggestion(spelling));
     if (!warned.contains(f)) {
       const bool old_name = std::find(f->deprecated_names_.begin(), f->deprecated_names_.end(), spelling) !=
                             f->deprecated_names_.end();

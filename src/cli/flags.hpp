@@ -209,7 +209,8 @@ class Table {
 
   // ---- builders. `names`: "--threads" or "-t, --threads". `out` is written
   // only with a valid value; its value at declaration is the help's default.
-  // `Out` is T or std::optional<T> (set = given).
+  // `Out` is T or std::optional<T> (set = given). The table keeps `out` as a
+  // pointer: the targets must outlive every parse.
 
   // A whole number within `range` (unsigned integer types).
   template <class Out>
@@ -257,7 +258,8 @@ class Table {
   Table& passthrough(std::string prefix, std::vector<std::string>* out, std::string help);
 
   // ---- parsing
-  // Parses, validates and stores; never prints, never exits.
+  // Parses, validates and stores; never prints, never exits. Stops at the
+  // first error (flags before it are stored). seen() answers for the last parse.
   Outcome try_parse(std::span<const std::string> args);
   // The command's entry point: warnings to stderr; --help prints help() to
   // stdout and exits 0; an error prints error_line() and exits 2.
@@ -295,6 +297,8 @@ class Table {
     *out = static_cast<value_of_t<Out>>(v);
   }
   Outcome apply(Flag& f, std::string_view spelling, std::string_view value);
+  // " (did you mean --connections?)" for a near miss, else "".
+  std::string suggestion(std::string_view unknown) const;
 
   struct Positional {
     std::string name, help;

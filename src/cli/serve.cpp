@@ -1,8 +1,11 @@
-// cli/serve.cpp — `zapbench serve`: flags to server::Config, signals to a
+// cli/serve.cpp — `zapbench serve`: its flag table to server::Config, signals to a
 // graceful stop, counters printed at exit. Owns no protocol logic.
+#include <cstdio>
 #include <optional>
 #include <stdexcept>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "bench/supervisor.hpp"
 #include "cli/args.hpp"

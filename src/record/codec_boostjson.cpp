@@ -1,4 +1,4 @@
-// record/codec_boostjson.cpp — BoostjsonCodec: the SAX handler that maps
+// record/codec_boostjson.cpp — Boostjson::State, BoostjsonCodec's work: the SAX handler that maps
 // basic_parser's events onto the record (and onto record::DecodeError), and the
 // encoders' reused objects, serializer and output buffers.
 #include "record/codec_boostjson.hpp"
@@ -14,6 +14,8 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+
+#include "record/library_codec_impl.hpp"
 
 namespace record {
 
@@ -281,8 +283,8 @@ constexpr std::size_t kOutputBytes = 512;
 
 }  // namespace
 
-struct BoostjsonCodec::Impl {
-  Impl() : req_out(kOutputBytes, '\0'), resp_out(kOutputBytes, '\0') {
+struct Boostjson::State {
+  State() : req_out(kOutputBytes, '\0'), resp_out(kOutputBytes, '\0') {
     // Built once in Go's field order; the slots stay put (nothing is inserted later).
     req.reserve(4);
     method = &req.emplace("method", json::string()).first->value();
@@ -312,44 +314,39 @@ struct BoostjsonCodec::Impl {
   json::serializer sr;
   std::string req_out;
   std::string resp_out;
+
+  Bytes encode_request(const Request& r) {
+    method->get_string().assign(json::string_view(r.method.data(), r.method.size()));
+    hex::write(account->get_string().data(), r.account);  // fixed length: overwritten in place
+    block->get_uint64() = r.block;
+    req_id->get_uint64() = r.id;
+    return serialize(sr, req, req_out);
+  }
+
+  Bytes encode_response(const Response& r) {
+    resp_id->get_uint64() = r.id;
+    balance->get_uint64() = r.balance;
+    nonce->get_uint64() = r.nonce;
+    hex::write(hash->get_string().data(), r.block_hash);
+    return serialize(sr, resp, resp_out);
+  }
+
+  DecodeError decode_request(Bytes in, RequestView& out) noexcept {
+    const DecodeError e = run(req_parser, in, out);
+    if (e != DecodeError::ok) return e;
+    out.account_form = Form::hex;
+    return hex::check(out.account, kAccountBytes, out.account0);
+  }
+
+  DecodeError decode_response(Bytes in, ResponseView& out) noexcept {
+    const DecodeError e = run(resp_parser, in, out);
+    if (e != DecodeError::ok) return e;
+    out.block_hash_form = Form::hex;
+    std::uint8_t first = 0;
+    return hex::check(out.block_hash, kHashBytes, first);
+  }
 };
 
-BoostjsonCodec::BoostjsonCodec() : impl_(std::make_unique<Impl>()) {}
-BoostjsonCodec::~BoostjsonCodec() = default;
-BoostjsonCodec::BoostjsonCodec(BoostjsonCodec&&) noexcept = default;
-BoostjsonCodec& BoostjsonCodec::operator=(BoostjsonCodec&&) noexcept = default;
-
-Bytes BoostjsonCodec::encode_request(const Request& r) {
-  Impl& m = *impl_;
-  m.method->get_string().assign(json::string_view(r.method.data(), r.method.size()));
-  hex::write(m.account->get_string().data(), r.account);  // fixed length: overwritten in place
-  m.block->get_uint64() = r.block;
-  m.req_id->get_uint64() = r.id;
-  return serialize(m.sr, m.req, m.req_out);
-}
-
-Bytes BoostjsonCodec::encode_response(const Response& r) {
-  Impl& m = *impl_;
-  m.resp_id->get_uint64() = r.id;
-  m.balance->get_uint64() = r.balance;
-  m.nonce->get_uint64() = r.nonce;
-  hex::write(m.hash->get_string().data(), r.block_hash);
-  return serialize(m.sr, m.resp, m.resp_out);
-}
-
-DecodeError BoostjsonCodec::decode_request(Bytes in, RequestView& out) noexcept {
-  const DecodeError e = run(impl_->req_parser, in, out);
-  if (e != DecodeError::ok) return e;
-  out.account_form = Form::hex;
-  return hex::check(out.account, kAccountBytes, out.account0);
-}
-
-DecodeError BoostjsonCodec::decode_response(Bytes in, ResponseView& out) noexcept {
-  const DecodeError e = run(impl_->resp_parser, in, out);
-  if (e != DecodeError::ok) return e;
-  out.block_hash_form = Form::hex;
-  std::uint8_t first = 0;
-  return hex::check(out.block_hash, kHashBytes, first);
-}
+template class LibraryCodec<Boostjson>;
 
 }  // namespace record

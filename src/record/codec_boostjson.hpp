@@ -1,6 +1,8 @@
-// record/codec_boostjson.hpp — the record as JSON through Boost.JSON 1.81: owns the
-// BoostjsonCodec class (SAX decoding with boost::json::basic_parser and a record
-// handler; encoding with a reused boost::json::object and boost::json::serializer).
+// record/codec_boostjson.hpp — the `boostjson` codec: the record as JSON through
+// Boost.JSON 1.81 (Debian libboost-json1.81-dev). Declares Boostjson, what
+// LibraryCodec needs to know of it; its State (SAX decoding with
+// boost::json::basic_parser and a record handler; encoding with a reused
+// boost::json::object and boost::json::serializer) stays in codec_boostjson.cpp.
 //
 // Why this is Boost.JSON's fast path: basic_parser with a custom handler is the
 // library's lowest layer — boost::json::parser is itself basic_parser plus a
@@ -18,39 +20,23 @@
 // ~140 ns/op (1 alloc) for json::serialize. No allocation in steady state.
 #pragma once
 
-#include <memory>
 #include <string_view>
 
-#include "record/record.hpp"
+#include "record/library_codec.hpp"
 
 namespace record {
 
-class BoostjsonCodec {
- public:
+struct Boostjson : LibraryDefaults {
   static constexpr std::string_view kName = "boostjson";
-  static constexpr std::string_view kContentType = "application/json";
   static constexpr std::string_view kEncodePath =
       "boost::json::object (reused, updated in place) + boost::json::serializer into a reused buffer";
   static constexpr std::string_view kDecodePath =
       "boost::json::basic_parser (reused) with a record SAX handler: no DOM, views into the input";
-
-  BoostjsonCodec();
-  ~BoostjsonCodec();
-  BoostjsonCodec(BoostjsonCodec&&) noexcept;
-  BoostjsonCodec& operator=(BoostjsonCodec&&) noexcept;
-
-  // The returned view is valid until the next encode of the same direction.
-  Bytes encode_request(const Request& r);
-  Bytes encode_response(const Response& r);
-
-  // Views point into the input, or (for strings with escapes) into this
-  // codec's scratch: valid until the next decode on this object.
-  DecodeError decode_request(Bytes in, RequestView& out) noexcept;
-  DecodeError decode_response(Bytes in, ResponseView& out) noexcept;
-
- private:
-  struct Impl;  // parsers, objects, serializer (keeps Boost.JSON out of this header)
-  std::unique_ptr<Impl> impl_;
+  static constexpr bool kDecodeNoexcept = true;
+  struct State;  // codec_boostjson.cpp
 };
+
+using BoostjsonCodec = LibraryCodec<Boostjson>;
+extern template class LibraryCodec<Boostjson>;
 
 }  // namespace record

@@ -1,4 +1,4 @@
-// record/codec_nlohmann.cpp — NlohmannCodec: the record handler behind
+// record/codec_nlohmann.cpp — Nlohmann::State, NlohmannCodec's work: the record handler behind
 // nlohmann::json::sax_parse (field tracking, skipping unknown keys, the fairness
 // contract's errors) and the ordered_json encoders. See the header for why.
 #include "record/codec_nlohmann.hpp"
@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "record/json_sax.hpp"
+#include "record/library_codec_impl.hpp"
 
 namespace record {
 namespace {
@@ -123,7 +124,7 @@ DecodeError decode(Bytes in, Collector& c, View& out, std::string& tamed) {
 // An ordered_json per direction, built once with its keys in Go's order;
 // encode overwrites the values in place (through pointers to them, so no
 // lookup and no reallocation) and dumps.
-struct NlohmannCodec::Impl {
+struct Nlohmann::State {
   Collector request{kRequestFields};
   Collector response{kResponseFields};
 
@@ -143,7 +144,7 @@ struct NlohmannCodec::Impl {
   std::string response_out;
   std::string tamed;  // see tame_numbers
 
-  Impl() {
+  State() {
     method->reserve(64);
     account->reserve(2 + 2 * kAccountBytes);
     block_hash->reserve(2 + 2 * kHashBytes);
@@ -156,41 +157,31 @@ struct NlohmannCodec::Impl {
     out = doc.dump();
     return {reinterpret_cast<const std::uint8_t*>(out.data()), out.size()};
   }
+
+  Bytes encode_request(const Request& r) {
+    char hex_account[2 + 2 * kAccountBytes];
+    hex::write(hex_account, r.account);
+    method->assign(r.method);
+    account->assign(hex_account, sizeof hex_account);
+    *block = r.block;
+    *request_id = r.id;
+    return dump(request_doc, request_out);
+  }
+
+  Bytes encode_response(const Response& r) {
+    char hash[2 + 2 * kHashBytes];
+    hex::write(hash, r.block_hash);
+    *response_id = r.id;
+    *balance = r.balance;
+    *nonce = r.nonce;
+    block_hash->assign(hash, sizeof hash);
+    return dump(response_doc, response_out);
+  }
+
+  DecodeError decode_request(Bytes in, RequestView& out) { return decode(in, request, out, tamed); }
+  DecodeError decode_response(Bytes in, ResponseView& out) { return decode(in, response, out, tamed); }
 };
 
-NlohmannCodec::NlohmannCodec() : impl_(std::make_unique<Impl>()) {}
-NlohmannCodec::~NlohmannCodec() = default;
-NlohmannCodec::NlohmannCodec(NlohmannCodec&&) noexcept = default;
-NlohmannCodec& NlohmannCodec::operator=(NlohmannCodec&&) noexcept = default;
-
-Bytes NlohmannCodec::encode_request(const Request& r) {
-  Impl& m = *impl_;
-  char account[2 + 2 * kAccountBytes];
-  hex::write(account, r.account);
-  m.method->assign(r.method);
-  m.account->assign(account, sizeof account);
-  *m.block = r.block;
-  *m.request_id = r.id;
-  return Impl::dump(m.request_doc, m.request_out);
-}
-
-Bytes NlohmannCodec::encode_response(const Response& r) {
-  Impl& m = *impl_;
-  char hash[2 + 2 * kHashBytes];
-  hex::write(hash, r.block_hash);
-  *m.response_id = r.id;
-  *m.balance = r.balance;
-  *m.nonce = r.nonce;
-  m.block_hash->assign(hash, sizeof hash);
-  return Impl::dump(m.response_doc, m.response_out);
-}
-
-DecodeError NlohmannCodec::decode_request(Bytes in, RequestView& out) {
-  return decode(in, impl_->request, out, impl_->tamed);
-}
-
-DecodeError NlohmannCodec::decode_response(Bytes in, ResponseView& out) {
-  return decode(in, impl_->response, out, impl_->tamed);
-}
+template class LibraryCodec<Nlohmann>;
 
 }  // namespace record

@@ -1,9 +1,10 @@
-// record/codec_rapidjson.cpp — RapidjsonCodec: the record handler behind
+// record/codec_rapidjson.cpp — Rapidjson::State, RapidjsonCodec's work: the record handler behind
 // rapidjson::Reader (field tracking, skipping unknown keys, the fairness
 // contract's errors) and the rapidjson::Writer encoders. See the header for why.
 #include "record/codec_rapidjson.hpp"
 
 #include "record/json_sax.hpp"
+#include "record/library_codec_impl.hpp"
 
 // RapidJSON's SIMD paths (RAPIDJSON_SSE2 / RAPIDJSON_SSE42) stay off, the
 // library's default: in 1.1.0 the one in Writer<StringBuffer> tests for
@@ -134,7 +135,7 @@ Bytes view(const rj::StringBuffer& b) noexcept {
 //     copied again to the Collector's scratch             3,552 / 4,084
 //   kParseIterativeFlag (constant C stack)                about +15%
 // Encoding: Writer<StringBuffer> 1,840 / 2,292 (request / response).
-struct RapidjsonCodec::Impl {
+struct Rapidjson::State {
   rj::Reader reader;
   Collector request{kRequestFields};
   Collector response{kResponseFields};
@@ -177,59 +178,51 @@ struct RapidjsonCodec::Impl {
     while (pos < text.size() && is_space(copy[pos])) ++pos;
     return pos == text.size() ? DecodeError::ok : DecodeError::trailing;
   }
+
+  Bytes encode_request(const Request& r) {
+    rj::StringBuffer& out = request_out;
+    rj::Writer<rj::StringBuffer>& w = writer;
+    out.Clear();
+    w.Reset(out);
+    char account[2 + 2 * kAccountBytes];
+    hex::write(account, r.account);
+    w.StartObject();
+    key(w, "method");
+    w.String(r.method.data(), static_cast<rj::SizeType>(r.method.size()));
+    key(w, "account");
+    w.String(account, static_cast<rj::SizeType>(sizeof account));
+    key(w, "block");
+    w.Uint64(r.block);
+    key(w, "id");
+    w.Uint64(r.id);
+    w.EndObject();
+    return view(out);
+  }
+
+  Bytes encode_response(const Response& r) {
+    rj::StringBuffer& out = response_out;
+    rj::Writer<rj::StringBuffer>& w = writer;
+    out.Clear();
+    w.Reset(out);
+    char hash[2 + 2 * kHashBytes];
+    hex::write(hash, r.block_hash);
+    w.StartObject();
+    key(w, "id");
+    w.Uint64(r.id);
+    key(w, "balance");
+    w.Uint64(r.balance);
+    key(w, "nonce");
+    w.Uint64(r.nonce);
+    key(w, "blockHash");
+    w.String(hash, static_cast<rj::SizeType>(sizeof hash));
+    w.EndObject();
+    return view(out);
+  }
+
+  DecodeError decode_request(Bytes in, RequestView& out) { return decode(in, request, out); }
+  DecodeError decode_response(Bytes in, ResponseView& out) { return decode(in, response, out); }
 };
 
-RapidjsonCodec::RapidjsonCodec() : impl_(std::make_unique<Impl>()) {}
-RapidjsonCodec::~RapidjsonCodec() = default;
-RapidjsonCodec::RapidjsonCodec(RapidjsonCodec&&) noexcept = default;
-RapidjsonCodec& RapidjsonCodec::operator=(RapidjsonCodec&&) noexcept = default;
-
-Bytes RapidjsonCodec::encode_request(const Request& r) {
-  rj::StringBuffer& out = impl_->request_out;
-  rj::Writer<rj::StringBuffer>& w = impl_->writer;
-  out.Clear();
-  w.Reset(out);
-  char account[2 + 2 * kAccountBytes];
-  hex::write(account, r.account);
-  w.StartObject();
-  key(w, "method");
-  w.String(r.method.data(), static_cast<rj::SizeType>(r.method.size()));
-  key(w, "account");
-  w.String(account, static_cast<rj::SizeType>(sizeof account));
-  key(w, "block");
-  w.Uint64(r.block);
-  key(w, "id");
-  w.Uint64(r.id);
-  w.EndObject();
-  return view(out);
-}
-
-Bytes RapidjsonCodec::encode_response(const Response& r) {
-  rj::StringBuffer& out = impl_->response_out;
-  rj::Writer<rj::StringBuffer>& w = impl_->writer;
-  out.Clear();
-  w.Reset(out);
-  char hash[2 + 2 * kHashBytes];
-  hex::write(hash, r.block_hash);
-  w.StartObject();
-  key(w, "id");
-  w.Uint64(r.id);
-  key(w, "balance");
-  w.Uint64(r.balance);
-  key(w, "nonce");
-  w.Uint64(r.nonce);
-  key(w, "blockHash");
-  w.String(hash, static_cast<rj::SizeType>(sizeof hash));
-  w.EndObject();
-  return view(out);
-}
-
-DecodeError RapidjsonCodec::decode_request(Bytes in, RequestView& out) {
-  return impl_->decode(in, impl_->request, out);
-}
-
-DecodeError RapidjsonCodec::decode_response(Bytes in, ResponseView& out) {
-  return impl_->decode(in, impl_->response, out);
-}
+template class LibraryCodec<Rapidjson>;
 
 }  // namespace record

@@ -1,6 +1,7 @@
 // record/codec_rapidjson.hpp — the `rapidjson` codec: the record as JSON through
-// RapidJSON 1.1.0 (Debian rapidjson-dev). Owns its reader, SAX handler, writer
-// and buffers; RapidJSON's headers stay in codec_rapidjson.cpp (pimpl).
+// RapidJSON 1.1.0 (Debian rapidjson-dev). Declares Rapidjson, what LibraryCodec
+// needs to know of it; its State (reader, SAX handler, writer and buffers) and
+// RapidJSON's headers stay in codec_rapidjson.cpp.
 //
 // Why this is RapidJSON's fast path for a known, flat record: rapidjson::Reader
 // is its SAX parser (the DOM, rapidjson::Document, is built on top of it), so a
@@ -16,38 +17,22 @@
 // steady state). Measured alternatives are in codec_rapidjson.cpp.
 #pragma once
 
-#include <memory>
 #include <string_view>
 
-#include "record/record.hpp"
+#include "record/library_codec.hpp"
 
 namespace record {
 
-class RapidjsonCodec {
- public:
+struct Rapidjson : LibraryDefaults {
   static constexpr std::string_view kName = "rapidjson";
-  static constexpr std::string_view kContentType = "application/json";
   static constexpr std::string_view kEncodePath =
       "rapidjson::Writer<StringBuffer>, one StringBuffer per direction, Clear()ed and reused";
   static constexpr std::string_view kDecodePath =
       "rapidjson::Reader SAX (in situ on a reused copy, UTF-8 validated) with a record handler, reused";
-
-  RapidjsonCodec();
-  ~RapidjsonCodec();
-  RapidjsonCodec(RapidjsonCodec&&) noexcept;
-  RapidjsonCodec& operator=(RapidjsonCodec&&) noexcept;
-
-  // The returned view is valid until the next encode of the same direction.
-  Bytes encode_request(const Request& r);
-  Bytes encode_response(const Response& r);
-
-  // Views are valid until the next decode on this object.
-  DecodeError decode_request(Bytes in, RequestView& out);
-  DecodeError decode_response(Bytes in, ResponseView& out);
-
- private:
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
+  struct State;  // codec_rapidjson.cpp
 };
+
+using RapidjsonCodec = LibraryCodec<Rapidjson>;
+extern template class LibraryCodec<Rapidjson>;
 
 }  // namespace record

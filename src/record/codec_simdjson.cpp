@@ -1,4 +1,4 @@
-// record/codec_simdjson.cpp — SimdjsonCodec's decoders: the On-Demand pass over
+// record/codec_simdjson.cpp — Simdjson::State, SimdjsonCodec's decoders: the On-Demand pass over
 // the record's fields, the well-formedness walk for skipped values, and the
 // mapping of simdjson's errors onto record::DecodeError.
 #include "record/codec_simdjson.hpp"
@@ -11,6 +11,8 @@
 #include <string_view>
 #include <utility>
 
+#include "record/library_codec_impl.hpp"
+
 namespace record {
 
 namespace od = simdjson::ondemand;
@@ -18,8 +20,8 @@ using simdjson::error_code;
 
 // One parser per direction, like the writers: a request's views (in its
 // parser's string buffer) survive decoding a response on the same codec.
-struct SimdjsonCodec::Impl {
-  Impl() noexcept {
+struct Simdjson::State {
+  State() noexcept {
     // Room for a typical message up front; a parser only grows (on a larger
     // document) and never shrinks, so steady state allocates nothing. On
     // failure iterate() simply allocates later (or reports MEMALLOC).
@@ -31,12 +33,11 @@ struct SimdjsonCodec::Impl {
   static constexpr std::size_t kInitialCapacity = 4096;
   od::parser req;
   od::parser resp;
-};
 
-SimdjsonCodec::SimdjsonCodec() : impl_(std::make_unique<Impl>()) {}
-SimdjsonCodec::~SimdjsonCodec() = default;
-SimdjsonCodec::SimdjsonCodec(SimdjsonCodec&&) noexcept = default;
-SimdjsonCodec& SimdjsonCodec::operator=(SimdjsonCodec&&) noexcept = default;
+  // Below, after the helpers they use.
+  DecodeError decode_request(Bytes in, RequestView& out) noexcept;
+  DecodeError decode_response(Bytes in, ResponseView& out) noexcept;
+};
 
 namespace {
 
@@ -272,8 +273,8 @@ constexpr Names<4> kResponseNames = {"id", "balance", "nonce", "blockHash"};
 
 }  // namespace
 
-DecodeError SimdjsonCodec::decode_request(Bytes in, RequestView& out) noexcept {
-  DecodeError e = decode_object(impl_->req, in, kRequestNames, [&out](int i, od::value& v) noexcept {
+DecodeError Simdjson::State::decode_request(Bytes in, RequestView& out) noexcept {
+  DecodeError e = decode_object(req, in, kRequestNames, [&out](int i, od::value& v) noexcept {
     switch (i) {
       case 0:
         return read_string(v, out.method);
@@ -290,8 +291,8 @@ DecodeError SimdjsonCodec::decode_request(Bytes in, RequestView& out) noexcept {
   return hex::check(out.account, kAccountBytes, out.account0);
 }
 
-DecodeError SimdjsonCodec::decode_response(Bytes in, ResponseView& out) noexcept {
-  DecodeError e = decode_object(impl_->resp, in, kResponseNames, [&out](int i, od::value& v) noexcept {
+DecodeError Simdjson::State::decode_response(Bytes in, ResponseView& out) noexcept {
+  DecodeError e = decode_object(resp, in, kResponseNames, [&out](int i, od::value& v) noexcept {
     switch (i) {
       case 0:
         return read_u64(v, out.id);
@@ -308,5 +309,7 @@ DecodeError SimdjsonCodec::decode_response(Bytes in, ResponseView& out) noexcept
   std::uint8_t first = 0;
   return hex::check(out.block_hash, kHashBytes, first);
 }
+
+template class LibraryCodec<Simdjson>;
 
 }  // namespace record

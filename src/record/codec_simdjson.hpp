@@ -1,6 +1,7 @@
-// record/codec_simdjson.hpp — the record as JSON through simdjson 3.0.1: owns the SimdjsonCodec class
-// (On-Demand decoding; encoding through record::JsonWriter, since simdjson 3.0.1 has no serializer).
-// The library itself stays inside codec_simdjson.cpp.
+// record/codec_simdjson.hpp — the `simdjson` codec: the record as JSON through simdjson 3.0.1 (Debian
+// libsimdjson-dev). Declares Simdjson, what LibraryCodec needs to know of it; its State (On-Demand
+// decoding) and the library stay in codec_simdjson.cpp. Encoding is record::JsonWriter, inline, since
+// simdjson 3.0.1 has no serializer.
 //
 // Why this is simdjson's fast path: On-Demand is simdjson's fastest API for a known schema. A reused
 // ondemand::parser (one per direction) keeps its structural-index and string buffers, so steady state
@@ -13,43 +14,24 @@
 // only balances brackets).
 #pragma once
 
-#include <memory>
 #include <string_view>
 
-#include "record/json_writer.hpp"
-#include "record/record.hpp"
+#include "record/library_codec.hpp"
 
 namespace record {
 
-class SimdjsonCodec {
- public:
+struct Simdjson : LibraryDefaults {
   static constexpr std::string_view kName = "simdjson";
-  static constexpr std::string_view kContentType = "application/json";
   static constexpr std::string_view kEncodePath = "record::JsonWriter (simdjson 3.0.1 has no serializer)";
   static constexpr std::string_view kDecodePath =
       "ondemand::parser (reused) iterate on the padded input in place; one pass over the object's fields, "
       "raw key compare, get_uint64 / get_string";
-
-  SimdjsonCodec();
-  ~SimdjsonCodec();
-  SimdjsonCodec(SimdjsonCodec&&) noexcept;
-  SimdjsonCodec& operator=(SimdjsonCodec&&) noexcept;
-
-  // The returned view is valid until the next encode of the same direction.
-  Bytes encode_request(const Request& r) { return req_writer_.request(r); }
-  Bytes encode_response(const Response& r) { return resp_writer_.response(r); }
-
-  // `in` must be followed by kInputPaddingBytes readable bytes. The views point
-  // into the direction's parser's string buffer: valid until the next decode
-  // on this object (in fact until the next decode of the same direction).
-  DecodeError decode_request(Bytes in, RequestView& out) noexcept;
-  DecodeError decode_response(Bytes in, ResponseView& out) noexcept;
-
- private:
-  struct Impl;  // an ondemand::parser per direction (keeps simdjson.h out of this header)
-  std::unique_ptr<Impl> impl_;
-  JsonWriter req_writer_;
-  JsonWriter resp_writer_;
+  static constexpr bool kDecodeNoexcept = true;
+  static constexpr bool kEncodesWithJsonWriter = true;  // simdjson 3.0.1 has no serializer
+  struct State;                                         // codec_simdjson.cpp
 };
+
+using SimdjsonCodec = LibraryCodec<Simdjson>;
+extern template class LibraryCodec<Simdjson>;
 
 }  // namespace record

@@ -1,32 +1,41 @@
 // record/codecs.hpp — the compile-time list of the codecs this build has, for
-// code that wants each codec's concrete type (the microbenchmarks, tests).
-// Every codec class has: kName, kContentType, kEncodePath, kDecodePath,
-// encode_request, encode_response (views into the codec's own reusable
-// buffers, valid until the next encode of that direction) and
-// decode_request, decode_response (returning DecodeError; inputs carry
-// kInputPaddingBytes of readable padding).
+// code that wants each codec's concrete type (the microbenchmarks, tests, fuzz
+// targets), in codecs.table's order; the list itself is generated from the
+// table (record/codecs_table.hpp). Also the shape every codec class has
+// (record::Codec), checked here for each of them.
 #pragma once
 
-#include "record/codec_direct.hpp"
-#include "record/codec_zap.hpp"
-#include "record/codecs_config.hpp"
-#if ZAPBENCH_HAVE_NLOHMANN
-#include "record/codec_nlohmann.hpp"
-#endif
-#if ZAPBENCH_HAVE_RAPIDJSON
-#include "record/codec_rapidjson.hpp"
-#endif
-#if ZAPBENCH_HAVE_BOOSTJSON
-#include "record/codec_boostjson.hpp"
-#endif
-#if ZAPBENCH_HAVE_SIMDJSON
-#include "record/codec_simdjson.hpp"
-#endif
+#include <concepts>
+#include <string_view>
+
+#include "record/codecs_table.hpp"
+#include "record/record.hpp"
 
 namespace record {
 
+// What every codec class offers: kName and kContentType (its row's, checked
+// by the registry), kEncodePath and kDecodePath (for `zapbench codecs` and
+// reports), encoders returning views into the codec's own reusable buffers
+// (valid until the next encode of that direction) and decoders returning a
+// DecodeError (inputs carry kInputPaddingBytes of readable padding).
+template <class C>
+concept Codec = requires(C c, const Request& q, const Response& r, Bytes in, RequestView& qv,
+                         ResponseView& rv) {
+  { C::kName } -> std::convertible_to<std::string_view>;
+  { C::kContentType } -> std::convertible_to<std::string_view>;
+  { C::kEncodePath } -> std::convertible_to<std::string_view>;
+  { C::kDecodePath } -> std::convertible_to<std::string_view>;
+  { c.encode_request(q) } -> std::same_as<Bytes>;
+  { c.encode_response(r) } -> std::same_as<Bytes>;
+  { c.decode_request(in, qv) } -> std::same_as<DecodeError>;
+  { c.decode_response(in, rv) } -> std::same_as<DecodeError>;
+};
+
 template <class... Cs>
 struct CodecList {
+  static_assert((Codec<Cs> && ...), "a codec class lacks part of the record::Codec surface");
+  static constexpr std::size_t size = sizeof...(Cs);
+
   // f.template operator()<C>() for each codec C, in list order.
   template <class F>
   static void for_each(F&& f) {
@@ -34,23 +43,6 @@ struct CodecList {
   }
 };
 
-using AvailableCodecs = CodecList<ZapCodec, DirectCodec
-#if ZAPBENCH_HAVE_NLOHMANN
-                                  ,
-                                  NlohmannCodec
-#endif
-#if ZAPBENCH_HAVE_RAPIDJSON
-                                  ,
-                                  RapidjsonCodec
-#endif
-#if ZAPBENCH_HAVE_BOOSTJSON
-                                  ,
-                                  BoostjsonCodec
-#endif
-#if ZAPBENCH_HAVE_SIMDJSON
-                                  ,
-                                  SimdjsonCodec
-#endif
-                                  >;
+using AvailableCodecs = CodecList<ZAPBENCH_AVAILABLE_CODEC_CLASSES>;
 
 }  // namespace record

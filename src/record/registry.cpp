@@ -1,4 +1,8 @@
-// record/registry.cpp — the table behind registry.hpp.
+// record/registry.cpp — the registry behind registry.hpp: one CodecInfo per
+// row of codecs.table (record/codecs_table.hpp, generated), made runnable for
+// the rows this build has through their classes (record::AvailableCodecs).
+// Owns the pairing of rows with classes, checked at compile time; it lists no
+// codec itself.
 #include "record/registry.hpp"
 
 #include <array>
@@ -7,6 +11,8 @@
 
 namespace record {
 namespace {
+
+using table::kRows;
 
 template <class C>
 class Adapter final : public AnyCodec {
@@ -20,68 +26,101 @@ class Adapter final : public AnyCodec {
   C c_;
 };
 
+// The classes are the available rows', in the same order, each saying its
+// row's name and content type. Both lists come from the table, but kName and
+// kContentType are written in the codec's own header: a codec renamed on one
+// side only, or a row whose class is another codec's, fails to compile here.
+template <class... Cs>
+constexpr bool classes_follow_rows(CodecList<Cs...>) {
+  constexpr std::array<std::string_view, sizeof...(Cs)> names = {Cs::kName...};
+  constexpr std::array<std::string_view, sizeof...(Cs)> types = {Cs::kContentType...};
+  std::size_t k = 0;
+  for (const table::Row& row : kRows) {
+    if (!row.available) continue;
+    if (k == names.size() || names[k] != row.name || types[k] != row.content_type) return false;
+    ++k;
+  }
+  return k == names.size();
+}
+static_assert(classes_follow_rows(AvailableCodecs{}),
+              "a codec class's kName or kContentType differs from its row in src/record/codecs.table");
+
+// The default JSON codec must exist in every build: a ranked JSON codec that
+// needs no library (direct) is the guarantee.
+constexpr bool some_ranked_json_codec_needs_no_package() {
+  for (const table::Row& row : kRows)
+    if (row.rank > 0 && row.content_type == "application/json" && row.debian_package.empty()) return true;
+  return false;
+}
+static_assert(
+    some_ranked_json_codec_needs_no_package(),
+    "codecs.table: no ranked JSON codec is always built, so a build could have no default JSON codec");
+
 template <class C>
-CodecInfo available() {
-  return CodecInfo{C::kName, C::kContentType, true, {}, C::kEncodePath, C::kDecodePath, [] {
-                     return std::unique_ptr<AnyCodec>(new Adapter<C>());
-                   }};
+CodecInfo available(const table::Row& row) {
+  return CodecInfo{row.name,
+                   row.content_type,
+                   true,
+                   {},
+                   C::kEncodePath,
+                   C::kDecodePath,
+                   [] { return std::unique_ptr<AnyCodec>(new Adapter<C>()); },
+                   row.debian_package};
 }
 
-[[maybe_unused]] CodecInfo unavailable(std::string_view name, std::string_view reason) {
-  return CodecInfo{name, "application/json", false, reason, {}, {}, nullptr};
+CodecInfo unavailable(const table::Row& row) {
+  return CodecInfo{row.name, row.content_type,  false, row.unavailable_reason, {}, {},
+                   nullptr,  row.debian_package};
 }
 
-const std::array<CodecInfo, 6>& table() {
-  static const std::array<CodecInfo, 6> t = {
-    available<ZapCodec>(),
-    available<DirectCodec>(),
-#if ZAPBENCH_HAVE_SIMDJSON
-    available<SimdjsonCodec>(),
-#else
-    unavailable("simdjson", config::kSimdjsonReason),
-#endif
-#if ZAPBENCH_HAVE_RAPIDJSON
-    available<RapidjsonCodec>(),
-#else
-    unavailable("rapidjson", config::kRapidjsonReason),
-#endif
-#if ZAPBENCH_HAVE_BOOSTJSON
-    available<BoostjsonCodec>(),
-#else
-    unavailable("boostjson", config::kBoostjsonReason),
-#endif
-#if ZAPBENCH_HAVE_NLOHMANN
-    available<NlohmannCodec>(),
-#else
-    unavailable("nlohmann", config::kNlohmannReason),
-#endif
-  };
+using Table = std::array<CodecInfo, kRows.size()>;
+
+const Table& registry() {
+  static const Table t = [] {
+    Table out;
+    for (std::size_t i = 0; i < kRows.size(); ++i)
+      if (!kRows[i].available) out[i] = unavailable(kRows[i]);
+    // The classes come in the available rows' order (checked above).
+    std::size_t i = 0;
+    AvailableCodecs::for_each([&]<class C>() {
+      while (!kRows[i].available) ++i;
+      out[i] = available<C>(kRows[i]);
+      ++i;
+    });
+    return out;
+  }();
   return t;
 }
 
 }  // namespace
 
-std::span<const CodecInfo> all_codecs() { return table(); }
+std::span<const CodecInfo> all_codecs() { return registry(); }
 
 const CodecInfo* find_codec(std::string_view name) {
-  for (const CodecInfo& c : table())
+  for (const CodecInfo& c : registry())
     if (c.name == name) return &c;
   return nullptr;
 }
 
 const CodecInfo& default_json_codec() {
-  // Fastest first, as `zapbench micro` measures Handler/<codec> on this
-  // project's reference machine; direct is always built, so one is found.
-  for (std::string_view name : {"direct", "simdjson", "rapidjson", "boostjson", "nlohmann"}) {
-    const CodecInfo* c = find_codec(name);
-    if (c != nullptr && c->available) return *c;
+  // The rank is codecs.table's "fastest first", as `zapbench micro` measures
+  // Handler/<codec> on this project's reference machine.
+  const CodecInfo* best = nullptr;
+  int best_rank = 0;
+  for (std::size_t i = 0; i < kRows.size(); ++i) {
+    const table::Row& row = kRows[i];
+    if (row.rank == 0 || !row.available || row.content_type != "application/json") continue;
+    if (best == nullptr || row.rank < best_rank) {
+      best = &registry()[i];
+      best_rank = row.rank;
+    }
   }
-  return *find_codec("direct");
+  return *best;  // never null: see some_ranked_json_codec_needs_no_package
 }
 
 std::string available_codec_names(bool json_only) {
   std::string out;
-  for (const CodecInfo& c : table()) {
+  for (const CodecInfo& c : registry()) {
     if (!c.available || (json_only && c.content_type != "application/json")) continue;
     if (!out.empty()) out += ", ";
     out += c.name;

@@ -1,6 +1,7 @@
 // record/registry.hpp — every codec by name, available or not (with the
 // reason), behind one runtime interface for code that picks a codec from a
-// flag or a Content-Type (server, load generator, `zapbench codecs`).
+// flag or a Content-Type (server, load generator, `zapbench codecs`, run's
+// results.json). The codecs and their order are codecs.table's.
 #pragma once
 
 #include <memory>
@@ -31,17 +32,21 @@ struct CodecInfo {
   std::string_view encode_path;         // what encode does, for reports
   std::string_view decode_path;
   std::unique_ptr<AnyCodec> (*make)() = nullptr;  // null when unavailable
+  // The Debian package of the codec's library (codecs.table), whether or not
+  // it is installed: what scripts/deps.sh installs and results.json records.
+  // Empty for a codec built from this repository alone (zap, direct).
+  std::string_view debian_package;
 };
 
-// Every codec zapbench knows, available or not, in report order: zap first,
-// then the JSON codecs.
+// Every codec zapbench knows, available or not, in report order (the rows of
+// codecs.table): zap first, then direct, then the JSON libraries.
 std::span<const CodecInfo> all_codecs();
 
 // By name; nullptr for an unknown name.
 const CodecInfo* find_codec(std::string_view name);
 
-// The JSON codec the server and loader use by default: the first available in
-// a fixed order of measured speed (see registry.cpp).
+// The JSON codec the server and loader use by default: the available codec of
+// lowest rank in codecs.table (fastest first, as measured).
 const CodecInfo& default_json_codec();
 
 // "a, b, c": the available codecs' names, for error messages.

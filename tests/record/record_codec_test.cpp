@@ -218,8 +218,8 @@ TEST(record_registry, lists_every_codec_with_availability_and_reason) {
       EXPECT_FALSE(c.unavailable_reason.empty()) << c.name;
     }
   }
-  EXPECT_EQ(names,
-            (std::vector<std::string>{"zap", "direct", "simdjson", "rapidjson", "boostjson", "nlohmann"}));
+  // Which codecs, in which order: codecs.table's (record_table_test).
+  EXPECT_EQ(names.size(), record::table::kRows.size());
   EXPECT_EQ(record::find_codec("nope"), nullptr);
   EXPECT_TRUE(record::default_json_codec().available);
   EXPECT_EQ(record::default_json_codec().content_type, "application/json");

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/cli_commands_test.sh — the commands' flag tables as a user meets them:
+# tests/cli/cli_commands_test.sh — the commands' flag tables as a user meets them:
 # `zapbench --version` (one parseable first line), every command's --help,
 # usage errors (one line naming the flag, the value and what it wants, exit 2),
 # and the old spellings of `zapbench load` (--wire, --json CODEC) still working

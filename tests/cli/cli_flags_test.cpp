@@ -1,4 +1,4 @@
-// tests/cli_flags_test.cpp — cli/flags.hpp: the value parsers (units, bounds,
+// tests/cli/cli_flags_test.cpp — cli/flags.hpp: the value parsers (units, bounds,
 // malformed text), the argument walk of a table (spellings, repeats, switches,
 // positionals, "--"), its one-line errors and deprecation warnings, its --help,
 // and a table holding every flag of `zapbench run`. Tables of small named cases;
@@ -159,6 +159,10 @@ TEST(table, untouched_flags_keep_their_defaults_and_the_last_value_wins) {
   EXPECT_EQ(l.threads, 1u);
   EXPECT_EQ(l.duration_s, 10.0);
   EXPECT_EQ(l.timeout_ms, 5000u);
+  // seen() answers for the last parse only.
+  ASSERT_EQ(parse(l.t, {"-t", "2"}).kind, Outcome::ok);
+  EXPECT_FALSE(l.t.seen("-c"));
+  EXPECT_TRUE(l.t.seen("--threads"));
 }
 
 TEST(table, errors_name_the_flag_as_typed_the_value_and_what_it_wants) {
@@ -183,6 +187,10 @@ TEST(table, errors_name_the_flag_as_typed_the_value_and_what_it_wants) {
       {{"--wire", "smoke"}, "--wire wants one of http, zap, floor, got 'smoke'"},
       {{"--scenario", "hello"}, "unknown option '--scenario'"},
       {{"-x"}, "unknown option '-x'"},
+      {{"--conections", "4"}, "unknown option '--conections' (did you mean --connections?)"},
+      {{"--warm-up=1s"}, "unknown option '--warm-up' (did you mean --warmup?)"},
+      {{"--timeout", "1"}, "unknown option '--timeout' (did you mean --timeout-ms?)"},
+      {{"--latency"}, "unknown option '--latency'"},  // nothing near: no guess
       {{"-c"}, "-c needs a value (N)"},
       {{"--json-out"}, "--json-out needs a value (FILE)"},
       {{"stray"}, "unexpected argument 'stray'"},

@@ -1,0 +1,95 @@
+// record/library_codec.hpp — LibraryCodec<Library>: the one class of every
+// codec built on a third-party library (simdjson, RapidJSON, Boost.JSON,
+// nlohmann/json). It owns what those codecs share: the record::Codec surface,
+// construction, moves and ownership of the library's state. It owns no
+// parsing or writing: that is Library::State, defined in codec_<name>.cpp, so
+// the library's headers stay out of every includer (they are heavy, and the
+// fuzz preset instruments whatever it compiles).
+//
+// A codec_<name>.hpp declares its Library: a struct deriving LibraryDefaults
+// with kName, kEncodePath and kDecodePath, `struct State;`, and any default it
+// overrides. Its codec_<name>.cpp defines State, with
+//   Bytes encode_request(const Request&), encode_response(const Response&)
+//     (unless kEncodesWithJsonWriter),
+//   DecodeError decode_request(Bytes, RequestView&), decode_response(Bytes, ResponseView&),
+// includes record/library_codec_impl.hpp and instantiates
+// `template class LibraryCodec<Library>;`.
+//
+// Cost: each operation is one out-of-line call into the library's file, as it
+// was for the hand-written class per library; the call into State's member is
+// inlined there.
+#pragma once
+
+#include <memory>
+#include <string_view>
+#include <type_traits>
+
+#include "record/json_writer.hpp"
+#include "record/record.hpp"
+
+namespace record {
+
+// What a Library may leave unsaid.
+struct LibraryDefaults {
+  static constexpr std::string_view kContentType = "application/json";
+  // Whether decode may throw (std::bad_alloc from the library's own buffers).
+  static constexpr bool kDecodeNoexcept = false;
+  // For a library with no serializer (simdjson 3.0.1): encode with
+  // record::JsonWriter, inline in the caller as for `direct`, not through
+  // State, so its Encode figures are the writer's and not a call's more.
+  static constexpr bool kEncodesWithJsonWriter = false;
+};
+
+template <class Library>
+class LibraryCodec {
+  static constexpr bool kInlineWriter = Library::kEncodesWithJsonWriter;
+
+ public:
+  static constexpr std::string_view kName = Library::kName;
+  static constexpr std::string_view kContentType = Library::kContentType;
+  static constexpr std::string_view kEncodePath = Library::kEncodePath;
+  static constexpr std::string_view kDecodePath = Library::kDecodePath;
+
+  LibraryCodec();
+  ~LibraryCodec();
+  LibraryCodec(LibraryCodec&&) noexcept;
+  LibraryCodec& operator=(LibraryCodec&&) noexcept;
+
+  // The returned view is valid until the next encode of the same direction.
+  Bytes encode_request(const Request& r) {
+    if constexpr (kInlineWriter)
+      return writers_.request.request(r);
+    else
+      return state_encode_request(r);
+  }
+  Bytes encode_response(const Response& r) {
+    if constexpr (kInlineWriter)
+      return writers_.response.response(r);
+    else
+      return state_encode_response(r);
+  }
+
+  // `in` is followed by kInputPaddingBytes readable bytes. The views point
+  // into the input or into this codec's state: valid until the next decode
+  // on this object.
+  DecodeError decode_request(Bytes in, RequestView& out) noexcept(Library::kDecodeNoexcept);
+  DecodeError decode_response(Bytes in, ResponseView& out) noexcept(Library::kDecodeNoexcept);
+
+ private:
+  // Out of line, with the library's State. Never called when kInlineWriter,
+  // but still compiled then (clang 14 instantiates constrained-out members on
+  // `template class`), so it writes with the inline writer in that case too.
+  Bytes state_encode_request(const Request& r);
+  Bytes state_encode_response(const Response& r);
+
+  struct Writers {
+    JsonWriter request;
+    JsonWriter response;
+  };
+  struct NoWriters {};
+
+  std::unique_ptr<typename Library::State> state_;
+  [[no_unique_address]] std::conditional_t<kInlineWriter, Writers, NoWriters> writers_;
+};
+
+}  // namespace record
