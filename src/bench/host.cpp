@@ -99,18 +99,19 @@ report::Environment environment(const std::vector<std::string>& command_line, co
     e.git_commit = "unknown (no git checkout at " + folder.portable(src) + ")";
   else if (!run_capture("git -C " + shell_quote(src) + " status --porcelain --untracked-files=no").empty())
     e.git_commit += "+dirty";
-  // The Debian packages the build used (the versions installed now).
-  const std::pair<const char*, const char*> libs[] = {{"simdjson", "libsimdjson-dev"},
-                                                      {"RapidJSON", "rapidjson-dev"},
-                                                      {"Boost.JSON", "libboost-json1.81-dev"},
-                                                      {"nlohmann/json", "nlohmann-json3-dev"},
-                                                      {"Google Benchmark", "libbenchmark-dev"},
-                                                      {"http-parser", "libhttp-parser-dev"},
-                                                      {"nginx", "nginx-light"},
-                                                      {"libc", "libc6"}};
-  for (auto [name, pkg] : libs) {
-    const std::string v = run_capture(std::string("dpkg-query -W -f='${Version}' ") + pkg);
-    e.libraries[name] = v.empty() ? std::string("not installed (") + pkg + ")" : v + " (Debian " + pkg + ")";
+  // The Debian packages the build used (the versions installed now): every codec's library, from the
+  // codec table (record::CodecInfo::debian_package, keyed by codec name), then the tools around them.
+  std::vector<std::pair<std::string, std::string>> libs;
+  for (const record::CodecInfo& c : record::all_codecs())
+    if (!c.debian_package.empty()) libs.emplace_back(c.name, c.debian_package);
+  for (auto [name, pkg] : {std::pair<const char*, const char*>{"Google Benchmark", "libbenchmark-dev"},
+                           {"http-parser", "libhttp-parser-dev"},
+                           {"nginx", "nginx-light"},
+                           {"libc", "libc6"}})
+    libs.emplace_back(name, pkg);
+  for (const auto& [name, pkg] : libs) {
+    const std::string v = run_capture("dpkg-query -W -f='${Version}' " + pkg);
+    e.libraries[name] = v.empty() ? "not installed (" + pkg + ")" : v + " (Debian " + pkg + ")";
   }
   for (const std::string& a : command_line) {
     if (!e.command_line.empty()) e.command_line += ' ';
