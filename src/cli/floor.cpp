@@ -5,10 +5,12 @@
 
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
 
+#include "bench/supervisor.hpp"
 #include "cli/args.hpp"
 #include "cli/flags.hpp"
 #include "cli/stop_signals.hpp"
@@ -34,6 +36,9 @@ int cmd_floor(int argc, char** argv) {
       .no_default();
   t.number("--threads", &cfg.threads, {1, 1024}, "event-loop threads");
   t.cpu_list("--cpus", &cfg.cpus, "pin thread i to the i-th CPU of LIST, e.g. 1 or 0,2-3");
+  std::optional<unsigned> ready_fd;
+  t.number("--ready-fd", &ready_fd, {0, 1u << 20},
+           "once listening, write 'floor HOST:PORT' to descriptor N, then close it");
   t.parse(argc, argv);
   cfg.listen = server::Endpoint{listen.host, listen.port};
 
@@ -49,6 +54,7 @@ int cmd_floor(int argc, char** argv) {
   std::printf("zapbench floor: listening on %s:%u\n", floor->bound().host.c_str(),
               unsigned(floor->bound().port));
   std::fflush(stdout);
+  if (ready_fd) bench::announce_ready(int(*ready_fd), {{"floor", floor->bound().host, floor->bound().port}});
 
   std::thread signal_thread = stop_signals.on_signal("zapbench floor", [&] { floor->stop(); });
   floor->run();

@@ -1,15 +1,19 @@
 // cli/load.cpp — `zapbench load`: its flag table to load::Options, a live
-// progress line on a terminal, the report, and --json-out. Owns no protocol logic.
+// progress line on a terminal, the report, and --json-out (the file is
+// bench/load_result.hpp's, the module `zapbench run` reads it back with).
+// Owns no protocol logic.
 #include <unistd.h>
 
 #include <atomic>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <fstream>
 #include <stdexcept>
 #include <string>
 #include <thread>
 
+#include "bench/load_result.hpp"
 #include "cli/args.hpp"
 #include "cli/codec_flags.hpp"
 #include "cli/flags.hpp"
@@ -17,40 +21,6 @@
 
 namespace cli {
 namespace {
-
-void write_histogram(std::FILE* f, const char* name, const load::Histogram& h) {
-  const load::Histogram::Totals t = h.totals();
-  auto u128 = [](load::Histogram::u128 v) {
-    std::string s;
-    do {
-      s.insert(s.begin(), char('0' + int(v % 10)));
-      v /= 10;
-    } while (v != 0);
-    return s;
-  };
-  std::fprintf(f, "  \"%s\": {\"unit\": \"ns\", \"sub_bucket_bits\": %u, \"range_bits\": %u,\n", name,
-               load::Histogram::kSubBucketBits, load::Histogram::kRangeBits);
-  std::fprintf(
-      f, "    \"count\": %llu, \"min_ns\": %llu, \"max_ns\": %llu, \"mean_ns\": %.1f, \"stdev_ns\": %.1f,\n",
-      static_cast<unsigned long long>(t.count), static_cast<unsigned long long>(h.min()),
-      static_cast<unsigned long long>(h.max()), h.mean(), h.stdev());
-  std::fprintf(f, "    \"sum_ns\": \"%s\", \"sum_sq_ns2\": \"%s\", \"overflow_count\": %llu,\n",
-               u128(t.sum_ns).c_str(), u128(t.sum_sq_ns2).c_str(),
-               static_cast<unsigned long long>(t.overflow_count));
-  std::fprintf(f, "    \"percentiles_ns\": {");
-  const double ps[] = {50, 90, 99, 99.9, 99.99};
-  for (std::size_t i = 0; i < std::size(ps); ++i)
-    std::fprintf(f, "%s\"%g\": %llu", i ? ", " : "", ps[i],
-                 static_cast<unsigned long long>(h.value_at_percentile(ps[i])));
-  std::fprintf(f, "},\n    \"buckets\": [");
-  bool first = true;
-  h.for_each_bucket([&](std::uint64_t low, std::uint64_t high, std::uint64_t count) {
-    std::fprintf(f, "%s[%llu, %llu, %llu]", first ? "" : ", ", static_cast<unsigned long long>(low),
-                 static_cast<unsigned long long>(high), static_cast<unsigned long long>(count));
-    first = false;
-  });
-  std::fprintf(f, "]}");
-}
 
 std::string us(std::uint64_t ns) {
   char b[32];
@@ -244,34 +214,9 @@ int cmd_load(int argc, char** argv) {
   std::printf("\n  loader CPU   user %.2f s, sys %.2f s\n", r.cpu_user_s, r.cpu_sys_s);
 
   if (!json_out.empty()) {
-    std::FILE* f = std::fopen(json_out.c_str(), "w");
-    if (f == nullptr) die("--json-out: cannot write " + json_out);
-    std::fprintf(
-        f, "{\n  \"tool\": \"zapbench load\",\n  \"wire\": \"%s\", \"scenario\": \"%s\", \"body\": \"%s\",\n",
-        wire, scenario.c_str(), body_name.c_str());
-    std::fprintf(f, "  \"addr\": \"%s\", \"connections\": %u, \"threads\": %u, \"pipeline\": %u,\n",
-                 addr_text.c_str(), o.connections, o.threads, o.pipeline);
-    std::fprintf(f, "  \"duration_s\": %g, \"warmup_s\": %g, \"intended_rate_per_s\": %g,\n", o.duration_s,
-                 o.warmup_s, o.rate_per_s);
-    std::fprintf(f, "  \"elapsed_s\": %.6f, \"stopped\": %s,\n", r.elapsed_s, r.stopped ? "true" : "false");
-    std::fprintf(f, "  \"requests\": %llu, \"responses\": %llu, \"requests_per_s\": %.3f,\n",
-                 static_cast<unsigned long long>(r.requests), static_cast<unsigned long long>(r.responses),
-                 r.rate_per_s());
-    std::fprintf(f, "  \"bytes_sent\": %llu, \"bytes_received\": %llu, \"connections_answered\": %llu,\n",
-                 static_cast<unsigned long long>(r.bytes_sent),
-                 static_cast<unsigned long long>(r.bytes_received),
-                 static_cast<unsigned long long>(r.connections_answered));
-    std::fprintf(f, "  \"errors\": {");
-    for (int k = 0; k < static_cast<int>(load::ErrorKind::count_); ++k)
-      std::fprintf(f, "%s\"%.*s\": %llu", k ? ", " : "", int(load::describe(load::ErrorKind(k)).size()),
-                   load::describe(load::ErrorKind(k)).data(), static_cast<unsigned long long>(r.errors[k]));
-    std::fprintf(f, "},\n  \"loader_cpu_user_s\": %.3f, \"loader_cpu_sys_s\": %.3f,\n", r.cpu_user_s,
-                 r.cpu_sys_s);
-    write_histogram(f, "latency", r.latency);
-    std::fprintf(f, ",\n");
-    write_histogram(f, "latency_uncorrected", r.latency_actual);
-    std::fprintf(f, "\n}\n");
-    std::fclose(f);
+    std::ofstream f(json_out, std::ios::binary | std::ios::trunc);
+    f << bench::load_result_json(o, r);
+    if (!f) die("--json-out: cannot write " + json_out);
   }
   return r.stopped ? 128 + stop_signal : 0;
 }

@@ -1,11 +1,13 @@
 // cli/serve.cpp — `zapbench serve`: its flag table to server::Config, signals to a
 // graceful stop, counters printed at exit. Owns no protocol logic.
 #include <cstdio>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "bench/supervisor.hpp"
 #include "cli/args.hpp"
 #include "cli/codec_flags.hpp"
 #include "cli/flags.hpp"
@@ -35,6 +37,10 @@ int cmd_serve(int argc, char** argv) {
       .default_text(std::string(record::default_json_codec().name) + ", the fastest available");
   t.number("--threads", &cfg.threads, {1, 1024}, "event-loop threads");
   t.cpu_list("--cpus", &cfg.cpus, "pin thread i to the i-th CPU of LIST, e.g. 1 or 0,2-3");
+  std::optional<unsigned> ready_fd;
+  t.number(
+      "--ready-fd", &ready_fd, {0, 1u << 20},
+      "once listening, write a line per listener ('http 127.0.0.1:8080') to descriptor N, then close it");
   t.section("limits (each protects the server; past it a clear status or a close):");
   t.number("--max-header-bytes", &cfg.limits.max_header_bytes, {1},
            "HTTP request line + headers; 431 past it");
@@ -67,6 +73,12 @@ int cmd_serve(int argc, char** argv) {
   std::printf("zapbench serve: %u thread(s), JSON codec %.*s\n", cfg.threads, int(cfg.json->name.size()),
               cfg.json->name.data());
   std::fflush(stdout);
+  if (ready_fd) {
+    std::vector<bench::ReadyListener> ready;
+    for (auto [wire, name] : {std::pair{server::Wire::http, "http"}, std::pair{server::Wire::zap, "zap"}})
+      for (const server::Endpoint& ep : srv->bound(wire)) ready.push_back({name, ep.host, ep.port});
+    bench::announce_ready(int(*ready_fd), ready);
+  }
 
   std::thread signal_thread = stop_signals.on_signal("zapbench serve", [&] { srv->stop(); });
   srv->run();

@@ -175,6 +175,17 @@ void how_measured(const Results& r, Out& out) {
        std::to_string(c.micro_repetitions) + " repetitions of at least " + seconds(c.micro_min_time_s) +
        " each; heap allocations counted by a replaced global operator new."},
   });
+  bool load_recorded = false;
+  for (const Cell& cell : r.cells)
+    for (const E2ESample& e : cell.samples) load_recorded = load_recorded || std::isfinite(e.load_avg_1m);
+  if (load_recorded)
+    out.para(
+        {"Load gate: the machine's 1-minute load average is read before every sample. The run's own "
+         "processes keep at most one thread runnable per CPU they are pinned to, so a load average above "
+         "the " +
+         fixed(busy_load_threshold(r), 0) +
+         " CPUs online means other work wanted more than the CPUs the run left free and competed with "
+         "it: such a sample is marked ⚑ busy."});
 }
 
 void fairness(const Results& r, Out& out) {
@@ -324,22 +335,22 @@ void micro(const Results& r, Out& out) {
 
 // --- end to end ----------------------------------------------------------------------
 
+using bench::Arm;
+using bench::Framing;
+using bench::Scenario;
+
 struct RowKey {
-  std::string arm, framing, body;
+  Arm arm;
+  Framing framing;
+  std::string body;
   auto operator<=>(const RowKey&) const = default;
 };
-
-int arm_rank(const std::string& arm) {
-  return arm == "zapbench" ? 0 : arm == "nginx" ? 1 : arm == "floor" ? 2 : 3;
-}
-int framing_rank(const std::string& f) { return f == "http" ? 0 : f == "zap" ? 1 : f == "tcp" ? 2 : 3; }
 
 bool row_before(const Results& r, const RowKey& a, const RowKey& b) {
   auto key = [&](const RowKey& k) {
     // Within a framing: no body (hello) first, then the JSON bodies, then ZAP, each in registry order.
     const int body_kind = k.body.empty() ? 0 : is_json(r, k.body) ? 1 : 2;
-    return std::make_tuple(arm_rank(k.arm), k.arm, framing_rank(k.framing), k.framing, body_kind,
-                           codec_rank(r, k.body), k.body);
+    return std::make_tuple(k.arm, k.framing, body_kind, codec_rank(r, k.body), k.body);
   };
   return key(a) < key(b);
 }
@@ -347,15 +358,15 @@ bool row_before(const Results& r, const RowKey& a, const RowKey& b) {
 bool usable(const Cell& c) { return c.unavailable.empty() && !c.samples.empty(); }
 
 std::string row_label(const Results& r, const RowKey& k, const std::vector<const Cell*>& cells) {
-  if (k.arm == "floor") {
+  if (k.arm == Arm::floor) {
     for (const Cell* c : cells)
       if (usable(*c))
         return "floor (raw TCP echo, " + count(std::round(c->samples[0].bytes_sent_per_request)) + " B → " +
                count(std::round(c->samples[0].bytes_received_per_response)) + " B)";
     return "floor (raw TCP echo)";
   }
-  const std::string framing = k.framing == "http" ? "HTTP/1.1" : k.framing == "zap" ? "ZAP-HTTP" : k.framing;
-  std::string label = k.arm + " " + framing;
+  std::string label =
+      std::string(bench::to_string(k.arm)) + " " + std::string(bench::display_name(k.framing));
   if (k.body.empty()) return label;
   if (is_json(r, k.body)) return label + " + JSON (" + k.body + ")";
   if (k.body == "zap") return label + " + ZAP";
@@ -363,7 +374,7 @@ std::string row_label(const Results& r, const RowKey& k, const std::vector<const
 }
 
 struct Group {
-  std::string scenario;
+  Scenario scenario = Scenario::hello;
   unsigned pipeline = 1;
   std::vector<const Cell*> cells;
   std::vector<RowKey> rows;
@@ -382,8 +393,6 @@ struct Group {
   }
 };
 
-int scenario_rank(const std::string& s) { return s == "hello" ? 0 : s == "rpc" ? 1 : 2; }
-
 std::vector<Group> groups(const Results& r) {
   std::vector<Group> gs;
   for (const Cell& c : r.cells) {
@@ -394,8 +403,7 @@ std::vector<Group> groups(const Results& r) {
     it->cells.push_back(&c);
   }
   std::stable_sort(gs.begin(), gs.end(), [](const Group& a, const Group& b) {
-    return std::make_tuple(scenario_rank(a.scenario), a.scenario, a.pipeline) <
-           std::make_tuple(scenario_rank(b.scenario), b.scenario, b.pipeline);
+    return std::make_tuple(a.scenario, a.pipeline) < std::make_tuple(b.scenario, b.pipeline);
   });
   for (Group& g : gs) {
     std::set<unsigned> conns;
@@ -443,7 +451,7 @@ enum class Figure { rate, p99, server_cpu };
 
 // One e2e table: rows = arm/framing/body, columns = connections.
 Table e2e_table(const Results& r, const Group& g, Figure fig, std::vector<std::string>* error_notes,
-                bool* any_noisy) {
+                bool* any_noisy, std::vector<std::string>* busy_notes) {
   Table t{{fig == Figure::rate  ? "requests/s"
            : fig == Figure::p99 ? "p99 µs"
                                 : "server CPU µs/request"},
@@ -485,6 +493,15 @@ Table e2e_table(const Results& r, const Group& g, Figure fig, std::vector<std::s
           s += " ⚠";
           *any_noisy = true;
         }
+        bool busy_mark = false;
+        for (std::size_t i = 0; i < c->samples.size(); ++i)
+          if (busy(c->samples[i], busy_load_threshold(r))) {
+            busy_mark = true;
+            busy_notes->push_back(label + ", c " + std::to_string(conns) + ", sample " +
+                                  std::to_string(i + 1) + ": load average " +
+                                  fixed(c->samples[i].load_avg_1m, 2));
+          }
+        if (busy_mark) s += " ⚑";
         if (const std::uint64_t n = errors(*c); n > 0) {
           s += " ‡ " + std::to_string(n) + " errors";
           std::map<std::string, std::uint64_t> kinds;
@@ -512,31 +529,31 @@ void ratios(const Results& r, const Group& g, Out& out) {
   bool has_json = false, has_floor = false;
   for (const Cell* c : g.cells) {
     if (!usable(*c)) continue;
-    has_json |= c->arm == "zapbench" && g.scenario == "rpc" && is_json(r, c->body);
-    has_floor |= c->arm == "floor";
+    has_json |= c->arm == Arm::zapbench && g.scenario == Scenario::rpc && is_json(r, c->body);
+    has_floor |= c->arm == Arm::floor;
   }
   if (!has_json && !has_floor) return;
-  Table t{{"zapbench"}, "l", {}};
+  Table t{{std::string(bench::to_string(Arm::zapbench))}, "l", {}};
   for (unsigned conns : g.connections) {
     if (has_json) t.header.push_back("c " + std::to_string(conns) + " ÷ best JSON");
     if (has_floor) t.header.push_back("c " + std::to_string(conns) + " ÷ floor");
     t.align += has_json && has_floor ? "rr" : "r";
   }
-  auto fastest_json = [&](const std::string& framing, unsigned conns) {
+  auto fastest_json = [&](Framing framing, unsigned conns) {
     double best = NAN;
     for (const Cell* c : g.cells)
-      if (c->arm == "zapbench" && c->framing == framing && c->connections == conns && is_json(r, c->body) &&
-          usable(*c) && !(c->rate().median() <= best))
+      if (c->arm == Arm::zapbench && c->framing == framing && c->connections == conns &&
+          is_json(r, c->body) && usable(*c) && !(c->rate().median() <= best))
         best = c->rate().median();
     return best;
   };
   auto floor_rate = [&](unsigned conns) {
     for (const Cell* c : g.cells)
-      if (c->arm == "floor" && c->connections == conns && usable(*c)) return c->rate().median();
+      if (c->arm == Arm::floor && c->connections == conns && usable(*c)) return c->rate().median();
     return double(NAN);
   };
   for (const RowKey& k : g.rows) {
-    if (k.arm != "zapbench") continue;
+    if (k.arm != Arm::zapbench) continue;
     std::vector<Text> row{row_label(r, k, g.row_cells(k))};
     for (unsigned conns : g.connections) {
       const double mine = median_rate(g.find(k, conns));
@@ -556,7 +573,8 @@ void ratios(const Results& r, const Group& g, Out& out) {
 }
 
 void charts(const Results& r, const Group& g, const std::string& where, Out& out) {
-  const std::string id = "e2e-" + g.scenario + "-p" + std::to_string(g.pipeline);
+  const std::string id =
+      "e2e-" + std::string(bench::to_string(g.scenario)) + "-p" + std::to_string(g.pipeline);
   Chart rate{id + "-rate",
              "requests/s against connections — " + where,
              "connections (log scale)",
@@ -602,17 +620,26 @@ void end_to_end(const Results& r, Out& out) {
        "the "
        "cell's samples (min–max)."});
   for (const Group& g : groups(r)) {
-    const std::string where = g.scenario + ", pipeline depth " + std::to_string(g.pipeline);
+    const std::string where =
+        std::string(bench::to_string(g.scenario)) + ", pipeline depth " + std::to_string(g.pipeline);
     out.heading(3, where);
-    std::vector<std::string> error_notes;
+    std::vector<std::string> error_notes, busy_notes;
     bool any_noisy = false;
-    Table rate = e2e_table(r, g, Figure::rate, &error_notes, &any_noisy);
+    Table rate = e2e_table(r, g, Figure::rate, &error_notes, &any_noisy, &busy_notes);
     out.para({strong("Requests per second")});
     out.table(std::move(rate));
     if (any_noisy)
       out.para({"⚠ noisy: requests/s spread (max − min) / median above " +
                 fixed(r.config.noisy_spread * 100, 0) +
                 "% across the samples; shown, not hidden — read with care."});
+    if (!busy_notes.empty()) {
+      std::vector<Runs> items;
+      for (std::string& n : busy_notes) items.push_back({std::move(n)});
+      out.para({"⚑ busy machine: samples taken while the 1-minute load average was above " +
+                fixed(busy_load_threshold(r), 0) +
+                " (see How it was measured); shown, not hidden — other work competed with them:"});
+      out.bullets(std::move(items));
+    }
     if (!error_notes.empty()) {
       std::vector<Runs> items;
       for (std::string& n : error_notes) items.push_back({std::move(n)});
@@ -622,12 +649,12 @@ void end_to_end(const Results& r, Out& out) {
     out.para({strong("p99 latency, µs")});
     std::vector<std::string> unused_notes;
     bool unused_noisy = false;
-    out.table(e2e_table(r, g, Figure::p99, &unused_notes, &unused_noisy));
+    out.table(e2e_table(r, g, Figure::p99, &unused_notes, &unused_noisy, &unused_notes));
     out.para({strong("Server CPU per request, µs"),
               " — the server process's CPU time (user + system, all its threads or workers) over the sample "
               "÷ the requests it served at the measured rate; the cost that stays when the loader is the "
               "bottleneck."});
-    out.table(e2e_table(r, g, Figure::server_cpu, &unused_notes, &unused_noisy));
+    out.table(e2e_table(r, g, Figure::server_cpu, &unused_notes, &unused_noisy, &unused_notes));
     ratios(r, g, out);
     charts(r, g, where, out);
   }
@@ -642,8 +669,8 @@ void commands(const Results& r, Out& out) {
   std::vector<const Cell*> cells;
   for (const Cell& c : r.cells) cells.push_back(&c);
   std::stable_sort(cells.begin(), cells.end(), [](const Cell* a, const Cell* b) {
-    return std::make_tuple(scenario_rank(a->scenario), a->scenario, a->pipeline, a->connections) <
-           std::make_tuple(scenario_rank(b->scenario), b->scenario, b->pipeline, b->connections);
+    return std::make_tuple(a->scenario, a->pipeline, a->connections) <
+           std::make_tuple(b->scenario, b->pipeline, b->connections);
   });
   std::vector<RowKey> keys;
   for (const Cell* c : cells)
@@ -660,8 +687,8 @@ void commands(const Results& r, Out& out) {
       if (!rep && usable(*c) && !(c->server_command.empty() && c->loader_command.empty())) rep = c;
     const std::string label = row_label(r, k, row);
     if (!rep) continue;  // unavailable everywhere: its reason is in the tables
-    out.code(label + " — as run for " + rep->scenario + ", c " + std::to_string(rep->connections) + ", p " +
-                 std::to_string(rep->pipeline),
+    out.code(label + " — as run for " + std::string(bench::to_string(rep->scenario)) + ", c " +
+                 std::to_string(rep->connections) + ", p " + std::to_string(rep->pipeline),
              "server: " + rep->server_command + "\nloader: " + rep->loader_command);
   }
 }

@@ -29,8 +29,10 @@ double Samples::spread() const {
 }
 
 std::string Cell::id() const {
-  return arm + "/" + scenario + "/" + framing + "/" + body + "/c" + std::to_string(connections) + "/p" +
-         std::to_string(pipeline);
+  std::string s;
+  s.append(bench::to_string(arm)).append("/").append(bench::to_string(scenario)).append("/");
+  s.append(bench::to_string(framing)).append("/").append(body);
+  return s + "/c" + std::to_string(connections) + "/p" + std::to_string(pipeline);
 }
 
 Samples Cell::rate() const {
@@ -43,6 +45,10 @@ Samples Cell::p99() const {
   Samples s;
   for (const E2ESample& e : samples) s.values.push_back(e.p99_ns);
   return s;
+}
+
+double busy_load_threshold(const Results& r) {
+  return double(r.env.online_cpus != 0 ? r.env.online_cpus : r.env.cpu_count);
 }
 
 }  // namespace report

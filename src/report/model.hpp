@@ -2,13 +2,16 @@
 // every figure, the environment, and the configuration. results.json is this
 // model serialised (model_json.cpp); report.md and report.html are written
 // from it alone, so a results.json loads back and reproduces its report.
-// Owns no measuring: the cli fills it, the writers read it.
+// Owns no measuring: bench (zapbench run) fills it, the writers read it.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
+
+#include "bench/matrix.hpp"
 
 namespace report {
 
@@ -27,15 +30,18 @@ struct Samples {
 struct Environment {
   std::string cpu_model;
   unsigned cpu_count = 0;
-  std::string kernel;        // uname -sr
+  std::string kernel;  // uname -sr
   std::string hostname;
-  std::string compiler;      // e.g. "GNU 12.2.0"
-  std::string build_flags;   // CMAKE_CXX_FLAGS + build type flags
-  std::string git_commit;    // of the source tree built, "+dirty" when modified
+  std::string compiler;                          // e.g. "GNU 12.2.0"
+  std::string build_flags;                       // CMAKE_CXX_FLAGS + build type flags
+  std::string git_commit;                        // of the source tree built, "+dirty" when modified
   std::map<std::string, std::string> libraries;  // name -> version ("unavailable: ..." when missing)
-  std::string command_line;  // the exact `zapbench run ...` invocation
+  std::string command_line;  // the `zapbench run ...` invocation, paths relative to the run's folder
   std::string started_utc;   // ISO 8601
   double wall_s = 0;         // the whole run
+  // CPUs online in the whole machine (what /proc/loadavg counts against);
+  // 0 when not recorded (runs before the load gate), then cpu_count stands in.
+  unsigned online_cpus = 0;
 };
 
 struct Config {
@@ -82,21 +88,24 @@ struct E2ESample {
   double bytes_received_per_response = 0;
   double loader_cpu_s = 0;  // user + sys of the loader process
   double server_cpu_s = 0;  // user + sys of the server process over its lifetime
+  // The machine's 1-minute load average (/proc/loadavg) just before the
+  // sample started; NaN when not recorded (runs before the load gate).
+  double load_avg_1m = NAN;
 };
 
-// One cell of the matrix. `arm`: "zapbench", "nginx" or "floor". `framing`:
-// "http" or "zap" (floor: "tcp"). `body`: a codec name for rpc, "" for hello
-// (floor: "" too).
+// One cell of the matrix (bench/matrix.hpp names the axes; results.json
+// carries their stable names). The floor's framing is raw_tcp. `body`: a codec
+// name for rpc, "" for hello (floor: "" too).
 struct Cell {
-  std::string arm;
-  std::string scenario;  // hello | rpc
-  std::string framing;
+  bench::Arm arm = bench::Arm::zapbench;
+  bench::Scenario scenario = bench::Scenario::hello;
+  bench::Framing framing = bench::Framing::http1;
   std::string body;
   unsigned connections = 0;
   unsigned pipeline = 1;
-  std::string server_command;  // exact command lines, as run
+  std::string server_command;  // command lines as run, paths relative to the run's folder
   std::string loader_command;
-  std::string unavailable;     // non-empty: this arm could not run, and why
+  std::string unavailable;  // non-empty: this arm could not run, and why
   std::vector<E2ESample> samples;
 
   // Stable key: "arm/scenario/framing/body/c<N>/p<D>".
@@ -116,6 +125,19 @@ struct Codec {
   std::string encode_path;
   std::string decode_path;
 };
+
+// The load gate. The run's own processes are pinned to the CPUs it uses (U of
+// them) and keep at most one thread per such CPU runnable, so they add at most
+// U to the load average; the machine has N CPUs online. A 1-minute load
+// average above N therefore means other work wanted more than the N - U CPUs
+// the run left free, and so competed with the run's own: the sample was taken
+// while the machine was busy. The report flags such samples; it never drops
+// them. Returns N (env.online_cpus, or env.cpu_count for older runs).
+struct Results;
+[[nodiscard]] double busy_load_threshold(const Results& r);
+[[nodiscard]] inline bool busy(const E2ESample& s, double threshold) {
+  return std::isfinite(s.load_avg_1m) && s.load_avg_1m > threshold;
+}
 
 struct Results {
   std::string schema = kSchema;
@@ -140,11 +162,11 @@ std::string html(const Results& r);
 // `zapbench compare A B` (compare.cpp): per cell and micro figure, the change of
 // the median from A to B and whether it exceeds the noise (spread) of both runs.
 struct Change {
-  std::string key;      // cell id or "micro/<name>"
-  std::string figure;   // "requests/s", "p99", "ns/op"
-  double a = 0, b = 0;  // medians
-  double change = 0;    // b / a - 1
-  double noise = 0;     // max(spread A, spread B)
+  std::string key;           // cell id or "micro/<name>"
+  std::string figure;        // "requests/s", "p99", "ns/op"
+  double a = 0, b = 0;       // medians
+  double change = 0;         // b / a - 1
+  double noise = 0;          // max(spread A, spread B)
   bool significant = false;  // |change| exceeds the spread of A and of B
   // Sample counts; with fewer than two on either side there is no noise
   // estimate and `significant` stays false.

@@ -2,10 +2,15 @@
 // struct order, and read back strictly. Every member is required, so a file
 // from another version or a hand edit gone wrong fails with the member's path
 // ("cells[3].samples[0].requests_per_s: expected a number") instead of
-// quietly reading as zero. Unknown members are ignored.
+// quietly reading as zero. Unknown members are ignored. Members added since
+// the first runs (env.online_cpus, samples[].load_avg_1m) are optional, so
+// every earlier results.json still loads, and are written only when known, so
+// such a file writes back byte for byte. The matrix's names (arm, scenario,
+// framing) are bench/matrix.hpp's stable names.
 #include <sys/stat.h>
 
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <limits>
@@ -31,6 +36,12 @@ json to_j(const Environment& e) {
           {"hostname", e.hostname},       {"compiler", e.compiler},   {"build_flags", e.build_flags},
           {"git_commit", e.git_commit},   {"libraries", e.libraries}, {"command_line", e.command_line},
           {"started_utc", e.started_utc}, {"wall_s", e.wall_s}};
+}
+
+json env_j(const Environment& e) {
+  json j = to_j(e);
+  if (e.online_cpus != 0) j["online_cpus"] = e.online_cpus;
+  return j;
 }
 
 json to_j(const Config& c) {
@@ -61,35 +72,32 @@ json to_j(const Micro& m) {
 }
 
 json to_j(const E2ESample& s) {
-  return {{"requests_per_s", s.requests_per_s},
-          {"p50_ns", s.p50_ns},
-          {"p90_ns", s.p90_ns},
-          {"p99_ns", s.p99_ns},
-          {"p999_ns", s.p999_ns},
-          {"max_ns", s.max_ns},
-          {"mean_ns", s.mean_ns},
-          {"responses", s.responses},
-          {"errors", s.errors},
-          {"errors_by_kind", s.errors_by_kind},
-          {"bytes_sent_per_request", s.bytes_sent_per_request},
-          {"bytes_received_per_response", s.bytes_received_per_response},
-          {"loader_cpu_s", s.loader_cpu_s},
-          {"server_cpu_s", s.server_cpu_s}};
+  json j = {{"requests_per_s", s.requests_per_s},
+            {"p50_ns", s.p50_ns},
+            {"p90_ns", s.p90_ns},
+            {"p99_ns", s.p99_ns},
+            {"p999_ns", s.p999_ns},
+            {"max_ns", s.max_ns},
+            {"mean_ns", s.mean_ns},
+            {"responses", s.responses},
+            {"errors", s.errors},
+            {"errors_by_kind", s.errors_by_kind},
+            {"bytes_sent_per_request", s.bytes_sent_per_request},
+            {"bytes_received_per_response", s.bytes_received_per_response},
+            {"loader_cpu_s", s.loader_cpu_s},
+            {"server_cpu_s", s.server_cpu_s}};
+  if (std::isfinite(s.load_avg_1m)) j["load_avg_1m"] = s.load_avg_1m;
+  return j;
 }
 
 json to_j(const Cell& c) {
   json samples = json::array();
   for (const E2ESample& s : c.samples) samples.push_back(to_j(s));
-  return {{"arm", c.arm},
-          {"scenario", c.scenario},
-          {"framing", c.framing},
-          {"body", c.body},
-          {"connections", c.connections},
-          {"pipeline", c.pipeline},
-          {"server_command", c.server_command},
-          {"loader_command", c.loader_command},
-          {"unavailable", c.unavailable},
-          {"samples", samples}};
+  return {{"arm", std::string(bench::to_string(c.arm))},         {"scenario", std::string(bench::to_string(c.scenario))},
+          {"framing", std::string(bench::to_string(c.framing))}, {"body", c.body},
+          {"connections", c.connections},           {"pipeline", c.pipeline},
+          {"server_command", c.server_command},     {"loader_command", c.loader_command},
+          {"unavailable", c.unavailable},           {"samples", samples}};
 }
 
 json to_j(const Codec& c) {
@@ -174,6 +182,16 @@ bool boolean(const json& o, const std::string& path, const char* key) {
   return v.get<bool>();
 }
 
+// A matrix name (bench/matrix.hpp) read back through its parser `from`;
+// anything else fails with the choices (`names`).
+template <class From, class Names>
+auto named(const json& o, const std::string& path, const char* key, From from, Names names) {
+  const std::string s = str(o, path, key);
+  const auto v = from(s);
+  if (!v) fail(member_path(path, key), "unknown \"" + s + "\" (one of: " + names() + ")");
+  return *v;
+}
+
 // Calls each(element, element_path) for every element of the array o[key].
 template <class F>
 void for_each(const json& o, const std::string& path, const char* key, F each) {
@@ -237,6 +255,7 @@ Results parse(const std::string& text) {
   r.env.command_line = str(e, ep, "command_line");
   r.env.started_utc = str(e, ep, "started_utc");
   r.env.wall_s = num(e, ep, "wall_s");
+  if (e.contains("online_cpus")) r.env.online_cpus = uns(e, ep, "online_cpus");
 
   const json& c = object_at(j, "", "config");
   const std::string cp = "config";
@@ -274,9 +293,9 @@ Results parse(const std::string& text) {
 
   for_each_object(j, "", "cells", [&](const json& o, const std::string& p) {
     Cell cell;
-    cell.arm = str(o, p, "arm");
-    cell.scenario = str(o, p, "scenario");
-    cell.framing = str(o, p, "framing");
+    cell.arm = named(o, p, "arm", bench::arm_from, bench::arm_names);
+    cell.scenario = named(o, p, "scenario", bench::scenario_from, bench::scenario_names);
+    cell.framing = named(o, p, "framing", bench::framing_from, bench::framing_names);
     cell.body = str(o, p, "body");
     cell.connections = uns(o, p, "connections");
     cell.pipeline = uns(o, p, "pipeline");
@@ -299,6 +318,7 @@ Results parse(const std::string& text) {
       s.bytes_received_per_response = num(so, sp, "bytes_received_per_response");
       s.loader_cpu_s = num(so, sp, "loader_cpu_s");
       s.server_cpu_s = num(so, sp, "server_cpu_s");
+      if (so.contains("load_avg_1m")) s.load_avg_1m = num(so, sp, "load_avg_1m");
       cell.samples.push_back(std::move(s));
     });
     r.cells.push_back(std::move(cell));
@@ -322,7 +342,7 @@ std::string to_json(const Results& r) {
   json codecs = json::array(), cells = json::array();
   for (const Codec& c : r.codecs) codecs.push_back(to_j(c));
   for (const Cell& c : r.cells) cells.push_back(to_j(c));
-  const json j = {{"schema", r.schema}, {"env", to_j(r.env)},     {"config", to_j(r.config)},
+  const json j = {{"schema", r.schema}, {"env", env_j(r.env)},    {"config", to_j(r.config)},
                   {"codecs", codecs},   {"micro", to_j(r.micro)}, {"cells", cells},
                   {"notes", r.notes}};
   return j.dump(1) + "\n";

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -99,10 +100,10 @@ TEST_F(RunCli, MinimalRealRunOneCellPerArm) {
   int zapbench_cells = 0, nginx_cells = 0, floor_cells = 0;
   for (const report::Cell& c : r.cells) {
     SCOPED_TRACE(c.id());
-    if (c.arm == "zapbench") ++zapbench_cells;
-    if (c.arm == "nginx") ++nginx_cells;
-    if (c.arm == "floor") ++floor_cells;
-    if (c.arm == "nginx" && !nginx_installed()) {
+    if (c.arm == bench::Arm::zapbench) ++zapbench_cells;
+    if (c.arm == bench::Arm::nginx) ++nginx_cells;
+    if (c.arm == bench::Arm::floor) ++floor_cells;
+    if (c.arm == bench::Arm::nginx && !nginx_installed()) {
       EXPECT_NE(c.unavailable.find("nginx"), std::string::npos);
       EXPECT_TRUE(c.samples.empty());
       continue;
@@ -121,13 +122,13 @@ TEST_F(RunCli, MinimalRealRunOneCellPerArm) {
     }
     EXPECT_NE(c.server_command.find("taskset -c"), std::string::npos) << c.server_command;
     EXPECT_NE(c.loader_command.find(" load "), std::string::npos) << c.loader_command;
-    if (c.arm == "floor") {
+    if (c.arm == bench::Arm::floor) {
       // The floor echoes the smallest byte counts of any real exchange of its
       // scenario: each direction equals one arm's and is at most every arm's.
       const double req = c.samples[0].bytes_sent_per_request, resp = c.samples[0].bytes_received_per_response;
       bool req_seen = false, resp_seen = false;
       for (const report::Cell& z : r.cells)
-        if (z.arm == "zapbench" && z.scenario == c.scenario && !z.samples.empty()) {
+        if (z.arm == bench::Arm::zapbench && z.scenario == c.scenario && !z.samples.empty()) {
           EXPECT_LE(req, z.samples[0].bytes_sent_per_request) << z.id();
           EXPECT_LE(resp, z.samples[0].bytes_received_per_response) << z.id();
           req_seen = req_seen || req == z.samples[0].bytes_sent_per_request;
@@ -149,6 +150,28 @@ TEST_F(RunCli, MinimalRealRunOneCellPerArm) {
   ASSERT_EQ(rep.code, 0) << rep.output;
   EXPECT_EQ(slurp(again / "report.md"), slurp(out / "report.md"));
   EXPECT_EQ(slurp(again / "report.html"), slurp(out / "report.html"));
+
+  // Paths are recorded relative to the run's folder: neither the folder nor the binary appear as
+  // absolute paths.
+  const std::string results = slurp(out / "results.json");
+  EXPECT_EQ(results.find(dir_.string()), std::string::npos);
+  EXPECT_EQ(results.find(" " + std::string(ZAPBENCH_BIN)), std::string::npos);
+  EXPECT_EQ(results.find("\"" + std::string(ZAPBENCH_BIN)), std::string::npos);
+  EXPECT_NE(r.micro.command.find(" --json-out micro.json"), std::string::npos) << r.micro.command;
+  for (const report::Cell& c : r.cells)
+    if (!c.loader_command.empty()) {
+      EXPECT_NE(c.loader_command.find(" --json-out samples/"), std::string::npos) << c.loader_command;
+    }
+  // The load gate: the load average was read before every sample.
+  EXPECT_GE(r.env.online_cpus, r.env.cpu_count);
+  for (const report::Cell& c : r.cells)
+    for (const report::E2ESample& s : c.samples) EXPECT_TRUE(std::isfinite(s.load_avg_1m)) << c.id();
+
+  // compare across versions: a results.json of an earlier zapbench against this one.
+  const Exit old =
+      zapbench("compare " + std::string(ZAPBENCH_EARLIER_RESULTS) + " " + out.string(), dir_ / "old.log");
+  ASSERT_EQ(old.code, 0) << old.output;
+  EXPECT_NE(old.output.find("micro/Decode/zap"), std::string::npos) << old.output;
 
   // compare against itself: nothing beyond the noise.
   const Exit cmp = zapbench("compare " + out.string() + " " + out.string(), dir_ / "compare.log");
@@ -205,7 +228,7 @@ TEST_F(RunCli, BadFlagsAreUsageErrors) {
       {"run --bodies nosuch", "unknown 'nosuch'"},
       {"run --arms zapbench,apache", "unknown 'apache'"},
       {"run --scenarios ping", "unknown 'ping'"},
-      {"run --server-cpus 4095", "not available"},
+      {"run --server-cpus 1023", "not available"},  // below the table's bound (1024), above this machine
       {"run --loader-cpus x", "--loader-cpus"},
       {"run --nginx /nonexistent/nginx", "not an executable"},
       {"run --bogus", "unknown option '--bogus'"},

@@ -10,9 +10,11 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
+#include "report/gbench.hpp"
 #include "report/model.hpp"
 
 namespace {
@@ -23,18 +25,23 @@ using report::Results;
 
 // A cell whose three samples have medians `rate_per_s` and `p99_us`, spread
 // 3% (or as given by lo/hi factors).
-Cell cell(std::string arm, std::string scenario, std::string framing, std::string body, unsigned conns,
-          unsigned pipeline, double rate_per_s, double p99_us, double lo = 0.98, double hi = 1.01) {
-  Cell c{std::move(arm),
-         std::move(scenario),
-         std::move(framing),
-         std::move(body),
-         conns,
-         pipeline,
-         "",
-         "",
-         "",
-         {}};
+// The axes by their stable names (bench/matrix.hpp), as results.json spells them.
+Cell named_cell(const std::string& arm, const std::string& scenario, const std::string& framing,
+                std::string body, unsigned conns, unsigned pipeline) {
+  Cell c;
+  c.arm = bench::arm_from(arm).value();
+  c.scenario = bench::scenario_from(scenario).value();
+  c.framing = bench::framing_from(framing).value();
+  c.body = std::move(body);
+  c.connections = conns;
+  c.pipeline = pipeline;
+  return c;
+}
+
+Cell cell(const std::string& arm, const std::string& scenario, const std::string& framing, std::string body,
+          unsigned conns, unsigned pipeline, double rate_per_s, double p99_us, double lo = 0.98,
+          double hi = 1.01) {
+  Cell c = named_cell(arm, scenario, framing, std::move(body), conns, pipeline);
   c.server_command = "zapbench serve --http 127.0.0.1:0 --cpus 0";
   c.loader_command = "zapbench load --addr 127.0.0.1:1 -c " + std::to_string(conns);
   for (double f : {lo, 1.0, hi}) {
@@ -113,8 +120,8 @@ Results synthetic() {
     r.cells.push_back(cell("zapbench", "rpc", "zap", "zap", c, 1, 200000 * k, 50));
     r.cells.push_back(cell("zapbench", "rpc", "zap", "direct", c, 1, 120000 * k, 58));
     r.cells.push_back(cell("floor", "rpc", "tcp", "", c, 1, 400000 * k, 20));
-    Cell missing{
-        "zapbench", "rpc", "http", "rapidjson", c, 1, "", "", "rapidjson: not found at configure time", {}};
+    Cell missing = named_cell("zapbench", "rpc", "http", "rapidjson", c, 1);
+    missing.unavailable = "rapidjson: not found at configure time";
     r.cells.push_back(missing);
   }
   // The nlohmann cell at 100 connections saw errors in one sample.
@@ -505,6 +512,79 @@ TEST(report_compare, text_is_an_aligned_table_with_units) {
 }
 
 }  // namespace
+
+TEST(report_json, names_an_unknown_matrix_name_with_the_choices) {
+  nlohmann::json j = nlohmann::json::parse(report::to_json(synthetic()));
+  j["cells"][2]["arm"] = "apache";
+  EXPECT_EQ(error_of(j.dump()),
+            "results.json: cells[2].arm: unknown \"apache\" (one of: zapbench, nginx, floor)");
+  j = nlohmann::json::parse(report::to_json(synthetic()));
+  j["cells"][0]["framing"] = "HTTP/1.1";
+  EXPECT_EQ(error_of(j.dump()),
+            "results.json: cells[0].framing: unknown \"HTTP/1.1\" (one of: http, zap, tcp)");
+}
+
+// A results.json written before the load gate and the matrix types (the committed one, by an
+// earlier zapbench) loads, writes back byte for byte, renders, and compares with a new one.
+TEST(report_json, results_of_earlier_versions_load_and_compare_with_new_ones) {
+  std::ifstream f(ZAPBENCH_EARLIER_RESULTS, std::ios::binary);
+  ASSERT_TRUE(f) << ZAPBENCH_EARLIER_RESULTS;
+  std::stringstream text;
+  text << f.rdbuf();
+  const Results old = report::from_json(text.str());
+  EXPECT_EQ(report::to_json(old), text.str());
+  EXPECT_FALSE(report::markdown(old).empty());
+  EXPECT_FALSE(contains(report::markdown(old), "⚑"));  // no load recorded: nothing flagged
+  Results now = old;
+  now.env.online_cpus = 2;
+  for (Cell& c : now.cells)
+    for (E2ESample& s : c.samples) s.load_avg_1m = 0.5;
+  const report::Comparison cmp = report::compare(old, now);
+  EXPECT_TRUE(cmp.only_in_a.empty());
+  EXPECT_TRUE(cmp.only_in_b.empty());
+  EXPECT_FALSE(cmp.changes.empty());
+  for (const report::Change& ch : cmp.changes) EXPECT_FALSE(ch.significant) << ch.key;
+}
+
+TEST(report_markdown, flags_samples_taken_while_the_machine_was_busy) {
+  Results r = synthetic();
+  r.env.online_cpus = 2;
+  for (Cell& c : r.cells)
+    for (E2ESample& s : c.samples) s.load_avg_1m = 1.9;  // the run's own load on 2 CPUs: not busy
+  std::string md = report::markdown(r);
+  EXPECT_TRUE(contains(md, "Load gate")) << md;
+  EXPECT_FALSE(contains(md, "⚑ busy machine"));
+  for (Cell& c : r.cells)
+    if (c.id() == "zapbench/hello/zap//c10/p1") c.samples[1].load_avg_1m = 3.25;
+  md = report::markdown(r);
+  EXPECT_TRUE(contains(md, "⚑ busy machine")) << md;
+  EXPECT_TRUE(contains(md, "zapbench ZAP-HTTP, c 10, sample 2: load average 3.25")) << md;
+  const Results back = report::from_json(report::to_json(r));
+  EXPECT_EQ(back.env.online_cpus, 2u);
+  EXPECT_EQ(report::markdown(back), md);
+  EXPECT_TRUE(report::busy(back.cells[1].samples[0], report::busy_load_threshold(back)) == false);
+}
+
+TEST(report_gbench, ingests_repetitions_units_counters_and_skips) {
+  const std::string text = R"({"context": {}, "benchmarks": [
+    {"name": "Decode/zap", "run_name": "Decode/zap", "run_type": "iteration", "cpu_time": 4.5, "time_unit": "ns",
+     "allocs/op": 0, "wire_bytes": 162},
+    {"name": "Decode/zap", "run_name": "Decode/zap", "run_type": "iteration", "cpu_time": 0.0046, "time_unit": "us",
+     "allocs/op": 0, "wire_bytes": 162},
+    {"name": "Decode/zap_mean", "run_name": "Decode/zap", "run_type": "aggregate", "cpu_time": NaN},
+    {"name": "Encode/x", "run_name": "Encode/x", "run_type": "iteration", "error_occurred": true,
+     "error_message": "library missing"}]})";
+  report::Micro m;
+  std::vector<std::string> notes;
+  report::ingest_google_benchmark(text, m, notes);
+  ASSERT_EQ(m.figures.size(), 1u);
+  EXPECT_EQ(m.figures[0].op, "Decode");
+  EXPECT_EQ(m.figures[0].codec, "zap");
+  EXPECT_EQ(m.figures[0].ns_per_op.values, (std::vector<double>{4.5, 4.6}));
+  EXPECT_EQ(m.figures[0].wire_bytes, 162);
+  EXPECT_EQ(notes, (std::vector<std::string>{"microbenchmark Encode/x skipped itself: library missing"}));
+  EXPECT_THROW(report::ingest_google_benchmark("{", m, notes), std::runtime_error);
+}
 
 int main(int argc, char** argv) {
   if (argc == 3 && std::string(argv[1]) == "--write-synthetic") {

@@ -40,8 +40,9 @@ rc=$?
 [ "$rc" = 0 ] && grep -q "^zapbench load: floor 82 B requests, 80 B responses" "$work/load.out" &&
   grep -q "^  errors       0$" "$work/load.out" && grep -Eq '^  requests/s   [0-9.]+ \([1-9][0-9]* responses' "$work/load.out"
 check "load --framing floor: exit 0, responses, no errors" $?
-grep -q '"wire": "floor", "scenario": "", "body": ""' "$work/load.json" && grep -q '"responses": [1-9]' "$work/load.json"
-check "load --framing floor --json-out: wire floor, empty scenario and body, responses" $?
+grep -q '"framing": "floor",$' "$work/load.json" && grep -q '"scenario": "",$' "$work/load.json" &&
+  grep -q '"body": "",$' "$work/load.json" && grep -q '"responses": [1-9]' "$work/load.json"
+check "load --framing floor --json-out: framing floor, empty scenario and body, responses" $?
 
 kill -TERM "$pid"
 timeout "$hang" tail --pid="$pid" -f /dev/null

@@ -1,0 +1,54 @@
+// bench/exchange.cpp — measuring the floor's byte counts (exchange.hpp).
+#include "bench/exchange.hpp"
+
+#include <algorithm>
+#include <thread>
+
+#include "load/engine.hpp"
+#include "server/server.hpp"
+
+namespace bench {
+namespace {
+
+struct PerExchange {
+  double request_bytes = 0, response_bytes = 0;  // 0: nothing answered
+};
+
+// Bytes per request and per response of one real exchange, measured with the
+// real server and loader, in-process, for a moment.
+PerExchange exchange_bytes(Scenario scenario, load::Wire wire) {
+  server::Config sc;
+  (wire == load::Wire::http ? sc.http : sc.zap).push_back(server::Endpoint{"127.0.0.1", 0});
+  sc.json = &record::default_json_codec();
+  server::Server srv(sc);
+  std::thread t([&] { srv.run(); });
+  load::Options o;
+  o.wire = wire;
+  o.port = srv.bound(wire == load::Wire::http ? server::Wire::http : server::Wire::zap).front().port;
+  o.scenario = scenario == Scenario::hello ? load::Scenario::hello : load::Scenario::rpc;
+  o.zap_body = true;
+  o.connections = 1;
+  o.duration_s = 0.1;
+  o.warmup_s = 0.02;
+  load::Result r;
+  try {
+    r = load::run(o);
+  } catch (...) {
+  }
+  srv.stop();
+  t.join();
+  if (r.responses == 0 || r.requests == 0) return {};
+  return {double(r.bytes_sent) / double(r.requests), double(r.bytes_received) / double(r.responses)};
+}
+
+}  // namespace
+
+ExchangeBytes floor_bytes(Scenario scenario) {
+  const PerExchange http = exchange_bytes(scenario, load::Wire::http);
+  const PerExchange zap = exchange_bytes(scenario, load::Wire::zap);
+  if (http.request_bytes == 0 || zap.request_bytes == 0) return {};
+  return {static_cast<std::uint32_t>(std::min(http.request_bytes, zap.request_bytes) + 0.5),
+          static_cast<std::uint32_t>(std::min(http.response_bytes, zap.response_bytes) + 0.5)};
+}
+
+}  // namespace bench

@@ -1,0 +1,25 @@
+// bench/exchange.hpp — the floor's byte counts, measured: a moment of a real
+// exchange (the project's server and loader, in this process) gives the bytes
+// of one request and one response per scenario and framing. The floor echoes
+// the smallest of each, so it bounds every arm of its scenario from above.
+// Owns this one in-process measurement; every figure of the report is
+// measured by child processes instead.
+#pragma once
+
+#include <cstdint>
+
+#include "bench/matrix.hpp"
+
+namespace bench {
+
+struct ExchangeBytes {
+  std::uint32_t request = 0;  // 0: could not be measured
+  std::uint32_t response = 0;
+};
+
+// The smallest request and the smallest response of any real exchange of
+// `scenario` (ZAP bodies; each direction's minimum over HTTP/1.1 and
+// ZAP-HTTP). {0, 0} when either framing answered nothing.
+ExchangeBytes floor_bytes(Scenario scenario);
+
+}  // namespace bench

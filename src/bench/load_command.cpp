@@ -1,0 +1,42 @@
+// bench/load_command.cpp — load::Options to `zapbench load` arguments
+// (load_command.hpp).
+#include "bench/load_command.hpp"
+
+#include <charconv>
+
+#include "bench/load_result.hpp"
+#include "bench/supervisor.hpp"
+
+namespace bench {
+
+std::string exact_number(double v) {
+  char b[64];
+  const auto [end, ec] = std::to_chars(b, b + sizeof b, v);
+  return ec == std::errc{} ? std::string(b, end) : std::to_string(v);
+}
+
+std::vector<std::string> load_args(const load::Options& o, const std::string& json_out) {
+  const bool v6 = o.host.find(':') != std::string::npos;
+  std::vector<std::string> a = {"--framing", std::string(framing_name(o.wire)), "--addr",
+                                (v6 ? "[" + o.host + "]" : o.host) + ":" + std::to_string(o.port)};
+  if (o.wire == load::Wire::floor) {
+    a.insert(a.end(), {"--request-bytes", std::to_string(o.floor_request_bytes), "--response-bytes",
+                       std::to_string(o.floor_response_bytes)});
+  } else {
+    const bool rpc = o.scenario == load::Scenario::rpc;
+    a.insert(a.end(), {"--scenario", rpc ? "rpc" : "hello"});
+    // --body names the codec itself: zap, or a JSON codec (the CLI's default when none is set).
+    if (rpc) a.insert(a.end(), {"--body", o.zap_body ? "zap" : o.json ? std::string(o.json->name) : "json"});
+  }
+  a.insert(a.end(), {"-c", std::to_string(o.connections), "-p", std::to_string(o.pipeline), "-t",
+                     std::to_string(o.threads)});
+  if (!o.cpus.empty()) a.insert(a.end(), {"--cpus", cpu_list_text(o.cpus)});
+  a.insert(a.end(), {"-d", exact_number(o.duration_s), "--warmup", exact_number(o.warmup_s)});
+  if (o.rate_per_s > 0) a.insert(a.end(), {"--rate", exact_number(o.rate_per_s)});
+  if (o.timeout_ms != load::Options{}.timeout_ms)
+    a.insert(a.end(), {"--timeout-ms", std::to_string(o.timeout_ms)});
+  if (!json_out.empty()) a.insert(a.end(), {"--json-out", json_out});
+  return a;
+}
+
+}  // namespace bench

@@ -1,0 +1,284 @@
+// bench/load_result.cpp — the load result file (load_result.hpp), written
+// member by member and read back strictly.
+#include "bench/load_result.hpp"
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+
+namespace bench {
+namespace {
+
+using json = nlohmann::ordered_json;  // the file keeps a stable, readable member order
+using load::Histogram;
+
+// The percentiles written for a human reader; a reader of the file takes
+// them from the buckets instead.
+constexpr double kPercentiles[] = {50, 90, 99, 99.9, 99.99};
+
+std::string percentile_key(double p) {
+  char b[16];
+  std::snprintf(b, sizeof b, "%g", p);
+  return b;
+}
+
+std::string u128_text(Histogram::u128 v) {
+  std::string s;
+  do {
+    s.insert(s.begin(), char('0' + int(v % 10)));
+    v /= 10;
+  } while (v != 0);
+  return s;
+}
+
+[[noreturn]] void fail(const std::string& path, const std::string& what) {
+  throw std::runtime_error("load result: " + path + ": " + what);
+}
+
+Histogram::u128 u128_of(const json& v, const std::string& path) {
+  if (!v.is_string() || v.get<std::string>().empty()) fail(path, "expected a decimal string");
+  Histogram::u128 out = 0;
+  for (char c : v.get<std::string>()) {
+    if (c < '0' || c > '9') fail(path, "expected a decimal string");
+    const Histogram::u128 next = out * 10 + unsigned(c - '0');
+    if (next / 10 != out) fail(path, "out of range");
+    out = next;
+  }
+  return out;
+}
+
+std::string member(const std::string& path, const char* key) { return path.empty() ? key : path + "." + key; }
+
+const json& at(const json& o, const std::string& path, const char* key) {
+  if (!o.is_object()) fail(path, "expected an object");
+  const auto it = o.find(key);
+  if (it == o.end()) fail(member(path, key), "missing");
+  return *it;
+}
+
+std::uint64_t u64(const json& o, const std::string& path, const char* key) {
+  const json& v = at(o, path, key);
+  if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<std::int64_t>() >= 0))
+    fail(member(path, key), "expected a whole number >= 0");
+  return v.get<std::uint64_t>();
+}
+
+unsigned uns(const json& o, const std::string& path, const char* key) {
+  const std::uint64_t v = u64(o, path, key);
+  if (v > 0xffffffffu) fail(member(path, key), "out of range");
+  return unsigned(v);
+}
+
+double num(const json& o, const std::string& path, const char* key) {
+  const json& v = at(o, path, key);
+  if (!v.is_number()) fail(member(path, key), "expected a number");
+  return v.get<double>();
+}
+
+std::string str(const json& o, const std::string& path, const char* key) {
+  const json& v = at(o, path, key);
+  if (!v.is_string()) fail(member(path, key), "expected a string");
+  return v.get<std::string>();
+}
+
+json histogram_json(const Histogram& h) {
+  const Histogram::Totals t = h.totals();
+  json percentiles = json::object(), buckets = json::array();
+  for (double p : kPercentiles) percentiles[percentile_key(p)] = h.value_at_percentile(p);
+  h.for_each_bucket([&](std::uint64_t low, std::uint64_t high, std::uint64_t count) {
+    buckets.push_back(json::array({low, high, count}));
+  });
+  return {{"unit", "ns"},
+          {"sub_bucket_bits", Histogram::kSubBucketBits},
+          {"range_bits", Histogram::kRangeBits},
+          {"count", t.count},
+          {"min_ns", h.min()},
+          {"max_ns", h.max()},
+          {"mean_ns", h.mean()},
+          {"stdev_ns", h.stdev()},
+          {"sum_ns", u128_text(t.sum_ns)},
+          {"sum_sq_ns2", u128_text(t.sum_sq_ns2)},
+          {"overflow_count", t.overflow_count},
+          {"percentiles_ns", percentiles},
+          {"buckets", buckets}};
+}
+
+Histogram histogram_of(const json& o, const std::string& path) {
+  if (str(o, path, "unit") != "ns") fail(path + ".unit", "expected \"ns\"");
+  if (uns(o, path, "sub_bucket_bits") != Histogram::kSubBucketBits ||
+      uns(o, path, "range_bits") != Histogram::kRangeBits)
+    fail(path, "written with another bucket layout (sub_bucket_bits, range_bits)");
+  Histogram h;
+  const json& buckets = at(o, path, "buckets");
+  if (!buckets.is_array()) fail(path + ".buckets", "expected an array");
+  for (std::size_t i = 0; i < buckets.size(); ++i) {
+    const json& b = buckets[i];
+    const std::string bp = path + ".buckets[" + std::to_string(i) + "]";
+    if (!b.is_array() || b.size() != 3 || !b[0].is_number_unsigned() || !b[2].is_number_unsigned())
+      fail(bp, "expected [low_ns, high_ns, count]");
+    if (!h.add_bucket(b[0].get<std::uint64_t>(), b[2].get<std::uint64_t>()))
+      fail(bp, "not a bucket's low end");
+  }
+  Histogram::Totals t;
+  t.count = u64(o, path, "count");
+  t.min_ns = u64(o, path, "min_ns");
+  t.max_ns = u64(o, path, "max_ns");
+  t.sum_ns = u128_of(at(o, path, "sum_ns"), path + ".sum_ns");
+  t.sum_sq_ns2 = u128_of(at(o, path, "sum_sq_ns2"), path + ".sum_sq_ns2");
+  t.overflow_count = u64(o, path, "overflow_count");
+  if (!h.restore_totals(t)) fail(path, "the totals do not match the buckets");
+  return h;
+}
+
+// One member per line, each value compact: readable, and stable enough for
+// a shell test to grep ("responses": 12, "buckets": [[...).
+void write_lines(const json& o, int depth, std::string& out) {
+  const std::string indent(std::size_t(depth) * 2, ' ');
+  out += "{\n";
+  bool first = true;
+  for (const auto& [k, v] : o.items()) {
+    if (!first) out += ",\n";
+    first = false;
+    out += indent + "  " + json(k).dump() + ": ";
+    if (v.is_object() && depth == 0)
+      write_lines(v, depth + 1, out);
+    else
+      out += v.dump(-1, ' ', false, json::error_handler_t::replace);
+  }
+  out += "\n" + indent + "}";
+}
+
+}  // namespace
+
+std::string_view framing_name(load::Wire w) noexcept {
+  switch (w) {
+    case load::Wire::http:
+      return "http";
+    case load::Wire::zap:
+      return "zap";
+    case load::Wire::floor:
+      return "floor";
+  }
+  return "?";
+}
+
+std::string load_result_json(const load::Options& o, const load::Result& r) {
+  const bool floor = o.wire == load::Wire::floor;
+  // The floor has no scenario and no body codec: "" for both.
+  const bool rpc = !floor && o.scenario == load::Scenario::rpc;
+  const std::string scenario = floor ? "" : rpc ? "rpc" : "hello";
+  const std::string body = !rpc ? "" : o.zap_body ? "zap" : o.json ? std::string(o.json->name) : "";
+  json errors = json::object();
+  for (int k = 0; k < static_cast<int>(load::ErrorKind::count_); ++k)
+    errors[std::string(load::describe(load::ErrorKind(k)))] = r.errors[k];
+  const bool v6 = o.host.find(':') != std::string::npos;
+  json j = {{"tool", kLoadResultTool},
+            {"framing", std::string(framing_name(o.wire))},
+            {"scenario", scenario},
+            {"body", body},
+            {"addr", (v6 ? "[" + o.host + "]" : o.host) + ":" + std::to_string(o.port)},
+            {"connections", o.connections},
+            {"threads", o.threads},
+            {"pipeline", o.pipeline},
+            {"timeout_ms", o.timeout_ms},
+            {"duration_s", o.duration_s},
+            {"warmup_s", o.warmup_s},
+            {"intended_rate_per_s", o.rate_per_s},
+            {"request_bytes", o.floor_request_bytes},
+            {"response_bytes", o.floor_response_bytes},
+            {"elapsed_s", r.elapsed_s},
+            {"stopped", r.stopped},
+            {"requests", r.requests},
+            {"responses", r.responses},
+            {"requests_per_s", r.rate_per_s()},
+            {"bytes_sent", r.bytes_sent},
+            {"bytes_received", r.bytes_received},
+            {"connections_answered", r.connections_answered},
+            {"errors", errors},
+            {"loader_cpu_user_s", r.cpu_user_s},
+            {"loader_cpu_sys_s", r.cpu_sys_s},
+            {"latency", histogram_json(r.latency)},
+            {"latency_uncorrected", histogram_json(r.latency_actual)}};
+  std::string out;
+  write_lines(j, 0, out);
+  return out + "\n";
+}
+
+LoadReport parse_load_result(const std::string& text) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw std::runtime_error(std::string("load result: not JSON: ") + e.what());
+  }
+  const std::string p;  // the top level
+  if (!j.is_object() || str(j, p, "tool") != kLoadResultTool)
+    fail("tool", std::string("expected \"") + kLoadResultTool + "\"");
+  LoadReport rep;
+  load::Options& o = rep.options;
+  const std::string framing = str(j, p, "framing");
+  if (framing == "http")
+    o.wire = load::Wire::http;
+  else if (framing == "zap")
+    o.wire = load::Wire::zap;
+  else if (framing == "floor")
+    o.wire = load::Wire::floor;
+  else
+    fail("framing", "unknown \"" + framing + "\" (one of: http, zap, floor)");
+  const std::string scenario = str(j, p, "scenario");
+  if (o.wire != load::Wire::floor) {
+    if (scenario != "hello" && scenario != "rpc") fail("scenario", "unknown \"" + scenario + "\"");
+    o.scenario = scenario == "rpc" ? load::Scenario::rpc : load::Scenario::hello;
+  }
+  const std::string body = str(j, p, "body");
+  o.zap_body = body == "zap";
+  if (!body.empty() && !o.zap_body) {
+    o.json = record::find_codec(body);
+    if (o.json == nullptr) fail("body", "unknown codec \"" + body + "\"");
+  }
+  const std::string addr = str(j, p, "addr");
+  const auto colon = addr.rfind(':');
+  if (colon == std::string::npos) fail("addr", "expected HOST:PORT");
+  std::string host = addr.substr(0, colon);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  o.host = host;
+  try {
+    const unsigned long port = std::stoul(addr.substr(colon + 1));
+    if (port > 65535) throw std::out_of_range("port");
+    o.port = static_cast<std::uint16_t>(port);
+  } catch (const std::exception&) {
+    fail("addr", "expected HOST:PORT");
+  }
+  o.connections = uns(j, p, "connections");
+  o.threads = uns(j, p, "threads");
+  o.pipeline = uns(j, p, "pipeline");
+  o.timeout_ms = uns(j, p, "timeout_ms");
+  o.duration_s = num(j, p, "duration_s");
+  o.warmup_s = num(j, p, "warmup_s");
+  o.rate_per_s = num(j, p, "intended_rate_per_s");
+  o.floor_request_bytes = uns(j, p, "request_bytes");
+  o.floor_response_bytes = uns(j, p, "response_bytes");
+
+  load::Result& r = rep.result;
+  r.elapsed_s = num(j, p, "elapsed_s");
+  const json& stopped = at(j, p, "stopped");
+  if (!stopped.is_boolean()) fail("stopped", "expected true or false");
+  r.stopped = stopped.get<bool>();
+  r.requests = u64(j, p, "requests");
+  r.responses = u64(j, p, "responses");
+  r.bytes_sent = u64(j, p, "bytes_sent");
+  r.bytes_received = u64(j, p, "bytes_received");
+  r.connections_answered = u64(j, p, "connections_answered");
+  const json& errors = at(j, p, "errors");
+  for (int k = 0; k < static_cast<int>(load::ErrorKind::count_); ++k)
+    r.errors[k] = u64(errors, "errors", std::string(load::describe(load::ErrorKind(k))).c_str());
+  r.intended_rate_per_s = o.rate_per_s;
+  r.cpu_user_s = num(j, p, "loader_cpu_user_s");
+  r.cpu_sys_s = num(j, p, "loader_cpu_sys_s");
+  r.latency = histogram_of(at(j, p, "latency"), "latency");
+  r.latency_actual = histogram_of(at(j, p, "latency_uncorrected"), "latency_uncorrected");
+  return rep;
+}
+
+}  // namespace bench

@@ -1,0 +1,40 @@
+// bench/load_result.hpp — the load result file: what `zapbench load
+// --json-out FILE` writes and what `zapbench run` reads back, in one module
+// (nlohmann/json, so every string is escaped). It carries the options the
+// load ran with, every figure of load::Result and both latency histograms
+// bucket by bucket, so a reader can rebuild them exactly (merge loaders,
+// re-take any percentile). Owns the format only: no measuring, no report.
+#pragma once
+
+#include <string>
+
+#include "load/engine.hpp"
+
+namespace bench {
+
+inline constexpr const char* kLoadResultTool = "zapbench load";
+
+// One load run as the file describes it. options.json is resolved through
+// record's registry (nullptr for ZAP bodies and the floor); options.stop and
+// options.cpus are not recorded (a process-local flag; the pinning is on the
+// command line).
+struct LoadReport {
+  load::Options options;
+  load::Result result;
+};
+
+// The file's text. Latency histograms keep every non-empty bucket as
+// [low_ns, high_ns, count] and their exact totals (u128 sums as decimal
+// strings), so reading gives back equal histograms.
+std::string load_result_json(const load::Options& options, const load::Result& result);
+
+// Reads what load_result_json wrote. Throws std::runtime_error naming the
+// member that is missing or wrong (and for histograms whose buckets and
+// totals disagree).
+LoadReport parse_load_result(const std::string& text);
+
+// The name of a load::Wire as `zapbench load --framing` and the file spell
+// it: "http", "zap", "floor".
+std::string_view framing_name(load::Wire w) noexcept;
+
+}  // namespace bench

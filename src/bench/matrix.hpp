@@ -1,0 +1,50 @@
+// bench/matrix.hpp — the measurement matrix as types: the arm (which server),
+// the scenario (which request), the framing (how requests travel) and their
+// names. Every string that names one of them, on a command line, in
+// results.json or in a report, comes from here and is parsed back here, so a
+// misspelling fails at compile time or with a message that lists the choices.
+// The body axis is a codec name from record's registry (record/registry.hpp).
+// Owns names only: no protocol, no planning. Used by report and bench alike.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace bench {
+
+// Declaration order is report order (arms, then framings, then scenarios).
+enum class Arm : std::uint8_t { zapbench, nginx, floor };
+enum class Scenario : std::uint8_t { hello, rpc };
+// raw_tcp is the floor's "framing": none at all, a fixed number of bytes each
+// way (named "tcp" in results.json since the first runs). Later: http2,
+// zap_rpc, grpc.
+enum class Framing : std::uint8_t { http1, zap_http, raw_tcp };
+
+inline constexpr std::array kArms{Arm::zapbench, Arm::nginx, Arm::floor};
+inline constexpr std::array kScenarios{Scenario::hello, Scenario::rpc};
+inline constexpr std::array kFramings{Framing::http1, Framing::zap_http, Framing::raw_tcp};
+
+// The stable name of each value: what command lines and results.json carry.
+// These strings are a file format: results.json of every earlier run uses
+// them, so they never change (a new value gets a new name).
+std::string_view to_string(Arm a) noexcept;
+std::string_view to_string(Scenario s) noexcept;
+std::string_view to_string(Framing f) noexcept;
+
+// The name shown to a reader of the report: "HTTP/1.1", "ZAP-HTTP", "raw TCP".
+std::string_view display_name(Framing f) noexcept;
+
+// The value a stable name stands for; nullopt for anything else.
+std::optional<Arm> arm_from(std::string_view name) noexcept;
+std::optional<Scenario> scenario_from(std::string_view name) noexcept;
+std::optional<Framing> framing_from(std::string_view name) noexcept;
+
+// "zapbench, nginx, floor": the choices, for usage and error messages.
+std::string arm_names();
+std::string scenario_names();
+std::string framing_names();
+
+}  // namespace bench

@@ -1,0 +1,85 @@
+// bench/nginx.cpp — the nginx arm's binary, configuration and readiness
+// probe (nginx.hpp).
+#include "bench/nginx.hpp"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <sstream>
+#include <thread>
+
+namespace bench {
+
+std::string find_nginx() {
+  for (const char* p : {"/usr/sbin/nginx", "/usr/local/sbin/nginx", "/usr/bin/nginx"})
+    if (access(p, X_OK) == 0) return p;
+  if (const char* path = std::getenv("PATH")) {
+    std::stringstream ss(path);
+    for (std::string d; std::getline(ss, d, ':');)
+      if (!d.empty() && access((d + "/nginx").c_str(), X_OK) == 0) return d + "/nginx";
+  }
+  return "";
+}
+
+std::string nginx_conf(const std::filesystem::path& dir_path, std::uint16_t port, std::size_t workers) {
+  const std::string dir = dir_path.string();
+  return "worker_processes " + std::to_string(workers) + ";\n" + "error_log " + dir + "/error.log;\n" +
+         "pid " + dir +
+         "/nginx.pid;\n"
+         "events { worker_connections 8192; }\n"
+         "http {\n"
+         "  access_log off;\n"
+         "  keepalive_requests 1000000000;\n"
+         "  keepalive_timeout 300s;\n"
+         "  client_body_temp_path " +
+         dir +
+         ";\n"
+         "  server {\n"
+         "    listen 127.0.0.1:" +
+         std::to_string(port) +
+         " reuseport;\n"
+         "    location = /health { default_type text/plain; return 200 \"ok\"; }\n"
+         "  }\n"
+         "}\n";
+}
+
+std::vector<std::string> nginx_argv(const std::string& nginx, const std::filesystem::path& dir) {
+  return {
+      nginx, "-p", dir.string(), "-c", (dir / "nginx.conf").string(), "-g", "daemon off; master_process on;"};
+}
+
+std::uint16_t free_port() {
+  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof a;
+  std::uint16_t port = 0;
+  if (bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
+      getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0)
+    port = ntohs(a.sin_port);
+  close(fd);
+  return port;
+}
+
+bool wait_accepting(std::uint16_t port, double timeout_s) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  while (std::chrono::steady_clock::now() < deadline) {
+    const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a.sin_port = htons(port);
+    const bool ok = connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+    close(fd);
+    if (ok) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return false;
+}
+
+}  // namespace bench

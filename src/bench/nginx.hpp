@@ -1,0 +1,32 @@
+// bench/nginx.hpp — the nginx reference arm: finding the binary, its
+// configuration (return 200 "ok" on /health, keep-alive unlimited, a worker
+// per server CPU, everything under the run's folder) and its command line.
+// nginx has no ready channel, so readiness is its port accepting a connection.
+// Owns nginx specifics only; starting and stopping it is the supervisor's.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace bench {
+
+// nginx in /usr/sbin, /usr/local/sbin, /usr/bin, then on PATH; "" when absent.
+std::string find_nginx();
+
+// nginx.conf for a server listening on 127.0.0.1:port with `workers`
+// processes; logs, pid and temp files in `dir`.
+std::string nginx_conf(const std::filesystem::path& dir, std::uint16_t port, std::size_t workers);
+
+// The argv that runs `nginx` in the foreground with `dir`/nginx.conf.
+std::vector<std::string> nginx_argv(const std::string& nginx, const std::filesystem::path& dir);
+
+// A loopback port free at the time of the call (nginx needs one up front).
+std::uint16_t free_port();
+
+// Polls until 127.0.0.1:port accepts a connection or timeout_s (a hang
+// bound) passes.
+bool wait_accepting(std::uint16_t port, double timeout_s);
+
+}  // namespace bench

@@ -1,0 +1,188 @@
+// bench/plan.cpp — defaults, checks, cells and the children's command lines
+// of a run (plan.hpp).
+#include "bench/plan.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "bench/host.hpp"
+#include "bench/nginx.hpp"
+#include "record/registry.hpp"
+
+namespace bench {
+namespace {
+
+void check_cpus(const char* flag, const std::vector<int>& asked, const std::vector<int>& allowed) {
+  for (int c : asked)
+    if (std::find(allowed.begin(), allowed.end(), c) == allowed.end())
+      throw std::invalid_argument(std::string(flag) + ": CPU " + std::to_string(c) +
+                                  " is not available to this process (" + cpu_list_text(allowed) + ")");
+}
+
+}  // namespace
+
+std::vector<std::string> body_names() {
+  std::vector<std::string> known;
+  for (const record::CodecInfo& c : record::all_codecs())
+    if (c.name != "zap-fresh") known.emplace_back(c.name);
+  return known;
+}
+
+RunPlan plan_run(const RunRequest& q) {
+  RunPlan p;
+  const bool full = q.full;
+  p.cfg.mode = full ? "full" : "quick";
+  p.cfg.repeats = q.repeats;
+  p.cfg.duration_s = q.duration_s.value_or(full ? 5.0 : 1.5);
+  p.cfg.warmup_s = q.warmup_s.value_or(full ? 1.0 : 0.5);
+  p.cfg.noisy_spread = q.noisy_spread;
+  p.micro = q.micro;
+  p.micro_filter = q.micro_filter;
+  p.cfg.micro_repetitions = q.micro ? q.micro_repetitions : 0;
+  p.cfg.micro_min_time_s = q.micro_min_time_s.value_or(full ? 0.5 : 0.2);
+  p.connections = !q.connections.empty() ? q.connections
+                  : full                 ? std::vector<unsigned>{1, 16, 125, 1000}
+                                         : std::vector<unsigned>{1, 16, 125};
+  p.pipelines = !q.pipelines.empty() ? q.pipelines : std::vector<unsigned>{1, 16};
+  for (unsigned d : p.pipelines)
+    if (d > 1024) throw std::invalid_argument("--pipeline wants depths of 1..1024");
+  p.scenarios =
+      !q.scenarios.empty() ? q.scenarios : std::vector<Scenario>(kScenarios.begin(), kScenarios.end());
+  p.framings = !q.framings.empty() ? q.framings : std::vector<Framing>{Framing::http1, Framing::zap_http};
+  p.arms = !q.arms.empty() ? q.arms : std::vector<Arm>(kArms.begin(), kArms.end());
+  if (!q.bodies.empty())
+    p.bodies = q.bodies;
+  else if (full)
+    p.bodies = body_names();  // unavailable ones too: they are reported as unavailable, never dropped
+  else
+    p.bodies = {std::string(record::default_json_codec().name), "zap"};
+
+  const std::vector<int> cpus = allowed_cpus();
+  p.cfg.server_cpus = q.server_cpus;
+  p.cfg.loader_cpus = q.loader_cpus;
+  const std::size_t half = std::max<std::size_t>(1, cpus.size() / 2);
+  if (p.cfg.server_cpus.empty())
+    p.cfg.server_cpus.assign(cpus.begin(), cpus.begin() + static_cast<long>(half));
+  if (p.cfg.loader_cpus.empty())
+    p.cfg.loader_cpus =
+        cpus.size() > 1 ? std::vector<int>(cpus.begin() + static_cast<long>(half), cpus.end()) : cpus;
+  check_cpus("--server-cpus", p.cfg.server_cpus, cpus);
+  check_cpus("--loader-cpus", p.cfg.loader_cpus, cpus);
+
+  p.nginx = !q.nginx.empty() ? q.nginx : find_nginx();
+  p.out_dir = !q.out_dir.empty() ? q.out_dir : "results/" + utc_now("%Y-%m-%dT%H%M%SZ");
+  return p;
+}
+
+std::vector<CellPlan> plan_cells(const RunPlan& p, ExchangeBytes (*floor_bytes_of)(Scenario)) {
+  std::vector<CellPlan> out;
+  auto add = [&](Arm arm, Scenario scenario, Framing framing, const std::string& body,
+                 const std::string& unavailable, ExchangeBytes floor = {}) {
+    for (unsigned c : p.connections)
+      for (unsigned d : p.pipelines) {
+        CellPlan cp;
+        cp.cell.arm = arm;
+        cp.cell.scenario = scenario;
+        cp.cell.framing = framing;
+        cp.cell.body = body;
+        cp.cell.connections = c;
+        cp.cell.pipeline = d;
+        cp.cell.unavailable = unavailable;
+        cp.floor = floor;
+        out.push_back(std::move(cp));
+      }
+  };
+  auto arm_on = [&](Arm a) { return std::find(p.arms.begin(), p.arms.end(), a) != p.arms.end(); };
+  auto scenario_on = [&](Scenario s) {
+    return std::find(p.scenarios.begin(), p.scenarios.end(), s) != p.scenarios.end();
+  };
+  if (arm_on(Arm::zapbench))
+    for (Scenario s : p.scenarios)
+      for (Framing f : p.framings) {
+        if (s == Scenario::hello) {
+          add(Arm::zapbench, s, f, "", "");
+          continue;
+        }
+        for (const std::string& b : p.bodies) {
+          const record::CodecInfo* c = record::find_codec(b);
+          add(Arm::zapbench, s, f, b,
+              c != nullptr && c->available ? "" : std::string(c ? c->unavailable_reason : "unknown codec"));
+        }
+      }
+  if (arm_on(Arm::nginx) && scenario_on(Scenario::hello)) {
+    std::string why;
+    if (p.nginx.empty()) why = "nginx not found (Debian package nginx-light; scripts/deps.sh installs it)";
+    add(Arm::nginx, Scenario::hello, Framing::http1, "", why);
+  }
+  if (arm_on(Arm::floor))
+    for (Scenario s : p.scenarios) {
+      const ExchangeBytes bytes = floor_bytes_of(s);
+      add(Arm::floor, s, Framing::raw_tcp, "",
+          bytes.request == 0 ? "could not measure the exchange's byte counts" : "", bytes);
+    }
+  return out;
+}
+
+ChildSpec server_spec(const RunPlan& p, const std::string& exe, const CellPlan& cp) {
+  const report::Cell& c = cp.cell;
+  const std::string threads = std::to_string(p.cfg.server_cpus.size()),
+                    cpus = cpu_list_text(p.cfg.server_cpus);
+  ChildSpec s;
+  s.cpus = p.cfg.server_cpus;
+  s.ready_channel = true;
+  if (c.arm == Arm::floor) {
+    s.argv = {exe,
+              "floor",
+              "--listen",
+              "127.0.0.1:0",
+              "--request-bytes",
+              std::to_string(cp.floor.request),
+              "--response-bytes",
+              std::to_string(cp.floor.response),
+              "--threads",
+              threads,
+              "--cpus",
+              cpus};
+  } else {
+    s.argv = {exe,           "serve",     c.framing == Framing::http1 ? "--http" : "--zap",
+              "127.0.0.1:0", "--threads", threads,
+              "--cpus",      cpus};
+    if (!c.body.empty() && c.body != "zap") s.argv.insert(s.argv.end(), {"--json", c.body});
+  }
+  return s;
+}
+
+load::Options load_options(const RunPlan& p, const CellPlan& cp, std::uint16_t port) {
+  const report::Cell& c = cp.cell;
+  load::Options o;
+  o.host = "127.0.0.1";
+  o.port = port;
+  o.connections = c.connections;
+  o.pipeline = c.pipeline;
+  o.threads = std::min<unsigned>(static_cast<unsigned>(p.cfg.loader_cpus.size()), c.connections);
+  o.cpus = p.cfg.loader_cpus;
+  o.duration_s = p.cfg.duration_s;
+  o.warmup_s = p.cfg.warmup_s;
+  if (c.arm == Arm::floor) {
+    o.wire = load::Wire::floor;
+    o.floor_request_bytes = cp.floor.request;
+    o.floor_response_bytes = cp.floor.response;
+    return o;
+  }
+  o.wire = c.framing == Framing::http1 ? load::Wire::http : load::Wire::zap;
+  o.scenario = c.scenario == Scenario::rpc ? load::Scenario::rpc : load::Scenario::hello;
+  if (c.scenario == Scenario::rpc) {
+    o.zap_body = c.body == "zap";
+    if (!o.zap_body) o.json = record::find_codec(c.body);
+  }
+  return o;
+}
+
+std::string cell_label(const report::Cell& c) {
+  std::string s = std::string(to_string(c.scenario)) + " " + std::string(to_string(c.arm)) + " " +
+                  std::string(to_string(c.framing));
+  if (!c.body.empty()) s += "+" + c.body;
+  return s + " c" + std::to_string(c.connections) + " p" + std::to_string(c.pipeline);
+}
+
+}  // namespace bench

@@ -1,0 +1,88 @@
+// bench/plan.hpp — what a run will measure: the user's request (flags, with
+// the --quick / --full defaults filled in and checked), the cells of the
+// matrix in the order they run, and for each cell the server to start and
+// the load to drive. Owns the matrix's shape and the children's command
+// lines; starting them is the supervisor's, measuring is theirs.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bench/exchange.hpp"
+#include "bench/matrix.hpp"
+#include "bench/supervisor.hpp"
+#include "load/engine.hpp"
+#include "report/model.hpp"
+
+namespace bench {
+
+// What the user asked for; an empty list or an unset value means the mode's default.
+struct RunRequest {
+  bool full = false;
+  std::string out_dir;
+  unsigned repeats = 3;
+  std::optional<double> duration_s, warmup_s, micro_min_time_s;
+  std::vector<unsigned> connections, pipelines;
+  std::vector<Scenario> scenarios;
+  std::vector<Framing> framings;
+  std::vector<std::string> bodies;
+  std::vector<Arm> arms;
+  std::vector<int> server_cpus, loader_cpus;
+  double noisy_spread = 0.10;
+  std::string nginx;  // the nginx binary; empty: find_nginx()
+  bool micro = true;
+  std::string micro_filter;
+  unsigned micro_repetitions = 3;
+};
+
+// The run as it will happen: every default resolved.
+struct RunPlan {
+  report::Config cfg;  // mode, repeats, durations, CPUs, noise threshold, micro settings
+  std::string out_dir;
+  std::vector<unsigned> connections, pipelines;
+  std::vector<Scenario> scenarios;
+  std::vector<Framing> framings;
+  std::vector<std::string> bodies;  // rpc body codecs (unavailable ones stay: reported, never dropped)
+  std::vector<Arm> arms;
+  bool micro = true;
+  std::string micro_filter;
+  std::string nginx;  // "" when not found: the nginx arm is unavailable
+};
+
+// Fills the defaults of the mode (quick: connections 1,16,125, the fastest
+// JSON codec and ZAP, 1.5 s + 0.5 s; full: 1,16,125,1000, every codec,
+// 5 s + 1 s; server on the first half of the allowed CPUs, loader on the
+// rest) and checks the request. Throws std::invalid_argument with the
+// message a user should see ("--server-cpus: CPU 9 is not available ...").
+RunPlan plan_run(const RunRequest& request);
+
+// The codec names --bodies may give: every codec of record's registry but
+// zap-fresh (a benchmark variant of zap), available or not.
+std::vector<std::string> body_names();
+
+// One cell and what it needs to run.
+struct CellPlan {
+  report::Cell cell;
+  ExchangeBytes floor;  // the floor arm's byte counts
+};
+
+// Every cell, in run order: zapbench (scenario x framing x body), nginx
+// (hello over HTTP/1.1), floor (per scenario), each x connections x depth.
+// A cell that cannot run carries the reason in cell.unavailable.
+// `floor_bytes_of` measures the floor's byte counts (exchange.hpp).
+std::vector<CellPlan> plan_cells(const RunPlan& plan,
+                                 ExchangeBytes (*floor_bytes_of)(Scenario) = floor_bytes);
+
+// The server child of a zapbench or floor cell (listening on a port of its
+// choosing, announced on its ready channel). Not for nginx (nginx.hpp).
+ChildSpec server_spec(const RunPlan& plan, const std::string& zapbench_exe, const CellPlan& cp);
+
+// The load that measures a cell against a server on 127.0.0.1:port.
+load::Options load_options(const RunPlan& plan, const CellPlan& cp, std::uint16_t port);
+
+// "rpc zapbench http+simdjson c16 p1": a cell in progress lines and notes.
+std::string cell_label(const report::Cell& c);
+
+}  // namespace bench

@@ -1,0 +1,171 @@
+// bench/sample.cpp — one e2e sample and the microbenchmarks, in child
+// processes (sample.hpp).
+#include "bench/sample.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "bench/host.hpp"
+#include "bench/load_command.hpp"
+#include "bench/load_result.hpp"
+#include "bench/nginx.hpp"
+#include "bench/supervisor.hpp"
+#include "report/gbench.hpp"
+
+namespace bench {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string read_text(const fs::path& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+// The figures of one sample from the loader's result file.
+report::E2ESample sample_of(const load::Result& r) {
+  report::E2ESample s;
+  s.requests_per_s = r.rate_per_s();
+  s.responses = r.responses;
+  const load::Histogram& h = r.latency;
+  s.p50_ns = double(h.value_at_percentile(50));
+  s.p90_ns = double(h.value_at_percentile(90));
+  s.p99_ns = double(h.value_at_percentile(99));
+  s.p999_ns = double(h.value_at_percentile(99.9));
+  s.max_ns = double(h.max());
+  s.mean_ns = h.mean();
+  for (int k = 0; k < static_cast<int>(load::ErrorKind::count_); ++k) {
+    if (r.errors[k] != 0) s.errors_by_kind[std::string(load::describe(load::ErrorKind(k)))] = r.errors[k];
+    s.errors += r.errors[k];
+  }
+  if (r.requests > 0) s.bytes_sent_per_request = double(r.bytes_sent) / double(r.requests);
+  if (r.responses > 0) s.bytes_received_per_response = double(r.bytes_received) / double(r.responses);
+  s.loader_cpu_s = r.cpu_user_s + r.cpu_sys_s;
+  return s;
+}
+
+// The server of a cell, started and ready: its port, or 0 with `failure` set.
+std::uint16_t start_server(const SampleContext& ctx, const CellPlan& cp, const fs::path& log,
+                           std::optional<Child>& server, std::string& failure) {
+  const std::string log_name = ctx.folder.portable(log.string());
+  if (cp.cell.arm == Arm::nginx) {
+    const fs::path dir = ctx.folder.file("nginx");
+    fs::create_directories(dir);
+    const std::uint16_t port = free_port();
+    std::ofstream(dir / "nginx.conf", std::ios::trunc)
+        << nginx_conf(dir, port, ctx.plan.cfg.server_cpus.size());
+    server.emplace(ChildSpec{nginx_argv(ctx.plan.nginx, dir), ctx.plan.cfg.server_cpus, log.string(), false});
+    if (wait_accepting(port, kStartTimeoutS)) return port;
+    failure = "nginx did not start listening (see " + log_name + ")";
+    return 0;
+  }
+  ChildSpec spec = server_spec(ctx.plan, ctx.zapbench_exe, cp);
+  spec.log_path = log.string();
+  server.emplace(spec);
+  const std::vector<ReadyListener> ready = server->wait_ready(kStartTimeoutS);
+  if (ready.empty() || ready.front().port == 0) {
+    failure = "the server did not start (see " + log_name + ")";
+    return 0;
+  }
+  return ready.front().port;
+}
+
+std::vector<std::string> server_argv(const SampleContext& ctx, const CellPlan& cp) {
+  return cp.cell.arm == Arm::nginx ? nginx_argv(ctx.plan.nginx, ctx.folder.file("nginx"))
+                                   : server_spec(ctx.plan, ctx.zapbench_exe, cp).argv;
+}
+
+report::E2ESample measure(const SampleContext& ctx, CellPlan& cp, unsigned round, std::string& failure) {
+  const RunPlan& p = ctx.plan;
+  const std::string id = cp.cell.id();
+  report::E2ESample s;
+  // Read before anything of this sample runs: the load gate (report/model.hpp).
+  const double load_avg = load_average_1m();
+  std::optional<Child> server;
+  const std::uint16_t port =
+      start_server(ctx, cp, ctx.folder.sample_file(id, round + 1, ".server.log"), server, failure);
+  cp.cell.server_command = command_text(ctx.folder.portable(server_argv(ctx, cp)), p.cfg.server_cpus);
+  if (failure.empty()) {
+    const fs::path json_out = ctx.folder.sample_file(id, round + 1, ".load.json");
+    const fs::path load_log = ctx.folder.sample_file(id, round + 1, ".load.log");
+    const load::Options o = load_options(p, cp, port);
+    std::vector<std::string> argv = {ctx.zapbench_exe, "load"};
+    for (std::string& a : load_args(o, json_out.string())) argv.push_back(std::move(a));
+    cp.cell.loader_command = command_text(ctx.folder.portable(argv), p.cfg.loader_cpus);
+    Child loader(ChildSpec{argv, p.cfg.loader_cpus, load_log.string(), false});
+    // Warm-up, window, the drain (at most the loader's response timeout),
+    // connection set-up: anything far beyond is a hang.
+    const ExitStatus st = loader.wait(p.cfg.warmup_s + p.cfg.duration_s + o.timeout_ms / 1000.0 + kHangS);
+    if (!st.ok()) {
+      failure =
+          "the loader failed (" + st.describe() + "; see " + ctx.folder.portable(load_log.string()) + ")";
+    } else {
+      try {
+        s = sample_of(parse_load_result(read_text(json_out)).result);
+      } catch (const std::exception& e) {
+        failure = std::string("the loader's result is unreadable: ") + e.what();
+      }
+    }
+  }
+  // SIGTERM: zapbench servers stop gracefully; nginx's master stops its workers
+  // and reaps them, so the CPU time below covers the workers too.
+  const ExitStatus server_exit = server ? server->stop(kHangS) : ExitStatus{};
+  if (!failure.empty()) {
+    s = report::E2ESample{};
+    s.errors = 1;
+    s.errors_by_kind["run_failed"] = 1;
+  }
+  s.server_cpu_s = server_exit.cpu_s;
+  s.load_avg_1m = load_avg;
+  return s;
+}
+
+}  // namespace
+
+report::E2ESample run_sample(const SampleContext& ctx, CellPlan& cp, unsigned round, std::string& failure) {
+  try {
+    return measure(ctx, cp, round, failure);
+  } catch (const std::exception& e) {
+    // A child that could not even be started (no fork, no log file): this
+    // sample failed; the run goes on. Any child started is already stopped
+    // (Child's destructor).
+    failure = e.what();
+    report::E2ESample s;
+    s.errors = 1;
+    s.errors_by_kind["run_failed"] = 1;
+    return s;
+  }
+}
+
+void run_micro(const SampleContext& ctx, report::Results& res) {
+  const RunPlan& p = ctx.plan;
+  const fs::path json_path = ctx.folder.file("micro.json");
+  std::vector<std::string> argv = {ctx.zapbench_exe, "micro",
+                                   "--repetitions",  std::to_string(p.cfg.micro_repetitions),
+                                   "--min-time",     exact_number(p.cfg.micro_min_time_s),
+                                   "--cpu",          std::to_string(p.cfg.loader_cpus.front()),
+                                   "--json-out",     json_path.string()};
+  if (!p.micro_filter.empty()) argv.insert(argv.end(), {"--filter", p.micro_filter});
+  const std::vector<int> cpu = {p.cfg.loader_cpus.front()};
+  res.micro.command = command_text(ctx.folder.portable(argv), cpu);
+  try {
+    Child micro(ChildSpec{argv, cpu, ctx.folder.file("micro.log").string(), false});
+    // A bound for a hang only: the full suite takes minutes, never an hour.
+    const ExitStatus st = micro.wait(3600);
+    if (!st.ok()) {
+      res.notes.push_back("microbenchmarks failed (" + st.describe() + "); see micro.log");
+      return;
+    }
+    report::ingest_google_benchmark(read_text(json_path), res.micro, res.notes);
+  } catch (const std::exception& e) {  // not started, or its output unreadable
+    res.notes.push_back(e.what());
+    return;
+  }
+  for (const report::Codec& codec : res.codecs)
+    if (!codec.available) res.micro.unavailable_codecs.push_back({codec.name, codec.unavailable_reason});
+}
+
+}  // namespace bench

@@ -1,0 +1,38 @@
+// bench/sample.hpp — one measurement in child processes: an end-to-end
+// sample (a fresh server, a fresh loader, both pinned; the load average read
+// first) or the microbenchmarks (`zapbench micro` pinned to the loader's
+// first CPU). Owns the sequence start -> ready -> measure -> stop -> read;
+// what to start is plan.hpp's, the processes are supervisor.hpp's.
+#pragma once
+
+#include <string>
+
+#include "bench/plan.hpp"
+#include "bench/run_folder.hpp"
+#include "report/model.hpp"
+
+namespace bench {
+
+// Hang bounds, never expectations: how long a server may take to announce
+// its listeners, and the slack beyond every expected duration. Generous for
+// a slow or busy machine (a sanitizer build, other work on the CPUs).
+inline constexpr double kStartTimeoutS = 30;
+inline constexpr double kHangS = 30;
+
+struct SampleContext {
+  const RunPlan& plan;
+  const RunFolder& folder;
+  std::string zapbench_exe;  // absolute: children run it
+};
+
+// Round `round` (0-based) of one cell. Records the server's and loader's
+// command lines in cp.cell (paths relative to the run's folder). On failure
+// returns a sample with one "run_failed" error and sets `failure` to why
+// (naming the log to read).
+report::E2ESample run_sample(const SampleContext& ctx, CellPlan& cp, unsigned round, std::string& failure);
+
+// Runs the microbenchmarks and ingests them into res.micro (with a note on
+// failure and the unavailable codecs listed).
+void run_micro(const SampleContext& ctx, report::Results& res);
+
+}  // namespace bench

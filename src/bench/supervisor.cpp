@@ -1,0 +1,266 @@
+// bench/supervisor.cpp — fork/exec with affinity, the ready channel, stop
+// and reap (supervisor.hpp).
+#include "bench/supervisor.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <stdexcept>
+#include <thread>
+#include <utility>
+
+namespace bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The descriptor number the child finds its ready channel on. 3 is the first
+// after stdin/out/err; the child has nothing else open there (everything the
+// parent opens is close-on-exec).
+constexpr int kReadyFdInChild = 3;
+
+double cpu_seconds(const rusage& ru) {
+  return double(ru.ru_utime.tv_sec) + double(ru.ru_utime.tv_usec) / 1e6 + double(ru.ru_stime.tv_sec) +
+         double(ru.ru_stime.tv_usec) / 1e6;
+}
+
+ExitStatus status_of(int wait_status, const rusage& ru) {
+  ExitStatus s;
+  if (WIFEXITED(wait_status)) {
+    s.exited = true;
+    s.code = WEXITSTATUS(wait_status);
+  } else if (WIFSIGNALED(wait_status)) {
+    s.signal = WTERMSIG(wait_status);
+  }
+  s.cpu_s = cpu_seconds(ru);
+  return s;
+}
+
+}  // namespace
+
+std::string ExitStatus::describe() const {
+  if (hung) return "hung: killed";
+  if (exited) return "exit " + std::to_string(code);
+  return "signal " + std::to_string(signal);
+}
+
+std::optional<ReadyListener> parse_ready_line(const std::string& line) {
+  const auto space = line.find(' ');
+  if (space == std::string::npos || space == 0) return std::nullopt;
+  const std::string addr = line.substr(space + 1);
+  const auto colon = addr.rfind(':');
+  if (colon == std::string::npos || colon + 1 == addr.size()) return std::nullopt;
+  ReadyListener l;
+  l.kind = line.substr(0, space);
+  l.host = addr.substr(0, colon);
+  if (l.host.size() >= 2 && l.host.front() == '[' && l.host.back() == ']')
+    l.host = l.host.substr(1, l.host.size() - 2);
+  unsigned port = 0;
+  for (char c : addr.substr(colon + 1)) {
+    if (c < '0' || c > '9' || (port = port * 10 + unsigned(c - '0')) > 65535) return std::nullopt;
+  }
+  l.port = static_cast<std::uint16_t>(port);
+  return l;
+}
+
+std::string ready_line(const ReadyListener& l) {
+  const bool v6 = l.host.find(':') != std::string::npos;
+  std::string line = l.kind;
+  line.append(v6 ? " [" : " ").append(l.host).append(v6 ? "]:" : ":");
+  return line.append(std::to_string(l.port)).append("\n");
+}
+
+bool announce_ready(int fd, const std::vector<ReadyListener>& listeners) {
+  std::string text;
+  for (const ReadyListener& l : listeners) text += ready_line(l);
+  bool ok = true;
+  for (std::size_t done = 0; ok && done < text.size();) {
+    const ssize_t n = write(fd, text.data() + done, text.size() - done);
+    if (n > 0)
+      done += std::size_t(n);
+    else if (!(n < 0 && errno == EINTR))
+      ok = false;
+  }
+  close(fd);  // EOF tells the parent that every listener is announced
+  return ok;
+}
+
+Child::Child(const ChildSpec& spec) {
+  if (spec.argv.empty()) throw std::runtime_error("supervisor: empty argv");
+  // Everything the child needs is prepared before fork: between fork and exec
+  // it only makes async-signal-safe calls (the parent may have threads).
+  std::vector<std::string> argv = spec.argv;
+  if (spec.ready_channel) argv.insert(argv.end(), {"--ready-fd", std::to_string(kReadyFdInChild)});
+  std::vector<char*> args;
+  for (std::string& a : argv) args.push_back(a.data());
+  args.push_back(nullptr);
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  for (int c : spec.cpus) CPU_SET(c, &set);
+  const int log = open(spec.log_path.empty() ? "/dev/null" : spec.log_path.c_str(),
+                       O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (log < 0)
+    throw std::runtime_error("supervisor: cannot open " + spec.log_path + ": " + std::strerror(errno));
+  int ready[2] = {-1, -1};
+  if (spec.ready_channel && pipe2(ready, O_CLOEXEC) != 0) {
+    close(log);
+    throw std::runtime_error(std::string("supervisor: pipe: ") + std::strerror(errno));
+  }
+  const pid_t pid = fork();
+  if (pid < 0) {
+    close(log);
+    if (spec.ready_channel) close(ready[0]), close(ready[1]);
+    throw std::runtime_error(std::string("supervisor: fork: ") + std::strerror(errno));
+  }
+  if (pid == 0) {
+    setpgid(0, 0);
+    if (!spec.cpus.empty()) sched_setaffinity(0, sizeof set, &set);
+    dup2(log, STDOUT_FILENO);
+    dup2(log, STDERR_FILENO);
+    const int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);  // only its copy on 0 survives exec
+    if (devnull >= 0) dup2(devnull, STDIN_FILENO);
+    if (spec.ready_channel) {
+      // dup2 onto another number clears close-on-exec; onto itself it does not.
+      if (ready[1] == kReadyFdInChild)
+        fcntl(kReadyFdInChild, F_SETFD, 0);
+      else
+        dup2(ready[1], kReadyFdInChild);
+    }
+    execv(args[0], args.data());
+    _exit(127);
+  }
+  close(log);
+  if (spec.ready_channel) {
+    close(ready[1]);  // so the read end sees EOF once the child closes its copy (or dies)
+    ready_fd_ = ready[0];
+  }
+  pid_ = pid;
+}
+
+Child::Child(Child&& other) noexcept
+    : pid_(std::exchange(other.pid_, -1)),
+      ready_fd_(std::exchange(other.ready_fd_, -1)),
+      status_(other.status_) {}
+
+Child& Child::operator=(Child&& other) noexcept {
+  if (this != &other) {
+    kill_and_reap();
+    pid_ = std::exchange(other.pid_, -1);
+    ready_fd_ = std::exchange(other.ready_fd_, -1);
+    status_ = other.status_;
+  }
+  return *this;
+}
+
+Child::~Child() { kill_and_reap(); }
+
+void Child::kill_and_reap() noexcept {
+  if (ready_fd_ >= 0) close(std::exchange(ready_fd_, -1));
+  if (pid_ <= 0) return;
+  kill(-pid_, SIGKILL);
+  kill(pid_, SIGKILL);
+  int st = 0;
+  while (waitpid(pid_, &st, 0) < 0 && errno == EINTR) {
+  }
+  pid_ = -1;
+}
+
+std::vector<ReadyListener> Child::wait_ready(double timeout_s) {
+  std::vector<ReadyListener> out;
+  if (ready_fd_ < 0) return out;
+  const auto deadline = Clock::now() + std::chrono::duration<double>(timeout_s);
+  std::string buf;
+  bool closed = false;
+  while (!closed && Clock::now() < deadline) {
+    pollfd pfd{ready_fd_, POLLIN, 0};
+    const int n = poll(&pfd, 1, 50);
+    if (n < 0 && errno != EINTR) break;
+    if (n <= 0) continue;
+    char b[512];
+    const ssize_t got = read(ready_fd_, b, sizeof b);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) {
+      closed = true;  // EOF: the child announced everything (or died)
+    } else {
+      buf.append(b, std::size_t(got));
+    }
+  }
+  close(std::exchange(ready_fd_, -1));
+  if (!closed) return out;  // the bound passed: whatever came is incomplete
+  for (std::size_t pos; (pos = buf.find('\n')) != std::string::npos; buf.erase(0, pos + 1))
+    if (const auto l = parse_ready_line(buf.substr(0, pos))) out.push_back(*l);
+  return out;
+}
+
+ExitStatus Child::wait(double timeout_s) {
+  if (pid_ <= 0) return status_;
+  const auto deadline = Clock::now() + std::chrono::duration<double>(timeout_s);
+  int st = 0;
+  rusage ru{};
+  for (;;) {
+    const pid_t r = wait4(pid_, &st, WNOHANG, &ru);
+    if (r == pid_) {
+      status_ = status_of(st, ru);
+      break;
+    }
+    if (r < 0 && errno != EINTR) {
+      status_ = ExitStatus{};
+      break;
+    }
+    if (Clock::now() >= deadline) {
+      kill(-pid_, SIGKILL);
+      kill(pid_, SIGKILL);
+      while (wait4(pid_, &st, 0, &ru) < 0 && errno == EINTR) {
+      }
+      status_ = status_of(st, ru);
+      status_.hung = true;
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  pid_ = -1;
+  if (ready_fd_ >= 0) close(std::exchange(ready_fd_, -1));
+  return status_;
+}
+
+ExitStatus Child::stop(double grace_s) {
+  if (pid_ > 0) kill(pid_, SIGTERM);
+  return wait(grace_s);
+}
+
+std::string shell_quote(const std::string& s) {
+  if (!s.empty() &&
+      s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:,=+") ==
+          std::string::npos)
+    return s;
+  std::string q = "'";
+  for (char c : s) {
+    if (c == '\'')
+      q.append("'\\''");
+    else
+      q.push_back(c);
+  }
+  return q.append("'");
+}
+
+std::string cpu_list_text(const std::vector<int>& cpus) {
+  std::string s;
+  for (int c : cpus) s.append(s.empty() ? "" : ",").append(std::to_string(c));
+  return s;
+}
+
+std::string command_text(const std::vector<std::string>& argv, const std::vector<int>& cpus) {
+  std::string s = cpus.empty() ? "" : "taskset -c " + cpu_list_text(cpus);
+  for (const std::string& a : argv) s.append(s.empty() ? "" : " ").append(shell_quote(a));
+  return s;
+}
+
+}  // namespace bench

@@ -1,0 +1,96 @@
+// bench/supervisor.hpp — the child processes of a run: start one from an
+// argv (no shell), pinned to its CPUs, output to a log; learn that it is
+// ready through an explicit channel (a pipe it gets as --ready-fd N and on
+// which it writes one line per bound listener, then closes); stop it
+// (SIGTERM, then SIGKILL after a bound) and reap it with its CPU time. A
+// Child owns its process: destroying it kills and reaps whatever is left,
+// so an early return or an exception never leaves a process behind.
+// Owns process mechanics only: what to start is plan.hpp's, when is run's.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace bench {
+
+struct ChildSpec {
+  std::vector<std::string> argv;  // argv[0] is the program's path (no PATH search)
+  std::vector<int> cpus;          // CPU affinity of the child and all it starts; empty: inherited
+  std::string log_path;           // stdout and stderr, truncated; empty: /dev/null
+  // Give the child a ready channel: `--ready-fd N` is appended to argv (so
+  // the program must accept it: zapbench serve and floor do). The flag is
+  // plumbing, not part of the command a user would rerun.
+  bool ready_channel = false;
+};
+
+// One line of the ready channel: "<kind> <host>:<port>", e.g. "http 127.0.0.1:8080".
+struct ReadyListener {
+  std::string kind;  // http, zap, floor...
+  std::string host;
+  std::uint16_t port = 0;
+};
+// Parses one ready line; nullopt when it is not "<kind> <host>:<port>".
+std::optional<ReadyListener> parse_ready_line(const std::string& line);
+// The line for a listener ("zap [::1]:9999\n" for IPv6 hosts).
+std::string ready_line(const ReadyListener& l);
+
+// The child's side (zapbench serve and floor, after every listener is
+// bound): writes one line per listener to `fd`, then closes it. False when
+// the write failed (the parent is gone): the caller carries on regardless.
+bool announce_ready(int fd, const std::vector<ReadyListener>& listeners);
+
+// How a child ended.
+struct ExitStatus {
+  bool exited = false;  // it exited by itself (code below)...
+  int code = -1;
+  int signal = 0;     // ...or a signal ended it
+  bool hung = false;  // it outlived its bound and was killed
+  double cpu_s = 0;   // user + system CPU of it and the children it reaped
+  [[nodiscard]] bool ok() const { return exited && code == 0 && !hung; }
+  [[nodiscard]] std::string describe() const;  // "exit 0", "exit 2", "signal 9", "hung: killed"
+};
+
+class Child {
+ public:
+  // Forks and execs spec.argv in its own process group (a Ctrl-C reaches the
+  // parent only; it stops its children itself). Throws std::runtime_error when
+  // it cannot fork or open the log; an exec failure is exit code 127.
+  explicit Child(const ChildSpec& spec);
+  Child(Child&& other) noexcept;
+  Child& operator=(Child&& other) noexcept;
+  Child(const Child&) = delete;
+  Child& operator=(const Child&) = delete;
+  ~Child();  // SIGKILL to the group and reap, when still running
+
+  [[nodiscard]] pid_t pid() const { return pid_; }
+
+  // Reads the ready channel until the child closes it; the listeners it
+  // announced. Empty when the child closed it without a line, exited, or
+  // `timeout_s` passed (a hang bound, not an expectation).
+  std::vector<ReadyListener> wait_ready(double timeout_s);
+
+  // Waits up to `timeout_s` for the child to exit by itself; past it, kills
+  // the group (hung = true). Reaps either way.
+  ExitStatus wait(double timeout_s);
+
+  // SIGTERM now, then wait(grace_s) (SIGKILL past it).
+  ExitStatus stop(double grace_s);
+
+ private:
+  void kill_and_reap() noexcept;
+  pid_t pid_ = -1;
+  int ready_fd_ = -1;  // the read end of the ready channel
+  ExitStatus status_;
+};
+
+// The command as a user would rerun it: "taskset -c 0,1 prog arg 'a b'"
+// (shell-quoted; no taskset prefix without cpus).
+std::string command_text(const std::vector<std::string>& argv, const std::vector<int>& cpus);
+std::string shell_quote(const std::string& s);
+std::string cpu_list_text(const std::vector<int>& cpus);  // {0, 1, 3} -> "0,1,3"
+
+}  // namespace bench

@@ -1,0 +1,157 @@
+// tests/bench_plan_test.cpp — planning a run (bench/plan.hpp): the modes'
+// defaults, the checks a user meets as usage errors, the cells in run order
+// with unavailable ones kept, the children's command lines, and the run
+// folder's relative paths (bench/run_folder.hpp).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "bench/host.hpp"
+#include "bench/plan.hpp"
+#include "bench/run_folder.hpp"
+#include "record/registry.hpp"
+
+namespace {
+
+using bench::Arm;
+using bench::Framing;
+using bench::Scenario;
+
+bench::ExchangeBytes fake_floor(Scenario s) {
+  return s == Scenario::hello ? bench::ExchangeBytes{40, 41} : bench::ExchangeBytes{82, 80};
+}
+bench::ExchangeBytes unmeasurable(Scenario) { return {}; }
+
+std::string message_of(const bench::RunRequest& q) {
+  try {
+    bench::plan_run(q);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(bench_plan, quick_and_full_defaults) {
+  bench::RunRequest q;
+  q.out_dir = "r";
+  const bench::RunPlan quick = bench::plan_run(q);
+  EXPECT_EQ(quick.cfg.mode, "quick");
+  EXPECT_EQ(quick.cfg.duration_s, 1.5);
+  EXPECT_EQ(quick.cfg.warmup_s, 0.5);
+  EXPECT_EQ(quick.connections, (std::vector<unsigned>{1, 16, 125}));
+  EXPECT_EQ(quick.pipelines, (std::vector<unsigned>{1, 16}));
+  EXPECT_EQ(quick.bodies, (std::vector<std::string>{std::string(record::default_json_codec().name), "zap"}));
+  EXPECT_EQ(quick.arms, (std::vector<Arm>{Arm::zapbench, Arm::nginx, Arm::floor}));
+  EXPECT_FALSE(quick.cfg.server_cpus.empty());
+  EXPECT_FALSE(quick.cfg.loader_cpus.empty());
+  q.full = true;
+  const bench::RunPlan full = bench::plan_run(q);
+  EXPECT_EQ(full.cfg.mode, "full");
+  EXPECT_EQ(full.cfg.duration_s, 5);
+  EXPECT_EQ(full.connections, (std::vector<unsigned>{1, 16, 125, 1000}));
+  EXPECT_EQ(std::count(full.bodies.begin(), full.bodies.end(), "zap-fresh"), 0);
+  std::size_t codecs = 0;  // every codec but zap-fresh (a benchmark variant of zap), available or not
+  for (const record::CodecInfo& c : record::all_codecs()) codecs += c.name != "zap-fresh";
+  EXPECT_EQ(full.bodies.size(), codecs);
+}
+
+TEST(bench_plan, usage_errors_say_what_is_wrong) {
+  bench::RunRequest q;
+  q.server_cpus = {4095};
+  EXPECT_NE(message_of(q).find("--server-cpus: CPU 4095 is not available"), std::string::npos)
+      << message_of(q);
+  q = {};
+  q.pipelines = {2000};
+  EXPECT_NE(message_of(q).find("--pipeline"), std::string::npos);
+  const std::vector<std::string> bodies = bench::body_names();  // what --bodies accepts
+  EXPECT_EQ(std::count(bodies.begin(), bodies.end(), "zap-fresh"), 0);
+  EXPECT_EQ(std::count(bodies.begin(), bodies.end(), "zap"), 1);
+}
+
+TEST(bench_plan, cells_in_run_order_with_unavailable_ones_kept) {
+  bench::RunRequest q;
+  q.connections = {1, 8};
+  q.pipelines = {1};
+  q.bodies = {"zap"};
+  q.nginx = "/nonexistent/nginx";  // planned as given; only a missing one makes the arm unavailable
+  const bench::RunPlan p = bench::plan_run(q);
+  const std::vector<bench::CellPlan> cells = bench::plan_cells(p, fake_floor);
+  std::vector<std::string> ids;
+  for (const bench::CellPlan& c : cells) ids.push_back(c.cell.id());
+  EXPECT_EQ(ids,
+            (std::vector<std::string>{
+                "zapbench/hello/http//c1/p1", "zapbench/hello/http//c8/p1", "zapbench/hello/zap//c1/p1",
+                "zapbench/hello/zap//c8/p1", "zapbench/rpc/http/zap/c1/p1", "zapbench/rpc/http/zap/c8/p1",
+                "zapbench/rpc/zap/zap/c1/p1", "zapbench/rpc/zap/zap/c8/p1", "nginx/hello/http//c1/p1",
+                "nginx/hello/http//c8/p1", "floor/hello/tcp//c1/p1", "floor/hello/tcp//c8/p1",
+                "floor/rpc/tcp//c1/p1", "floor/rpc/tcp//c8/p1"}));
+  EXPECT_EQ(cells.back().floor.request, 82u);
+
+  bench::RunPlan none = p;
+  none.nginx.clear();
+  none.arms = {Arm::nginx, Arm::floor};
+  for (const bench::CellPlan& c : bench::plan_cells(none, unmeasurable)) {
+    if (c.cell.arm == Arm::nginx) {
+      EXPECT_NE(c.cell.unavailable.find("nginx not found"), std::string::npos);
+    } else {
+      EXPECT_NE(c.cell.unavailable.find("byte counts"), std::string::npos);
+    }
+  }
+}
+
+TEST(bench_plan, children_command_lines) {
+  bench::RunRequest q;
+  q.server_cpus = {bench::allowed_cpus().front()};
+  q.loader_cpus = {bench::allowed_cpus().back()};
+  q.connections = {4};
+  q.pipelines = {2};
+  q.bodies = {std::string(record::default_json_codec().name)};
+  q.arms = {Arm::zapbench, Arm::floor};
+  q.scenarios = {Scenario::rpc};
+  q.framings = {Framing::zap_http};
+  const bench::RunPlan p = bench::plan_run(q);
+  const std::vector<bench::CellPlan> cells = bench::plan_cells(p, fake_floor);
+  ASSERT_EQ(cells.size(), 2u);
+  const std::string json(record::default_json_codec().name);
+  const std::string cpu = std::to_string(q.server_cpus[0]);
+  const bench::ChildSpec serve = bench::server_spec(p, "/bin/zapbench", cells[0]);
+  EXPECT_EQ(serve.argv, (std::vector<std::string>{"/bin/zapbench", "serve", "--zap", "127.0.0.1:0",
+                                                  "--threads", "1", "--cpus", cpu, "--json", json}));
+  EXPECT_TRUE(serve.ready_channel);
+  EXPECT_EQ(serve.cpus, q.server_cpus);
+  const bench::ChildSpec floor = bench::server_spec(p, "/bin/zapbench", cells[1]);
+  EXPECT_EQ(floor.argv,
+            (std::vector<std::string>{"/bin/zapbench", "floor", "--listen", "127.0.0.1:0", "--request-bytes",
+                                      "82", "--response-bytes", "80", "--threads", "1", "--cpus", cpu}));
+  const load::Options o = bench::load_options(p, cells[0], 5555);
+  EXPECT_EQ(o.wire, load::Wire::zap);
+  EXPECT_EQ(o.port, 5555);
+  EXPECT_EQ(o.scenario, load::Scenario::rpc);
+  EXPECT_FALSE(o.zap_body);
+  EXPECT_EQ(o.json, &record::default_json_codec());
+  EXPECT_EQ(o.connections, 4u);
+  EXPECT_EQ(o.pipeline, 2u);
+  EXPECT_EQ(o.threads, 1u);
+  EXPECT_EQ(o.cpus, q.loader_cpus);
+  const load::Options f = bench::load_options(p, cells[1], 6666);
+  EXPECT_EQ(f.wire, load::Wire::floor);
+  EXPECT_EQ(f.floor_request_bytes, 82u);
+  EXPECT_EQ(f.floor_response_bytes, 80u);
+  EXPECT_EQ(bench::cell_label(cells[0].cell), "rpc zapbench zap+" + json + " c4 p2");
+}
+
+TEST(bench_run_folder, paths_are_recorded_relative_to_the_run) {
+  const bench::RunFolder folder("/home/someone/zapbench/results/2026-12-01T080000Z/");
+  EXPECT_EQ(folder.dir().string(), "/home/someone/zapbench/results/2026-12-01T080000Z");
+  EXPECT_EQ(folder.portable(folder.sample_file("floor/rpc/tcp//c1/p1", 2, ".load.json").string()),
+            "samples/floor_rpc_tcp__c1_p1-r2.load.json");
+  EXPECT_EQ(folder.portable("/home/someone/zapbench/build/release/src/cli/zapbench"),
+            "../../build/release/src/cli/zapbench");
+  EXPECT_EQ(folder.portable(folder.dir().string()), ".");
+  EXPECT_EQ(folder.portable("/usr/sbin/nginx"), "/usr/sbin/nginx");  // a system program, no one's layout
+  EXPECT_EQ(folder.portable("127.0.0.1:0"), "127.0.0.1:0");
+  EXPECT_EQ(folder.portable("daemon off; master_process on;"), "daemon off; master_process on;");
+}
+
+}  // namespace

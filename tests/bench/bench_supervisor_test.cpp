@@ -1,0 +1,178 @@
+// tests/bench_supervisor_test.cpp — the child-process supervisor
+// (bench/supervisor.hpp) with small shell children: the ready channel
+// (lines, then EOF; a child that dies first is not ready), pinning, the log,
+// exit codes and signals, SIGTERM then SIGKILL for a child that ignores
+// SIGTERM, and RAII: a destroyed Child leaves no process. Every wait is for
+// an event, bounded by a hang bound only.
+#include <gtest/gtest.h>
+#include <sched.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "support/await.hpp"
+#include "bench/supervisor.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr double kHangS = 60;  // only a hang reaches it
+
+std::string slurp(const fs::path& p) {
+  std::ifstream f(p);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+class bench_supervisor_child : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("zapbench_supervisor_test_" + std::to_string(getpid()) + "_" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  // A shell script as the child (no shell between us and it: sh is the program).
+  bench::ChildSpec sh(const std::string& script, bool ready = false) {
+    return bench::ChildSpec{{"/bin/sh", "-c", script, "child"}, {}, (dir_ / "log").string(), ready};
+  }
+  fs::path dir_;
+};
+
+bool gone(pid_t pid) { return kill(pid, 0) != 0 && errno == ESRCH; }
+
+TEST_F(bench_supervisor_child, ready_channel_gives_every_listener_then_eof) {
+  // The child finds the channel as "--ready-fd 3" after its own arguments ($1 $2 in sh).
+  bench::Child c(sh(
+      R"(fd=$2; eval "printf 'http 127.0.0.1:8080\nzap [::1]:9999\n' >&$fd"; eval "exec $fd>&-"; exec sleep 600)",
+      true));
+  const std::vector<bench::ReadyListener> ready = c.wait_ready(kHangS);
+  ASSERT_EQ(ready.size(), 2u) << slurp(dir_ / "log");
+  EXPECT_EQ(ready[0].kind, "http");
+  EXPECT_EQ(ready[0].host, "127.0.0.1");
+  EXPECT_EQ(ready[0].port, 8080);
+  EXPECT_EQ(ready[1].kind, "zap");
+  EXPECT_EQ(ready[1].host, "::1");
+  EXPECT_EQ(ready[1].port, 9999);
+  const bench::ExitStatus st = c.stop(kHangS);
+  EXPECT_FALSE(st.exited);
+  EXPECT_EQ(st.signal, SIGTERM);
+  EXPECT_FALSE(st.hung);
+}
+
+TEST_F(bench_supervisor_child, a_child_that_exits_before_announcing_is_not_ready) {
+  bench::Child c(sh("exit 3", true));
+  EXPECT_TRUE(c.wait_ready(kHangS).empty());
+  const bench::ExitStatus st = c.wait(kHangS);
+  EXPECT_TRUE(st.exited);
+  EXPECT_EQ(st.code, 3);
+  EXPECT_EQ(st.describe(), "exit 3");
+  EXPECT_FALSE(st.ok());
+}
+
+TEST_F(bench_supervisor_child, output_goes_to_the_log_and_the_cpu_is_pinned) {
+  const int cpu = sched_getcpu() >= 0 ? sched_getcpu() : 0;
+  bench::ChildSpec spec = sh("grep Cpus_allowed_list /proc/self/status; echo to-stderr >&2");
+  spec.cpus = {cpu};
+  bench::Child c(spec);
+  EXPECT_TRUE(c.wait(kHangS).ok());
+  const std::string log = slurp(dir_ / "log");
+  EXPECT_NE(log.find("Cpus_allowed_list:\t" + std::to_string(cpu) + "\n"), std::string::npos) << log;
+  EXPECT_NE(log.find("to-stderr"), std::string::npos) << log;
+}
+
+TEST_F(bench_supervisor_child, argv_reaches_the_program_untouched) {
+  bench::Child c(bench::ChildSpec{{"/bin/sh", "-c", "printf '[%s]' \"$@\"", "sh", "a b", "$HOME", "'q'"},
+                                  {},
+                                  (dir_ / "log").string(),
+                                  false});
+  EXPECT_TRUE(c.wait(kHangS).ok());
+  EXPECT_EQ(slurp(dir_ / "log"), "[a b][$HOME]['q']");
+}
+
+TEST_F(bench_supervisor_child, a_missing_program_exits_127) {
+  bench::Child c(bench::ChildSpec{{(dir_ / "no-such-program").string()}, {}, "", false});
+  const bench::ExitStatus st = c.wait(kHangS);
+  EXPECT_TRUE(st.exited);
+  EXPECT_EQ(st.code, 127);
+}
+
+TEST_F(bench_supervisor_child, stop_kills_a_child_that_ignores_sigterm_after_the_grace) {
+  // The child says when its trap is set, so SIGTERM cannot arrive before it.
+  bench::Child c(sh(R"(trap '' TERM; echo trapped; while :; do sleep 1; done)"));
+  ASSERT_TRUE(zaptest::await([&] { return slurp(dir_ / "log").find("trapped") != std::string::npos; }));
+  const bench::ExitStatus st = c.stop(0.2);  // a grace the child will never use: it ignores SIGTERM
+  EXPECT_TRUE(st.hung);
+  EXPECT_EQ(st.signal, SIGKILL);
+  EXPECT_EQ(st.describe(), "hung: killed");
+}
+
+TEST_F(bench_supervisor_child, wait_past_its_bound_kills_the_whole_group) {
+  bench::Child c(sh("sleep 600 & echo $! > " + (dir_ / "grandchild").string() + "; wait"));
+  ASSERT_TRUE(zaptest::await([&] { return !slurp(dir_ / "grandchild").empty(); }));
+  const pid_t grandchild = std::stoi(slurp(dir_ / "grandchild"));
+  EXPECT_TRUE(c.wait(0.1).hung);
+  // The grandchild was in the child's group; once killed it is reaped by init.
+  EXPECT_TRUE(zaptest::await([&] {
+    std::ifstream stat("/proc/" + std::to_string(grandchild) + "/stat");
+    std::string s;
+    std::getline(stat, s);
+    return s.empty() || s.find(") Z") != std::string::npos;
+  }));
+}
+
+TEST_F(bench_supervisor_child, destroying_a_child_kills_and_reaps_it) {
+  pid_t pid = -1;
+  {
+    bench::Child c(sh("exec sleep 600"));
+    pid = c.pid();
+    ASSERT_GT(pid, 0);
+    EXPECT_FALSE(gone(pid));
+    bench::Child moved = std::move(c);  // ownership moves; one kill, one reap
+    EXPECT_EQ(c.pid(), -1);
+  }
+  EXPECT_TRUE(gone(pid));  // reaped: not even a zombie is left
+}
+
+TEST(bench_supervisor, ready_lines_parse_strictly) {
+  EXPECT_TRUE(bench::parse_ready_line("floor 127.0.0.1:1"));
+  EXPECT_FALSE(bench::parse_ready_line("127.0.0.1:8080"));
+  EXPECT_FALSE(bench::parse_ready_line("http 127.0.0.1"));
+  EXPECT_FALSE(bench::parse_ready_line("http 127.0.0.1:"));
+  EXPECT_FALSE(bench::parse_ready_line("http 127.0.0.1:65536"));
+  EXPECT_FALSE(bench::parse_ready_line("http 127.0.0.1:80x"));
+}
+
+TEST(bench_supervisor, announced_lines_parse_back_and_end_with_eof) {
+  const std::vector<bench::ReadyListener> sent = {{"http", "127.0.0.1", 8080}, {"zap", "::1", 9999}};
+  EXPECT_EQ(bench::ready_line(sent[1]), "zap [::1]:9999\n");
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  EXPECT_TRUE(bench::announce_ready(fds[1], sent));  // and closes fds[1]
+  std::string text;
+  char b[256];
+  for (ssize_t n; (n = read(fds[0], b, sizeof b)) > 0;) text.append(b, std::size_t(n));  // ends: EOF
+  close(fds[0]);
+  EXPECT_EQ(text, "http 127.0.0.1:8080\nzap [::1]:9999\n");
+  const auto back = bench::parse_ready_line("zap [::1]:9999");
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->host, "::1");
+  EXPECT_EQ(back->port, 9999);
+}
+
+TEST(bench_supervisor, command_text_is_what_a_user_would_type) {
+  EXPECT_EQ(bench::command_text({"zapbench", "serve", "--http", "127.0.0.1:0"}, {0, 1}),
+            "taskset -c 0,1 zapbench serve --http 127.0.0.1:0");
+  EXPECT_EQ(bench::command_text({"nginx", "-g", "daemon off;"}, {}), "nginx -g 'daemon off;'");
+  EXPECT_EQ(bench::shell_quote("it's"), "'it'\\''s'");
+  EXPECT_EQ(bench::shell_quote(""), "''");
+}
+
+}  // namespace
