@@ -5,17 +5,14 @@
 // before it, then counts what it left unanswered (ErrorKind::closed).
 // Latency is measured from the intended send time: in the open loop a
 // connection that falls behind its schedule still charges the wait to the
-// requests it delays (coordinated omission corrected). Wire::floor goes
-// through the same loops with a constant request and a response that is only
-// a byte count (take_floor).
+// requests it delays (coordinated omission corrected). The threads run on
+// the event core (net/loop.hpp, net/pool.hpp); the wire is a policy
+// (net/client_wires.hpp) chosen once per run: Thread<Http1Client>,
+// Thread<ZapHttpClient> or Thread<FloorClient>, so no request or response
+// branches on it. Wire::floor's request is a constant and its response only
+// a byte count.
 #include "load/engine.hpp"
 
-#include <arpa/inet.h>
-#include <netdb.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <pthread.h>
-#include <sched.h>
 #include <sys/epoll.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -24,37 +21,27 @@
 #include <cerrno>
 #include <cstring>
 #include <ctime>
+#include <iterator>
 #include <memory>
 #include <stdexcept>
-#include <thread>
 
-#include "net/affinity.hpp"
 #include "net/buffer.hpp"
-#include "net/http1.hpp"
-#include "net/zap_http.hpp"
+#include "net/client_wires.hpp"
+#include "net/clock.hpp"
+#include "net/connection.hpp"
+#include "net/loop.hpp"
+#include "net/pool.hpp"
+#include "net/socket.hpp"
 
 namespace load {
 
 std::string_view describe(ErrorKind k) noexcept {
-  switch (k) {
-    case ErrorKind::connect:
-      return "connect";
-    case ErrorKind::read:
-      return "read";
-    case ErrorKind::write:
-      return "write";
-    case ErrorKind::timeout:
-      return "timeout";
-    case ErrorKind::status:
-      return "status";
-    case ErrorKind::validation:
-      return "validation";
-    case ErrorKind::closed:
-      return "closed";
-    case ErrorKind::count_:
-      break;
-  }
-  return "?";
+  // In ErrorKind's order (engine.hpp): the names the report prints.
+  static constexpr std::string_view kNames[] = {"connect", "read",       "write", "timeout",
+                                                "status",  "validation", "closed"};
+  static_assert(std::size(kNames) == static_cast<std::size_t>(ErrorKind::count_));
+  const auto i = static_cast<std::size_t>(k);
+  return i < std::size(kNames) ? kNames[i] : "?";
 }
 
 std::uint64_t Result::error_total() const {
@@ -65,15 +52,11 @@ std::uint64_t Result::error_total() const {
 
 namespace {
 
-std::int64_t now_ns() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return std::int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
-}
-
-constexpr std::int64_t kNsPerS = 1'000'000'000;
+using net::kNsPerMs;
+using net::kNsPerS;
+using net::now_ns;
 constexpr std::int64_t kReconnectDelayNs = 100'000'000;  // after a failed connect or a dropped connection
-constexpr std::int64_t kNsPerMs = 1'000'000;
+constexpr std::size_t kReadChunkBytes = 16 * 1024;
 
 struct Inflight {
   std::int64_t intended_ns;
@@ -81,12 +64,11 @@ struct Inflight {
   std::uint64_t id;
 };
 
-struct Conn {
-  int fd = -1;
+// A loader connection slot: the core's connection (socket, buffers, interest
+// set), reused by every reconnect of the slot.
+struct Conn : net::Connection {
+  Conn() : net::Connection(16 * 1024, 16 * 1024) {}
   bool connecting = false;
-  std::uint32_t events = 0;
-  net::Buffer in{16 * 1024};
-  net::Buffer out{16 * 1024};
   std::vector<Inflight> inflight;  // FIFO; capacity = pipeline, reserved once
   std::size_t head = 0;            // index of the oldest in-flight request
   std::int64_t next_intended_ns = 0;
@@ -95,14 +77,17 @@ struct Conn {
   bool answered = false;  // a valid window response on this slot (any of its sockets)
 };
 
+// One loader thread over its share of the connections; W is the run's wire
+// policy (net/client_wires.hpp).
+template <class W>
 class Thread {
  public:
-  Thread(const Options& opt, const sockaddr_storage& addr, socklen_t addr_len, unsigned first_conn,
-         unsigned n_conns, int cpu, Progress* progress)
-      : opt_(opt), addr_(addr), addr_len_(addr_len), first_conn_(first_conn), cpu_(cpu), progress_(progress) {
+  Thread(const Options& opt, W wire, const net::Address& addr, unsigned first_conn, unsigned n_conns,
+         Progress* progress)
+      : opt_(opt), wire_(std::move(wire)), addr_(addr), first_conn_(first_conn), progress_(progress) {
     conns_.resize(n_conns);
     for (Conn& c : conns_) c.inflight.reserve(std::max(1u, opt.pipeline));
-    if (opt.wire != Wire::floor && opt.scenario == Scenario::rpc) {
+    if (!W::kRawBytes && opt.scenario == Scenario::rpc) {
       const record::CodecInfo* codec = opt.zap_body
                                            ? record::find_codec("zap")
                                            : (opt.json != nullptr ? opt.json : &record::default_json_codec());
@@ -110,43 +95,66 @@ class Thread {
       content_type_ = codec->content_type;
       const record::Request r = record::sample_request();
       expect_balance_ = record::balance_of(r.block, r.method.size(), r.account[0]);
-    }
-    host_header_ = opt.host + ":" + std::to_string(opt.port);
-    // Every hello or floor request is the same bytes: built once, copied per send.
-    if (opt.wire == Wire::floor) {
+    } else {
+      // Every hello or floor request is the same bytes: built once, copied per send.
       fixed_request_ = true;
-      std::uint8_t* p = hello_.prepare(opt.floor_request_bytes);
-      std::memset(p, 'q', opt.floor_request_bytes);  // what the bytes are does not matter to the floor
-      hello_.commit(opt.floor_request_bytes);
-    } else if (opt.scenario == Scenario::hello) {
-      fixed_request_ = true;
-      if (opt.wire == Wire::http) {
-        net::http::write_request(hello_, "GET", "/health", host_header_, "", "");
-      } else {
-        net::zaphttp::RequestSpec spec;
-        spec.method = "GET";
-        spec.target = "/health";
-        zap_req_.append_frame(spec, hello_);
-      }
+      wire_.append_request(hello_, "GET", "/health", "", {});
     }
-    epoll_ = epoll_create1(EPOLL_CLOEXEC);
   }
   ~Thread() {
     for (Conn& c : conns_)
       if (c.fd >= 0) close(c.fd);
-    close(epoll_);
   }
 
-  void start(std::int64_t t0_ns) {
+  // Before net::Pool::start: the run's schedule, from t0_ns.
+  void arm(std::int64_t t0_ns) {
     t0_ns_ = t0_ns;
     warm_end_ns_ = t0_ns + static_cast<std::int64_t>(opt_.warmup_s * kNsPerS);
     end_ns_ = warm_end_ns_ + static_cast<std::int64_t>(opt_.duration_s * kNsPerS);
-    thread_ = std::thread([this] { run(); });
   }
-  void join() { thread_.join(); }
-  Result& result() { return result_; }
+  net::Loop& loop() { return loop_; }
+  const Result& result() const { return result_; }
   // The window as it ran (a stop may have shortened it).
   std::int64_t window_ns() const { return end_ns_ - warm_end_ns_; }
+
+  // On the thread (net::Pool): connect, run the window and the drain.
+  void run() {
+    per_conn_interval_ns_ = open_loop() ? opt_.connections * 1e9 / opt_.rate_per_s : 0;
+    for (std::size_t i = 0; i < conns_.size(); ++i) {
+      Conn& c = conns_[i];
+      // Spread the connections' schedules evenly over one interval.
+      c.next_intended_ns = t0_ns_ + static_cast<std::int64_t>(static_cast<double>(first_conn_ + i) *
+                                                              (1e9 / std::max(1.0, opt_.rate_per_s)));
+      connect_conn(c, now_ns());
+    }
+    loop_.run(*this, 0);
+    for (const Conn& c : conns_) result_.connections_answered += c.answered ? 1 : 0;
+  }
+
+  // ---- net::Loop's handler ----
+  // Ends the run (kDone) once the window is over and nothing is in flight;
+  // else how long to wait: up to the next scheduled send.
+  int wait_ms() {
+    const std::int64_t now = now_ns();
+    if (opt_.stop != nullptr && now < end_ns_ && opt_.stop->load(std::memory_order_relaxed)) {
+      warm_end_ns_ = std::min(warm_end_ns_, now);
+      end_ns_ = now;
+      result_.stopped = true;
+    }
+    // The drain ends when nothing is in flight; housekeeping() times out what
+    // is, so this bound is only a backstop.
+    const std::int64_t drain_ns = std::int64_t{opt_.timeout_ms} * kNsPerMs + 100 * kNsPerMs;
+    if (now >= end_ns_ && (now >= end_ns_ + drain_ns || !any_inflight())) return net::Loop::kDone;
+    if (!open_loop() || now >= end_ns_)
+      return 10;  // after the window nothing is sent: no schedule to wake for
+    const std::int64_t next = next_send_ns();
+    return next <= now ? 0 : static_cast<int>(std::min<std::int64_t>((next - now) / kNsPerMs, 10));
+  }
+  // A fresh timestamp per event: with many connections ready at once, one
+  // taken after epoll_wait would be stale for the later ones (and would
+  // date their next sends too early, inflating those latencies).
+  void on_event(net::Pollable& p, std::uint32_t events) { on_event(static_cast<Conn&>(p), events, now_ns()); }
+  void on_tick() { housekeeping(now_ns()); }
 
  private:
   bool open_loop() const { return opt_.rate_per_s > 0; }
@@ -161,44 +169,6 @@ class Thread {
   void count_error(ErrorKind k) {
     ++result_.errors[static_cast<int>(k)];
     if (progress_ != nullptr) progress_->errors.fetch_add(1, std::memory_order_relaxed);
-  }
-
-  void run() {
-    net::pin_this_thread(cpu_);
-    const double per_conn_interval_ns = open_loop() ? opt_.connections * 1e9 / opt_.rate_per_s : 0;
-    for (std::size_t i = 0; i < conns_.size(); ++i) {
-      Conn& c = conns_[i];
-      // Spread the connections' schedules evenly over one interval.
-      c.next_intended_ns = t0_ns_ + static_cast<std::int64_t>(static_cast<double>(first_conn_ + i) *
-                                                              (1e9 / std::max(1.0, opt_.rate_per_s)));
-      connect_conn(c, now_ns());
-    }
-    epoll_event events[256];
-    // The drain ends when nothing is in flight; housekeeping() times out what
-    // is, so this bound is only a backstop.
-    const std::int64_t drain_ns = std::int64_t{opt_.timeout_ms} * kNsPerMs + 100 * kNsPerMs;
-    for (;;) {
-      const std::int64_t now = now_ns();
-      if (opt_.stop != nullptr && now < end_ns_ && opt_.stop->load(std::memory_order_relaxed)) {
-        warm_end_ns_ = std::min(warm_end_ns_, now);
-        end_ns_ = now;
-        result_.stopped = true;
-      }
-      if (now >= end_ns_ && (now >= end_ns_ + drain_ns || !any_inflight())) break;
-      int wait_ms = 10;
-      if (open_loop() && now < end_ns_) {  // after the window nothing is sent: no schedule to wake for
-        const std::int64_t next = next_send_ns();
-        wait_ms = next <= now ? 0 : static_cast<int>(std::min<std::int64_t>((next - now) / kNsPerMs, 10));
-      }
-      const int n = epoll_wait(epoll_, events, 256, wait_ms);
-      // A fresh timestamp per event: with many connections ready at once, one
-      // taken after epoll_wait would be stale for the later ones (and would
-      // date their next sends too early, inflating those latencies).
-      for (int i = 0; i < n; ++i)
-        on_event(*static_cast<Conn*>(events[i].data.ptr), events[i].events, now_ns());
-      housekeeping(now_ns(), per_conn_interval_ns);
-    }
-    for (const Conn& c : conns_) result_.connections_answered += c.answered ? 1 : 0;
   }
 
   bool any_inflight() const {
@@ -216,15 +186,17 @@ class Thread {
   }
 
   void connect_conn(Conn& c, std::int64_t t) {
-    c.fd = socket(addr_.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    const int one = 1;
-    setsockopt(c.fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    c.fd = socket(addr_.storage.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    net::set_nodelay(c.fd);
     c.in.clear();
     c.out.clear();
     c.inflight.clear();
     c.head = 0;
     c.scan_hint = 0;
-    if (::connect(c.fd, reinterpret_cast<const sockaddr*>(&addr_), addr_len_) != 0 && errno != EINPROGRESS) {
+    c.events = EPOLLOUT;
+    if ((::connect(c.fd, reinterpret_cast<const sockaddr*>(&addr_.storage), addr_.length) != 0 &&
+         errno != EINPROGRESS) ||
+        !loop_.try_add(c.fd, c.events, &c)) {
       error(ErrorKind::connect, t);
       close(c.fd);
       c.fd = -1;
@@ -232,11 +204,6 @@ class Thread {
       return;
     }
     c.connecting = true;
-    c.events = EPOLLOUT;
-    epoll_event e{};
-    e.events = c.events;
-    e.data.ptr = &c;
-    epoll_ctl(epoll_, EPOLL_CTL_ADD, c.fd, &e);
   }
 
   void drop(Conn& c, ErrorKind why, std::int64_t t) {
@@ -253,15 +220,6 @@ class Thread {
     c.retry_at_ns = retry_at_ns;
   }
 
-  void set_events(Conn& c, std::uint32_t want) {
-    if (want == c.events) return;
-    c.events = want;
-    epoll_event e{};
-    e.events = want;
-    e.data.ptr = &c;
-    epoll_ctl(epoll_, EPOLL_CTL_MOD, c.fd, &e);
-  }
-
   void on_event(Conn& c, std::uint32_t ev, std::int64_t t) {
     if (c.fd < 0) return;
     if (c.connecting) {
@@ -270,7 +228,7 @@ class Thread {
       getsockopt(c.fd, SOL_SOCKET, SO_ERROR, &err, &len);
       if (err != 0 || (ev & (EPOLLERR | EPOLLHUP))) return drop(c, ErrorKind::connect, t);
       c.connecting = false;
-      set_events(c, EPOLLIN);
+      net::set_interest(loop_, c, EPOLLIN);
       if (!open_loop()) fill_closed(c, t);
       return;
     }
@@ -289,7 +247,7 @@ class Thread {
     flush(c, t);
   }
 
-  void housekeeping(std::int64_t t, double interval_ns) {
+  void housekeeping(std::int64_t t) {
     if (open_loop() && !rebased_ && t >= warm_end_ns_) {
       // The window's schedule starts at its own beginning: a backlog built up
       // in the warm-up is not carried into it (it would otherwise shift every
@@ -320,7 +278,7 @@ class Thread {
         while (t < end_ns_ && c.next_intended_ns <= t && c.next_intended_ns < end_ns_ &&
                c.inflight.size() - c.head < std::max(1u, opt_.pipeline)) {
           send_request(c, c.next_intended_ns, t);
-          c.next_intended_ns += static_cast<std::int64_t>(interval_ns);
+          c.next_intended_ns += static_cast<std::int64_t>(per_conn_interval_ns_);
           sent = true;
         }
         if (sent) flush(c, t);
@@ -354,35 +312,17 @@ class Thread {
     }
     record::Request r = record::sample_request();
     r.id = id;
-    const record::Bytes body = codec_->encode_request(r);
-    if (opt_.wire == Wire::http) {
-      net::http::write_request(c.out, "POST", "/rpc", host_header_, content_type_,
-                               {reinterpret_cast<const char*>(body.data()), body.size()});
-    } else {
-      const net::zaphttp::Header ct{"Content-Type", content_type_};
-      net::zaphttp::RequestSpec spec;
-      spec.method = "POST";
-      spec.target = "/rpc";
-      spec.headers = {&ct, 1};
-      spec.body = body;
-      zap_req_.append_frame(spec, c.out);
-    }
+    wire_.append_request(c.out, "POST", "/rpc", content_type_, codec_->encode_request(r));
   }
 
+  // Everything ready goes out (net::flush); EPOLLOUT only while something is left.
   void flush(Conn& c, std::int64_t t) {
-    while (!c.out.empty()) {
-      const auto d = c.out.readable();
-      const ssize_t n = ::send(c.fd, d.data(), d.size(), MSG_NOSIGNAL);
-      if (n > 0) {
-        c.out.consume(static_cast<std::size_t>(n));
-        continue;
-      }
-      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0 && (errno == EPIPE || errno == ECONNRESET)) return peer_closed(c, t);
+    const net::FlushResult f = net::flush(c);
+    if (f.status == net::FlushResult::Status::failed) {
+      if (f.error == EPIPE || f.error == ECONNRESET) return peer_closed(c, t);
       return drop(c, ErrorKind::write, t);
     }
-    set_events(c, c.out.empty() ? EPOLLIN : EPOLLIN | EPOLLOUT);
+    net::set_interest(loop_, c, c.out.empty() ? EPOLLIN : EPOLLIN | EPOLLOUT);
   }
 
   // Reads and handles every complete response; false if the connection dropped.
@@ -403,27 +343,27 @@ class Thread {
   // counted and the connection dropped.
   Read read_all(Conn& c, std::int64_t t) {
     for (;;) {
-      std::uint8_t* p = c.in.prepare(16 * 1024);
-      const ssize_t n = ::read(c.fd, p, c.in.writable());
-      if (n > 0) {
-        c.in.commit(static_cast<std::size_t>(n));
-        if (static_cast<std::size_t>(n) < 16 * 1024) return Read::open;
-        continue;
+      const net::ReadResult r = net::read_into(c, kReadChunkBytes);
+      switch (r.status) {
+        case net::ReadResult::Status::data:
+          if (r.bytes < kReadChunkBytes) return Read::open;
+          continue;
+        case net::ReadResult::Status::eof:
+          return Read::closed;
+        case net::ReadResult::Status::again:
+          return Read::open;
+        case net::ReadResult::Status::failed:
+          if (r.error == ECONNRESET) return Read::closed;
+          drop(c, ErrorKind::read, t);
+          return Read::failed;
       }
-      if (n == 0 || errno == ECONNRESET) return Read::closed;
-      if (errno == EAGAIN || errno == EWOULDBLOCK) return Read::open;
-      if (errno == EINTR) continue;
-      drop(c, ErrorKind::read, t);
-      return Read::failed;
     }
   }
 
   // Handles every complete response in c.in; false if the connection dropped.
   bool take_all(Conn& c, std::int64_t t) {
     while (c.fd >= 0 && !c.in.empty()) {
-      const int got = opt_.wire == Wire::http  ? take_http(c, t)
-                      : opt_.wire == Wire::zap ? take_zap(c, t)
-                                               : take_floor(c, t);
+      const int got = take(c, t);
       if (got == 0) break;  // need more bytes
       if (got < 0) return false;
     }
@@ -450,54 +390,24 @@ class Thread {
     disconnect(c, t + kReconnectDelayNs);
   }
 
-  // 1: one response handled; 0: need more; -1: the connection was dropped.
-  int take_http(Conn& c, std::int64_t t) {
-    net::http::Response r;
-    const net::http::ParseResult pr =
-        net::http::parse_response(c.in.readable_text(), r, http_limits_, &c.scan_hint);
-    if (pr.status == net::http::Status::need_more) return 0;
-    if (pr.status == net::http::Status::error || r.body_until_close) {
+  // The response at the front of c.in, through the wire policy. 1: one
+  // response handled; 0: need more; -1: the connection was dropped (or
+  // closed as the server announced: reconnected without an error).
+  int take(Conn& c, std::int64_t t) {
+    const net::wire::Response r = wire_.take(c.in, c.scan_hint);
+    if (r.status == net::wire::Response::Status::need_more) return 0;
+    if (r.status == net::wire::Response::Status::malformed) {
       drop(c, ErrorKind::read, t);
       return -1;
     }
-    if (c.in.size() < r.head_bytes + r.content_length) return 0;
-    const record::Bytes body{c.in.readable().data() + r.head_bytes,
-                             static_cast<std::size_t>(r.content_length)};
-    const bool keep = complete(c, r.status, body, r.head_bytes + r.content_length, t);
-    c.in.consume(r.head_bytes + r.content_length);
-    c.scan_hint = 0;
+    const bool keep = complete(c, r.code, r.body, r.consumed_bytes, t);
+    c.in.consume(r.consumed_bytes);
     if (!keep) return -1;
     if (r.close) {  // answered, then closed as announced: reconnect without an error
       disconnect(c, t);
       return -1;
     }
     return 1;
-  }
-
-  int take_zap(Conn& c, std::int64_t t) {
-    const net::zaphttp::FrameScan s = net::zaphttp::scan_frame(c.in.readable());
-    if (s.status == net::zaphttp::FrameScan::Status::need_more) return 0;
-    if (s.status == net::zaphttp::FrameScan::Status::bad_length) {
-      drop(c, ErrorKind::read, t);
-      return -1;
-    }
-    net::zaphttp::ResponseView v;
-    const record::Bytes msg{c.in.readable().data() + 4, s.message_bytes};
-    if (net::zaphttp::decode_response(msg, v) != net::zaphttp::FrameError::ok) {
-      drop(c, ErrorKind::read, t);
-      return -1;
-    }
-    const bool keep = complete(c, v.status, v.body, 4 + std::size_t{s.message_bytes}, t);
-    c.in.consume(4 + std::size_t{s.message_bytes});
-    return keep ? 1 : -1;
-  }
-
-  // The floor's response is its byte count: nothing to parse or validate.
-  int take_floor(Conn& c, std::int64_t t) {
-    if (c.in.size() < opt_.floor_response_bytes) return 0;
-    const bool keep = complete(c, 200, {}, opt_.floor_response_bytes, t);
-    c.in.consume(opt_.floor_response_bytes);
-    return keep ? 1 : -1;
   }
 
   // Validates the response (wire_bytes long, framing included) to the oldest
@@ -518,9 +428,11 @@ class Thread {
       error(ErrorKind::status, std::max(t, warm_end_ns_));
       return true;
     }
-    if (opt_.wire != Wire::floor && !valid(body, req.id)) {
-      error(ErrorKind::validation, std::max(t, warm_end_ns_));
-      return true;
+    if constexpr (!W::kRawBytes) {
+      if (!valid(body, req.id)) {
+        error(ErrorKind::validation, std::max(t, warm_end_ns_));
+        return true;
+      }
     }
     result_.latency.record(static_cast<std::uint64_t>(t - req.intended_ns));
     result_.latency_actual.record(static_cast<std::uint64_t>(t - req.sent_ns));
@@ -547,69 +459,54 @@ class Thread {
   }
 
   const Options& opt_;
-  sockaddr_storage addr_;
-  socklen_t addr_len_;
+  W wire_;
+  net::Address addr_;
   unsigned first_conn_;
-  int cpu_;
   Progress* progress_;
+  net::Loop loop_;
   std::vector<Conn> conns_;
   std::unique_ptr<record::AnyCodec> codec_;
   std::string_view content_type_;
   std::uint64_t expect_balance_ = 0;
-  std::string host_header_;
-  net::zaphttp::RequestEncoder zap_req_;
   net::Buffer hello_{256};      // the hello or floor request, ready to send
   bool fixed_request_ = false;  // every request is hello_ (hello, floor)
-  net::http::Limits http_limits_;
-  int epoll_ = -1;
+  double per_conn_interval_ns_ = 0;
   std::int64_t t0_ns_ = 0, warm_end_ns_ = 0, end_ns_ = 0;
   std::uint64_t next_id_ = 0;
   bool rebased_ = false;
-  std::thread thread_;
   Result result_;
 };
 
 double seconds(const timeval& tv) { return double(tv.tv_sec) + double(tv.tv_usec) / 1e6; }
 
-}  // namespace
-
-Result run(const Options& opt, Progress* progress) {
-  if (opt.wire == Wire::floor && (opt.floor_request_bytes == 0 || opt.floor_response_bytes == 0))
-    throw std::runtime_error("the floor wire needs a request and a response byte count, both at least 1");
-  addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  hints.ai_flags = AI_NUMERICSERV;
-  addrinfo* res = nullptr;
-  const std::string port = std::to_string(opt.port);
-  if (int rc = getaddrinfo(opt.host.c_str(), port.c_str(), &hints, &res); rc != 0)
-    throw std::runtime_error("cannot resolve '" + opt.host + "': " + gai_strerror(rc));
-  sockaddr_storage addr{};
-  std::memcpy(&addr, res->ai_addr, res->ai_addrlen);
-  const socklen_t addr_len = res->ai_addrlen;
-  freeaddrinfo(res);
-
+// The whole run with the wire policy make_wire() builds (one per thread).
+template <class MakeWire>
+Result run_with(const Options& opt, Progress* progress, const net::Address& addr, MakeWire make_wire) {
+  using W = decltype(make_wire());
   const unsigned threads = std::max(1u, std::min(opt.threads, std::max(1u, opt.connections)));
-  std::vector<std::unique_ptr<Thread>> ts;
+  net::Pool<Thread<W>> pool;
+  std::vector<Thread<W>*> ts;
   unsigned first = 0;
   for (unsigned i = 0; i < threads; ++i) {
     const unsigned n = opt.connections / threads + (i < opt.connections % threads ? 1 : 0);
-    const int cpu = opt.cpus.empty() ? -1 : opt.cpus[i % opt.cpus.size()];
-    ts.push_back(std::make_unique<Thread>(opt, addr, addr_len, first, n, cpu, progress));
+    ts.push_back(&pool.add(std::make_unique<Thread<W>>(opt, make_wire(), addr, first, n, progress),
+                           net::cpu_for(opt.cpus, i)));
     first += n;
   }
   rusage before{};
   getrusage(RUSAGE_SELF, &before);
   const std::int64_t t0 = now_ns();
-  for (auto& t : ts) t->start(t0);
-  for (auto& t : ts) t->join();
+  for (Thread<W>* t : ts) t->arm(t0);
+  pool.start();
+  pool.join();
   rusage after{};
   getrusage(RUSAGE_SELF, &after);
 
+  // Per-thread results, merged after join.
   Result out;
   std::int64_t window_ns = 0;
-  for (auto& t : ts) {
-    Result& r = t->result();
+  for (const Thread<W>* t : ts) {
+    const Result& r = t->result();
     window_ns = std::max(window_ns, t->window_ns());
     out.stopped = out.stopped || r.stopped;
     out.requests += r.requests;
@@ -626,6 +523,26 @@ Result run(const Options& opt, Progress* progress) {
   out.cpu_user_s = seconds(after.ru_utime) - seconds(before.ru_utime);
   out.cpu_sys_s = seconds(after.ru_stime) - seconds(before.ru_stime);
   return out;
+}
+
+}  // namespace
+
+Result run(const Options& opt, Progress* progress) {
+  if (opt.wire == Wire::floor && (opt.floor_request_bytes == 0 || opt.floor_response_bytes == 0))
+    throw std::runtime_error("the floor wire needs a request and a response byte count, both at least 1");
+  const net::Address addr = net::resolve(opt.host, opt.port);
+  // The wire is chosen here, once per run.
+  switch (opt.wire) {
+    case Wire::http:
+      return run_with(opt, progress, addr,
+                      [&] { return net::wire::Http1Client(opt.host + ":" + std::to_string(opt.port)); });
+    case Wire::zap:
+      return run_with(opt, progress, addr, [] { return net::wire::ZapHttpClient(); });
+    case Wire::floor:
+      break;
+  }
+  return run_with(opt, progress, addr,
+                  [&] { return net::wire::FloorClient(opt.floor_request_bytes, opt.floor_response_bytes); });
 }
 
 }  // namespace load

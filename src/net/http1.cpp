@@ -545,9 +545,13 @@ constexpr std::string_view kCrlf = "\r\n";
 
 }  // namespace
 
-std::size_t write_response(net::Buffer& out, int status, std::string_view reason_text,
-                           std::string_view content_type, std::string_view body, bool close,
-                           std::string_view date_header_value) {
+namespace {
+// The response writer; kAllow adds the Allow line. A template, so the answers
+// without one (all but 405s) run the same code as before Allow existed.
+template <bool kAllow>
+[[gnu::always_inline]] inline std::size_t write_response_with(
+    net::Buffer& out, int status, std::string_view reason_text, std::string_view content_type,
+    std::string_view body, bool close, std::string_view date_header_value, std::string_view allow) {
   using namespace std::string_view_literals;
   const Digits code(static_cast<std::uint64_t>(status));
   const bool bodyless = status < 200 || status == 204 || status == 304;  // RFC 9110 §8.6, §15.3.5
@@ -557,6 +561,7 @@ std::size_t write_response(net::Buffer& out, int status, std::string_view reason
   if (!content_type.empty()) n += "Content-Type: "sv.size() + content_type.size() + 2;
   if (!bodyless) n += "Content-Length: "sv.size() + length.size + 2;
   if (!date_header_value.empty()) n += "Date: "sv.size() + date_header_value.size() + 2;
+  if constexpr (kAllow) n += "Allow: "sv.size() + allow.size() + 2;
   if (close) n += "Connection: close\r\n"sv.size();
   n += 2 + body.size();
 
@@ -569,11 +574,27 @@ std::size_t write_response(net::Buffer& out, int status, std::string_view reason
   if (!content_type.empty()) w = put(put(put(w, "Content-Type: "), content_type), kCrlf);
   if (!bodyless) w = put(put(put(w, "Content-Length: "), length.view()), kCrlf);
   if (!date_header_value.empty()) w = put(put(put(w, "Date: "), date_header_value), kCrlf);
+  if constexpr (kAllow) w = put(put(put(w, "Allow: "), allow), kCrlf);
   if (close) w = put(w, "Connection: close\r\n");
   w = put(w, kCrlf);
   w = put(w, body);
   out.commit(n);
   return static_cast<std::size_t>(w - start);
+}
+}  // namespace
+
+std::size_t write_response(net::Buffer& out, int status, std::string_view reason_text,
+                           std::string_view content_type, std::string_view body, bool close,
+                           std::string_view date_header_value) {
+  return write_response_with<false>(out, status, reason_text, content_type, body, close, date_header_value,
+                                    {});
+}
+
+std::size_t write_response(net::Buffer& out, int status, std::string_view reason_text,
+                           std::string_view content_type, std::string_view body, bool close,
+                           std::string_view date_header_value, std::string_view allow) {
+  return write_response_with<true>(out, status, reason_text, content_type, body, close, date_header_value,
+                                   allow);
 }
 
 std::size_t write_request(net::Buffer& out, std::string_view method, std::string_view target,

@@ -170,6 +170,9 @@ struct Request {
   std::string_view host;          // the Host value (required for HTTP/1.1), empty if absent
   std::size_t head_bytes = 0;     // request line + header lines + CRLFCRLF (+ leading CRLFs)
 
+  // The whole request on the wire, head and body: what the caller consumes.
+  [[nodiscard]] std::size_t message_bytes() const noexcept { return head_bytes + content_length; }
+
   Request() noexcept {}  // not "= default": that is deleted, and headers stay unset on purpose
 };
 
@@ -191,13 +194,16 @@ struct Response {
   std::string_view content_type;
   std::size_t head_bytes = 0;  // status line + header lines + CRLFCRLF
 
+  // The whole response on the wire, head and body: what the caller consumes.
+  [[nodiscard]] std::size_t message_bytes() const noexcept { return head_bytes + content_length; }
+
   Response() noexcept {}
 };
 
 // Parses the request head at the start of buf. On done, out.head_bytes is the
 // head's length; the body is the next out.content_length bytes (the caller
 // waits for them; they are not checked here). Pipelined requests: consume
-// head_bytes + content_length and call again on the rest.
+// message_bytes() (head_bytes + content_length) and call again on the rest.
 //
 // scan_hint (optional) makes a read loop linear instead of quadratic: set
 // *scan_hint = 0 for each new request, then pass the same variable on every
@@ -218,6 +224,7 @@ struct Response {
 //   Content-Type: <content_type>\r\n      (omitted if content_type is empty)
 //   Content-Length: <body.size()>\r\n     (omitted for 1xx, 204 and 304, whose body must be empty)
 //   Date: <date_header_value>\r\n         (omitted if empty)
+//   Allow: <allow>\r\n                    (only from the overload below)
 //   Connection: close\r\n                 (if close)
 //   \r\n<body>
 // Returns the bytes appended. status must be 100..999; reason, content_type
@@ -229,6 +236,10 @@ struct Response {
 std::size_t write_response(net::Buffer& out, int status, std::string_view reason,
                            std::string_view content_type, std::string_view body, bool close,
                            std::string_view date_header_value);
+// The same with "Allow: <allow>" after the Date line (a 405's, RFC 9110 §15.5.6).
+std::size_t write_response(net::Buffer& out, int status, std::string_view reason,
+                           std::string_view content_type, std::string_view body, bool close,
+                           std::string_view date_header_value, std::string_view allow);
 
 // Appends one complete request (for the load generator, which builds it once
 // and resends the bytes):

@@ -79,10 +79,16 @@ inline constexpr std::string_view kDefaultProto = "ZAP-HTTP/1.0";
 //   need_more:  fewer than 4 + N bytes buffered. message_bytes is N once the
 //               prefix is in (0 before), so the caller can reserve room.
 //   bad_length: N == 0 or N > the limit; the peer is broken or hostile: close.
-//   complete:   the message is buf[4, 4 + N); consume 4 + N afterwards.
+//   complete:   the message is buf[4, 4 + N) (frame_message); consume
+//               frame_bytes() = 4 + N afterwards.
 struct FrameScan {
   enum class Status : std::uint8_t { need_more, bad_length, complete } status;
   std::uint32_t message_bytes;
+  // The bytes a complete frame takes on the connection (prefix included):
+  // what the caller consumes, so no caller adds the prefix length itself.
+  [[nodiscard]] constexpr std::size_t frame_bytes() const noexcept {
+    return std::size_t{kPrefixBytes} + message_bytes;
+  }
 };
 
 // Stateless, O(1): only the prefix is read, so a retry costs nothing.

@@ -3,8 +3,9 @@
 // sends response_bytes of a constant response; nothing is parsed, nothing
 // allocated per request. Driven by the same load engine as the real server
 // (load::Wire::floor), it marks what the kernel and loopback allow for the
-// same exchange. Binds and runs like server::Server (SO_REUSEPORT listener and
-// epoll loop per thread, TCP_NODELAY, --cpus pinning); owns no protocol.
+// same exchange. Runs on the same event core as server::Server (net/: an
+// SO_REUSEPORT listener and a loop per pinned thread, TCP_NODELAY, one flush
+// path); owns no protocol.
 #pragma once
 
 #include <atomic>
@@ -13,6 +14,7 @@
 #include <memory>
 #include <vector>
 
+#include "net/pool.hpp"
 #include "server/listen.hpp"
 
 namespace server {
@@ -60,7 +62,7 @@ class Floor {
  private:
   Config config_;
   Endpoint bound_;
-  std::vector<std::unique_ptr<FloorWorker>> workers_;
+  std::unique_ptr<net::Pool<FloorWorker>> pool_;
 };
 
 }  // namespace server

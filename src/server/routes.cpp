@@ -58,7 +58,7 @@ Reply Routes::handle(std::string_view method, std::string_view target, std::stri
     route = Route::health;
     if (method != "GET") {
       outcome = Outcome::method_not_allowed;
-      return {405, kText, bytes("method not allowed")};
+      return {405, kText, bytes("method not allowed"), "GET"};
     }
     outcome = Outcome::ok;
     return {200, kText, bytes("ok")};
@@ -67,7 +67,7 @@ Reply Routes::handle(std::string_view method, std::string_view target, std::stri
     route = Route::rpc;
     if (method != "POST") {
       outcome = Outcome::method_not_allowed;
-      return {405, kText, bytes("method not allowed")};
+      return {405, kText, bytes("method not allowed"), "POST"};
     }
     const std::string_view media = media_type(content_type);
     record::AnyCodec* codec = nullptr;

@@ -18,6 +18,7 @@ struct Reply {
   int status = 200;
   std::string_view content_type;
   record::Bytes body;
+  std::string_view allow{};  // a 405's Allow value (RFC 9110 §15.5.6: the route's methods); empty otherwise
 };
 
 // Why a request did not get a 200, for the server's counters.

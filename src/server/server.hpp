@@ -1,16 +1,20 @@
 // server/server.hpp — `zapbench serve`: listeners for HTTP/1.1 and ZAP-HTTP
-// (wire A), one epoll event loop per worker thread with its own SO_REUSEPORT
-// listening sockets, per-connection buffers reused for the connection's life,
-// the limits that protect it, graceful stop and the counters it prints.
-// Routes (what is answered) live in routes.hpp; framing in net/.
+// (wire A) on the event core (net/: one loop per pinned worker thread, each
+// with its own SO_REUSEPORT listening sockets, connection buffers reused for
+// the connection's life), the limits that protect it, graceful stop and the
+// counters it prints. Routes (what is answered) live in routes.hpp; framing
+// in net/.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "net/connection.hpp"
+#include "net/pool.hpp"
 #include "record/registry.hpp"
 #include "server/listen.hpp"
 #include "server/routes.hpp"
@@ -36,6 +40,14 @@ struct Config {
   unsigned threads = 1;
   std::vector<int> cpus;  // thread i pinned to cpus[i % size]; empty: not pinned
   Limits limits;
+  // SO_SNDBUF of every accepted connection; 0 leaves the kernel's (autotuned).
+  // A test shrinks it so that answers to a client that does not read stay
+  // unsent at once, instead of after the kernel has buffered megabytes.
+  int send_buffer_bytes = 0;
+  // Test hook, on a worker thread: a closing connection has read and dropped
+  // as much further input as it may (256 KiB) and stops reading; gets the
+  // bytes dropped. Unset (no call) outside tests.
+  std::function<void(std::uint32_t discarded_bytes)> on_discard_cap;
 };
 
 // Why a connection or request went wrong, counted by kind.
@@ -83,15 +95,13 @@ class Server {
   [[nodiscard]] Counters counters() const;
   // Connections open now, all workers (atomic; safe from any thread). Tests
   // use it to see hostile connections closed and the limit's headroom.
-  [[nodiscard]] std::size_t open_connections() const {
-    return open_connections_.load(std::memory_order_relaxed);
-  }
+  [[nodiscard]] std::size_t open_connections() const { return limit_.open(); }
 
  private:
   Config config_;
   std::vector<Endpoint> bound_[static_cast<int>(Wire::count_)];
-  std::vector<std::unique_ptr<Worker>> workers_;
-  std::atomic<std::size_t> open_connections_{0};
+  net::ConnectionLimit limit_;  // shared by the workers: Limits::max_connections
+  std::unique_ptr<net::Pool<Worker>> pool_;
 };
 
 }  // namespace server

@@ -1,5 +1,5 @@
-// tests/load/load_engine_test.cpp — the load engine (src/load/engine.cpp) end to end over loopback: against the
-// project's own in-process server on both wires and bodies, and against small raw test servers that lie,
+// tests/load/load_engine_test.cpp — the load engine (src/load/engine.cpp) end to end over loopback: against
+// the project's own in-process server on both wires and bodies, and against small raw test servers that lie,
 // fail, stall, stay silent, die mid-run or are not there. Owns the engine's counting, validation, open-loop
 // latency correction and termination; the histogram's arithmetic is load_histogram_test's. Every load runs
 // until the event its test needs (so many responses, errors, a stall begun or ended) and is then stopped
@@ -24,13 +24,13 @@
 #include <thread>
 #include <vector>
 
-#include "support/background_load.hpp"
 #include "load/engine.hpp"
 #include "net/buffer.hpp"
 #include "net/http1.hpp"
 #include "net/zap_http.hpp"
 #include "record/codecs.hpp"
 #include "server/server.hpp"
+#include "support/background_load.hpp"
 
 namespace {
 
@@ -230,10 +230,10 @@ class RawServer {
     net::http::Request r;
     const net::http::ParseResult pr = net::http::parse_request(in.readable_text(), r, net::http::Limits{});
     if (pr.status == net::http::Status::error) return -1;
-    if (pr.status == net::http::Status::need_more || in.size() < r.head_bytes + r.content_length) return 0;
+    if (pr.status == net::http::Status::need_more || in.size() < r.message_bytes()) return 0;
     q = {std::string(r.method), std::string(r.target), std::string(r.content_type),
          std::string(in.readable_text().substr(r.head_bytes, r.content_length))};
-    in.consume(r.head_bytes + r.content_length);
+    in.consume(r.message_bytes());
     return 1;
   }
   static int take_zap(net::Buffer& in, Req& q) {
@@ -247,7 +247,7 @@ class RawServer {
     q = {std::string(v.method), std::string(v.target),
          std::string(v.headers.find("Content-Type").value_or("")),
          std::string(reinterpret_cast<const char*>(v.body.data()), v.body.size())};
-    in.consume(net::zaphttp::kPrefixBytes + std::size_t{s.message_bytes});
+    in.consume(s.frame_bytes());
     return 1;
   }
 

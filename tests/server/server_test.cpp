@@ -286,6 +286,43 @@ TEST(server_errors, zap_table) {
   EXPECT_EQ(r->status, 200);
 }
 
+// RFC 9110 §15.5.6: a 405 names the methods its route allows, on both wires
+// (`curl -i -X PUT .../health` shows `Allow: GET`).
+TEST(server_errors, method_not_allowed_carries_allow) {
+  struct Case {
+    const char* method;
+    const char* target;
+    const char* allow;
+  };
+  for (const Case& k : {Case{"PUT", "/health", "GET"}, Case{"POST", "/health", "GET"},
+                        Case{"GET", "/rpc", "POST"}, Case{"DELETE", "/rpc?x=1", "POST"}}) {
+    const std::string what = std::string(k.method) + " " + k.target;
+    Client h(ServerEnv::get().http_port());
+    h.send_all(http_request(k.method, k.target, "", ""));
+    auto r = h.http_response();
+    ASSERT_TRUE(r) << what;
+    EXPECT_EQ(r->first.status, 405) << what;
+    std::string allow;  // read before the client reads again: the views point into its buffer
+    for (std::size_t i = 0; i < r->first.header_count; ++i)
+      if (net::zaphttp::iequals(r->first.headers[i].name, "Allow")) allow = r->first.headers[i].value;
+    EXPECT_EQ(allow, k.allow) << what;
+
+    Client z(ServerEnv::get().zap_port());
+    z.send_all(zap_frame(k.method, k.target, "", {}));
+    auto zr = z.zap_response();
+    ASSERT_TRUE(zr) << what;
+    EXPECT_EQ(zr->status, 405) << what;
+    EXPECT_EQ(zr->allow, k.allow) << what;
+  }
+  // Other answers carry none.
+  Client h(ServerEnv::get().http_port());
+  h.send_all(http_request("GET", "/health", "", ""));
+  auto r = h.http_response();
+  ASSERT_TRUE(r);
+  for (std::size_t i = 0; i < r->first.header_count; ++i)
+    EXPECT_FALSE(net::zaphttp::iequals(r->first.headers[i].name, "Allow"));
+}
+
 TEST(server_errors, a_request_head_not_completed_in_time_gets_408) {
   Client c(ServerEnv::get().http_port());
   c.send_all("GET /health HTTP/1.1\r\nHost: x\r\n");  // no end of head
@@ -299,6 +336,59 @@ TEST(server_errors, a_partial_zap_frame_is_closed_in_time) {
   Client c(ServerEnv::get().zap_port());
   c.send_all(Bytes{0, 0, 0, 82, 'Z'});
   EXPECT_TRUE(c.closed_without_reply());
+}
+
+// A connection being closed drops at most 256 KiB (kMaxDiscardBytes) of
+// further input while its last answers wait unsent, then stops reading. The
+// server's send buffer and the client's receive buffer are shrunk, so the
+// answers to 2,000 pipelined requests (~250 KB) cannot all leave while the
+// client does not read; the last request closes the connection; then the
+// client sends junk until it blocks. The hook reports the bytes dropped when
+// reading stops: one read (4 KiB) past the bound at most.
+TEST(server_limits, a_closing_connection_drops_at_most_256_kib_then_stops_reading) {
+  constexpr std::uint32_t kBoundBytes = 256 * 1024;
+  std::atomic<std::uint32_t> dropped_bytes{0};
+  server::Config cfg;
+  cfg.http.push_back({"127.0.0.1", 0});
+  cfg.json = &record::default_json_codec();
+  cfg.send_buffer_bytes = 4096;
+  cfg.on_discard_cap = [&](std::uint32_t n) { dropped_bytes = n; };
+  server::Server srv(cfg);
+  std::thread server_thread([&] { srv.run(); });
+
+  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  const int small = 4096;  // before connect(): the window the server sees stays small
+  setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(srv.bound(server::Wire::http)[0].port);
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0) << std::strerror(errno);
+  std::string batch;
+  for (int i = 0; i < 2000; ++i) batch += http_request("GET", "/health", "", "");
+  batch += http_request("GET", "/health", "", "", "Connection: close\r\n");
+  // Blocking sends until the socket is shut down below (a send blocked on a
+  // server that stopped reading returns then).
+  std::thread writer([&] {
+    std::string_view rest = batch;
+    while (!rest.empty()) {
+      const ssize_t n = send(fd, rest.data(), rest.size(), MSG_NOSIGNAL);
+      if (n <= 0) return;
+      rest.remove_prefix(static_cast<std::size_t>(n));
+    }
+    const std::string junk(64 * 1024, 'j');
+    while (send(fd, junk.data(), junk.size(), MSG_NOSIGNAL) > 0) {
+    }
+  });
+  EXPECT_TRUE(zaptest::await([&] { return dropped_bytes.load() != 0; }))
+      << "awaited the server to stop reading the closing connection";
+  EXPECT_GE(dropped_bytes.load(), kBoundBytes);
+  EXPECT_LT(dropped_bytes.load(), kBoundBytes + 4096);
+  shutdown(fd, SHUT_RDWR);
+  writer.join();
+  close(fd);
+  srv.stop();
+  server_thread.join();
 }
 
 }  // namespace

@@ -21,7 +21,6 @@
 #include <thread>
 #include <vector>
 
-#include "support/await.hpp"
 #include "micro/alloc_counter.hpp"
 #include "micro/padded.hpp"
 #include "net/buffer.hpp"
@@ -29,6 +28,7 @@
 #include "net/zap_http.hpp"
 #include "record/codecs.hpp"
 #include "server/server.hpp"
+#include "support/await.hpp"
 #include "support/vectors.hpp"
 
 namespace {
@@ -116,9 +116,9 @@ class Client {
       net::http::Response r;
       net::http::Limits lim;
       const auto pr = net::http::parse_response(in_.readable_text(), r, lim);
-      if (pr.status == net::http::Status::done && in_.size() >= r.head_bytes + r.content_length) {
+      if (pr.status == net::http::Status::done && in_.size() >= r.message_bytes()) {
         std::string body(in_.readable_text().substr(r.head_bytes, r.content_length));
-        in_.consume(r.head_bytes + r.content_length);
+        in_.consume(r.message_bytes());
         return std::pair{r, body};
       }
       if (pr.status == net::http::Status::error) return std::nullopt;
@@ -130,17 +130,18 @@ class Client {
     int status;
     std::string content_type;
     Bytes body;
+    std::string allow;  // the Allow header, empty if absent
   };
   std::optional<ZapReply> zap_response() {
     for (;;) {
       const auto s = net::zaphttp::scan_frame(in_.readable());
       if (s.status == net::zaphttp::FrameScan::Status::complete) {
         net::zaphttp::ResponseView v;
-        const auto e = net::zaphttp::decode_response({in_.readable().data() + 4, s.message_bytes}, v);
+        const auto e = net::zaphttp::decode_response(net::zaphttp::frame_message(in_.readable(), s), v);
         EXPECT_EQ(e, net::zaphttp::FrameError::ok);
         ZapReply r{v.status, std::string(v.headers.find("Content-Type").value_or("")),
-                   Bytes(v.body.begin(), v.body.end())};
-        in_.consume(4 + std::size_t{s.message_bytes});
+                   Bytes(v.body.begin(), v.body.end()), std::string(v.headers.find("Allow").value_or(""))};
+        in_.consume(s.frame_bytes());
         return r;
       }
       if (s.status == net::zaphttp::FrameScan::Status::bad_length) return std::nullopt;

@@ -1,0 +1,125 @@
+// net/client_wires.hpp — the client side of each wire, as the policies the
+// load engine is instantiated with (one per run, chosen once): how a request
+// is framed onto a connection's output, and how one response is found at the
+// front of its input. HTTP/1.1, ZAP-HTTP (wire A) and the floor's raw byte
+// counts. Owns framing only: bodies, ids and validation belong to load/.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "net/buffer.hpp"
+#include "net/http1.hpp"
+#include "net/zap_http.hpp"
+
+namespace net::wire {
+
+// What take() found at the front of a connection's input.
+struct Response {
+  enum class Status : std::uint8_t {
+    need_more,  // not complete yet: read more, call again
+    malformed,  // not a response this client accepts: drop the connection
+    complete,   // one whole response, consumed_bytes long (framing included)
+  } status = Status::need_more;
+  std::size_t consumed_bytes = 0;
+  int code = 0;                          // the status code
+  std::span<const std::uint8_t> body{};  // a view into the input, valid until it is consumed
+  bool close = false;                    // the server closes after this response, as announced
+};
+
+// HTTP/1.1 with Content-Length bodies; a response without framing (a body
+// that runs to the close) is malformed for a benchmark client.
+class Http1Client {
+ public:
+  static constexpr bool kRawBytes = false;  // requests are built per scenario; responses validated
+
+  explicit Http1Client(std::string host_header) : host_(std::move(host_header)) {}
+
+  void append_request(Buffer& out, std::string_view method, std::string_view target,
+                      std::string_view content_type, std::span<const std::uint8_t> body) {
+    // An empty span may hold a null pointer; the writer memcpy()s from it.
+    const std::string_view text =
+        body.empty() ? std::string_view("")
+                     : std::string_view(reinterpret_cast<const char*>(body.data()), body.size());
+    http::write_request(out, method, target, host_, content_type, text);
+  }
+
+  // scan_hint: the connection's, 0 for each new response (http::parse_response).
+  Response take(const Buffer& in, std::size_t& scan_hint) const noexcept {
+    http::Response r;
+    const http::ParseResult pr = http::parse_response(in.readable_text(), r, limits_, &scan_hint);
+    if (pr.status == http::Status::need_more) return {};
+    if (pr.status == http::Status::error || r.body_until_close) return {Response::Status::malformed};
+    if (in.size() < r.message_bytes()) return {};
+    return {Response::Status::complete, r.message_bytes(), r.status,
+            in.readable().subspan(r.head_bytes, static_cast<std::size_t>(r.content_length)), r.close};
+  }
+
+ private:
+  std::string host_;
+  http::Limits limits_;
+};
+
+// ZAP-HTTP: one length-prefixed ZAP message per request and per response.
+class ZapHttpClient {
+ public:
+  static constexpr bool kRawBytes = false;
+
+  void append_request(Buffer& out, std::string_view method, std::string_view target,
+                      std::string_view content_type, std::span<const std::uint8_t> body) {
+    const zaphttp::Header ct{"Content-Type", content_type};
+    zaphttp::RequestSpec spec;
+    spec.method = method;
+    spec.target = target;
+    if (!content_type.empty()) spec.headers = {&ct, 1};
+    spec.body = body;
+    enc_.append_frame(spec, out);
+  }
+
+  Response take(const Buffer& in, std::size_t&) const noexcept {
+    const zaphttp::FrameScan s = zaphttp::scan_frame(in.readable());
+    if (s.status == zaphttp::FrameScan::Status::need_more) return {};
+    if (s.status == zaphttp::FrameScan::Status::bad_length) return {Response::Status::malformed};
+    zaphttp::ResponseView v;
+    if (zaphttp::decode_response(zaphttp::frame_message(in.readable(), s), v) != zaphttp::FrameError::ok)
+      return {Response::Status::malformed};
+    return {Response::Status::complete, s.frame_bytes(), v.status, v.body, false};
+  }
+
+ private:
+  zaphttp::RequestEncoder enc_;
+};
+
+// The floor: a request is request_bytes of anything, and every
+// response_bytes received complete the oldest request as a valid response
+// (status 200, nothing to check), so the client's per-response work is as
+// small as it can be.
+class FloorClient {
+ public:
+  static constexpr bool kRawBytes = true;  // no scenario: requests and responses are byte counts
+
+  FloorClient(std::uint32_t request_bytes, std::uint32_t response_bytes)
+      : request_bytes_(request_bytes), response_bytes_(response_bytes) {}
+
+  // Method, target and body do not exist on this wire: the request is only its size.
+  void append_request(Buffer& out, std::string_view, std::string_view, std::string_view,
+                      std::span<const std::uint8_t>) {
+    std::memset(out.prepare(request_bytes_), 'q', request_bytes_);
+    out.commit(request_bytes_);
+  }
+
+  Response take(const Buffer& in, std::size_t&) const noexcept {
+    if (in.size() < response_bytes_) return {};
+    return {Response::Status::complete, response_bytes_, 200, {}, false};
+  }
+
+ private:
+  std::uint32_t request_bytes_;
+  std::uint32_t response_bytes_;
+};
+
+}  // namespace net::wire
