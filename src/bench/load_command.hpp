@@ -2,7 +2,7 @@
 // one place `zapbench run` (or anyone) turns the options of a load into the
 // arguments of `zapbench load`. `zapbench load` parses them back into the
 // same struct (cli/load.cpp) and records what it parsed in its result file
-// (load_result.hpp), so tests/bench_load_command_test.cpp checks the round
+// (load_result.hpp), so tests/bench/bench_load_command_test.cpp checks the round
 // trip through the real command: options -> argv -> zapbench load -> file ->
 // options. Owns the spelling of the loader's flags on the producing side.
 #pragma once
