@@ -10,12 +10,14 @@
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 
 #include "bench/load_command.hpp"
 #include "bench/load_result.hpp"
 #include "bench/supervisor.hpp"
+#include "support/scratch.hpp"
 
 namespace {
 
@@ -33,12 +35,12 @@ std::string slurp(const fs::path& p) {
 class bench_load_command_run : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("zapbench_load_command_test_" + std::to_string(getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
+    scratch_.emplace("load_command_test");
+    dir_ = scratch_->path();
   }
   void TearDown() override {
-    if (!HasFailure()) fs::remove_all(dir_);
+    server_.reset();  // the server first: its log is in the scratch directory
+    scratch_.reset();
   }
 
   // Starts `zapbench <args>` with a ready channel; the port of its first listener of `kind`.
@@ -86,6 +88,7 @@ class bench_load_command_run : public ::testing::Test {
     }
   }
 
+  std::optional<zaptest::Scratch> scratch_;
   fs::path dir_;
   std::optional<bench::Child> server_;
 };

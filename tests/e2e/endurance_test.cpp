@@ -1,6 +1,6 @@
-// tests/e2e/endurance_test.cpp — the server as real processes under scale, time and shutdown: `zapbench serve`
-// and `zapbench load --json-out` run as children of this test, so the server's RSS (/proc/PID/status) and
-// open descriptors (/proc/PID/fd) are read from outside. Owns three behaviours: 10,000 keep-alive
+// tests/e2e/endurance_test.cpp — the server as real processes under scale, time and shutdown: `zapbench
+// serve` and `zapbench load --json-out` run as children of this test, so the server's RSS (/proc/PID/status)
+// and open descriptors (/proc/PID/fd) are read from outside. Owns three behaviours: 10,000 keep-alive
 // connections per wire all answered (scale), a minute at full load on both wires with flat memory and no
 // leaked descriptor (soak), and SIGTERM under load answering every request read (shutdown), with the load
 // engine's count of what a server's close leaves unanswered (load_engine_closed, in process). Asserts
@@ -36,9 +36,10 @@
 #include <thread>
 #include <vector>
 
+#include "load/engine.hpp"
 #include "support/await.hpp"
 #include "support/background_load.hpp"
-#include "load/engine.hpp"
+#include "support/scratch.hpp"
 
 extern char** environ;
 
@@ -163,23 +164,10 @@ std::size_t open_fds(pid_t pid) {
   return n;
 }
 
-// A test's scratch directory, removed when the test passed (kept for a look when it failed).
-class Scratch {
- public:
-  Scratch() {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() / ("zapbench_endurance_" + std::to_string(getpid()) + "_" +
-                                        info->test_suite_name() + "_" + info->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  ~Scratch() {
-    if (!::testing::Test::HasFailure()) fs::remove_all(dir_);
-  }
-  [[nodiscard]] fs::path operator/(const std::string& name) const { return dir_ / name; }
-
- private:
-  fs::path dir_;
+// A test's scratch directory (support/scratch.hpp): removed when the test ends, its logs printed first
+// when it failed.
+struct Scratch : zaptest::Scratch {
+  Scratch() : zaptest::Scratch("endurance") {}
 };
 
 // `zapbench serve` on 127.0.0.1:0 for both wires, one thread, pinned; the ports read from its stdout.

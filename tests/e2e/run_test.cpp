@@ -12,12 +12,14 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 
-#include "support/await.hpp"
 #include "record/registry.hpp"
 #include "report/model.hpp"
+#include "support/await.hpp"
+#include "support/scratch.hpp"
 
 namespace {
 
@@ -44,14 +46,11 @@ Exit zapbench(const std::string& args, const fs::path& log) {
 class RunCli : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("zapbench_run_test_" + std::to_string(getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+    scratch_.emplace("run_test");
+    dir_ = scratch_->path();
   }
-  void TearDown() override {
-    if (!HasFailure()) fs::remove_all(dir_);
-  }
+  void TearDown() override { scratch_.reset(); }  // after the test's own checks: logs printed if it failed
+  std::optional<zaptest::Scratch> scratch_;
   fs::path dir_;
 };
 
