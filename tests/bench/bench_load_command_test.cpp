@@ -9,28 +9,18 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
 #include <optional>
-#include <sstream>
 #include <string>
 
 #include "bench/load_command.hpp"
 #include "bench/load_result.hpp"
 #include "bench/supervisor.hpp"
+#include "support/await.hpp"
 #include "support/scratch.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
-
-constexpr double kHangS = 60;  // only a hang reaches it
-
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
 
 class bench_load_command_run : public ::testing::Test {
  protected:
@@ -47,9 +37,9 @@ class bench_load_command_run : public ::testing::Test {
   std::uint16_t start(std::vector<std::string> args, const std::string& kind) {
     args.insert(args.begin(), ZAPBENCH_BIN);
     server_.emplace(bench::ChildSpec{args, {}, (dir_ / "server.log").string(), true});
-    for (const bench::ReadyListener& l : server_->wait_ready(kHangS))
+    for (const bench::ReadyListener& l : server_->wait_ready(zaptest::kHangS))
       if (l.kind == kind) return l.port;
-    ADD_FAILURE() << "no " << kind << " listener announced:\n" << slurp(dir_ / "server.log");
+    ADD_FAILURE() << "no " << kind << " listener announced:\n" << zaptest::read_text(dir_ / "server.log");
     return 0;
   }
 
@@ -59,9 +49,10 @@ class bench_load_command_run : public ::testing::Test {
     std::vector<std::string> argv = {ZAPBENCH_BIN, "load"};
     for (std::string& a : bench::load_args(o, out.string())) argv.push_back(std::move(a));
     bench::Child loader(bench::ChildSpec{argv, {}, (dir_ / "load.log").string(), false});
-    const bench::ExitStatus st = loader.wait(o.warmup_s + o.duration_s + o.timeout_ms / 1000.0 + kHangS);
-    EXPECT_TRUE(st.ok()) << st.describe() << "\n" << slurp(dir_ / "load.log");
-    return bench::parse_load_result(slurp(out));
+    const bench::ExitStatus st =
+        loader.wait(o.warmup_s + o.duration_s + o.timeout_ms / 1000.0 + zaptest::kHangS);
+    EXPECT_TRUE(st.ok()) << st.describe() << "\n" << zaptest::read_text(dir_ / "load.log");
+    return bench::parse_load_result(zaptest::read_text(out));
   }
 
   void expect_same(const load::Options& a, const load::Options& b) {

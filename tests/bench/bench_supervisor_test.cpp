@@ -12,37 +12,29 @@
 #include <cerrno>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
+#include <optional>
 #include <string>
 
-#include "support/await.hpp"
 #include "bench/supervisor.hpp"
+#include "support/await.hpp"
+#include "support/scratch.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-constexpr double kHangS = 60;  // only a hang reaches it
-
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
 class bench_supervisor_child : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("zapbench_supervisor_test_" + std::to_string(getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
+    scratch_.emplace("supervisor_test");
+    dir_ = scratch_->path();
   }
-  void TearDown() override { fs::remove_all(dir_); }
+  void TearDown() override { scratch_.reset(); }  // the child's log printed first if the test failed
   // A shell script as the child (no shell between us and it: sh is the program).
   bench::ChildSpec sh(const std::string& script, bool ready = false) {
     return bench::ChildSpec{{"/bin/sh", "-c", script, "child"}, {}, (dir_ / "log").string(), ready};
   }
+  std::optional<zaptest::Scratch> scratch_;
   fs::path dir_;
 };
 
@@ -53,15 +45,15 @@ TEST_F(bench_supervisor_child, ready_channel_gives_every_listener_then_eof) {
   bench::Child c(sh(
       R"(fd=$2; eval "printf 'http 127.0.0.1:8080\nzap [::1]:9999\n' >&$fd"; eval "exec $fd>&-"; exec sleep 600)",
       true));
-  const std::vector<bench::ReadyListener> ready = c.wait_ready(kHangS);
-  ASSERT_EQ(ready.size(), 2u) << slurp(dir_ / "log");
+  const std::vector<bench::ReadyListener> ready = c.wait_ready(zaptest::kHangS);
+  ASSERT_EQ(ready.size(), 2u) << zaptest::read_text(dir_ / "log");
   EXPECT_EQ(ready[0].kind, "http");
   EXPECT_EQ(ready[0].host, "127.0.0.1");
   EXPECT_EQ(ready[0].port, 8080);
   EXPECT_EQ(ready[1].kind, "zap");
   EXPECT_EQ(ready[1].host, "::1");
   EXPECT_EQ(ready[1].port, 9999);
-  const bench::ExitStatus st = c.stop(kHangS);
+  const bench::ExitStatus st = c.stop(zaptest::kHangS);
   EXPECT_FALSE(st.exited);
   EXPECT_EQ(st.signal, SIGTERM);
   EXPECT_FALSE(st.hung);
@@ -69,8 +61,8 @@ TEST_F(bench_supervisor_child, ready_channel_gives_every_listener_then_eof) {
 
 TEST_F(bench_supervisor_child, a_child_that_exits_before_announcing_is_not_ready) {
   bench::Child c(sh("exit 3", true));
-  EXPECT_TRUE(c.wait_ready(kHangS).empty());
-  const bench::ExitStatus st = c.wait(kHangS);
+  EXPECT_TRUE(c.wait_ready(zaptest::kHangS).empty());
+  const bench::ExitStatus st = c.wait(zaptest::kHangS);
   EXPECT_TRUE(st.exited);
   EXPECT_EQ(st.code, 3);
   EXPECT_EQ(st.describe(), "exit 3");
@@ -82,8 +74,8 @@ TEST_F(bench_supervisor_child, output_goes_to_the_log_and_the_cpu_is_pinned) {
   bench::ChildSpec spec = sh("grep Cpus_allowed_list /proc/self/status; echo to-stderr >&2");
   spec.cpus = {cpu};
   bench::Child c(spec);
-  EXPECT_TRUE(c.wait(kHangS).ok());
-  const std::string log = slurp(dir_ / "log");
+  EXPECT_TRUE(c.wait(zaptest::kHangS).ok());
+  const std::string log = zaptest::read_text(dir_ / "log");
   EXPECT_NE(log.find("Cpus_allowed_list:\t" + std::to_string(cpu) + "\n"), std::string::npos) << log;
   EXPECT_NE(log.find("to-stderr"), std::string::npos) << log;
 }
@@ -93,13 +85,13 @@ TEST_F(bench_supervisor_child, argv_reaches_the_program_untouched) {
                                   {},
                                   (dir_ / "log").string(),
                                   false});
-  EXPECT_TRUE(c.wait(kHangS).ok());
-  EXPECT_EQ(slurp(dir_ / "log"), "[a b][$HOME]['q']");
+  EXPECT_TRUE(c.wait(zaptest::kHangS).ok());
+  EXPECT_EQ(zaptest::read_text(dir_ / "log"), "[a b][$HOME]['q']");
 }
 
 TEST_F(bench_supervisor_child, a_missing_program_exits_127) {
   bench::Child c(bench::ChildSpec{{(dir_ / "no-such-program").string()}, {}, "", false});
-  const bench::ExitStatus st = c.wait(kHangS);
+  const bench::ExitStatus st = c.wait(zaptest::kHangS);
   EXPECT_TRUE(st.exited);
   EXPECT_EQ(st.code, 127);
 }
@@ -107,7 +99,8 @@ TEST_F(bench_supervisor_child, a_missing_program_exits_127) {
 TEST_F(bench_supervisor_child, stop_kills_a_child_that_ignores_sigterm_after_the_grace) {
   // The child says when its trap is set, so SIGTERM cannot arrive before it.
   bench::Child c(sh(R"(trap '' TERM; echo trapped; while :; do sleep 1; done)"));
-  ASSERT_TRUE(zaptest::await([&] { return slurp(dir_ / "log").find("trapped") != std::string::npos; }));
+  ASSERT_TRUE(
+      zaptest::await([&] { return zaptest::read_text(dir_ / "log").find("trapped") != std::string::npos; }));
   const bench::ExitStatus st = c.stop(0.2);  // a grace the child will never use: it ignores SIGTERM
   EXPECT_TRUE(st.hung);
   EXPECT_EQ(st.signal, SIGKILL);
@@ -116,8 +109,8 @@ TEST_F(bench_supervisor_child, stop_kills_a_child_that_ignores_sigterm_after_the
 
 TEST_F(bench_supervisor_child, wait_past_its_bound_kills_the_whole_group) {
   bench::Child c(sh("sleep 600 & echo $! > " + (dir_ / "grandchild").string() + "; wait"));
-  ASSERT_TRUE(zaptest::await([&] { return !slurp(dir_ / "grandchild").empty(); }));
-  const pid_t grandchild = std::stoi(slurp(dir_ / "grandchild"));
+  ASSERT_TRUE(zaptest::await([&] { return !zaptest::read_text(dir_ / "grandchild").empty(); }));
+  const pid_t grandchild = std::stoi(zaptest::read_text(dir_ / "grandchild"));
   EXPECT_TRUE(c.wait(0.1).hung);
   // The grandchild was in the child's group; once killed it is reaped by init.
   EXPECT_TRUE(zaptest::await([&] {

@@ -51,13 +51,6 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
 // 10,000 connections need far more than the usual soft limit of 1024 descriptors, in the server and the
 // loader alike; both inherit it from this process.
 void raise_fd_limit() {
@@ -113,7 +106,7 @@ class Child {
   }
 
   [[nodiscard]] pid_t pid() const { return pid_; }
-  [[nodiscard]] std::string output() const { return slurp(out_); }
+  [[nodiscard]] std::string output() const { return zaptest::read_text(out_); }
   void signal(int sig) const {
     if (pid_ > 0 && !code_) kill(pid_, sig);
   }
@@ -196,7 +189,7 @@ Server start_server(const Scratch& dir) {
     return (s.http_port != 0 && s.zap_port != 0) || s.child->poll().has_value();
   });
   EXPECT_NE(s.http_port, 0) << "awaited the server's ports; it printed: " << s.child->output()
-                            << slurp(dir / "serve.err");
+                            << zaptest::read_text(dir / "serve.err");
   EXPECT_NE(s.zap_port, 0);
   return s;
 }
@@ -267,10 +260,11 @@ LoadResult finish_loader(Child& c, const Scratch& dir, const std::string& name, 
   const std::optional<int> code = c.wait_for(limit);
   r.seconds = seconds_since(started);
   r.code = code.value_or(-1);
-  r.report = c.output() + slurp(dir / (name + ".err"));
+  r.report = c.output() + zaptest::read_text(dir / (name + ".err"));
   EXPECT_TRUE(code.has_value()) << "awaited the exit of " << name << " for " << limit.count()
                                 << " ms: " << r.report;
-  if (fs::exists(dir / (name + ".json"))) r.json = nlohmann::json::parse(slurp(dir / (name + ".json")));
+  if (fs::exists(dir / (name + ".json")))
+    r.json = nlohmann::json::parse(zaptest::read_text(dir / (name + ".json")));
   return r;
 }
 
@@ -498,7 +492,7 @@ TEST(shutdown, sigterm_mid_run_on_both_wires_answers_every_request_read) {
 
   ASSERT_TRUE(server_code.has_value())
       << "awaited the server's exit after SIGTERM for " << zaptest::kHang.count() << " ms";
-  EXPECT_EQ(*server_code, 0) << slurp(dir / "serve.err");
+  EXPECT_EQ(*server_code, 0) << zaptest::read_text(dir / "serve.err");
   for (const LoadResult* r : {&rh, &rz}) {
     SCOPED_TRACE(r == &rh ? "http loader" : "zap loader");
     ASSERT_EQ(r->code, 128 + SIGINT) << r->report;

@@ -11,9 +11,7 @@
 #include <cmath>
 #include <csignal>
 #include <filesystem>
-#include <fstream>
 #include <optional>
-#include <sstream>
 #include <string>
 
 #include "record/registry.hpp"
@@ -25,13 +23,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
 struct Exit {
   int code = -1;
   std::string output;  // stdout + stderr
@@ -40,7 +31,7 @@ struct Exit {
 Exit zapbench(const std::string& args, const fs::path& log) {
   const std::string cmd = std::string(ZAPBENCH_BIN) + " " + args + " >" + log.string() + " 2>&1";
   const int st = std::system(cmd.c_str());
-  return Exit{WIFEXITED(st) ? WEXITSTATUS(st) : -1, slurp(log)};
+  return Exit{WIFEXITED(st) ? WEXITSTATUS(st) : -1, zaptest::read_text(log)};
 }
 
 class RunCli : public ::testing::Test {
@@ -141,18 +132,19 @@ TEST_F(RunCli, MinimalRealRunOneCellPerArm) {
   EXPECT_EQ(floor_cells, 2);
 
   // The report is a function of results.json alone.
-  EXPECT_EQ(slurp(out / "report.md"), report::markdown(r));
-  EXPECT_EQ(slurp(out / "report.html"), report::html(r));
-  EXPECT_EQ(report::to_json(report::from_json(slurp(out / "results.json"))), slurp(out / "results.json"));
+  EXPECT_EQ(zaptest::read_text(out / "report.md"), report::markdown(r));
+  EXPECT_EQ(zaptest::read_text(out / "report.html"), report::html(r));
+  EXPECT_EQ(report::to_json(report::from_json(zaptest::read_text(out / "results.json"))),
+            zaptest::read_text(out / "results.json"));
   const fs::path again = dir_ / "again";
   const Exit rep = zapbench("report " + out.string() + " --out " + again.string(), dir_ / "report.log");
   ASSERT_EQ(rep.code, 0) << rep.output;
-  EXPECT_EQ(slurp(again / "report.md"), slurp(out / "report.md"));
-  EXPECT_EQ(slurp(again / "report.html"), slurp(out / "report.html"));
+  EXPECT_EQ(zaptest::read_text(again / "report.md"), zaptest::read_text(out / "report.md"));
+  EXPECT_EQ(zaptest::read_text(again / "report.html"), zaptest::read_text(out / "report.html"));
 
   // Paths are recorded relative to the run's folder: neither the folder nor the binary appear as
   // absolute paths.
-  const std::string results = slurp(out / "results.json");
+  const std::string results = zaptest::read_text(out / "results.json");
   EXPECT_EQ(results.find(dir_.string()), std::string::npos);
   EXPECT_EQ(results.find(" " + std::string(ZAPBENCH_BIN)), std::string::npos);
   EXPECT_EQ(results.find("\"" + std::string(ZAPBENCH_BIN)), std::string::npos);
@@ -195,11 +187,11 @@ TEST_F(RunCli, InterruptedRunWritesWhatItMeasured) {
   }
   // Wait for the first samples, then interrupt as a user would.
   const bool two_samples =
-      zaptest::await([&] { return slurp(dir_ / "run.log").find("[  2/") != std::string::npos; });
+      zaptest::await([&] { return zaptest::read_text(dir_ / "run.log").find("[  2/") != std::string::npos; });
   kill(pid, SIGINT);
   int st = 0;
   waitpid(pid, &st, 0);
-  const std::string log = slurp(dir_ / "run.log");
+  const std::string log = zaptest::read_text(dir_ / "run.log");
   ASSERT_TRUE(two_samples) << "awaited the second sample's line for " << zaptest::kHang.count() << " ms:\n"
                            << log;
   ASSERT_TRUE(WIFEXITED(st)) << log;
@@ -212,7 +204,7 @@ TEST_F(RunCli, InterruptedRunWritesWhatItMeasured) {
   bool noted = false;
   for (const std::string& n : r.notes) noted = noted || n.find("interrupted") != std::string::npos;
   EXPECT_TRUE(noted);
-  EXPECT_EQ(slurp(out / "report.md"), report::markdown(r));
+  EXPECT_EQ(zaptest::read_text(out / "report.md"), report::markdown(r));
 }
 
 TEST_F(RunCli, BadFlagsAreUsageErrors) {

@@ -18,6 +18,8 @@ namespace zaptest {
 
 // Far beyond anything a working program needs on any machine the suite runs on.
 inline constexpr std::chrono::milliseconds kHang{60'000};
+// The same bound in seconds, for the APIs that take seconds (bench::Child's waits).
+inline constexpr double kHangS = std::chrono::duration<double>(kHang).count();
 
 // Polls done() every millisecond until it returns true (true) or `limit`
 // passes (false). done() is always evaluated once more after the deadline,

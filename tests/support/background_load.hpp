@@ -13,8 +13,8 @@
 #include <thread>
 #include <utility>
 
-#include "support/await.hpp"
 #include "load/engine.hpp"
+#include "support/await.hpp"
 
 namespace zaptest {
 

@@ -1,8 +1,9 @@
-// tests/support/scratch.hpp — a test's scratch directory under the system's temp directory: created
-// empty for the test, and removed when the test ends, passed or failed. A failed test first prints the
-// tail of every file in it (the children's logs, the results it read) into its own output, so ctest's
-// output on failure says what happened and nothing is left behind. ZAPBENCH_KEEP_SCRATCH=1 in the
-// environment keeps the directory of a failed test for a closer look (a developer's choice, never CI's).
+// tests/support/scratch.hpp — a test's scratch directory and reading the files in it (read_text) under the
+// system's temp directory: created empty for the test, and removed when the test ends, passed or failed. A
+// failed test first prints the tail of every file in it (the children's logs, the results it read) into its
+// own output, so ctest's output on failure says what happened and nothing is left behind.
+// ZAPBENCH_KEEP_SCRATCH=1 in the environment keeps the directory of a failed test for a closer look (a
+// developer's choice, never CI's).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -16,6 +17,12 @@
 #include <string>
 
 namespace zaptest {
+
+// A whole file's bytes ("" when it cannot be read): the logs and results a test looks into.
+inline std::string read_text(const std::filesystem::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+}
 
 class Scratch {
  public:
@@ -54,8 +61,7 @@ class Scratch {
     for (auto it = std::filesystem::recursive_directory_iterator(dir_, ec);
          !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
       if (!it->is_regular_file(ec)) continue;
-      std::ifstream f(it->path(), std::ios::binary);
-      const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+      const std::string text = read_text(it->path());
       const std::size_t from = text.size() > kTailBytes ? text.size() - kTailBytes : 0;
       std::cerr << "---- " << std::filesystem::relative(it->path(), dir_, ec).string()
                 << (from > 0 ? " (last 4 KiB)" : "") << " ----\n"
