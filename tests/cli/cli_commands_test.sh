@@ -9,20 +9,7 @@
 set -u
 bin=$1
 src=${2:-}
-hang=60
-work=$(mktemp -d)
-trap 'kill "${pid:-}" 2>/dev/null; rm -rf "$work"' EXIT
-failures=0
-passed=0
-check() {  # name, condition result
-  if [ "$2" = 0 ]; then
-    echo "ok: $1"
-    passed=$((passed + 1))
-  else
-    echo "FAILED: $1"
-    failures=$((failures + 1))
-  fi
-}
+. "$(dirname "$0")/../support/cli_checks.sh"
 usage_error() {  # name, expected stderr line (exact), zapbench arguments...
   local name=$1 line=$2
   shift 2
@@ -94,10 +81,8 @@ check "load --wire and --json CODEC warn with the new spelling" $?
 
 "$bin" serve --http 127.0.0.1:0 >"$work/out" 2>"$work/serve_err" &
 pid=$!
-end=$((SECONDS + hang))
-until grep -q "http listening on" "$work/out" || ! kill -0 "$pid" 2>/dev/null || [ "$SECONDS" -ge "$end" ]; do
-  sleep 0.02
-done
+listening() { grep -q "http listening on" "$work/out" || ! kill -0 "$pid" 2>/dev/null; }
+await listening
 port=$(sed -n 's/.*http listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$work/out")
 [ -n "$port" ]; check "serve prints its port" $?
 "$bin" load --wire http --addr "127.0.0.1:$port" --scenario rpc --body json --json direct -c 1 -d 200ms --warmup 0 \
@@ -119,5 +104,4 @@ kill -TERM "$pid"
 wait "$pid"
 pid=
 
-echo "$passed passed, $failures failed"
-[ "$failures" = 0 ]
+finish

@@ -7,13 +7,7 @@
 set -u
 bin=$1
 report_test=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-passed=0
-check() {  # name, condition result
-  if [ "$2" = 0 ]; then echo "ok: $1"; passed=$((passed + 1)); else echo "FAILED: $1"; failures=$((failures + 1)); fi
-}
+. "$(dirname "$0")/../support/cli_checks.sh"
 
 mkdir -p "$work/run"
 "$report_test" --write-synthetic "$work/run/results.json"
@@ -80,5 +74,4 @@ else
   check "every chart's marks have a non-empty bounding box ${bad:+(empty in: $bad)}" $?
 fi
 
-echo "$passed passed, $failures failed"
-[ "$failures" = 0 ]
+finish

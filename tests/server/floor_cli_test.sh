@@ -5,14 +5,7 @@
 # hang only. Usage: floor_cli_test.sh ZAPBENCH
 set -u
 bin=$1
-hang=60
-work=$(mktemp -d)
-trap 'kill "${pid:-}" 2>/dev/null; rm -rf "$work"' EXIT
-failures=0
-passed=0
-check() {  # name, condition result
-  if [ "$2" = 0 ]; then echo "ok: $1"; passed=$((passed + 1)); else echo "FAILED: $1"; failures=$((failures + 1)); fi
-}
+. "$(dirname "$0")/../support/cli_checks.sh"
 usage_error() {  # name, expected message, zapbench arguments...
   local name=$1 msg=$2
   shift 2
@@ -25,10 +18,8 @@ usage_error() {  # name, expected message, zapbench arguments...
 
 "$bin" floor --listen 127.0.0.1:0 --request-bytes 82 --response-bytes 80 >"$work/out" 2>"$work/err" &
 pid=$!
-end=$((SECONDS + hang))
-until grep -q "listening on" "$work/out" || ! kill -0 "$pid" 2>/dev/null || [ "$SECONDS" -ge "$end" ]; do
-  sleep 0.02
-done
+listening() { grep -q "listening on" "$work/out" || ! kill -0 "$pid" 2>/dev/null; }
+await listening
 port=$(sed -n 's/^zapbench floor: listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$work/out")
 [ -n "$port" ] && [ "$port" != 0 ]
 ok=$?
@@ -77,5 +68,4 @@ usage_error "load: byte counts without floor" "are for --wire floor only" load -
   --scenario hello --request-bytes 82
 usage_error "load: a bad --wire names floor" "--wire wants one of http, zap, floor, got 'smoke'" load --wire smoke --addr 127.0.0.1:1
 
-echo "$passed passed, $failures failed"
-[ "$failures" = 0 ]
+finish

@@ -7,23 +7,10 @@
 # hang only. Usage: serve_cli_test.sh ZAPBENCH
 set -u
 bin=$1
-hang=60
-work=$(mktemp -d)
-trap 'kill "${pid:-}" "${lpid:-}" 2>/dev/null; rm -rf "$work"' EXIT
-failures=0
-check() {  # name, condition result
-  if [ "$2" = 0 ]; then echo "ok: $1"; else echo "FAILED: $1"; failures=$((failures + 1)); fi
-}
+. "$(dirname "$0")/../support/cli_checks.sh"
 
 "$bin" serve --http 127.0.0.1:0 --zap 127.0.0.1:0 >"$work/out" 2>"$work/err" &
 pid=$!
-await() {  # condition command...: true once it holds, false after $hang seconds
-  local end=$((SECONDS + hang))
-  until "$@"; do
-    [ "$SECONDS" -ge "$end" ] && return 1
-    sleep 0.02
-  done
-}
 # Bytes the process has taken in with read() (/proc/PID/io rchar).
 rchar() { sed -n 's/^rchar: //p' "/proc/$1/io"; }
 
@@ -82,5 +69,4 @@ rc=$?
 "$bin" serve --http 256.1.1.1:80 >/dev/null 2>"$work/err6"
 [ $? = 2 ] && grep -q "cannot resolve '256.1.1.1'" "$work/err6"; check "an address that does not resolve is a clear error" $?
 
-echo "$((14 - failures)) passed, $failures failed"
-[ "$failures" = 0 ]
+finish
