@@ -6,6 +6,7 @@
 
 #include "bench/load_result.hpp"
 #include "bench/supervisor.hpp"
+#include "net/affinity.hpp"
 
 namespace bench {
 
@@ -30,7 +31,7 @@ std::vector<std::string> load_args(const load::Options& o, const std::string& js
   }
   a.insert(a.end(), {"-c", std::to_string(o.connections), "-p", std::to_string(o.pipeline), "-t",
                      std::to_string(o.threads)});
-  if (!o.cpus.empty()) a.insert(a.end(), {"--cpus", cpu_list_text(o.cpus)});
+  if (!o.cpus.empty()) a.insert(a.end(), {"--cpus", net::cpu_list_text(o.cpus)});
   a.insert(a.end(), {"-d", exact_number(o.duration_s), "--warmup", exact_number(o.warmup_s)});
   if (o.rate_per_s > 0) a.insert(a.end(), {"--rate", exact_number(o.rate_per_s)});
   if (o.timeout_ms != load::Options{}.timeout_ms)

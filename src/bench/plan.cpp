@@ -7,6 +7,7 @@
 
 #include "bench/host.hpp"
 #include "bench/nginx.hpp"
+#include "net/affinity.hpp"
 #include "record/registry.hpp"
 
 namespace bench {
@@ -16,7 +17,7 @@ void check_cpus(const char* flag, const std::vector<int>& asked, const std::vect
   for (int c : asked)
     if (std::find(allowed.begin(), allowed.end(), c) == allowed.end())
       throw std::invalid_argument(std::string(flag) + ": CPU " + std::to_string(c) +
-                                  " is not available to this process (" + cpu_list_text(allowed) + ")");
+                                  " is not available to this process (" + net::cpu_list_text(allowed) + ")");
 }
 
 }  // namespace
@@ -126,7 +127,7 @@ std::vector<CellPlan> plan_cells(const RunPlan& p, ExchangeBytes (*floor_bytes_o
 ChildSpec server_spec(const RunPlan& p, const std::string& exe, const CellPlan& cp) {
   const report::Cell& c = cp.cell;
   const std::string threads = std::to_string(p.cfg.server_cpus.size()),
-                    cpus = cpu_list_text(p.cfg.server_cpus);
+                    cpus = net::cpu_list_text(p.cfg.server_cpus);
   ChildSpec s;
   s.cpus = p.cfg.server_cpus;
   s.ready_channel = true;

@@ -17,6 +17,8 @@
 #include <thread>
 #include <utility>
 
+#include "net/affinity.hpp"
+
 namespace bench {
 namespace {
 
@@ -251,14 +253,8 @@ std::string shell_quote(const std::string& s) {
   return q.append("'");
 }
 
-std::string cpu_list_text(const std::vector<int>& cpus) {
-  std::string s;
-  for (int c : cpus) s.append(s.empty() ? "" : ",").append(std::to_string(c));
-  return s;
-}
-
 std::string command_text(const std::vector<std::string>& argv, const std::vector<int>& cpus) {
-  std::string s = cpus.empty() ? "" : "taskset -c " + cpu_list_text(cpus);
+  std::string s = cpus.empty() ? "" : "taskset -c " + net::cpu_list_text(cpus);
   for (const std::string& a : argv) s.append(s.empty() ? "" : " ").append(shell_quote(a));
   return s;
 }

@@ -91,6 +91,5 @@ class Child {
 // (shell-quoted; no taskset prefix without cpus).
 std::string command_text(const std::vector<std::string>& argv, const std::vector<int>& cpus);
 std::string shell_quote(const std::string& s);
-std::string cpu_list_text(const std::vector<int>& cpus);  // {0, 1, 3} -> "0,1,3"
 
 }  // namespace bench

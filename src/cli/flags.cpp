@@ -117,15 +117,6 @@ std::optional<std::vector<int>> parse_cpu_list(std::string_view s) {
   return out;
 }
 
-std::string cpu_list_text(const std::vector<int>& cpus) {
-  std::string s;
-  for (int c : cpus) {
-    if (!s.empty()) s += ',';
-    s += std::to_string(c);
-  }
-  return s;
-}
-
 std::vector<std::string> split_list(std::string_view s) {
   std::vector<std::string> out;
   while (!s.empty()) {

@@ -25,6 +25,7 @@
 #include "bench/sample.hpp"
 #include "cli/args.hpp"
 #include "cli/flags.hpp"
+#include "net/affinity.hpp"
 #include "report/model.hpp"
 
 namespace cli {
@@ -160,13 +161,12 @@ int cmd_run(int argc, char** argv) {
   res.config = p.cfg;
   res.codecs = bench::codecs();
   if (p.cfg.server_cpus == p.cfg.loader_cpus)
-    res.notes.push_back("server and loader share CPUs " + bench::cpu_list_text(p.cfg.server_cpus) +
+    res.notes.push_back("server and loader share CPUs " + net::cpu_list_text(p.cfg.server_cpus) +
                         ": this machine has one CPU for both, so their work is not separated");
   std::printf("zapbench run (%s): results in %s\n", p.cfg.mode.c_str(), p.out_dir.c_str());
   std::printf("  server CPUs %s, loader CPUs %s, %u repeats, %.1f s + %.1f s warm-up per sample\n",
-              bench::cpu_list_text(p.cfg.server_cpus).c_str(),
-              bench::cpu_list_text(p.cfg.loader_cpus).c_str(), p.cfg.repeats, p.cfg.duration_s,
-              p.cfg.warmup_s);
+              net::cpu_list_text(p.cfg.server_cpus).c_str(), net::cpu_list_text(p.cfg.loader_cpus).c_str(),
+              p.cfg.repeats, p.cfg.duration_s, p.cfg.warmup_s);
   std::fflush(stdout);
 
   // 2. The microbenchmarks.

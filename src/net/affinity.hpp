@@ -1,9 +1,13 @@
 // net/affinity.hpp — pinning the calling thread to one CPU, for the server's
-// and the load generator's event-loop threads (--cpus).
+// and the load generator's event-loop threads (--cpus), and a CPU list as
+// text, as --cpus and taskset -c take it.
 #pragma once
 
 #include <pthread.h>
 #include <sched.h>
+
+#include <string>
+#include <vector>
 
 namespace net {
 
@@ -15,6 +19,16 @@ inline bool pin_this_thread(int cpu) noexcept {
   CPU_ZERO(&set);
   CPU_SET(cpu, &set);
   return pthread_setaffinity_np(pthread_self(), sizeof set, &set) == 0;
+}
+
+// {0, 2, 3} -> "0,2,3" (cli::flags::parse_cpu_list reads it back).
+inline std::string cpu_list_text(const std::vector<int>& cpus) {
+  std::string s;
+  for (int c : cpus) {
+    if (!s.empty()) s += ',';
+    s += std::to_string(c);
+  }
+  return s;
 }
 
 }  // namespace net
