@@ -2,8 +2,9 @@
 // One Worker per pinned thread: its own loop, its own SO_REUSEPORT listening
 // sockets (the kernel spreads new connections over them), its own codecs and
 // counters; nothing shared on the request path but the connection limit.
-// Each connection's framing is a wire policy (Http1Wire, ZapHttpWire) taken
-// from its listener once, so no request branches on the wire.
+// Each connection's framing is a wire policy (Http1Wire, ZapHttpWire; the
+// per-request code is in request_path.cpp) taken from its listener once, so
+// no request branches on the wire.
 #include "server/server.hpp"
 
 #include <sys/epoll.h>
@@ -22,6 +23,7 @@
 #include "net/pool.hpp"
 #include "net/zap_http.hpp"
 #include "server/listen.hpp"
+#include "server/request_path.hpp"
 
 namespace server {
 
@@ -53,11 +55,6 @@ void Counters::add(const Counters& o) {
 
 namespace {
 
-std::string_view text(record::Bytes b) { return {reinterpret_cast<const char*>(b.data()), b.size()}; }
-
-// Past this many unsent response bytes a connection stops reading (and holds
-// the requests it has) until the client reads (backpressure).
-constexpr std::size_t kMaxPendingOutBytes = 4 * 1024 * 1024;
 // What a closing connection may still make us read (and drop) while its
 // last answers wait to be sent: enough for the requests a client had
 // pipelined behind the one that closed it, so it sees our answer rather
@@ -67,153 +64,6 @@ constexpr std::size_t kMaxPendingOutBytes = 4 * 1024 * 1024;
 constexpr std::uint32_t kMaxDiscardBytes = 256 * 1024;
 constexpr std::int64_t kGraceMs = 2000;
 constexpr int kTickMs = 250;  // timeouts checked, the Date refreshed
-
-// A server connection: the core's connection (socket, buffers, interest set)
-// and what the limits and the backpressure need to know of it.
-struct Conn : net::Connection {
-  explicit Conn(Wire w) : net::Connection(16 * 1024, 16 * 1024, static_cast<std::uint8_t>(w)) {}
-  std::int64_t last_active_ms = 0;
-  std::int64_t head_since_ms = 0;  // when the incomplete request in `in` began; 0: none
-  std::size_t scan_hint = 0;       // HTTP: where to resume looking for the end of the head
-  bool closing = false;            // close once `out` is flushed; read nothing more
-  bool peer_closed = false;
-  std::uint32_t discarded_bytes = 0;  // read and dropped while closing (bounded: kMaxDiscardBytes)
-  bool held = false;                  // requests left in `in` at the output cap: answered as `out` drains
-};
-
-// What a wire policy uses of its worker: the routes, the counters, the
-// limits, the Date value, the reusable encoders.
-struct Context {
-  explicit Context(const Config& config) : limits(config.limits), routes(*config.json) {
-    http_limits.max_header_bytes = config.limits.max_header_bytes;
-    http_limits.max_body_bytes = config.limits.max_body_bytes;
-  }
-  void error(ErrorKind k) { ++counters.errors[static_cast<int>(k)]; }
-  Reply answer(Wire w, std::string_view method, std::string_view target, std::string_view content_type,
-               record::Bytes body) {
-    Route route;
-    Outcome outcome;
-    const Reply reply = routes.handle(method, target, content_type, body, route, outcome);
-    ++counters.requests[static_cast<int>(w)][static_cast<int>(route)];
-    ++counters.outcomes[static_cast<int>(outcome)];
-    return reply;
-  }
-
-  const Limits& limits;
-  Routes routes;
-  Counters counters;
-  net::http::Limits http_limits;
-  net::zaphttp::ResponseEncoder zap_out;
-  std::string_view date;
-  char error_text[128];
-};
-
-// ---- the wire policies ------------------------------------------------------
-// A policy turns the bytes at the front of a connection's input into one
-// request, has the routes answer it, and appends the answer to the output.
-// step() returns the bytes it consumed: 0 when the request is not complete
-// yet, or when it refused it (then c.closing is set, and its answer, if it
-// has one, is in c.out). read_cap() is how much unparsed input is worth
-// holding (past it the request is over a limit anyway, and step() answers
-// it); timed_out() answers a request not complete in time.
-
-struct Http1Wire {
-  static constexpr Wire kWire = Wire::http;
-  static std::size_t read_cap(const Limits& l) { return l.max_header_bytes + l.max_body_bytes + 4096; }
-
-  static std::size_t step(Context& x, Conn& c) {
-    net::http::Request req;
-    const net::http::ParseResult r =
-        net::http::parse_request(c.in.readable_text(), req, x.http_limits, &c.scan_hint);
-    if (r.status == net::http::Status::need_more) return 0;
-    if (r.status == net::http::Status::error) {
-      using E = net::http::Error;
-      x.error(r.error == E::header_too_large        ? ErrorKind::http_header_too_large
-              : r.error == E::body_too_large        ? ErrorKind::http_body_too_large
-              : r.error == E::not_implemented       ? ErrorKind::http_not_implemented
-              : r.error == E::version_not_supported ? ErrorKind::http_version
-                                                    : ErrorKind::http_bad_request);
-      const int status = net::http::http_status(r.error);
-      net::http::write_response(c.out, status, net::http::reason_phrase(status), "text/plain; charset=utf-8",
-                                net::http::reason(r), true, x.date);
-      c.closing = true;
-      return 0;
-    }
-    if (c.in.size() < req.message_bytes()) return 0;  // the body is still arriving
-    const record::Bytes body{c.in.readable().data() + req.head_bytes, req.content_length};
-    const Reply reply = x.answer(kWire, req.method, req.target, req.content_type, body);
-    if (reply.allow.empty())
-      net::http::write_response(c.out, reply.status, net::http::reason_phrase(reply.status),
-                                reply.content_type, text(reply.body), req.close, x.date);
-    else  // a 405 (RFC 9110: it names the methods the route allows)
-      net::http::write_response(c.out, reply.status, net::http::reason_phrase(reply.status),
-                                reply.content_type, text(reply.body), req.close, x.date, reply.allow);
-    if (req.close) c.closing = true;
-    return req.message_bytes();
-  }
-
-  static void timed_out(Context& x, Conn& c) {
-    net::http::write_response(c.out, 408, "Request Timeout", "text/plain; charset=utf-8",
-                              "request head or body not complete in time", true, x.date);
-  }
-};
-
-struct ZapHttpWire {
-  static constexpr Wire kWire = Wire::zap;
-  static std::size_t read_cap(const Limits& l) {
-    return std::size_t{l.max_frame_bytes} + net::zaphttp::kPrefixBytes;
-  }
-
-  static std::size_t step(Context& x, Conn& c) {
-    const net::zaphttp::FrameScan s = net::zaphttp::scan_frame(c.in.readable(), x.limits.max_frame_bytes);
-    if (s.status == net::zaphttp::FrameScan::Status::need_more) return 0;
-    if (s.status == net::zaphttp::FrameScan::Status::bad_length) {
-      x.error(ErrorKind::zap_bad_length);  // the transport spec: close, no reply
-      c.closing = true;
-      c.in.clear();
-      return 0;
-    }
-    net::zaphttp::RequestView req;
-    if (const net::zaphttp::FrameError e =
-            net::zaphttp::decode_request(net::zaphttp::frame_message(c.in.readable(), s), req);
-        e != net::zaphttp::FrameError::ok) {
-      x.error(ErrorKind::zap_malformed);
-      const std::string_view why = net::zaphttp::describe(e);
-      std::snprintf(x.error_text, sizeof x.error_text, "malformed request frame: %.*s", int(why.size()),
-                    why.data());
-      const net::zaphttp::Header ct{"Content-Type", "text/plain; charset=utf-8"};
-      net::zaphttp::ResponseSpec spec;
-      spec.status = 400;
-      spec.headers = {&ct, 1};
-      const std::string_view body = x.error_text;
-      spec.body = {reinterpret_cast<const std::uint8_t*>(body.data()), body.size()};
-      x.zap_out.append_frame(spec, c.out);
-      c.closing = true;
-      return 0;
-    }
-    const std::string_view content_type = req.headers.find("Content-Type").value_or(std::string_view{});
-    const Reply reply = x.answer(kWire, req.method, req.target, content_type, req.body);
-    const net::zaphttp::Header headers[2] = {{"Content-Type", reply.content_type}, {"Allow", reply.allow}};
-    net::zaphttp::ResponseSpec spec;
-    spec.status = static_cast<std::uint16_t>(reply.status);
-    spec.headers = {headers, reply.allow.empty() ? 1u : 2u};
-    spec.body = reply.body;
-    x.zap_out.append_frame(spec, c.out);
-    return s.frame_bytes();
-  }
-
-  static void timed_out(Context&, Conn&) {}  // ZAP has no timeout answer: closed without a reply
-};
-
-// Calls f.template operator()<W>() with c's policy: the one branch on the
-// wire, per event or per housekeeping visit, never per request.
-template <class F>
-void with_wire(const Conn& c, F&& f) {
-  if (c.wire == static_cast<std::uint8_t>(Wire::http))
-    f.template operator()<Http1Wire>();
-  else
-    f.template operator()<ZapHttpWire>();
-}
 
 }  // namespace
 
@@ -306,7 +156,7 @@ class Worker {
         const net::ReadResult r = net::read_into(*c, want);
         if (r.status == net::ReadResult::Status::data) {
           c->last_active_ms = loop_.now_ms();
-          process<W>(c);
+          answer_ready<W>(x_, *c, loop_.now_ms());
           if (r.bytes < want) break;                              // drained for now
           if (c->in.size() > W::read_cap(config_.limits)) break;  // a safety net: step() refuses this much
           continue;
@@ -335,29 +185,6 @@ class Worker {
     flush<W>(c);
   }
 
-  // Answers every complete request in `in`, in order, appending to `out`,
-  // until `out` reaches its cap: the rest is held until flush() drains it.
-  template <class W>
-  void process(Conn* c) {
-    c->held = false;
-    while (!c->closing && !c->in.empty()) {
-      if (c->out.size() >= kMaxPendingOutBytes) {
-        // The client is not reading; the idle timeout (no progress either
-        // way) ends this if it never does, so no head timer runs meanwhile.
-        c->held = true;
-        return;
-      }
-      const std::size_t consumed = W::step(x_, *c);
-      if (consumed == 0) break;
-      c->in.consume(consumed);
-      c->head_since_ms = 0;
-    }
-    if (c->in.empty())
-      c->head_since_ms = 0;
-    else if (c->head_since_ms == 0)
-      c->head_since_ms = loop_.now_ms();
-  }
-
   // Everything ready goes out (net::flush); EPOLLOUT only while something is left.
   template <class W>
   void flush(Conn* c) {
@@ -370,7 +197,7 @@ class Worker {
       }
       // The client read enough: answer what was held back at the cap.
       if (!c->held || c->out.size() >= kMaxPendingOutBytes) break;
-      process<W>(c);
+      answer_ready<W>(x_, *c, loop_.now_ms());
       if (f.status == net::FlushResult::Status::blocked) break;
     }
     if (c->out.empty() && !c->held && (c->closing || c->peer_closed)) return destroy(c);
@@ -414,7 +241,7 @@ class Worker {
     listeners_.clear();  // closes them
     conns_.for_each([&](Conn* c) {
       with_wire(*c, [&]<class W>() {
-        process<W>(c);
+        answer_ready<W>(x_, *c, loop_.now_ms());
         c->closing = true;
         flush<W>(c);
       });

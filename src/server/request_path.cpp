@@ -1,0 +1,133 @@
+// server/request_path.cpp — the wire policies' steps and answer_ready(): the
+// per-request code the worker and the microbenchmark share (request_path.hpp).
+#include "server/request_path.hpp"
+
+#include <cstdio>
+
+namespace server {
+
+namespace {
+std::string_view text(record::Bytes b) { return {reinterpret_cast<const char*>(b.data()), b.size()}; }
+
+// The routes answer one request; its route and outcome are counted.
+Reply answer(Context& x, Wire w, std::string_view method, std::string_view target,
+             std::string_view content_type, record::Bytes body) {
+  Route route;
+  Outcome outcome;
+  const Reply reply = x.routes.handle(method, target, content_type, body, route, outcome);
+  ++x.counters.requests[static_cast<int>(w)][static_cast<int>(route)];
+  ++x.counters.outcomes[static_cast<int>(outcome)];
+  return reply;
+}
+}  // namespace
+
+Context::Context(const Config& config) : limits(config.limits), routes(*config.json) {
+  http_limits.max_header_bytes = config.limits.max_header_bytes;
+  http_limits.max_body_bytes = config.limits.max_body_bytes;
+}
+
+// ---- HTTP/1.1 -----------------------------------------------------------------
+
+std::size_t Http1Wire::step(Context& x, Conn& c) {
+  net::http::Request req;
+  const net::http::ParseResult r =
+      net::http::parse_request(c.in.readable_text(), req, x.http_limits, &c.scan_hint);
+  if (r.status == net::http::Status::need_more) return 0;
+  if (r.status == net::http::Status::error) {
+    using E = net::http::Error;
+    x.error(r.error == E::header_too_large        ? ErrorKind::http_header_too_large
+            : r.error == E::body_too_large        ? ErrorKind::http_body_too_large
+            : r.error == E::not_implemented       ? ErrorKind::http_not_implemented
+            : r.error == E::version_not_supported ? ErrorKind::http_version
+                                                  : ErrorKind::http_bad_request);
+    const int status = net::http::http_status(r.error);
+    net::http::write_response(c.out, status, net::http::reason_phrase(status), "text/plain; charset=utf-8",
+                              net::http::reason(r), true, x.date);
+    c.closing = true;
+    return 0;
+  }
+  if (c.in.size() < req.message_bytes()) return 0;  // the body is still arriving
+  const record::Bytes body{c.in.readable().data() + req.head_bytes, req.content_length};
+  const Reply reply = answer(x, kWire, req.method, req.target, req.content_type, body);
+  if (reply.allow.empty())
+    net::http::write_response(c.out, reply.status, net::http::reason_phrase(reply.status), reply.content_type,
+                              text(reply.body), req.close, x.date);
+  else  // a 405 (RFC 9110: it names the methods the route allows)
+    net::http::write_response(c.out, reply.status, net::http::reason_phrase(reply.status), reply.content_type,
+                              text(reply.body), req.close, x.date, reply.allow);
+  if (req.close) c.closing = true;
+  return req.message_bytes();
+}
+
+void Http1Wire::timed_out(Context& x, Conn& c) {
+  net::http::write_response(c.out, 408, "Request Timeout", "text/plain; charset=utf-8",
+                            "request head or body not complete in time", true, x.date);
+}
+
+// ---- ZAP-HTTP -----------------------------------------------------------------
+
+std::size_t ZapHttpWire::step(Context& x, Conn& c) {
+  const net::zaphttp::FrameScan s = net::zaphttp::scan_frame(c.in.readable(), x.limits.max_frame_bytes);
+  if (s.status == net::zaphttp::FrameScan::Status::need_more) return 0;
+  if (s.status == net::zaphttp::FrameScan::Status::bad_length) {
+    x.error(ErrorKind::zap_bad_length);  // the transport spec: close, no reply
+    c.closing = true;
+    c.in.clear();
+    return 0;
+  }
+  net::zaphttp::RequestView req;
+  if (const net::zaphttp::FrameError e =
+          net::zaphttp::decode_request(net::zaphttp::frame_message(c.in.readable(), s), req);
+      e != net::zaphttp::FrameError::ok) {
+    x.error(ErrorKind::zap_malformed);
+    const std::string_view why = net::zaphttp::describe(e);
+    std::snprintf(x.error_text, sizeof x.error_text, "malformed request frame: %.*s", int(why.size()),
+                  why.data());
+    const net::zaphttp::Header ct{"Content-Type", "text/plain; charset=utf-8"};
+    net::zaphttp::ResponseSpec spec;
+    spec.status = 400;
+    spec.headers = {&ct, 1};
+    const std::string_view body = x.error_text;
+    spec.body = {reinterpret_cast<const std::uint8_t*>(body.data()), body.size()};
+    x.zap_out.append_frame(spec, c.out);
+    c.closing = true;
+    return 0;
+  }
+  const std::string_view content_type = req.headers.find("Content-Type").value_or(std::string_view{});
+  const Reply reply = answer(x, kWire, req.method, req.target, content_type, req.body);
+  const net::zaphttp::Header headers[2] = {{"Content-Type", reply.content_type}, {"Allow", reply.allow}};
+  net::zaphttp::ResponseSpec spec;
+  spec.status = static_cast<std::uint16_t>(reply.status);
+  spec.headers = {headers, reply.allow.empty() ? 1u : 2u};
+  spec.body = reply.body;
+  x.zap_out.append_frame(spec, c.out);
+  return s.frame_bytes();
+}
+
+// ---- the loop over a read's requests ----------------------------------------------
+
+template <class W>
+void answer_ready(Context& x, Conn& c, std::int64_t now_ms) {
+  c.held = false;
+  while (!c.closing && !c.in.empty()) {
+    if (c.out.size() >= kMaxPendingOutBytes) {
+      // The client is not reading; the idle timeout (no progress either
+      // way) ends this if it never does, so no head timer runs meanwhile.
+      c.held = true;
+      return;
+    }
+    const std::size_t consumed = W::step(x, c);
+    if (consumed == 0) break;
+    c.in.consume(consumed);
+    c.head_since_ms = 0;
+  }
+  if (c.in.empty())
+    c.head_since_ms = 0;
+  else if (c.head_since_ms == 0)
+    c.head_since_ms = now_ms;
+}
+
+template void answer_ready<Http1Wire>(Context&, Conn&, std::int64_t);
+template void answer_ready<ZapHttpWire>(Context&, Conn&, std::int64_t);
+
+}  // namespace server

@@ -1,0 +1,97 @@
+// server/request_path.hpp — the server's per-request code, without sockets:
+// a connection's state (Conn), what a worker lends its requests (Context:
+// routes, counters, limits, the Date value, encoders), the two wire policies
+// (Http1Wire, ZapHttpWire) and answer_ready(), which answers every complete
+// request in a connection's input into its output. The worker (server.cpp)
+// calls it after each read; the microbenchmark Server/<framing>/<body> and
+// the instruction counter (micro/request_path_bench.cpp) call the very same
+// compiled code on in-memory bytes, so its figure is the server's.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "net/connection.hpp"
+#include "net/http1.hpp"
+#include "net/zap_http.hpp"
+#include "server/routes.hpp"
+#include "server/server.hpp"
+
+namespace server {
+
+// Past this many unsent response bytes a connection stops reading (and holds
+// the requests it has) until the client reads (backpressure).
+inline constexpr std::size_t kMaxPendingOutBytes = 4 * 1024 * 1024;
+
+// A server connection: the core's connection (socket, buffers, interest set)
+// and what the limits and the backpressure need to know of it.
+struct Conn : net::Connection {
+  explicit Conn(Wire w) : net::Connection(16 * 1024, 16 * 1024, static_cast<std::uint8_t>(w)) {}
+  std::int64_t last_active_ms = 0;
+  std::int64_t head_since_ms = 0;  // when the incomplete request in `in` began; 0: none
+  std::size_t scan_hint = 0;       // HTTP: where to resume looking for the end of the head
+  bool closing = false;            // close once `out` is flushed; read nothing more
+  bool peer_closed = false;
+  std::uint32_t discarded_bytes = 0;  // read and dropped while closing (bounded)
+  bool held = false;                  // requests left in `in` at the output cap: answered as `out` drains
+};
+
+// What a wire policy uses of its worker: the routes, the counters, the
+// limits, the Date value, the reusable encoders. One per worker thread.
+struct Context {
+  explicit Context(const Config& config);
+  void error(ErrorKind k) { ++counters.errors[static_cast<int>(k)]; }
+
+  const Limits& limits;
+  Routes routes;
+  Counters counters;
+  net::http::Limits http_limits;
+  net::zaphttp::ResponseEncoder zap_out;
+  std::string_view date;  // the HTTP Date value, refreshed by the worker's tick
+  char error_text[128];
+};
+
+// ---- the wire policies ------------------------------------------------------
+// A policy turns the bytes at the front of a connection's input into one
+// request, has the routes answer it, and appends the answer to the output.
+// step() returns the bytes it consumed: 0 when the request is not complete
+// yet, or when it refused it (then c.closing is set, and its answer, if it
+// has one, is in c.out). read_cap() is how much unparsed input is worth
+// holding (past it the request is over a limit anyway, and step() answers
+// it); timed_out() answers a request not complete in time.
+
+struct Http1Wire {
+  static constexpr Wire kWire = Wire::http;
+  static std::size_t read_cap(const Limits& l) { return l.max_header_bytes + l.max_body_bytes + 4096; }
+  static std::size_t step(Context& x, Conn& c);
+  static void timed_out(Context& x, Conn& c);
+};
+
+struct ZapHttpWire {
+  static constexpr Wire kWire = Wire::zap;
+  static std::size_t read_cap(const Limits& l) {
+    return std::size_t{l.max_frame_bytes} + net::zaphttp::kPrefixBytes;
+  }
+  static std::size_t step(Context& x, Conn& c);
+  static void timed_out(Context&, Conn&) {}  // ZAP has no timeout answer: closed without a reply
+};
+
+// Answers every complete request in c.in, in order, appending to c.out, until
+// c.out reaches kMaxPendingOutBytes: the rest is held (c.held) until the
+// worker's flush drains it. now_ms stamps a request left incomplete (the
+// header timeout's start). Instantiated for both policies in request_path.cpp.
+template <class W>
+void answer_ready(Context& x, Conn& c, std::int64_t now_ms);
+
+// Calls f.template operator()<W>() with c's policy: the one branch on the
+// wire, per event or per housekeeping visit, never per request.
+template <class F>
+void with_wire(const Conn& c, F&& f) {
+  if (c.wire == static_cast<std::uint8_t>(Wire::http))
+    f.template operator()<Http1Wire>();
+  else
+    f.template operator()<ZapHttpWire>();
+}
+
+}  // namespace server
