@@ -12,18 +12,11 @@
 #include <sstream>
 #include <thread>
 
+#include "bench/supervisor.hpp"
+
 namespace bench {
 
-std::string find_nginx() {
-  for (const char* p : {"/usr/sbin/nginx", "/usr/local/sbin/nginx", "/usr/bin/nginx"})
-    if (access(p, X_OK) == 0) return p;
-  if (const char* path = std::getenv("PATH")) {
-    std::stringstream ss(path);
-    for (std::string d; std::getline(ss, d, ':');)
-      if (!d.empty() && access((d + "/nginx").c_str(), X_OK) == 0) return d + "/nginx";
-  }
-  return "";
-}
+std::string find_nginx() { return find_program("nginx"); }
 
 std::string nginx_conf(const std::filesystem::path& dir_path, std::uint16_t port, std::size_t workers) {
   const std::string dir = dir_path.string();

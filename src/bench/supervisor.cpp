@@ -12,7 +12,9 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
+#include <sstream>
 #include <stdexcept>
 #include <thread>
 #include <utility>
@@ -236,6 +238,17 @@ ExitStatus Child::wait(double timeout_s) {
 ExitStatus Child::stop(double grace_s) {
   if (pid_ > 0) kill(pid_, SIGTERM);
   return wait(grace_s);
+}
+
+std::string find_program(const std::string& name) {
+  for (const char* dir : {"/usr/sbin/", "/usr/local/sbin/", "/usr/bin/"})
+    if (access((dir + name).c_str(), X_OK) == 0) return dir + name;
+  if (const char* path = std::getenv("PATH")) {
+    std::stringstream ss(path);
+    for (std::string d; std::getline(ss, d, ':');)
+      if (!d.empty() && access((d + "/" + name).c_str(), X_OK) == 0) return d + "/" + name;
+  }
+  return "";
 }
 
 std::string shell_quote(const std::string& s) {

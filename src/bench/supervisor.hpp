@@ -87,6 +87,10 @@ class Child {
   ExitStatus status_;
 };
 
+// An executable named `name`: in /usr/sbin, /usr/local/sbin, /usr/bin, then
+// on PATH (a ChildSpec's argv[0] is never searched); "" when there is none.
+std::string find_program(const std::string& name);
+
 // The command as a user would rerun it: "taskset -c 0,1 prog arg 'a b'"
 // (shell-quoted; no taskset prefix without cpus).
 std::string command_text(const std::vector<std::string>& argv, const std::vector<int>& cpus);

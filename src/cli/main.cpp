@@ -25,6 +25,7 @@ int cmd_floor(int argc, char** argv);
 int cmd_run(int argc, char** argv);
 int cmd_compare(int argc, char** argv);
 int cmd_report(int argc, char** argv);
+int cmd_instructions(int argc, char** argv);
 }  // namespace cli
 
 namespace {
@@ -132,6 +133,8 @@ constexpr Command kCommands[] = {
     {"serve", "serve /health and /rpc over HTTP/1.1 and ZAP-HTTP", cli::cmd_serve},
     {"load", "drive a server on any framing; validated responses, honest latency", cli::cmd_load},
     {"micro", "in-process microbenchmarks of every codec (Google Benchmark)", cmd_micro},
+    {"instructions", "instructions per request of the server's request path (callgrind, perf)",
+     cli::cmd_instructions},
     {"run", "the whole benchmark: micro, the end-to-end matrix, nginx and floor arms, report", cli::cmd_run},
     {"compare", "two result sets: the change per cell against the noise of both", cli::cmd_compare},
     {"report", "rewrite report.md and report.html from a results.json", cli::cmd_report},

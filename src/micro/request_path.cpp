@@ -56,7 +56,7 @@ RequestPath::RequestPath(const PathCase& c) : case_(c) {
   config_.json =
       codec != nullptr && codec->content_type == "application/json" ? codec : &record::default_json_codec();
   x_ = std::make_unique<server::Context>(config_);
-  x_->date = kDate;
+  x_->set_date(kDate);
   const server::Wire wire = c.framing == Framing::http1 ? server::Wire::http : server::Wire::zap;
   conn_ = std::make_unique<server::Conn>(wire);
 

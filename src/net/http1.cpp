@@ -597,6 +597,35 @@ std::size_t write_response(net::Buffer& out, int status, std::string_view reason
                                    allow);
 }
 
+bool PreparedResponse::prepare(int status, std::string_view reason, std::string_view content_type, bool close,
+                               std::string_view date_header_value, std::string_view allow) {
+  before_length_.clear();
+  after_length_.clear();
+  if (status < 200 || status == 204 || status == 304) return false;
+  // The order write_response_with() writes.
+  before_length_.append("HTTP/1.1 ").append(Digits(static_cast<std::uint64_t>(status)).view()).append(" ");
+  before_length_.append(reason).append(kCrlf);
+  if (!content_type.empty()) before_length_.append("Content-Type: ").append(content_type).append(kCrlf);
+  before_length_.append("Content-Length: ");
+  after_length_.append(kCrlf);
+  if (!date_header_value.empty()) after_length_.append("Date: ").append(date_header_value).append(kCrlf);
+  if (!allow.empty()) after_length_.append("Allow: ").append(allow).append(kCrlf);
+  if (close) after_length_.append("Connection: close\r\n");
+  after_length_.append(kCrlf);
+  return true;
+}
+
+std::size_t PreparedResponse::append(net::Buffer& out, std::string_view body) const {
+  if (before_length_.empty()) return 0;
+  const Digits length(body.size());
+  const std::size_t n = before_length_.size() + length.size + after_length_.size() + body.size();
+  char* w = reinterpret_cast<char*>(out.prepare(n));
+  w = put(put(put(w, before_length_), length.view()), after_length_);
+  put(w, body);
+  out.commit(n);
+  return n;
+}
+
 std::size_t write_request(net::Buffer& out, std::string_view method, std::string_view target,
                           std::string_view host, std::string_view content_type, std::string_view body) {
   using namespace std::string_view_literals;

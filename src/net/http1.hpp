@@ -32,6 +32,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "net/buffer.hpp"
@@ -240,6 +241,26 @@ std::size_t write_response(net::Buffer& out, int status, std::string_view reason
 std::size_t write_response(net::Buffer& out, int status, std::string_view reason,
                            std::string_view content_type, std::string_view body, bool close,
                            std::string_view date_header_value, std::string_view allow);
+
+// A response whose status line and headers are fixed and whose body varies:
+// the head of write_response() is formatted once, split around the
+// Content-Length digits, and each append copies the two parts, the digits
+// and the body. Byte-identical to write_response() with the same arguments
+// (tests/net/net_http1_test.cpp checks it). The server prepares one per reply
+// kind and close flag, again whenever its Date value changes (once a second).
+class PreparedResponse {
+ public:
+  // False (and nothing prepared) for a status whose response has no body
+  // (1xx, 204, 304): those carry no Content-Length to fill in.
+  bool prepare(int status, std::string_view reason, std::string_view content_type, bool close,
+               std::string_view date_header_value, std::string_view allow = {});
+  // Appends the response; returns the bytes appended (0 when not prepared).
+  std::size_t append(net::Buffer& out, std::string_view body) const;
+
+ private:
+  std::string before_length_;  // status line .. "Content-Length: "
+  std::string after_length_;   // "\r\n" .. the empty line
+};
 
 // Appends one complete request (for the load generator, which builds it once
 // and resends the bytes):

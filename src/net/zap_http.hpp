@@ -578,4 +578,59 @@ class ResponseEncoder {
   detail::FrameEncoder enc_;
 };
 
+// A response whose status, reason, proto and headers are fixed and whose
+// body varies: the frame is encoded once (by ResponseEncoder, with no body)
+// and each append copies it, patches the three length words the body changes
+// (the prefix, the message size, the body slot) and copies the body.
+// Byte-identical to ResponseEncoder::append_frame of the same spec with that
+// body (tests/net/net_zap_http_test.cpp checks it), at the cost of two copies.
+// One per reply kind per worker; not thread-safe.
+class PreparedResponse {
+ public:
+  PreparedResponse() = default;
+  // spec.body and spec.trailer must be empty. False if the head alone is
+  // over kMaxFrameBytes or spec.type is not response.
+  bool prepare(ResponseSpec spec) {
+    if (!spec.body.empty() || !spec.trailer.empty() || spec.type != MsgType::response) return false;
+    net::Buffer b(256);
+    if (!ResponseEncoder{}.append_frame(spec, b)) return false;
+    head_bytes_ = b.size();
+    head_.reset(new std::uint8_t[head_bytes_]);
+    std::memcpy(head_.get(), b.readable().data(), head_bytes_);
+    return true;
+  }
+
+  // Appends the frame with `body`; false (nothing appended) when it would be
+  // over kMaxFrameBytes or prepare() did not succeed.
+  bool append(net::Buffer& out, zap::Bytes body) const {
+    const std::size_t message_bytes = head_bytes_ - kPrefixBytes + body.size();
+    if (head_bytes_ == 0 || message_bytes > kMaxFrameBytes) return false;
+    std::uint8_t* dst = out.prepare(kPrefixBytes + message_bytes);
+    std::memcpy(dst, head_.get(), head_bytes_);
+    if (!body.empty()) {
+      const auto n = static_cast<std::uint32_t>(message_bytes);
+      dst[0] = static_cast<std::uint8_t>(n >> 24);  // the prefix, big-endian (§2.1)
+      dst[1] = static_cast<std::uint8_t>(n >> 16);
+      dst[2] = static_cast<std::uint8_t>(n >> 8);
+      dst[3] = static_cast<std::uint8_t>(n);
+      std::uint8_t* const msg = dst + kPrefixBytes;
+      zap::detail::store_le<std::uint32_t>(msg + 12, n);  // the header's size
+      // The body's tail follows the head's last tail; its slot points there
+      // (relative to the slot itself) with its length. An empty body leaves
+      // the slot null, as the encoder writes it.
+      const std::uint32_t slot = zap::kHeaderBytes + ResponseLayout::body;
+      zap::detail::store_le<std::uint32_t>(msg + slot,
+                                           static_cast<std::uint32_t>(head_bytes_ - kPrefixBytes) - slot);
+      zap::detail::store_le<std::uint32_t>(msg + slot + 4, static_cast<std::uint32_t>(body.size()));
+      std::memcpy(dst + head_bytes_, body.data(), body.size());
+    }
+    out.commit(kPrefixBytes + message_bytes);
+    return true;
+  }
+
+ private:
+  std::unique_ptr<std::uint8_t[]> head_;  // [prefix][message without a body]
+  std::size_t head_bytes_ = 0;
+};
+
 }  // namespace net::zaphttp

@@ -24,6 +24,25 @@ Reply answer(Context& x, Wire w, std::string_view method, std::string_view targe
 Context::Context(const Config& config) : limits(config.limits), routes(*config.json) {
   http_limits.max_header_bytes = config.limits.max_header_bytes;
   http_limits.max_body_bytes = config.limits.max_body_bytes;
+  for (int k = 0; k < static_cast<int>(ReplyKind::count_); ++k) {
+    const ReplyHead& h = reply_head(static_cast<ReplyKind>(k));
+    const net::zaphttp::Header headers[2] = {{"Content-Type", h.content_type}, {"Allow", h.allow}};
+    net::zaphttp::ResponseSpec spec;
+    spec.status = static_cast<std::uint16_t>(h.status);
+    spec.headers = {headers, h.allow.empty() ? 1u : 2u};
+    zap_replies[k].prepare(spec);
+  }
+  set_date({});
+}
+
+void Context::set_date(std::string_view date_value) {
+  date = date_value;
+  for (int k = 0; k < static_cast<int>(ReplyKind::count_); ++k) {
+    const ReplyHead& h = reply_head(static_cast<ReplyKind>(k));
+    for (const bool close : {false, true})
+      http_replies[k][close].prepare(h.status, net::http::reason_phrase(h.status), h.content_type, close,
+                                     date, h.allow);
+  }
 }
 
 // ---- HTTP/1.1 -----------------------------------------------------------------
@@ -49,12 +68,7 @@ std::size_t Http1Wire::step(Context& x, Conn& c) {
   if (c.in.size() < req.message_bytes()) return 0;  // the body is still arriving
   const record::Bytes body{c.in.readable().data() + req.head_bytes, req.content_length};
   const Reply reply = answer(x, kWire, req.method, req.target, req.content_type, body);
-  if (reply.allow.empty())
-    net::http::write_response(c.out, reply.status, net::http::reason_phrase(reply.status), reply.content_type,
-                              text(reply.body), req.close, x.date);
-  else  // a 405 (RFC 9110: it names the methods the route allows)
-    net::http::write_response(c.out, reply.status, net::http::reason_phrase(reply.status), reply.content_type,
-                              text(reply.body), req.close, x.date, reply.allow);
+  x.http_replies[static_cast<int>(reply.kind)][req.close].append(c.out, text(reply.body));
   if (req.close) c.closing = true;
   return req.message_bytes();
 }
@@ -95,12 +109,7 @@ std::size_t ZapHttpWire::step(Context& x, Conn& c) {
   }
   const std::string_view content_type = req.headers.find("Content-Type").value_or(std::string_view{});
   const Reply reply = answer(x, kWire, req.method, req.target, content_type, req.body);
-  const net::zaphttp::Header headers[2] = {{"Content-Type", reply.content_type}, {"Allow", reply.allow}};
-  net::zaphttp::ResponseSpec spec;
-  spec.status = static_cast<std::uint16_t>(reply.status);
-  spec.headers = {headers, reply.allow.empty() ? 1u : 2u};
-  spec.body = reply.body;
-  x.zap_out.append_frame(spec, c.out);
+  x.zap_replies[static_cast<int>(reply.kind)].append(c.out, reply.body);
   return s.frame_bytes();
 }
 

@@ -42,13 +42,19 @@ struct Conn : net::Connection {
 struct Context {
   explicit Context(const Config& config);
   void error(ErrorKind k) { ++counters.errors[static_cast<int>(k)]; }
+  // The HTTP Date value (the worker's tick, once a second): the prepared
+  // HTTP/1.1 heads carry it, so they are rebuilt with it.
+  void set_date(std::string_view date_value);
 
   const Limits& limits;
   Routes routes;
   Counters counters;
   net::http::Limits http_limits;
-  net::zaphttp::ResponseEncoder zap_out;
-  std::string_view date;  // the HTTP Date value, refreshed by the worker's tick
+  std::string_view date;
+  // Every reply kind's head, prepared once: [kind][Connection: close].
+  net::http::PreparedResponse http_replies[static_cast<int>(ReplyKind::count_)][2];
+  net::zaphttp::PreparedResponse zap_replies[static_cast<int>(ReplyKind::count_)];
+  net::zaphttp::ResponseEncoder zap_out;  // the 400 frame of a malformed request
   char error_text[128];
 };
 

@@ -12,13 +12,35 @@
 
 namespace server {
 
+// The replies the routes give. Each kind has one status, content type and
+// Allow value (reply_head), so a wire builds each kind's head once — per
+// worker, and per Date second for HTTP/1.1 — and per request copies it and
+// adds the body.
+enum class ReplyKind : std::uint8_t {
+  ok_text = 0,        // 200 text/plain: /health's "ok"
+  ok_zap,             // 200 application/zap
+  ok_json,            // 200 application/json
+  bad_body,           // 400 text/plain: the body did not decode
+  not_found,          // 404 text/plain
+  get_only,           // 405, Allow: GET
+  post_only,          // 405, Allow: POST
+  unsupported_media,  // 415 text/plain
+  count_,
+};
+
+struct ReplyHead {
+  int status;
+  std::string_view content_type;
+  std::string_view allow;  // a 405's Allow value (RFC 9110 §15.5.6: the route's methods); empty otherwise
+};
+const ReplyHead& reply_head(ReplyKind k) noexcept;
+
 // What a route answers. The body view is valid until the next call on the
 // same Routes object (it may point into a codec's output buffer).
 struct Reply {
-  int status = 200;
-  std::string_view content_type;
+  ReplyKind kind = ReplyKind::ok_text;
   record::Bytes body;
-  std::string_view allow{};  // a 405's Allow value (RFC 9110 §15.5.6: the route's methods); empty otherwise
+  [[nodiscard]] const ReplyHead& head() const noexcept { return reply_head(kind); }
 };
 
 // Why a request did not get a 200, for the server's counters.
@@ -49,6 +71,7 @@ class Routes {
 
  private:
   Reply decode_error(std::string_view prefix, record::DecodeError e);
+  Reply rpc(std::string_view method, std::string_view content_type, record::Bytes body, Outcome& outcome);
 
   std::unique_ptr<record::AnyCodec> json_;
   std::unique_ptr<record::AnyCodec> zap_;

@@ -274,8 +274,8 @@ class Worker {
     const std::time_t t = std::time(nullptr);
     if (t == date_time_) return;
     date_time_ = t;
-    x_.date = net::http::format_http_date(
-        t, std::span<char, net::http::kHttpDateBytes>(date_buf_, net::http::kHttpDateBytes));
+    x_.set_date(net::http::format_http_date(
+        t, std::span<char, net::http::kHttpDateBytes>(date_buf_, net::http::kHttpDateBytes)));
   }
 
   const Config& config_;

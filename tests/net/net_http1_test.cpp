@@ -713,6 +713,50 @@ TEST(http1_writer, responses_append_and_grow_the_buffer) {
   EXPECT_EQ(rest.substr(r.head_bytes), "ok");
 }
 
+// The server's prepared heads write what write_response writes, for every
+// reply shape it prepares, with and without Date, Allow and close.
+TEST(http1_writer, prepared_response_is_byte_identical_to_write_response) {
+  struct Shape {
+    int status;
+    std::string_view content_type;
+    std::string_view allow;
+  };
+  const Shape shapes[] = {{200, "application/zap", ""},
+                          {200, "text/plain; charset=utf-8", ""},
+                          {400, "text/plain; charset=utf-8", ""},
+                          {405, "text/plain; charset=utf-8", "GET"},
+                          {415, "", ""},
+                          {599, "application/json", "POST"}};
+  for (const Shape& s : shapes)
+    for (const bool close : {false, true})
+      for (const std::string_view date :
+           {std::string_view{}, std::string_view{"Sun, 06 Nov 1994 08:49:37 GMT"}}) {
+        net::http::PreparedResponse p;
+        ASSERT_TRUE(
+            p.prepare(s.status, net::http::reason_phrase(s.status), s.content_type, close, date, s.allow));
+        for (const std::size_t n : {0, 2, 9, 10, 99, 100, 100000}) {
+          const std::string body(n, 'b');
+          net::Buffer want, got(8);
+          if (s.allow.empty())
+            net::http::write_response(want, s.status, net::http::reason_phrase(s.status), s.content_type,
+                                      body, close, date);
+          else
+            net::http::write_response(want, s.status, net::http::reason_phrase(s.status), s.content_type,
+                                      body, close, date, s.allow);
+          EXPECT_EQ(p.append(got, body), want.size());
+          EXPECT_EQ(contents(got), contents(want)) << s.status << " close " << close << " body " << n;
+        }
+      }
+}
+
+TEST(http1_writer, prepared_response_refuses_bodyless_statuses) {
+  net::http::PreparedResponse p;
+  for (const int status : {100, 101, 204, 304}) EXPECT_FALSE(p.prepare(status, "x", "", false, "")) << status;
+  net::Buffer out;
+  EXPECT_EQ(p.append(out, "body"), 0u) << "not prepared: nothing appended";
+  EXPECT_TRUE(out.empty());
+}
+
 TEST(http1_writer, request_bytes_are_exact) {
   net::Buffer b;
   const std::size_t n = net::http::write_request(b, "GET", "/health", "127.0.0.1:8080", "", "");

@@ -998,4 +998,106 @@ TEST(encoders, steady_state_allocates_nothing) {
   EXPECT_EQ(after.allocs - before.allocs, 0u);
 }
 
+// ---- prepared responses ----------------------------------------------------
+
+// Every reply shape the server prepares, with bodies around the sizes that
+// matter (empty, one byte, under and over 8 and the builder's 128), equals
+// what the encoder writes for the same spec with that body.
+TEST(prepared_response, is_byte_identical_to_the_encoder) {
+  const zh::Header ct_text{"Content-Type", "text/plain; charset=utf-8"};
+  const zh::Header ct_zap{"Content-Type", "application/zap"};
+  const zh::Header allow{"Allow", "GET"};
+  const zh::Header text_allow[2] = {ct_text, allow};
+  struct Shape {
+    std::uint16_t status;
+    std::span<const zh::Header> headers;
+  };
+  const Shape shapes[] = {
+      {200, {&ct_zap, 1}}, {200, {&ct_text, 1}}, {400, {&ct_text, 1}}, {405, text_allow}, {0, {}},
+      {599, {&ct_zap, 1}}};
+  for (const Shape& shape : shapes) {
+    zh::ResponseSpec spec;
+    spec.status = shape.status;
+    spec.headers = shape.headers;
+    zh::PreparedResponse prepared;
+    ASSERT_TRUE(prepared.prepare(spec)) << shape.status;
+    for (const std::size_t n : {0, 1, 7, 8, 9, 80, 128, 1000, 100000}) {
+      const std::string b(n, 'b');
+      spec.body = bytes_of(b);
+      net::Buffer want, got(16);
+      ASSERT_TRUE(zh::ResponseEncoder{}.append_frame(spec, want));
+      got.append("xy", 2);  // appends behind what is there
+      ASSERT_TRUE(prepared.append(got, bytes_of(b)));
+      got.consume(2);
+      EXPECT_TRUE(same_bytes(readable(got), readable(want))) << "status " << shape.status << ", body " << n;
+      zh::ResponseView v;
+      const zh::FrameScan scan = zh::scan_frame(got.readable());
+      ASSERT_EQ(scan.status, zh::FrameScan::Status::complete);
+      ASSERT_EQ(zh::decode_response(zh::frame_message(got.readable(), scan), v), zh::FrameError::ok);
+      EXPECT_EQ(v.body.size(), n);
+    }
+  }
+}
+
+// A prepared head plus the body gives the golden response bytes (the
+// responses without a trailer: frames 2 and 6).
+TEST(prepared_response, gives_the_golden_response_bytes) {
+  int checked = 0;
+  for (const Golden& g : kGolden) {
+    if (g.request || !g.trailer.empty()) continue;
+    const std::vector<zh::Header> headers = headers_of(g.headers);
+    const std::string b = g.body;
+    zh::PreparedResponse prepared;
+    ASSERT_TRUE(prepared.prepare({g.status, g.method_or_reason, g.proto, headers, {}, {}})) << g.name;
+    net::Buffer out(8);
+    ASSERT_TRUE(prepared.append(out, bytes_of(b))) << g.name;
+    EXPECT_TRUE(same_bytes(readable(out), spec_frame(g.item))) << g.name;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 2);
+}
+
+TEST(prepared_response, refuses_what_it_cannot_prepare_and_appends_nothing_then) {
+  zh::PreparedResponse unprepared;
+  net::Buffer out;
+  EXPECT_FALSE(unprepared.append(out, {})) << "nothing prepared";
+  EXPECT_TRUE(out.empty());
+
+  const std::string b = "body";
+  zh::ResponseSpec with_body;
+  with_body.body = bytes_of(b);
+  EXPECT_FALSE(zh::PreparedResponse{}.prepare(with_body)) << "the body is per append";
+  const zh::Header t{"X", "y"};
+  zh::ResponseSpec with_trailer;
+  with_trailer.trailer = {&t, 1};
+  EXPECT_FALSE(zh::PreparedResponse{}.prepare(with_trailer)) << "the body would not be the last tail";
+  zh::ResponseSpec head;
+  head.type = zh::MsgType::stream_head;
+  EXPECT_FALSE(zh::PreparedResponse{}.prepare(head));
+
+  zh::PreparedResponse ok;
+  ASSERT_TRUE(ok.prepare({}));
+  const std::vector<std::uint8_t> huge(zh::kMaxFrameBytes, 0);
+  EXPECT_FALSE(ok.append(out, {huge.data(), huge.size()})) << "over the frame limit with its head";
+  EXPECT_TRUE(out.empty());
+}
+
+TEST(prepared_response, appending_into_a_grown_buffer_allocates_nothing) {
+  const zh::Header ct{"Content-Type", "application/zap"};
+  zh::ResponseSpec spec;
+  spec.headers = {&ct, 1};
+  zh::PreparedResponse prepared;
+  ASSERT_TRUE(prepared.prepare(spec));
+  const std::string b(80, 'z');
+  net::Buffer out;
+  ASSERT_TRUE(prepared.append(out, bytes_of(b)));
+  out.clear();
+  const micro::AllocCount before = micro::alloc_count();
+  for (int i = 0; i < 1000; ++i) {
+    ASSERT_TRUE(prepared.append(out, bytes_of(b)));
+    out.clear();
+  }
+  EXPECT_EQ(micro::alloc_count().allocs - before.allocs, 0u);
+}
+
 }  // namespace

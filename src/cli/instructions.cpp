@@ -1,0 +1,110 @@
+// cli/instructions.cpp — `zapbench instructions`: instructions per request of
+// the server's request path (bench/instructions.hpp runs callgrind and perf
+// around this same binary), and the child mode --one that they run.
+#include "bench/instructions.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <regex>
+#include <string>
+#include <system_error>
+
+#include "cli/args.hpp"
+#include "cli/flags.hpp"
+#include "micro/request_path.hpp"
+
+namespace cli {
+namespace fs = std::filesystem;
+
+namespace {
+
+// The child: check the case, then exactly requests ÷ 16 batches in
+// run_batches (where callgrind collects). Exit 0 only when the answers were right.
+int run_one(const std::string& name, std::uint64_t requests) {
+  micro::PathCase c;
+  if (!micro::find_path_case(name, c)) die("instructions: no request path '" + name + "'");
+  micro::RequestPath path(c);
+  if (const std::string why = path.check(); !why.empty()) die("instructions: " + name + ": " + why);
+  path.run_batches(requests / micro::RequestPath::kBatchRequests);
+  if (const std::string why = path.check(); !why.empty())
+    die("instructions: " + name + " after the batches: " + why);
+  return 0;
+}
+
+}  // namespace
+
+int cmd_instructions(int argc, char** argv) {
+  std::string filter, one, markdown_out;
+  std::uint64_t requests = 16'000;
+  bool no_perf = false;
+  flags::Table t("instructions");
+  t.about(
+      "Counts the instructions the server's request path executes per request,\n"
+      "a figure that does not move with the machine's noise: each\n"
+      "Server/<framing>/<body> case of `zapbench micro` (16 pipelined requests per\n"
+      "batch, answered by the server's own code on in-memory bytes, no syscalls)\n"
+      "runs as a child under valgrind --tool=callgrind, collecting only inside the\n"
+      "batch loop (Ir ÷ requests, exact), and under perf stat -e instructions:u\n"
+      "where the machine has the counter (two runs; their difference ÷ the\n"
+      "difference of requests). A missing tool is reported with the reason.");
+  t.text("--filter", &filter, "REGEX", "only cases whose name matches (e.g. 'zap-http/zap$')");
+  t.number("--requests", &requests, {16, 1'000'000'000}, "requests per case (rounded up to a batch of 16)");
+  t.set("--no-perf", &no_perf, true, "do not try perf stat (callgrind only)");
+  t.text("--markdown", &markdown_out, "FILE", "also write the table to FILE");
+  t.text("--one", &one, "CASE",
+         "run one case's batches in this process and exit (what callgrind and perf run)");
+  t.parse(argc, argv);
+  requests = (requests + micro::RequestPath::kBatchRequests - 1) / micro::RequestPath::kBatchRequests *
+             micro::RequestPath::kBatchRequests;
+  if (t.seen("--one")) return run_one(one, requests);
+
+  bench::InstructionOptions o;
+  std::error_code ec;
+  o.self = fs::read_symlink("/proc/self/exe", ec).string();
+  if (ec) die("instructions: cannot find my own binary (/proc/self/exe): " + ec.message());
+  o.requests = requests;
+  o.perf = !no_perf;
+  std::regex re;
+  try {
+    re = std::regex(filter.empty() ? "." : filter);
+  } catch (const std::regex_error& e) {
+    die("instructions: --filter '" + filter + "' is not a regular expression: " + e.what());
+  }
+  for (const micro::PathCase& c : micro::path_cases())
+    if (std::regex_search(c.name(), re)) o.cases.push_back(c.name());
+  if (o.cases.empty()) die("instructions: no case matches --filter '" + filter + "'");
+
+  char dir_template[] = "/tmp/zapbench-instructions-XXXXXX";
+  if (mkdtemp(dir_template) == nullptr) die("instructions: cannot make a temporary directory");
+  o.work_dir = dir_template;
+  struct RemoveDir {
+    fs::path dir;
+    ~RemoveDir() {
+      std::error_code e;
+      fs::remove_all(dir, e);
+    }
+  } remove_dir{o.work_dir};
+
+  bench::InstructionCounts counts;
+  try {
+    counts = bench::count_instructions(
+        o, [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); });
+  } catch (const std::exception& e) {
+    die(e.what());
+  }
+  std::string text = bench::instructions_markdown(counts);
+  text = "Instructions per request of the server's request path (" + std::to_string(counts.requests) +
+         " requests per case; " +
+         (counts.valgrind_version.empty() ? "no valgrind" : counts.valgrind_version) + "):\n\n" + text;
+  std::fputs(text.c_str(), stdout);
+  if (t.seen("--markdown")) {
+    std::FILE* f = std::fopen(markdown_out.c_str(), "w");
+    if (f == nullptr || std::fputs(text.c_str(), f) < 0 || std::fclose(f) != 0)
+      die("instructions: cannot write " + markdown_out);
+  }
+  return 0;
+}
+
+}  // namespace cli
