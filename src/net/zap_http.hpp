@@ -119,8 +119,11 @@ namespace detail {
 
 // ASCII case-insensitive equality: header names are tokens, and the spec says
 // to compare them without regard to case (senders keep their own case).
+// Senders mostly write a name as it is registered ("Content-Type"), so an
+// exact match is tried first (one memcmp) and bytes are folded only after it.
 [[nodiscard]] constexpr bool iequals(std::string_view a, std::string_view b) noexcept {
   if (a.size() != b.size()) return false;
+  if (a == b) return true;
   for (std::size_t i = 0; i < a.size(); ++i) {
     if (detail::ascii_lower(a[i]) != detail::ascii_lower(b[i])) return false;
   }
