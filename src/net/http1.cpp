@@ -118,9 +118,9 @@ template <bool kWithSpace>
   while (end - c >= 16) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(c));
     // OR 0x20 folds case; only letters land in 'a'..'z' by it.
-    const __m128i ok = _mm_or_si128(_mm_or_si128(in_range(_mm_or_si128(v, _mm_set1_epi8(0x20)), 'a', 25),
-                                                 in_range(v, '0', 9)),
-                                    _mm_cmpeq_epi8(v, _mm_set1_epi8('-')));
+    const __m128i ok = _mm_or_si128(
+        _mm_or_si128(in_range(_mm_or_si128(v, _mm_set1_epi8(0x20)), 'a', 25), in_range(v, '0', 9)),
+        _mm_cmpeq_epi8(v, _mm_set1_epi8('-')));
     const auto stop = static_cast<unsigned>(~_mm_movemask_epi8(ok)) & 0xffffu;
     if (stop != 0) return c + __builtin_ctz(stop);
     c += 16;

@@ -8,6 +8,8 @@
 #include <memory>
 #include <string_view>
 
+#include "net/zap_http.hpp"
+#include "record/codec_zap.hpp"
 #include "record/registry.hpp"
 
 namespace server {
@@ -64,7 +66,7 @@ class Routes {
   // json_codec must be an available JSON codec (the CLI checks the name).
   explicit Routes(const record::CodecInfo& json_codec);
 
-  // Answers one request. body must carry record::kInputPaddingBytes of
+  // Answers one request (inline: the request path). body must carry record::kInputPaddingBytes of
   // readable padding (connection buffers do).
   Reply handle(std::string_view method, std::string_view target, std::string_view content_type,
                record::Bytes body, Route& route, Outcome& outcome);
@@ -72,14 +74,87 @@ class Routes {
  private:
   Reply decode_error(std::string_view prefix, record::DecodeError e);
   Reply rpc(std::string_view method, std::string_view content_type, record::Bytes body, Outcome& outcome);
+  // Decode, compute, encode: the handler, on a concrete or a runtime codec.
+  template <class Codec>
+  Reply run(Codec& codec, record::Bytes body, std::string_view bad_label, ReplyKind ok, Outcome& outcome) {
+    record::RequestView req;
+    if (const record::DecodeError e = codec.decode_request(body, req); e != record::DecodeError::ok) {
+      outcome = Outcome::bad_body;
+      return decode_error(bad_label, e);
+    }
+    outcome = Outcome::ok;
+    return {ok, codec.encode_response(record::compute(req))};
+  }
 
   std::unique_ptr<record::AnyCodec> json_;
-  std::unique_ptr<record::AnyCodec> zap_;
+  // ZAP, the standard body, by its concrete type (its calls inline into the
+  // request path, as in Handler/zap); the JSON codec is the flag's choice.
+  record::ZapCodec zap_;
   char error_text_[96];  // "bad json body: <reason>", rebuilt per bad request
 };
 
 // The media type of a Content-Type value: before any ';', trimmed, compared
 // case-insensitively by the caller.
 std::string_view media_type(std::string_view content_type) noexcept;
+
+// ---- the request path: inline, so each wire's step compiles it in ----------
+
+namespace detail {
+inline record::Bytes as_bytes(std::string_view s) noexcept {
+  return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()};
+}
+}  // namespace detail
+using detail::as_bytes;
+
+inline Reply Routes::handle(std::string_view method, std::string_view target, std::string_view content_type,
+                            record::Bytes body, Route& route, Outcome& outcome) {
+  // The targets the loader sends, compared whole first; a query string is
+  // the general path's.
+  if (target == "/rpc") {
+    route = Route::rpc;
+    return rpc(method, content_type, body, outcome);
+  }
+  const std::string_view path = target == "/health" ? target : target.substr(0, target.find('?'));
+  if (path == "/health") {
+    route = Route::health;
+    if (method != "GET") {
+      outcome = Outcome::method_not_allowed;
+      return {ReplyKind::get_only, as_bytes("method not allowed")};
+    }
+    outcome = Outcome::ok;
+    return {ReplyKind::ok_text, as_bytes("ok")};
+  }
+  if (path == "/rpc") {
+    route = Route::rpc;
+    return rpc(method, content_type, body, outcome);
+  }
+  route = Route::other;
+  outcome = Outcome::not_found;
+  return {ReplyKind::not_found, as_bytes("not found")};
+}
+
+inline Reply Routes::rpc(std::string_view method, std::string_view content_type, record::Bytes body,
+                         Outcome& outcome) {
+  if (method != "POST") {
+    outcome = Outcome::method_not_allowed;
+    return {ReplyKind::post_only, as_bytes("method not allowed")};
+  }
+  // The two media types as the loader writes them, compared whole first;
+  // parameters, spaces and other cases take media_type() and iequals.
+  bool zap = content_type == "application/zap";
+  bool json = !zap && content_type == "application/json";
+  if (!zap && !json) {
+    const std::string_view media = media_type(content_type);
+    json = net::zaphttp::iequals(media, "application/json");
+    zap = !json && net::zaphttp::iequals(media, "application/zap");
+  }
+  if (!zap && !json) {
+    outcome = Outcome::unsupported_media;
+    return {ReplyKind::unsupported_media,
+            as_bytes("unsupported content type: want application/json or application/zap")};
+  }
+  return zap ? run(zap_, body, "bad zap body", ReplyKind::ok_zap, outcome)
+             : run(*json_, body, "bad json body", ReplyKind::ok_json, outcome);
+}
 
 }  // namespace server
