@@ -609,7 +609,7 @@ class PreparedResponse {
     const std::size_t message_bytes = head_bytes_ - kPrefixBytes + body.size();
     if (head_bytes_ == 0 || message_bytes > kMaxFrameBytes) return false;
     std::uint8_t* dst = out.prepare(kPrefixBytes + message_bytes);
-    std::memcpy(dst, head_.get(), head_bytes_);
+    zap::detail::copy_bytes(dst, head_.get(), head_bytes_);
     if (!body.empty()) {
       const auto n = static_cast<std::uint32_t>(message_bytes);
       dst[0] = static_cast<std::uint8_t>(n >> 24);  // the prefix, big-endian (§2.1)
@@ -625,7 +625,7 @@ class PreparedResponse {
       zap::detail::store_le<std::uint32_t>(msg + slot,
                                            static_cast<std::uint32_t>(head_bytes_ - kPrefixBytes) - slot);
       zap::detail::store_le<std::uint32_t>(msg + slot + 4, static_cast<std::uint32_t>(body.size()));
-      std::memcpy(dst + head_bytes_, body.data(), body.size());
+      zap::detail::copy_bytes(dst + head_bytes_, body.data(), body.size());
     }
     out.commit(kPrefixBytes + message_bytes);
     return true;

@@ -309,19 +309,6 @@ class Builder {
     eager_owner_ = 0;
   }
 
-  // Small copies without a libc call: tails are usually a few dozen bytes.
-  static void copy_bytes(std::uint8_t* dst, const std::uint8_t* src, std::size_t n) noexcept {
-    if (n >= 8 && n <= 16) {
-      std::memcpy(dst, src, 8);
-      std::memcpy(dst + n - 8, src + n - 8, 8);
-    } else if (n > 16 && n <= 32) {
-      std::memcpy(dst, src, 16);
-      std::memcpy(dst + n - 16, src + n - 16, 16);
-    } else {
-      std::memcpy(dst, src, n);
-    }
-  }
-
   void init_header(std::uint16_t version) noexcept {
     std::memcpy(buf_, kMagic, 4);
     detail::store_le<std::uint16_t>(buf_ + kVersionAt, version);
@@ -363,7 +350,7 @@ class Builder {
   void append(const std::uint8_t* p, std::size_t n) {
     settle();
     reserve(n);
-    copy_bytes(buf_ + pos_, p, n);
+    detail::copy_bytes(buf_ + pos_, p, n);
     pos_ += n;
   }
 
@@ -415,11 +402,11 @@ inline void ObjectBuilder::scalar(std::uint32_t f, T v) {
     }
     b.reserve(len);
     at = static_cast<std::uint32_t>(b.pos_);
-    Builder::copy_bytes(b.buf_ + at, v.data(), len);
+    detail::copy_bytes(b.buf_ + at, v.data(), len);
     b.pos_ += len;
   } else {
     at = static_cast<std::uint32_t>(b.tail_bytes_.size());
-    Builder::copy_bytes(b.tail_bytes_.extend(len), v.data(), len);
+    detail::copy_bytes(b.tail_bytes_.extend(len), v.data(), len);
   }
   *b.tails_.extend(1) = Builder::Tail{static_cast<std::uint32_t>(slot), at, len, kNoTail};
   if (last_tail_ == kNoTail)

@@ -90,5 +90,20 @@ inline void store_le(std::uint8_t* p, T v) noexcept {
   std::memcpy(p, &u, sizeof(U));
 }
 
+// Copies n bytes between buffers that do not overlap. Messages are small, so
+// up to 128 bytes are moved inline, 16 at a time with the last move
+// overlapping, instead of through a call to memcpy; larger copies use it.
+inline void copy_bytes(std::uint8_t* dst, const std::uint8_t* src, std::size_t n) noexcept {
+  if (n >= 16 && n <= 128) {
+    for (std::size_t i = 0; i + 16 < n; i += 16) std::memcpy(dst + i, src + i, 16);
+    std::memcpy(dst + n - 16, src + n - 16, 16);
+  } else if (n >= 8 && n < 16) {
+    std::memcpy(dst, src, 8);
+    std::memcpy(dst + n - 8, src + n - 8, 8);
+  } else {
+    std::memcpy(dst, src, n);
+  }
+}
+
 }  // namespace detail
 }  // namespace zap
