@@ -183,7 +183,8 @@ ParseResult find_head_end(std::string_view buf, std::size_t max_header_bytes, st
   enum { kGoOn, kEnd, kBareLf };
   const auto judge = [&](std::size_t i) noexcept {
     if (i == begin || p[i - 1] != '\r') return kBareLf;
-    if (i >= begin + 3 && p[i - 2] == '\n' && p[i - 3] == '\r') return kEnd;
+    // The CR LF CR LF ending here, in one 32-bit compare.
+    if (i >= begin + 3 && std::memcmp(p + i - 3, "\r\n\r\n", 4) == 0) return kEnd;
     return kGoOn;
   };
   const auto finish = [&](int verdict, std::size_t i) noexcept {
@@ -262,6 +263,14 @@ struct Fields {
 bool parse_content_length(std::string_view v, std::uint64_t& out) noexcept {
   if (v.empty()) return false;
   std::uint64_t n = 0;
+  if (v.size() < 20) {  // 19 digits cannot overflow 64 bits: no check per digit
+    for (const char ch : v) {
+      if (!is_digit(ch)) return false;
+      n = n * 10 + static_cast<std::uint64_t>(ch - '0');
+    }
+    out = n;
+    return true;
+  }
   for (const char ch : v) {
     if (!is_digit(ch)) return false;
     const auto d = static_cast<std::uint64_t>(ch - '0');
@@ -307,6 +316,7 @@ Detail parse_headers(const char* c, const char* end, Header* headers, std::size_
     if (c == name0) return Detail::bad_header_name;
     const std::string_view name(name0, static_cast<std::size_t>(c - name0));
     ++c;
+    if (*c == ' ') ++c;  // the usual single space, then any more
     while (is_ows(*c)) ++c;
     const char* const value0 = c;
     c = skip_visible<true>(c, end);
@@ -644,6 +654,8 @@ bool PreparedResponse::prepare(int status, std::string_view reason, std::string_
                                std::string_view date_header_value, std::string_view allow) {
   before_length_.clear();
   after_length_.clear();
+  head_.clear();
+  head_body_bytes_ = kNoLength;
   if (status < 200 || status == 204 || status == 304) return false;
   // The order write_response_with() writes.
   before_length_.append("HTTP/1.1 ").append(Digits(static_cast<std::uint64_t>(status)).view()).append(" ");
@@ -655,15 +667,18 @@ bool PreparedResponse::prepare(int status, std::string_view reason, std::string_
   if (!allow.empty()) after_length_.append("Allow: ").append(allow).append(kCrlf);
   if (close) after_length_.append("Connection: close\r\n");
   after_length_.append(kCrlf);
+  head_.reserve(before_length_.size() + 20 + after_length_.size());  // no allocation in append()
   return true;
 }
 
-std::size_t PreparedResponse::append(net::Buffer& out, std::string_view body) const {
+std::size_t PreparedResponse::append(net::Buffer& out, std::string_view body) {
   if (before_length_.empty()) return 0;
-  const Digits length(body.size());
-  const std::size_t n = before_length_.size() + length.size + after_length_.size() + body.size();
-  char* w = reinterpret_cast<char*>(out.prepare(n));
-  w = put(put(put(w, before_length_), length.view()), after_length_);
+  if (body.size() != head_body_bytes_) {  // answers of one size in a row: the head is ready
+    head_.assign(before_length_).append(Digits(body.size()).view()).append(after_length_);
+    head_body_bytes_ = body.size();
+  }
+  const std::size_t n = head_.size() + body.size();
+  char* w = put(reinterpret_cast<char*>(out.prepare(n)), head_);
   put(w, body);
   out.commit(n);
   return n;

@@ -743,8 +743,12 @@ TEST(http1_writer, prepared_response_is_byte_identical_to_write_response) {
           else
             net::http::write_response(want, s.status, net::http::reason_phrase(s.status), s.content_type,
                                       body, close, date, s.allow);
-          EXPECT_EQ(p.append(got, body), want.size());
-          EXPECT_EQ(contents(got), contents(want)) << s.status << " close " << close << " body " << n;
+          // Twice: the second append reuses the head kept for this length.
+          for (int twice = 0; twice < 2; ++twice) {
+            got.clear();
+            EXPECT_EQ(p.append(got, body), want.size());
+            EXPECT_EQ(contents(got), contents(want)) << s.status << " close " << close << " body " << n;
+          }
         }
       }
 }
