@@ -22,6 +22,8 @@ packages=(
   libhttp-parser-dev                   # the HTTP/1.1 parser our own is benchmarked against
   nginx-light                          # zapbench run's reference arm (nginx serving /health)
   chromium                             # the test that renders report.html headless
+  valgrind                             # zapbench instructions: callgrind counts the request path's instructions
+  linux-perf                           # ... and perf stat, where the machine exposes the counter
 )
 
 # The codecs' libraries: column 6 of every row (comments and blank lines

@@ -2,8 +2,10 @@
 // --one CASE` (instructions.hpp).
 #include "bench/instructions.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -77,11 +79,19 @@ std::optional<double> perf_count(const std::filesystem::path& out, std::string& 
   return std::nullopt;
 }
 
+// A count per request, rounded; "—" when not measured.
+std::string whole(double v) {
+  if (!std::isfinite(v)) return "—";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.0f", v);
+  return buf;
+}
+
 }  // namespace
 
-InstructionCounts count_instructions(const InstructionOptions& o,
-                                     const std::function<void(const std::string&)>& progress) {
-  InstructionCounts c;
+report::Instructions count_instructions(const InstructionOptions& o,
+                                        const std::function<void(const std::string&)>& progress) {
+  report::Instructions c;
   c.requests = o.requests;
   const std::string valgrind = find_program("valgrind");
   std::string perf = o.perf ? find_program("perf") : "";
@@ -90,8 +100,8 @@ InstructionCounts count_instructions(const InstructionOptions& o,
   } else {
     const auto log = o.work_dir / "valgrind-version.log";
     if (run_child({valgrind, "--version"}, log)) {
-      c.valgrind_version = read_file(log);
-      while (!c.valgrind_version.empty() && c.valgrind_version.back() == '\n') c.valgrind_version.pop_back();
+      c.tools = read_file(log);
+      while (!c.tools.empty() && c.tools.back() == '\n') c.tools.pop_back();
     }
   }
   if (!o.perf)
@@ -101,7 +111,8 @@ InstructionCounts count_instructions(const InstructionOptions& o,
 
   for (std::size_t i = 0; i < o.cases.size(); ++i) {
     const std::string& name = o.cases[i];
-    InstructionFigure f{name, std::nullopt, std::nullopt};
+    report::InstructionFigure f;
+    f.name = name;
     if (c.callgrind_unavailable.empty()) {
       const auto out = o.work_dir / ("callgrind-" + std::to_string(i) + ".out");
       const auto log = o.work_dir / ("callgrind-" + std::to_string(i) + ".log");
@@ -115,7 +126,7 @@ InstructionCounts count_instructions(const InstructionOptions& o,
       if (!ir || *ir <= 0)
         throw std::runtime_error("instructions: callgrind collected nothing for " + name +
                                  " (is micro::RequestPath::run_batches in the binary?)");
-      f.callgrind = *ir / static_cast<double>(o.requests);
+      f.callgrind_ir = *ir / static_cast<double>(o.requests);
     }
     if (c.perf_unavailable.empty()) {
       // Two runs, the second with 4× the requests: start-up cancels in the difference.
@@ -134,31 +145,20 @@ InstructionCounts count_instructions(const InstructionOptions& o,
         if (const std::optional<double> n = perf_count(out, c.perf_unavailable)) counts[k] = *n;
       }
       if (c.perf_unavailable.empty())
-        f.perf = (counts[1] - counts[0]) / static_cast<double>(requests[1] - requests[0]);
+        f.perf_instructions = (counts[1] - counts[0]) / static_cast<double>(requests[1] - requests[0]);
     }
-    if (progress) {
-      char line[160];
-      std::snprintf(line, sizeof line, "%-28s callgrind %s  perf %s", name.c_str(),
-                    f.callgrind ? std::to_string(static_cast<long>(*f.callgrind + 0.5)).c_str() : "—",
-                    f.perf ? std::to_string(static_cast<long>(*f.perf + 0.5)).c_str() : "—");
-      progress(line);
-    }
+    if (progress)
+      progress(name + ": callgrind " + whole(f.callgrind_ir) + ", perf " + whole(f.perf_instructions));
     c.figures.push_back(std::move(f));
   }
   return c;
 }
 
-std::string instructions_markdown(const InstructionCounts& c) {
+std::string instructions_markdown(const report::Instructions& c) {
   std::string s = "| request path | instructions/request (callgrind Ir) | instructions/request (perf) |\n";
   s += "|---|---:|---:|\n";
-  auto cell = [](const std::optional<double>& v) {
-    if (!v) return std::string("—");
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.0f", *v);
-    return std::string(buf);
-  };
-  for (const InstructionFigure& f : c.figures)
-    s += "| " + f.name + " | " + cell(f.callgrind) + " | " + cell(f.perf) + " |\n";
+  for (const report::InstructionFigure& f : c.figures)
+    s += "| " + f.name + " | " + whole(f.callgrind_ir) + " | " + whole(f.perf_instructions) + " |\n";
   if (!c.callgrind_unavailable.empty()) s += "\ncallgrind unavailable: " + c.callgrind_unavailable + "\n";
   if (!c.perf_unavailable.empty()) s += "\nperf unavailable: " + c.perf_unavailable + "\n";
   return s;

@@ -11,25 +11,12 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
-#include <optional>
 #include <string>
 #include <vector>
 
+#include "report/model.hpp"
+
 namespace bench {
-
-struct InstructionFigure {
-  std::string name;                 // "Server/zap-http/zap"
-  std::optional<double> callgrind;  // Ir per request
-  std::optional<double> perf;       // instructions:u per request
-};
-
-struct InstructionCounts {
-  std::vector<InstructionFigure> figures;
-  std::uint64_t requests = 0;         // per case under callgrind
-  std::string callgrind_unavailable;  // empty when callgrind ran
-  std::string perf_unavailable;       // empty when perf ran
-  std::string valgrind_version;       // e.g. "valgrind-3.19.0"
-};
 
 struct InstructionOptions {
   std::string self;                 // this zapbench binary
@@ -41,10 +28,10 @@ struct InstructionOptions {
 
 // Runs every case; `progress` hears one line per case. Throws
 // std::runtime_error when a child fails (its log's tail in the message).
-InstructionCounts count_instructions(const InstructionOptions& o,
-                                     const std::function<void(const std::string&)>& progress);
+report::Instructions count_instructions(const InstructionOptions& o,
+                                        const std::function<void(const std::string&)>& progress);
 
-// The table `zapbench instructions` prints and the README shows.
-std::string instructions_markdown(const InstructionCounts& c);
+// The table `zapbench instructions` prints.
+std::string instructions_markdown(const report::Instructions& c);
 
 }  // namespace bench

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "bench/host.hpp"
+#include "bench/instructions.hpp"
 #include "bench/load_command.hpp"
 #include "bench/load_result.hpp"
 #include "bench/nginx.hpp"
@@ -166,6 +167,23 @@ void run_micro(const SampleContext& ctx, report::Results& res) {
   }
   for (const report::Codec& codec : res.codecs)
     if (!codec.available) res.micro.unavailable_codecs.push_back({codec.name, codec.unavailable_reason});
+}
+
+void run_instructions(const SampleContext& ctx, report::Results& res) {
+  InstructionOptions o;
+  o.self = ctx.zapbench_exe;
+  for (const report::MicroFigure& f : res.micro.figures)
+    if (f.op == "Server") o.cases.push_back(f.name);
+  if (o.cases.empty()) return;
+  o.work_dir = ctx.folder.file("instructions");
+  std::error_code ec;
+  fs::create_directories(o.work_dir, ec);
+  try {
+    res.micro.instructions = count_instructions(o, {});
+  } catch (const std::exception& e) {
+    res.notes.push_back(e.what());
+  }
+  fs::remove_all(o.work_dir, ec);
 }
 
 }  // namespace bench

@@ -35,4 +35,11 @@ report::E2ESample run_sample(const SampleContext& ctx, CellPlan& cp, unsigned ro
 // failure and the unavailable codecs listed).
 void run_micro(const SampleContext& ctx, report::Results& res);
 
+// Counts the instructions per request of every Server/<framing>/<body> path
+// the microbenchmarks ran (bench/instructions.hpp) into
+// res.micro.instructions, working in the run folder and removing what it
+// wrote there; a tool that is missing is recorded with the reason, a failure
+// is a note.
+void run_instructions(const SampleContext& ctx, report::Results& res);
+
 }  // namespace bench

@@ -87,7 +87,7 @@ int cmd_instructions(int argc, char** argv) {
     }
   } remove_dir{o.work_dir};
 
-  bench::InstructionCounts counts;
+  report::Instructions counts;
   try {
     counts = bench::count_instructions(
         o, [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); });
@@ -96,8 +96,7 @@ int cmd_instructions(int argc, char** argv) {
   }
   std::string text = bench::instructions_markdown(counts);
   text = "Instructions per request of the server's request path (" + std::to_string(counts.requests) +
-         " requests per case; " +
-         (counts.valgrind_version.empty() ? "no valgrind" : counts.valgrind_version) + "):\n\n" + text;
+         " requests per case; " + (counts.tools.empty() ? "no valgrind" : counts.tools) + "):\n\n" + text;
   std::fputs(text.c_str(), stdout);
   if (t.seen("--markdown")) {
     std::FILE* f = std::fopen(markdown_out.c_str(), "w");

@@ -178,6 +178,13 @@ int cmd_run(int argc, char** argv) {
     for (const std::string& n : res.notes) std::printf("[micro] %s\n", n.c_str());
     std::printf("[micro] %zu figures in %s\n", res.micro.figures.size(),
                 bench::duration_text(std::chrono::duration<double>(Clock::now() - t_start).count()).c_str());
+    std::printf("[micro] instructions per request of the request paths (callgrind)...\n");
+    std::fflush(stdout);
+    bench::run_instructions(ctx, res);
+    const report::Instructions& ins = res.micro.instructions;
+    if (!ins.callgrind_unavailable.empty())
+      std::printf("[micro] callgrind unavailable: %s\n", ins.callgrind_unavailable.c_str());
+    if (!ins.figures.empty()) std::printf("[micro] %zu request paths counted\n", ins.figures.size());
   }
 
   // 3. The end-to-end matrix: every cell once per round; odd rounds run

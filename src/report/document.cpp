@@ -241,9 +241,16 @@ void request_path(const Results& r, Out& out) {
     }
     return best;
   };
-  Table t{{"request path", "ns/request", "codec: Handler ns", "framing, routing, answer ns", "allocs",
-           "end to end: server CPU ns/request", "kernel and event loop ns"},
-          "lrrrrrr",
+  const Instructions& ins = m.instructions;
+  auto instructions_of = [&](const std::string& name) -> const InstructionFigure* {
+    for (const InstructionFigure& f : ins.figures)
+      if (f.name == name) return &f;
+    return nullptr;
+  };
+  Table t{{"request path", "ns/request", "instructions/request", "codec: Handler ns",
+           "framing, routing, answer ns", "allocs", "end to end: server CPU ns/request",
+           "kernel and event loop ns"},
+          "lrrrrrrr",
           {}};
   for (const MicroFigure& f : m.figures) {
     if (f.op != "Server") continue;
@@ -252,6 +259,8 @@ void request_path(const Results& r, Out& out) {
     const double path_ns = f.ns_per_op.median();
     const MicroFigure* handler = body == "hello" ? nullptr : find("Handler/" + body);
     std::vector<Text> row{f.name, med_range(f.ns_per_op, 1, false)};
+    const InstructionFigure* counted = instructions_of(f.name);
+    row.emplace_back(counted && std::isfinite(counted->callgrind_ir) ? grouped(counted->callgrind_ir) : "—");
     row.emplace_back(handler ? sig(handler->ns_per_op.median()) : body == "hello" ? "0" : "—");
     row.emplace_back(handler || body == "hello" ? sig(path_ns - (handler ? handler->ns_per_op.median() : 0))
                                                 : "—");
@@ -276,8 +285,23 @@ void request_path(const Results& r, Out& out) {
        "(framing, routing, the answer's head), and, where this run measured the same cell end to end "
        "at pipeline depth 16, the server's CPU per request there: the difference is the kernel's and "
        "the event loop's. ",
-       code("zapbench instructions"), " counts the same paths' instructions per request."});
+       code("zapbench instructions"), " counts the same paths' instructions per request (callgrind, ",
+       ins.requests > 0 ? grouped(static_cast<double>(ins.requests)) + " requests each" : "not run",
+       ins.tools.empty() ? "" : ", " + ins.tools,
+       "): a figure that does not move with the machine's noise."});
   out.table(std::move(t));
+  std::vector<Runs> unavailable;
+  if (!ins.callgrind_unavailable.empty()) unavailable.push_back({"callgrind: " + ins.callgrind_unavailable});
+  if (!ins.perf_unavailable.empty()) unavailable.push_back({ins.perf_unavailable});
+  bool perf = false;
+  for (const InstructionFigure& f : ins.figures) perf = perf || std::isfinite(f.perf_instructions);
+  if (perf) {
+    Table p{{"request path", "instructions/request (perf stat)"}, "lr", {}};
+    for (const InstructionFigure& f : ins.figures)
+      p.rows.push_back({f.name, std::isfinite(f.perf_instructions) ? grouped(f.perf_instructions) : "—"});
+    out.table(std::move(p));
+  }
+  if (!unavailable.empty()) out.bullets(std::move(unavailable));
 }
 
 void micro(const Results& r, Out& out) {

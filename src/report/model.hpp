@@ -71,10 +71,28 @@ struct Unavailable {
   std::string reason;
 };
 
+// Instructions per request of one request path (Server/<framing>/<body>),
+// from `zapbench instructions` (bench/instructions.hpp): deterministic, so one
+// value each. NaN: not measured (the tool is unavailable, see Instructions).
+struct InstructionFigure {
+  std::string name;  // "Server/zap-http/zap"
+  double callgrind_ir = std::nan("");
+  double perf_instructions = std::nan("");
+};
+
+struct Instructions {
+  std::uint64_t requests = 0;  // per case
+  std::string tools;           // e.g. "valgrind-3.19.0"
+  std::string callgrind_unavailable;
+  std::string perf_unavailable;
+  std::vector<InstructionFigure> figures;
+};
+
 struct Micro {
   std::string command;  // the command line that ran them
   std::vector<MicroFigure> figures;
   std::vector<Unavailable> unavailable_codecs;
+  Instructions instructions;  // figures empty: not counted in this run
 };
 
 // One end-to-end sample (one server process, one loader process).

@@ -68,7 +68,23 @@ json to_j(const Micro& m) {
                        {"allocs_per_op", f.allocs_per_op},
                        {"wire_bytes", f.wire_bytes}});
   for (const Unavailable& u : m.unavailable_codecs) unavailable.push_back(to_j(u));
-  return {{"command", m.command}, {"figures", figures}, {"unavailable_codecs", unavailable}};
+  json counted = json::array();
+  for (const InstructionFigure& f : m.instructions.figures) {
+    json o = {{"name", f.name}};  // a figure not measured is left out (JSON has no NaN)
+    if (std::isfinite(f.callgrind_ir)) o["callgrind_ir"] = f.callgrind_ir;
+    if (std::isfinite(f.perf_instructions)) o["perf_instructions"] = f.perf_instructions;
+    counted.push_back(o);
+  }
+  json j = {{"command", m.command}, {"figures", figures}, {"unavailable_codecs", unavailable}};
+  // Only when counted (or tried): results of runs without it stay as they were.
+  const Instructions& i = m.instructions;
+  if (i.requests > 0 || !i.figures.empty())
+    j["instructions"] = {{"requests", i.requests},
+                         {"tools", i.tools},
+                         {"callgrind_unavailable", i.callgrind_unavailable},
+                         {"perf_unavailable", i.perf_unavailable},
+                         {"figures", counted}};
+  return j;
 }
 
 json to_j(const E2ESample& s) {
@@ -93,11 +109,16 @@ json to_j(const E2ESample& s) {
 json to_j(const Cell& c) {
   json samples = json::array();
   for (const E2ESample& s : c.samples) samples.push_back(to_j(s));
-  return {{"arm", std::string(bench::to_string(c.arm))},         {"scenario", std::string(bench::to_string(c.scenario))},
-          {"framing", std::string(bench::to_string(c.framing))}, {"body", c.body},
-          {"connections", c.connections},           {"pipeline", c.pipeline},
-          {"server_command", c.server_command},     {"loader_command", c.loader_command},
-          {"unavailable", c.unavailable},           {"samples", samples}};
+  return {{"arm", std::string(bench::to_string(c.arm))},
+          {"scenario", std::string(bench::to_string(c.scenario))},
+          {"framing", std::string(bench::to_string(c.framing))},
+          {"body", c.body},
+          {"connections", c.connections},
+          {"pipeline", c.pipeline},
+          {"server_command", c.server_command},
+          {"loader_command", c.loader_command},
+          {"unavailable", c.unavailable},
+          {"samples", samples}};
 }
 
 json to_j(const Codec& c) {
@@ -290,6 +311,22 @@ Results parse(const std::string& text) {
   for_each_object(m, "micro", "unavailable_codecs", [&](const json& o, const std::string& p) {
     r.micro.unavailable_codecs.push_back({str(o, p, "name"), str(o, p, "reason")});
   });
+  if (m.contains("instructions")) {  // runs before the request path was counted have none
+    const json& i = object_at(m, "micro", "instructions");
+    const std::string ip = "micro.instructions";
+    Instructions& out = r.micro.instructions;
+    out.requests = u64(i, ip, "requests");
+    out.tools = str(i, ip, "tools");
+    out.callgrind_unavailable = str(i, ip, "callgrind_unavailable");
+    out.perf_unavailable = str(i, ip, "perf_unavailable");
+    for_each_object(i, ip, "figures", [&](const json& o, const std::string& p) {
+      InstructionFigure f;
+      f.name = str(o, p, "name");
+      if (o.contains("callgrind_ir")) f.callgrind_ir = num(o, p, "callgrind_ir");
+      if (o.contains("perf_instructions")) f.perf_instructions = num(o, p, "perf_instructions");
+      out.figures.push_back(std::move(f));
+    });
+  }
 
   for_each_object(j, "", "cells", [&](const json& o, const std::string& p) {
     Cell cell;

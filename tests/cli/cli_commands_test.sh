@@ -36,7 +36,7 @@ grep -q "^compiler " "$work/version"; check "--version names the compiler" $?
 # ---- help
 "$bin" --help >"$work/help" 2>&1
 [ $? = 0 ] && grep -q "^usage: zapbench <command>" "$work/help"; check "zapbench --help" $?
-commands="serve load micro run compare report floor codecs version"
+commands="serve load micro instructions run compare report floor codecs version"
 for c in $commands; do
   grep -q "^  $c " "$work/help"; check "top-level help lists $c" $?
   "$bin" "$c" --help >"$work/help_$c" 2>&1
@@ -72,6 +72,32 @@ usage_error "micro --cpu past the CPU set" "zapbench micro: --cpu wants 0..1023,
   micro --cpu 4096
 usage_error "codecs takes no flags" "zapbench codecs: unknown option '--all' (see 'zapbench codecs --help')" codecs --all
 usage_error "version takes no arguments" "zapbench version: unexpected argument 'x' (see 'zapbench version --help')" version x
+
+# ---- instructions: counts under callgrind when valgrind is there (make test installs it), the reason when not
+"$bin" instructions --filter 'zap-http/hello$' --requests 32 --no-perf >"$work/ins.out" 2>"$work/ins.err"
+rc=$?
+if command -v valgrind >/dev/null; then
+  [ "$rc" = 0 ] && grep -Eq '^\| Server/zap-http/hello \| [1-9][0-9]* \| — \|$' "$work/ins.out" &&
+    [ "$(grep -c '^| Server/' "$work/ins.out")" = 1 ] && grep -q "^perf unavailable: perf: not asked for (--no-perf)$" "$work/ins.out"
+  check "instructions: one path counted under callgrind, perf not asked for (exit $rc: $(head -c 300 "$work/ins.err"))" $?
+else
+  [ "$rc" = 0 ] && grep -q "^callgrind unavailable: valgrind is not installed" "$work/ins.out"
+  check "instructions without valgrind says why (exit $rc)" $?
+fi
+ls -d /tmp/zapbench-instructions-* >/dev/null 2>&1
+[ $? != 0 ]; check "instructions leaves no temporary directory behind" $?
+"$bin" instructions --one http1/zap --requests 48 >"$work/one.out" 2>&1
+[ $? = 0 ] && [ ! -s "$work/one.out" ]; check "instructions --one runs a case's batches quietly" $?
+usage_error "instructions --one names an unknown path" "zapbench: instructions: no request path 'Server/http2/zap'" \
+  instructions --one Server/http2/zap
+usage_error "instructions --filter matching nothing" "zapbench: instructions: no case matches --filter 'grpc'" \
+  instructions --filter grpc
+"$bin" instructions --filter '(' >/dev/null 2>"$work/err"
+[ $? = 2 ] && grep -q "^zapbench: instructions: --filter '(' is not a regular expression: " "$work/err"
+check "instructions --filter that is no regular expression" $?
+usage_error "instructions --requests 0" \
+  "zapbench instructions: --requests wants 16..1000000000, got '0' (see 'zapbench instructions --help')" \
+  instructions --requests 0
 
 # ---- old spellings: warned, and still doing what they did
 "$bin" load --wire http --addr 127.0.0.1:1 --scenario rpc --json nope >/dev/null 2>"$work/err"

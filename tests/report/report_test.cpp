@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -99,6 +100,13 @@ Results synthetic() {
     r.micro.figures.push_back(figure(o, "direct", o == "Decode" ? 68 : 52, 0, 233));
     r.micro.figures.push_back(figure(o, "nlohmann", o == "Decode" ? 1360 : 640, 11.5, 233));
   }
+  // The request path: ZAP-HTTP + ZAP counted by callgrind, HTTP/1.1 + ZAP not (no figure).
+  r.micro.figures.push_back(figure("Server", "zap-http/zap", 20, 0, 402));
+  r.micro.figures.push_back(figure("Server", "http1/zap", 60, 0, 364));
+  r.micro.instructions.requests = 16000;
+  r.micro.instructions.tools = "valgrind-3.19.0";
+  r.micro.instructions.perf_unavailable = "perf: the instructions counter is not supported on this machine";
+  r.micro.instructions.figures = {{"Server/zap-http/zap", 552.0625, std::nan("")}};
   r.micro.figures.push_back(figure("Http", "parse/own", 35.5, 0, 0));
   r.micro.figures.back().op = "Http";
   r.micro.figures.back().codec = "parse/own";
@@ -334,6 +342,27 @@ TEST(report_markdown, micro_table_and_ratios_against_the_fastest_json) {
   EXPECT_TRUE(contains(md, "Fastest JSON: Decode direct (68.0 ns)"));
   EXPECT_TRUE(contains(md, "| Http/parse/own | 35.5 (35.1–36.2) | 0 | — |"));
   EXPECT_TRUE(contains(md, "- **rapidjson**: unavailable: not found at configure time"));
+}
+
+// The request path beside its codec's share and the same cell end to end:
+// rpc ZAP-HTTP + ZAP at depth 16 has 10 and 100 connections (no 16), so the
+// fewest, 10: 2.4 s of server CPU over 600,000 requests/s × 3 s = 1333 ns.
+TEST(report_markdown, request_path_beside_its_codec_and_the_cell_end_to_end) {
+  const std::string md = report::markdown(synthetic());
+  EXPECT_TRUE(contains(md, "### The server's request path")) << md;
+  EXPECT_TRUE(
+      contains(md,
+               "| request path | ns/request | instructions/request | codec: Handler ns | framing, routing, "
+               "answer ns | allocs | end to end: server CPU ns/request | kernel and event loop ns |"));
+  EXPECT_TRUE(
+      contains(md, "| Server/zap-http/zap | 20.0 (19.8–20.4) | 552 | 15.0 | 5.00 | 0 | 1333 (c 10) | 1313 |"))
+      << md;
+  // Not counted, and no HTTP/1.1 + ZAP cell at depth 16 in this run.
+  EXPECT_TRUE(contains(md, "| Server/http1/zap | 60.0 (59.4–61.2) | — | 15.0 | 45.0 | 0 | — | — |")) << md;
+  EXPECT_TRUE(contains(md, "16,000 requests each, valgrind-3.19.0"));
+  EXPECT_TRUE(contains(md, "- perf: the instructions counter is not supported on this machine"));
+  EXPECT_FALSE(contains(md, "| Server/zap-http/zap | 20.0 (19.8–20.4) | 0 |"))
+      << "not among the other benchmarks";
 }
 
 TEST(report_markdown, e2e_tables_mark_noise_errors_and_unavailable_rows) {

@@ -1,0 +1,177 @@
+// tests/server/request_path_test.cpp — the server's request path without
+// sockets: Routes (what each request gets: reply kind, route, outcome, body)
+// and the micro fixture that drives the server's own answer_ready() on the
+// loader's bytes (micro/request_path.hpp): every case answers right, keeps
+// answering, allocates nothing per request, and its errors are clear.
+#include "micro/request_path.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "micro/alloc_counter.hpp"
+#include "record/codec_direct.hpp"
+#include "record/codec_zap.hpp"
+#include "record/registry.hpp"
+#include "server/routes.hpp"
+
+namespace {
+
+using server::Outcome;
+using server::ReplyKind;
+using server::Route;
+
+std::string text(record::Bytes b) { return {reinterpret_cast<const char*>(b.data()), b.size()}; }
+
+// A body with the decoders' padding behind it, as connection buffers give them.
+struct Body {
+  std::string bytes;
+  explicit Body(record::Bytes b) : bytes(text(b) + std::string(record::kInputPaddingBytes, '\0')) {}
+  [[nodiscard]] record::Bytes view() const {
+    return {reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size() - record::kInputPaddingBytes};
+  }
+};
+
+struct Answer {
+  server::Reply reply;
+  Route route;
+  Outcome outcome;
+};
+
+Answer ask(server::Routes& routes, std::string_view method, std::string_view target,
+           std::string_view type = {}, record::Bytes body = {}) {
+  Answer a;
+  a.reply = routes.handle(method, target, type, body, a.route, a.outcome);
+  return a;
+}
+
+TEST(routes, each_reply_kind_has_its_status_content_type_and_allow) {
+  using server::reply_head;
+  EXPECT_EQ(reply_head(ReplyKind::ok_text).status, 200);
+  EXPECT_EQ(reply_head(ReplyKind::ok_zap).content_type, "application/zap");
+  EXPECT_EQ(reply_head(ReplyKind::ok_json).content_type, "application/json");
+  EXPECT_EQ(reply_head(ReplyKind::bad_body).status, 400);
+  EXPECT_EQ(reply_head(ReplyKind::not_found).status, 404);
+  EXPECT_EQ(reply_head(ReplyKind::get_only).status, 405);
+  EXPECT_EQ(reply_head(ReplyKind::get_only).allow, "GET");
+  EXPECT_EQ(reply_head(ReplyKind::post_only).allow, "POST");
+  EXPECT_EQ(reply_head(ReplyKind::unsupported_media).status, 415);
+  for (int k = 0; k < static_cast<int>(ReplyKind::count_); ++k) {
+    const server::ReplyHead& h = reply_head(static_cast<ReplyKind>(k));
+    EXPECT_FALSE(h.content_type.empty()) << k;
+    EXPECT_EQ(h.allow.empty(), h.status != 405) << k;
+  }
+}
+
+TEST(routes, health_and_its_errors) {
+  server::Routes routes(record::default_json_codec());
+  Answer a = ask(routes, "GET", "/health");
+  EXPECT_EQ(a.reply.kind, ReplyKind::ok_text);
+  EXPECT_EQ(text(a.reply.body), "ok");
+  EXPECT_EQ(a.route, Route::health);
+  EXPECT_EQ(a.outcome, Outcome::ok);
+  a = ask(routes, "GET", "/health?probe=1");
+  EXPECT_EQ(a.reply.kind, ReplyKind::ok_text) << "a query string is not part of the path";
+  a = ask(routes, "POST", "/health");
+  EXPECT_EQ(a.reply.kind, ReplyKind::get_only);
+  EXPECT_EQ(a.outcome, Outcome::method_not_allowed);
+  a = ask(routes, "GET", "/nope");
+  EXPECT_EQ(a.reply.kind, ReplyKind::not_found);
+  EXPECT_EQ(a.route, Route::other);
+  EXPECT_EQ(a.outcome, Outcome::not_found);
+  a = ask(routes, "GET", "/healthz");
+  EXPECT_EQ(a.reply.kind, ReplyKind::not_found);
+}
+
+TEST(routes, rpc_by_media_type_with_every_spelling_of_it) {
+  server::Routes routes(*record::find_codec("direct"));
+  record::ZapCodec zap;
+  const Body zap_body(zap.encode_request(record::sample_request()));
+  record::DirectCodec direct;
+  const Body json_body(direct.encode_request(record::sample_request()));
+  const record::Response want = record::compute(record::RequestView{
+      record::kSampleId, record::kSampleBlock, record::kSampleMethod, {}, record::kSampleAccount[0]});
+
+  for (const char* type :
+       {"application/zap", "Application/ZAP", "application/zap; charset=binary", " application/zap "}) {
+    const Answer a = ask(routes, "POST", "/rpc", type, zap_body.view());
+    ASSERT_EQ(a.reply.kind, ReplyKind::ok_zap) << type;
+    EXPECT_EQ(a.route, Route::rpc);
+    EXPECT_EQ(a.outcome, Outcome::ok);
+    const Body out(a.reply.body);
+    record::ResponseView v;
+    ASSERT_EQ(zap.decode_response(out.view(), v), record::DecodeError::ok);
+    EXPECT_EQ(v.balance, want.balance);
+  }
+  for (const char* type : {"application/json", "APPLICATION/JSON;charset=utf-8"}) {
+    const Answer a = ask(routes, "POST", "/rpc?x=1", type, json_body.view());
+    ASSERT_EQ(a.reply.kind, ReplyKind::ok_json) << type;
+    const Body out(a.reply.body);
+    record::ResponseView v;
+    ASSERT_EQ(direct.decode_response(out.view(), v), record::DecodeError::ok);
+    EXPECT_EQ(v.id, want.id);
+  }
+  Answer a = ask(routes, "POST", "/rpc", "text/plain", zap_body.view());
+  EXPECT_EQ(a.reply.kind, ReplyKind::unsupported_media);
+  EXPECT_EQ(a.outcome, Outcome::unsupported_media);
+  a = ask(routes, "GET", "/rpc", "application/zap", zap_body.view());
+  EXPECT_EQ(a.reply.kind, ReplyKind::post_only);
+  const Body junk(record::Bytes{reinterpret_cast<const std::uint8_t*>("junk"), 4});
+  a = ask(routes, "POST", "/rpc", "application/zap", junk.view());
+  EXPECT_EQ(a.reply.kind, ReplyKind::bad_body);
+  EXPECT_EQ(a.outcome, Outcome::bad_body);
+  EXPECT_TRUE(text(a.reply.body).starts_with("bad zap body: ")) << text(a.reply.body);
+  a = ask(routes, "POST", "/rpc", "application/json", junk.view());
+  EXPECT_TRUE(text(a.reply.body).starts_with("bad json body: ")) << text(a.reply.body);
+}
+
+// ---- the fixture of Server/<framing>/<body> -----------------------------------
+
+TEST(request_path, every_case_answers_right_and_keeps_answering) {
+  const std::vector<micro::PathCase> cases = micro::path_cases();
+  std::size_t available = 0;
+  for (const record::CodecInfo& c : record::all_codecs()) available += c.available;
+  EXPECT_EQ(cases.size(), 2 * (1 + available)) << "both framings × hello and every available codec";
+  for (const micro::PathCase& c : cases) {
+    micro::RequestPath path(c);
+    ASSERT_EQ(path.check(), "") << c.name();
+    path.run_batches(50);
+    ASSERT_EQ(path.check(), "") << c.name() << " after 50 batches";
+    EXPECT_EQ(path.requests_counted(), 52u * micro::RequestPath::kBatchRequests) << c.name();
+    EXPECT_GT(path.request_bytes(), 0u);
+    EXPECT_GT(path.response_bytes(), 0u);
+  }
+}
+
+TEST(request_path, allocates_nothing_per_request) {
+  for (const micro::Framing f : {micro::Framing::http1, micro::Framing::zap_http})
+    for (const char* body : {"hello", "zap", "direct"}) {
+      const micro::PathCase c{f, body};
+      micro::RequestPath path(c);
+      ASSERT_EQ(path.check(), "") << c.name();
+      const micro::AllocCount before = micro::alloc_count();
+      path.run_batches(100);
+      EXPECT_EQ(micro::alloc_count().allocs - before.allocs, 0u) << c.name();
+    }
+}
+
+TEST(request_path, names_and_refusals) {
+  micro::PathCase c;
+  ASSERT_TRUE(micro::find_path_case("Server/zap-http/zap", c));
+  EXPECT_EQ(c.framing, micro::Framing::zap_http);
+  EXPECT_EQ(c.body, "zap");
+  ASSERT_TRUE(micro::find_path_case("http1/hello", c)) << "the Server/ prefix is optional";
+  EXPECT_EQ(c.name(), "Server/http1/hello");
+  EXPECT_FALSE(micro::find_path_case("Server/http2/zap", c));
+  EXPECT_FALSE(micro::find_path_case("http1/nope", c));
+  try {
+    micro::RequestPath path({micro::Framing::http1, "nope"});
+    FAIL() << "a body that is no codec";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_TRUE(std::string(e.what()).find("no available codec 'nope'") != std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
