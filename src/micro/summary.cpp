@@ -53,6 +53,31 @@ const Result* fastest_json(const std::vector<Result>& rs, const std::string& op)
   return best;
 }
 
+// The server's request path beside its codec's share (Handler/<body>).
+void print_request_paths(std::FILE* out, const std::vector<Result>& rs) {
+  bool heading = false;
+  for (const Result& r : rs) {
+    if (r.op != "Server" || !r.error.empty()) continue;
+    if (!heading) {
+      std::fprintf(
+          out,
+          "\nRequest path (Server/<framing>/<body>, ns per request; the codec's share is Handler/<body>):\n\n"
+          "| request path | ns | codec ns | framing, routing, answer ns | allocs "
+          "|\n|---|---:|---:|---:|---:|\n");
+      heading = true;
+    }
+    const std::string body = r.codec.substr(r.codec.find('/') + 1);
+    const Result* h = body == "hello" ? nullptr : find(rs, "Handler", body);
+    const double codec_ns = h != nullptr ? h->ns_per_op : 0;
+    if (h == nullptr && body != "hello")
+      std::fprintf(out, "| Server/%s | %.1f | — | — | %.2g |\n", r.codec.c_str(), r.ns_per_op,
+                   r.allocs_per_op);
+    else
+      std::fprintf(out, "| Server/%s | %.1f | %.1f | %.1f | %.2g |\n", r.codec.c_str(), r.ns_per_op, codec_ns,
+                   r.ns_per_op - codec_ns, r.allocs_per_op);
+  }
+}
+
 }  // namespace
 
 void print_summary(std::FILE* out, const std::vector<Result>& rs) {
@@ -62,7 +87,10 @@ void print_summary(std::FILE* out, const std::vector<Result>& rs) {
     if (std::find(std::begin(kOps), std::end(kOps), r.op) == std::end(kOps)) continue;  // e.g. Http/...
     if (std::find(codecs.begin(), codecs.end(), r.codec) == codecs.end()) codecs.push_back(r.codec);
   }
-  if (codecs.empty()) return;
+  if (codecs.empty()) {
+    print_request_paths(out, rs);
+    return;
+  }
   // zap-fresh right after zap, whatever order the benchmarks ran in.
   if (auto f = std::find(codecs.begin(), codecs.end(), "zap-fresh"); f != codecs.end()) {
     codecs.erase(f);
@@ -105,6 +133,7 @@ void print_summary(std::FILE* out, const std::vector<Result>& rs) {
     std::fprintf(out, "- %s: zap %.1f ns vs %s %.1f ns: %.1fx\n", op, z->ns_per_op, j->codec.c_str(),
                  j->ns_per_op, j->ns_per_op / z->ns_per_op);
   }
+  print_request_paths(out, rs);
   for (const Result& r : rs)
     if (!r.error.empty())
       std::fprintf(out, "- %s/%s skipped: %s\n", r.op.c_str(), r.codec.c_str(), r.error.c_str());

@@ -71,7 +71,13 @@ constexpr int kTickMs = 250;  // timeouts checked, the Date refreshed
 
 class Worker {
  public:
-  Worker(const Config& config, net::ConnectionLimit& limit) : config_(config), limit_(limit), x_(config) {}
+  Worker(const Config& config, net::ConnectionLimit& limit) : config_(config), limit_(limit), x_(config) {
+    // Here, not first thing in run(): the prepared heads' strings reach their
+    // size with the first Date, and a worker thread that started late would
+    // otherwise allocate while its neighbour already serves (found by
+    // server_allocations on a busy machine). Later Dates fit in place.
+    refresh_date();
+  }
   ~Worker() {
     conns_.for_each([this](Conn* c) { destroy(c); });
   }

@@ -753,6 +753,29 @@ TEST(http1_writer, prepared_response_is_byte_identical_to_write_response) {
       }
 }
 
+// The server prepares its heads again every second with the new Date: once
+// prepared with a Date, doing it again (and appending) allocates nothing.
+TEST(http1_writer, prepared_response_prepared_again_allocates_nothing) {
+  net::http::PreparedResponse p[2];
+  net::Buffer out;
+  const char* const dates[] = {"Sun, 06 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 08:49:38 GMT"};
+  for (const bool close : {false, true}) {
+    ASSERT_TRUE(
+        p[close].prepare(405, "Method Not Allowed", "text/plain; charset=utf-8", close, dates[0], "GET"));
+    p[close].append(out, "method not allowed");
+  }
+  out.clear();
+  const micro::AllocCount before = micro::alloc_count();
+  for (int i = 0; i < 100; ++i)
+    for (const bool close : {false, true}) {
+      ASSERT_TRUE(p[close].prepare(405, "Method Not Allowed", "text/plain; charset=utf-8", close,
+                                   dates[i % 2], "GET"));
+      p[close].append(out, "method not allowed");
+      out.clear();
+    }
+  EXPECT_EQ(micro::alloc_count().allocs - before.allocs, 0u);
+}
+
 TEST(http1_writer, prepared_response_refuses_bodyless_statuses) {
   net::http::PreparedResponse p;
   for (const int status : {100, 101, 204, 304}) EXPECT_FALSE(p.prepare(status, "x", "", false, "")) << status;
