@@ -11,6 +11,18 @@
 
 #include "bench/supervisor.hpp"
 
+// Built with ASan or TSan (GCC names them; clang answers __has_feature).
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define ZAPBENCH_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define ZAPBENCH_SANITIZED 1
+#endif
+#endif
+#ifndef ZAPBENCH_SANITIZED
+#define ZAPBENCH_SANITIZED 0
+#endif
+
 namespace bench {
 namespace {
 
@@ -95,6 +107,11 @@ report::Instructions count_instructions(const InstructionOptions& o,
   c.requests = o.requests;
   const std::string valgrind = find_program("valgrind");
   std::string perf = o.perf ? find_program("perf") : "";
+#if ZAPBENCH_SANITIZED
+  // valgrind cannot run a binary built with a sanitizer (shadow memory).
+  c.callgrind_unavailable =
+      "this zapbench is built with a sanitizer, which valgrind cannot run (use the release build)";
+#else
   if (valgrind.empty()) {
     c.callgrind_unavailable = "valgrind is not installed (Debian package valgrind)";
   } else {
@@ -104,6 +121,7 @@ report::Instructions count_instructions(const InstructionOptions& o,
       while (!c.tools.empty() && c.tools.back() == '\n') c.tools.pop_back();
     }
   }
+#endif
   if (!o.perf)
     c.perf_unavailable = "perf: not asked for (--no-perf)";
   else if (perf.empty())

@@ -79,21 +79,18 @@ int cmd_instructions(int argc, char** argv) {
   char dir_template[] = "/tmp/zapbench-instructions-XXXXXX";
   if (mkdtemp(dir_template) == nullptr) die("instructions: cannot make a temporary directory");
   o.work_dir = dir_template;
-  struct RemoveDir {
-    fs::path dir;
-    ~RemoveDir() {
-      std::error_code e;
-      fs::remove_all(dir, e);
-    }
-  } remove_dir{o.work_dir};
-
   report::Instructions counts;
+  std::string failure;
   try {
     counts = bench::count_instructions(
         o, [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); });
   } catch (const std::exception& e) {
-    die(e.what());
+    failure = e.what();
   }
+  // Removed before any exit: die() does not unwind.
+  std::error_code removed;
+  fs::remove_all(o.work_dir, removed);
+  if (!failure.empty()) die(failure);
   std::string text = bench::instructions_markdown(counts);
   text = "Instructions per request of the server's request path (" + std::to_string(counts.requests) +
          " requests per case; " + (counts.tools.empty() ? "no valgrind" : counts.tools) + "):\n\n" + text;

@@ -579,9 +579,10 @@ ParseResult parse_response(std::string_view buf, Response& out, const Limits& li
 
 namespace {
 
-// Appends s at w; the caller sized the region.
+// Appends s at w; the caller sized the region. An empty view may hold a null
+// pointer (a default reason phrase, an empty body), which memcpy must not get.
 inline char* put(char* w, std::string_view s) noexcept {
-  std::memcpy(w, s.data(), s.size());
+  if (!s.empty()) std::memcpy(w, s.data(), s.size());
   return w + s.size();
 }
 
