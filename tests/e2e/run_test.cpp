@@ -54,8 +54,9 @@ TEST_F(RunCli, MinimalRealRunOneCellPerArm) {
   const std::string json(record::default_json_codec().name);
   const fs::path out = dir_ / "r";
   const Exit e = zapbench("run --repeats 2 --duration 0.3 --warmup 0 --connections 2 --pipeline 1 --bodies " +
-                              json + ",zap --micro-filter '^Decode/(zap|" + json +
-                              ")$' --micro-repetitions 2 --micro-min-time 0.01 --out " + out.string(),
+                              json + ",zap --micro-filter '^(Decode/(zap|" + json +
+                              ")|Server/zap-http/zap)$' --micro-repetitions 2 --micro-min-time 0.01 --out " +
+                              out.string(),
                           dir_ / "run.log");
   ASSERT_EQ(e.code, 0) << e.output;
   EXPECT_NE(e.output.find("report.html"), std::string::npos) << e.output;
@@ -77,13 +78,30 @@ TEST_F(RunCli, MinimalRealRunOneCellPerArm) {
   EXPECT_FALSE(r.codecs.empty());
 
   // The microbenchmarks asked for, each with one sample per repetition.
-  ASSERT_EQ(r.micro.figures.size(), 2u) << e.output;
+  ASSERT_EQ(r.micro.figures.size(), 3u) << e.output;
   for (const report::MicroFigure& f : r.micro.figures) {
-    EXPECT_EQ(f.op, "Decode");
+    EXPECT_TRUE(f.op == "Decode" || f.name == "Server/zap-http/zap") << f.name;
     EXPECT_EQ(f.ns_per_op.values.size(), 2u) << f.name;
     EXPECT_GT(f.ns_per_op.median(), 0) << f.name;
     EXPECT_GT(f.wire_bytes, 0) << f.name;
   }
+  // The request path micro ran, counted under callgrind; a sanitizer build
+  // (valgrind cannot run it) or a machine without valgrind says why instead.
+  const report::Instructions& ins = r.micro.instructions;
+  ASSERT_EQ(ins.figures.size(), 1u) << e.output;
+  EXPECT_EQ(ins.figures[0].name, "Server/zap-http/zap");
+  EXPECT_GT(ins.requests, 0u);
+  if (r.env.build_flags.find("-fsanitize=") != std::string::npos) {
+    EXPECT_NE(ins.callgrind_unavailable.find("sanitizer"), std::string::npos) << ins.callgrind_unavailable;
+    EXPECT_FALSE(std::isfinite(ins.figures[0].callgrind_ir));
+  } else if (access("/usr/bin/valgrind", X_OK) == 0) {
+    EXPECT_EQ(ins.callgrind_unavailable, "");
+    EXPECT_GT(ins.figures[0].callgrind_ir, 0);
+    EXPECT_NE(ins.tools.find("valgrind"), std::string::npos) << ins.tools;
+  } else {
+    EXPECT_NE(ins.callgrind_unavailable.find("valgrind is not installed"), std::string::npos);
+  }
+  EXPECT_FALSE(fs::exists(out / "instructions")) << "the counter's working files are removed";
 
   // One cell per arm: zapbench hello x2 framings, rpc x2 framings x2 bodies,
   // nginx hello, floor hello and rpc.
