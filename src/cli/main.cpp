@@ -39,8 +39,11 @@ int cmd_micro(int argc, char** argv) {
   std::vector<std::string> passthrough;
   cli::flags::Table t("micro");
   t.about(
-      "Runs the codec microbenchmarks — Decode/<codec>, Encode/<codec>,\n"
-      "Serde/<codec>, Handler/<codec> — and prints a summary table. Each reports\n"
+      "Runs the microbenchmarks and prints summary tables: the codecs\n"
+      "(Decode/<codec>, Encode/<codec>, Serde/<codec>, Handler/<codec>), the\n"
+      "server's request path (Server/<framing>/<body>, per request: 16 pipelined\n"
+      "requests answered by the server's own code in memory; framing http1 or\n"
+      "zap-http, body hello, zap or a JSON codec) and HTTP/1.1 (Http/...). Each reports\n"
       "ns/op (Time), heap allocations per op (allocs/op), bytes allocated per op\n"
       "(alloc_bytes/op) and the wire bytes one op produces or consumes\n"
       "(wire_bytes). 'zap' reuses its builders; 'zap-fresh' makes a new builder\n"
