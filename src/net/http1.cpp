@@ -77,7 +77,9 @@ inline bool iequals(std::string_view name, std::string_view lower) noexcept {
 // or DEL, and also SP for a target (kWithSpace false); HTAB continues a value
 // (kWithSpace true). A value's run stops at its CR at the latest, and c never
 // passes end (see the pass 2 invariant below).
-template <bool kWithSpace>
+// kBounded: the bytes at end are not known to hold a stop byte (the one-pass
+// parse), so the scalar tail checks end too.
+template <bool kWithSpace, bool kBounded = false>
 [[gnu::always_inline]] inline const char* skip_visible(const char* c, const char* end) noexcept {
 #if defined(__SSE2__) && !defined(NET_HTTP1_NO_SIMD)
   // Unsigned "byte <= lim" is max(byte, lim) == lim; bytes >= 0x80 (obs-text) pass.
@@ -96,10 +98,10 @@ template <bool kWithSpace>
     ++c;  // HTAB inside a value: rare, go on
   }
 #else
-  (void)end;
+  if constexpr (!kBounded) (void)end;
 #endif
   const std::uint8_t cls = kWithSpace ? kValue : kTarget;
-  while (is(*c, cls)) ++c;
+  while ((!kBounded || c < end) && is(*c, cls)) ++c;
   return c;
 }
 
@@ -300,26 +302,36 @@ void parse_connection(std::string_view v, Fields& f) noexcept {
 // Parses the header lines from c through the final empty line. The cursor and
 // count live in locals: through references the compiler must store them on
 // every byte, as a header's string_view might alias them.
+// kBounded (the one-pass parse): end is the buffer's end, not a head end found
+// before, so every step checks it; running out returns kOutOfInput (the caller
+// falls back to the two passes), and head_end gets the end of the empty line.
+constexpr Detail kOutOfInput = Detail::bad_header_name;
+template <bool kBounded = false>
 Detail parse_headers(const char* c, const char* end, Header* headers, std::size_t& count_out,
-                     std::size_t max_headers, Fields& f) noexcept {
+                     std::size_t max_headers, Fields& f, const char** head_end = nullptr) noexcept {
   std::size_t count = 0;
   for (;;) {
+    if (kBounded && end - c < 2) return kOutOfInput;
     if (*c == '\r') {  // the empty line; pass 1 guarantees it is the head's last CRLF
       count_out = count;
+      if (kBounded) *head_end = c + 2;
       return c[1] == '\n' ? Detail::none : Detail::bad_header_name;
     }
     if (is_ows(*c)) return Detail::obs_fold;  // RFC 9112 §5.2: reject, don't unfold
     const char* const name0 = c;
     c = skip_name_chars(c, end);
-    while (is(*c, kToken)) ++c;
+    while ((!kBounded || c < end) && is(*c, kToken)) ++c;
+    if (kBounded && c == end) return kOutOfInput;
     if (*c != ':') return c != name0 && is_ows(*c) ? Detail::space_before_colon : Detail::bad_header_name;
     if (c == name0) return Detail::bad_header_name;
     const std::string_view name(name0, static_cast<std::size_t>(c - name0));
     ++c;
+    if (kBounded && c == end) return kOutOfInput;
     if (*c == ' ') ++c;  // the usual single space, then any more
-    while (is_ows(*c)) ++c;
+    while ((!kBounded || c < end) && is_ows(*c)) ++c;
     const char* const value0 = c;
-    c = skip_visible<true>(c, end);
+    c = skip_visible<true, kBounded>(c, end);
+    if (kBounded && end - c < 2) return kOutOfInput;
     if (*c != '\r' || c[1] != '\n') return Detail::bad_header_value;  // NUL, CTL or a lone CR
     const char* value1 = c;
     while (value1 > value0 && is_ows(value1[-1])) --value1;
@@ -483,8 +495,67 @@ std::string_view reason_phrase(int status) noexcept {
   }
 }
 
+namespace {
+
+// After the header lines, both passes: what the fields say of the message.
+Detail finish_request(Request& out, const Fields& f, const Limits& limits, std::size_t head_bytes) noexcept {
+  if (out.minor_version == 1 && f.host_count == 0) return Detail::missing_host;
+  if (const Detail d = check_framing(f, limits); d != Detail::none) return d;
+  out.content_length = f.content_length;
+  out.has_content_length = f.has_content_length;
+  out.chunked = false;
+  out.close = !persistent(out.minor_version, f);
+  out.content_type = f.content_type;
+  out.host = f.host;
+  out.head_bytes = head_bytes;
+  return Detail::none;
+}
+
+// The usual case in one pass: a new request whose head is complete, valid and
+// within the limit is parsed straight from the buffer, with the same checks in
+// the same order as the two passes below, bounded by the buffer's end instead
+// of a head end found first. True only then. Anything else — incomplete, any
+// error, over the limit — returns false and the two passes decide the exact
+// answer, so results never differ (fuzz/http1_fuzz.cpp compares the two on
+// every input). Success implies what pass 1 would find: each line of the head
+// ends in CR LF and holds no other CR or LF, so the first CR LF CR LF is the
+// head's end and no LF is bare.
+bool parse_request_one_pass(std::string_view buf, Request& out, const Limits& limits) noexcept {
+  const char* const p = buf.data();
+  const char* const end = p + buf.size();
+  std::size_t begin = 0;
+  while (begin + 1 < buf.size() && p[begin] == '\r' && p[begin + 1] == '\n') begin += 2;
+  const char* c = p + begin;
+  const char* const method0 = c;
+  while (c < end && is(*c, kToken)) ++c;
+  if (c == end || c == method0 || *c != ' ') return false;
+  out.method = {method0, static_cast<std::size_t>(c - method0)};
+  ++c;
+  const char* const target0 = c;
+  c = skip_visible<false, true>(c, end);
+  if (c == end || c == target0 || *c != ' ') return false;
+  out.target = {target0, static_cast<std::size_t>(c - target0)};
+  ++c;
+  if (end - c < 12 || c[8] != '\r' || c[9] != '\n') return false;
+  if (parse_version(c, out.minor_version) != Detail::none) return false;
+  c += 10;
+  Fields f;
+  const char* head_end = nullptr;
+  const std::size_t max_headers = std::min(limits.max_headers, kMaxHeaders);
+  if (parse_headers<true>(c, end, out.headers, out.header_count, max_headers, f, &head_end) != Detail::none)
+    return false;
+  const auto head_bytes = static_cast<std::size_t>(head_end - p);
+  if (head_bytes > limits.max_header_bytes) return false;
+  return finish_request(out, f, limits, head_bytes) == Detail::none;
+}
+
+}  // namespace
+
 ParseResult parse_request(std::string_view buf, Request& out, const Limits& limits,
                           std::size_t* scan_hint) noexcept {
+  // A new request (no scan under way): one pass if it can decide.
+  if ((scan_hint == nullptr || *scan_hint == 0) && parse_request_one_pass(buf, out, limits)) return kDone;
+
   HeadSpan span;
   const ParseResult found = find_head_end(buf, limits.max_header_bytes, scan_hint, span);
   if (scan_hint != nullptr && !found.need_more()) *scan_hint = 0;  // ready for the next message
@@ -515,16 +586,7 @@ ParseResult parse_request(std::string_view buf, Request& out, const Limits& limi
   if (const Detail d = parse_headers(c, end, out.headers, out.header_count, max_headers, f);
       d != Detail::none)
     return fail(d);
-  if (out.minor_version == 1 && f.host_count == 0) return fail(Detail::missing_host);
-  if (const Detail d = check_framing(f, limits); d != Detail::none) return fail(d);
-
-  out.content_length = f.content_length;
-  out.has_content_length = f.has_content_length;
-  out.chunked = false;
-  out.close = !persistent(out.minor_version, f);
-  out.content_type = f.content_type;
-  out.host = f.host;
-  out.head_bytes = span.end;
+  if (const Detail d = finish_request(out, f, limits, span.end); d != Detail::none) return fail(d);
   return kDone;
 }
 
