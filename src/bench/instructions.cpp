@@ -4,7 +4,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
@@ -30,13 +29,6 @@ constexpr double kHangS = 600;  // a child that takes longer is stuck, not slow
 // The function callgrind collects in: micro::RequestPath::run_batches, which
 // only loops over run_batch() (its symbol, demangled, with any parameters).
 constexpr const char* kCollect = "--toggle-collect=micro::RequestPath::run_batches*";
-
-std::string read_file(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 std::string tail(const std::string& text, std::size_t max_bytes = 2000) {
   return text.size() <= max_bytes ? text : "…" + text.substr(text.size() - max_bytes);

@@ -4,7 +4,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "bench/host.hpp"
 #include "bench/instructions.hpp"
@@ -18,13 +17,6 @@ namespace bench {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string read_text(const fs::path& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
 
 // The figures of one sample from the loader's result file.
 report::E2ESample sample_of(const load::Result& r) {
@@ -105,7 +97,7 @@ report::E2ESample measure(const SampleContext& ctx, CellPlan& cp, unsigned round
           "the loader failed (" + st.describe() + "; see " + ctx.folder.portable(load_log.string()) + ")";
     } else {
       try {
-        s = sample_of(parse_load_result(read_text(json_out)).result);
+        s = sample_of(parse_load_result(read_file(json_out)).result);
       } catch (const std::exception& e) {
         failure = std::string("the loader's result is unreadable: ") + e.what();
       }
@@ -160,7 +152,7 @@ void run_micro(const SampleContext& ctx, report::Results& res) {
       res.notes.push_back("microbenchmarks failed (" + st.describe() + "); see micro.log");
       return;
     }
-    report::ingest_google_benchmark(read_text(json_path), res.micro, res.notes);
+    report::ingest_google_benchmark(read_file(json_path), res.micro, res.notes);
   } catch (const std::exception& e) {  // not started, or its output unreadable
     res.notes.push_back(e.what());
     return;

@@ -14,6 +14,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -238,6 +239,20 @@ ExitStatus Child::wait(double timeout_s) {
 ExitStatus Child::stop(double grace_s) {
   if (pid_ > 0) kill(pid_, SIGTERM);
   return wait(grace_s);
+}
+
+std::string read_file(const std::filesystem::path& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+std::string own_executable() {
+  std::error_code ec;
+  const std::filesystem::path p = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) throw std::runtime_error("cannot find my own binary (/proc/self/exe): " + ec.message());
+  return p.string();
 }
 
 std::string find_program(const std::string& name) {

@@ -11,6 +11,7 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -86,6 +87,14 @@ class Child {
   int ready_fd_ = -1;  // the read end of the ready channel
   ExitStatus status_;
 };
+
+// A file a child wrote (its log, its result file), whole; empty when it
+// cannot be read.
+std::string read_file(const std::filesystem::path& path);
+
+// This program's own binary (/proc/self/exe), for the children a command
+// starts of itself. Throws std::runtime_error naming what failed.
+std::string own_executable();
 
 // An executable named `name`: in /usr/sbin, /usr/local/sbin, /usr/bin, then
 // on PATH (a ChildSpec's argv[0] is never searched); "" when there is none.

@@ -11,6 +11,7 @@
 #include <string>
 #include <system_error>
 
+#include "bench/supervisor.hpp"
 #include "cli/args.hpp"
 #include "cli/flags.hpp"
 #include "micro/request_path.hpp"
@@ -61,9 +62,11 @@ int cmd_instructions(int argc, char** argv) {
   if (t.seen("--one")) return run_one(one, requests);
 
   bench::InstructionOptions o;
-  std::error_code ec;
-  o.self = fs::read_symlink("/proc/self/exe", ec).string();
-  if (ec) die("instructions: cannot find my own binary (/proc/self/exe): " + ec.message());
+  try {
+    o.self = bench::own_executable();
+  } catch (const std::exception& e) {
+    die(std::string("instructions: ") + e.what());
+  }
   o.requests = requests;
   o.perf = !no_perf;
   std::regex re;

@@ -23,6 +23,7 @@
 #include "bench/progress.hpp"
 #include "bench/run_folder.hpp"
 #include "bench/sample.hpp"
+#include "bench/supervisor.hpp"
 #include "cli/args.hpp"
 #include "cli/flags.hpp"
 #include "net/affinity.hpp"
@@ -114,10 +115,11 @@ std::atomic<bool> g_interrupted{false};
 void on_interrupt(int) { g_interrupted = true; }
 
 std::string self_exe() {
-  std::error_code ec;
-  const fs::path p = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) die("run: cannot find my own binary (/proc/self/exe): " + ec.message());
-  return p.string();
+  try {
+    return bench::own_executable();
+  } catch (const std::exception& e) {
+    die(std::string("run: ") + e.what());
+  }
 }
 
 void write_text(const fs::path& path, const std::string& text) {

@@ -453,8 +453,12 @@ inline std::uint8_t* write_header_block(std::uint8_t* dst, std::span<const Heade
   return dst;
 }
 
-[[nodiscard]] inline zap::Bytes as_bytes(std::string_view s) noexcept {
-  return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()};
+// Writes the frame's length prefix: N, the only big-endian quantity on the connection (§2.1).
+inline void put_prefix(std::uint8_t* dst, std::uint32_t n) noexcept {
+  dst[0] = static_cast<std::uint8_t>(n >> 24);
+  dst[1] = static_cast<std::uint8_t>(n >> 16);
+  dst[2] = static_cast<std::uint8_t>(n >> 8);
+  dst[3] = static_cast<std::uint8_t>(n);
 }
 
 // The encoder shared by requests and responses: both roots are six 8-byte
@@ -512,13 +516,6 @@ class FrameEncoder {
   }
 
  private:
-  static void put_prefix(std::uint8_t* dst, std::uint32_t n) noexcept {
-    dst[0] = static_cast<std::uint8_t>(n >> 24);
-    dst[1] = static_cast<std::uint8_t>(n >> 16);
-    dst[2] = static_cast<std::uint8_t>(n >> 8);
-    dst[3] = static_cast<std::uint8_t>(n);
-  }
-
   std::uint8_t* scratch(std::size_t n) {
     if (n > scratch_cap_) {
       scratch_cap_ = std::max<std::size_t>(n, scratch_cap_ * 2);
@@ -550,9 +547,9 @@ class RequestEncoder {
   // The spec's views must not point into `out` (prepare may move its bytes).
   bool append_frame(const RequestSpec& spec, net::Buffer& out) {
     return enc_.append(out, MsgType::request, std::nullopt,
-                       detail::as_bytes(spec.method.empty() ? kDefaultMethod : spec.method),
-                       detail::as_bytes(spec.target),
-                       detail::as_bytes(spec.proto.empty() ? kDefaultProto : spec.proto), spec.headers,
+                       zap::as_bytes(spec.method.empty() ? kDefaultMethod : spec.method),
+                       zap::as_bytes(spec.target),
+                       zap::as_bytes(spec.proto.empty() ? kDefaultProto : spec.proto), spec.headers,
                        spec.body, spec.trailer);
   }
 
@@ -572,8 +569,8 @@ class ResponseEncoder {
     if (spec.type != MsgType::response && spec.type != MsgType::stream_head) return false;
     const std::uint16_t status = spec.status == 0 ? std::uint16_t{200} : spec.status;
     return enc_.append(out, spec.type, status, {},
-                       detail::as_bytes(spec.reason.empty() ? reason_phrase(status) : spec.reason),
-                       detail::as_bytes(spec.proto.empty() ? kDefaultProto : spec.proto), spec.headers,
+                       zap::as_bytes(spec.reason.empty() ? reason_phrase(status) : spec.reason),
+                       zap::as_bytes(spec.proto.empty() ? kDefaultProto : spec.proto), spec.headers,
                        spec.body, spec.trailer);
   }
 
@@ -612,10 +609,7 @@ class PreparedResponse {
     zap::detail::copy_bytes(dst, head_.get(), head_bytes_);
     if (!body.empty()) {
       const auto n = static_cast<std::uint32_t>(message_bytes);
-      dst[0] = static_cast<std::uint8_t>(n >> 24);  // the prefix, big-endian (§2.1)
-      dst[1] = static_cast<std::uint8_t>(n >> 16);
-      dst[2] = static_cast<std::uint8_t>(n >> 8);
-      dst[3] = static_cast<std::uint8_t>(n);
+      detail::put_prefix(dst, n);
       std::uint8_t* const msg = dst + kPrefixBytes;
       zap::detail::store_le<std::uint32_t>(msg + 12, n);  // the header's size
       // The body's tail follows the head's last tail; its slot points there

@@ -101,8 +101,7 @@ std::size_t ZapHttpWire::step(Context& x, Conn& c) {
     net::zaphttp::ResponseSpec spec;
     spec.status = 400;
     spec.headers = {&ct, 1};
-    const std::string_view body = x.error_text;
-    spec.body = {reinterpret_cast<const std::uint8_t*>(body.data()), body.size()};
+    spec.body = zap::as_bytes(x.error_text);
     x.zap_out.append_frame(spec, c.out);
     c.closing = true;
     return 0;

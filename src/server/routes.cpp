@@ -8,8 +8,6 @@
 #include "net/zap_http.hpp"
 
 namespace server {
-using net::zaphttp::iequals;  // ASCII case-insensitive, as media types compare
-
 namespace {
 constexpr std::string_view kText = "text/plain; charset=utf-8";
 }  // namespace

@@ -42,7 +42,6 @@ const ReplyHead& reply_head(ReplyKind k) noexcept;
 struct Reply {
   ReplyKind kind = ReplyKind::ok_text;
   record::Bytes body;
-  [[nodiscard]] const ReplyHead& head() const noexcept { return reply_head(kind); }
 };
 
 // Why a request did not get a 200, for the server's counters.
@@ -99,13 +98,6 @@ std::string_view media_type(std::string_view content_type) noexcept;
 
 // ---- the request path: inline, so each wire's step compiles it in ----------
 
-namespace detail {
-inline record::Bytes as_bytes(std::string_view s) noexcept {
-  return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()};
-}
-}  // namespace detail
-using detail::as_bytes;
-
 inline Reply Routes::handle(std::string_view method, std::string_view target, std::string_view content_type,
                             record::Bytes body, Route& route, Outcome& outcome) {
   // The targets the loader sends, compared whole first; a query string is
@@ -119,10 +111,10 @@ inline Reply Routes::handle(std::string_view method, std::string_view target, st
     route = Route::health;
     if (method != "GET") {
       outcome = Outcome::method_not_allowed;
-      return {ReplyKind::get_only, as_bytes("method not allowed")};
+      return {ReplyKind::get_only, zap::as_bytes("method not allowed")};
     }
     outcome = Outcome::ok;
-    return {ReplyKind::ok_text, as_bytes("ok")};
+    return {ReplyKind::ok_text, zap::as_bytes("ok")};
   }
   if (path == "/rpc") {
     route = Route::rpc;
@@ -130,14 +122,14 @@ inline Reply Routes::handle(std::string_view method, std::string_view target, st
   }
   route = Route::other;
   outcome = Outcome::not_found;
-  return {ReplyKind::not_found, as_bytes("not found")};
+  return {ReplyKind::not_found, zap::as_bytes("not found")};
 }
 
 inline Reply Routes::rpc(std::string_view method, std::string_view content_type, record::Bytes body,
                          Outcome& outcome) {
   if (method != "POST") {
     outcome = Outcome::method_not_allowed;
-    return {ReplyKind::post_only, as_bytes("method not allowed")};
+    return {ReplyKind::post_only, zap::as_bytes("method not allowed")};
   }
   // The two media types as the loader writes them, compared whole first;
   // parameters, spaces and other cases take media_type() and iequals.
@@ -151,7 +143,7 @@ inline Reply Routes::rpc(std::string_view method, std::string_view content_type,
   if (!zap && !json) {
     outcome = Outcome::unsupported_media;
     return {ReplyKind::unsupported_media,
-            as_bytes("unsupported content type: want application/json or application/zap")};
+            zap::as_bytes("unsupported content type: want application/json or application/zap")};
   }
   return zap ? run(zap_, body, "bad zap body", ReplyKind::ok_zap, outcome)
              : run(*json_, body, "bad json body", ReplyKind::ok_json, outcome);

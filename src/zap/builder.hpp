@@ -41,9 +41,7 @@ class ObjectBuilder {
   // Empty is written as null (0, 0). The value is copied: the caller's buffer
   // may change before finish() without changing the output.
   void set_bytes(std::uint32_t f, Bytes v);
-  void set_text(std::uint32_t f, std::string_view v) {
-    set_bytes(f, Bytes{reinterpret_cast<const std::uint8_t*>(v.data()), v.size()});
-  }
+  void set_text(std::uint32_t f, std::string_view v) { set_bytes(f, as_bytes(v)); }
   // Copies v inline at F; an empty v writes nothing (Go's SetBytesFixed).
   void set_bytes_fixed(std::uint32_t f, Bytes v);
   // child_start: the absolute start of a finished child (0 writes null).
@@ -223,9 +221,7 @@ class Builder {
     append(data.data(), data.size());
     return at;
   }
-  std::uint32_t write_text(std::string_view s) {
-    return write_bytes(Bytes{reinterpret_cast<const std::uint8_t*>(s.data()), s.size()});
-  }
+  std::uint32_t write_text(std::string_view s) { return write_bytes(as_bytes(s)); }
 
   // Writes root and size into the header and returns the message: a view of
   // the builder's buffer, valid until the next write, reset or destruction.

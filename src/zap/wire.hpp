@@ -30,6 +30,11 @@ inline constexpr std::uint32_t kSizeAt = 12;
 // apart exactly where the Go reader does (zap-wire.md §16 item 13).
 using Bytes = std::span<const std::uint8_t>;
 
+// Text as the bytes it is made of (a view: no copy).
+[[nodiscard]] inline Bytes as_bytes(std::string_view s) noexcept {
+  return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()};
+}
+
 // The only failures Parse reports; every accessor after Parse is total.
 // The three kinds and their texts are the Go runtime's.
 enum class Error : std::uint8_t {
