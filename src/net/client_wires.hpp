@@ -41,11 +41,9 @@ class Http1Client {
 
   void append_request(Buffer& out, std::string_view method, std::string_view target,
                       std::string_view content_type, std::span<const std::uint8_t> body) {
-    // An empty span may hold a null pointer; the writer memcpy()s from it.
-    const std::string_view text =
-        body.empty() ? std::string_view("")
-                     : std::string_view(reinterpret_cast<const char*>(body.data()), body.size());
-    http::write_request(out, method, target, host_, content_type, text);
+    // An empty span may hold a null pointer: the writer copies no empty view.
+    http::write_request(out, method, target, host_, content_type,
+                        std::string_view(reinterpret_cast<const char*>(body.data()), body.size()));
   }
 
   // scan_hint: the connection's, 0 for each new response (http::parse_response).

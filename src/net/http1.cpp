@@ -166,6 +166,14 @@ struct HeadSpan {
   std::size_t end = 0;    // one past the final CRLFCRLF
 };
 
+// Where a message's first line begins: past the empty lines a peer may send
+// before it (RFC 9112 §2.2), which are no part of its head.
+std::size_t start_of_message(std::string_view buf) noexcept {
+  std::size_t begin = 0;
+  while (begin + 1 < buf.size() && buf[begin] == '\r' && buf[begin + 1] == '\n') begin += 2;
+  return begin;
+}
+
 // Finds the first CRLFCRLF within the first max_header_bytes of buf. Every LF
 // before it must follow a CR (bare LF is an error as soon as it is seen). The
 // search resumes at *scan_hint: each LF is judged by looking back at most 3
@@ -175,8 +183,7 @@ ParseResult find_head_end(std::string_view buf, std::size_t max_header_bytes, st
                           HeadSpan& span) noexcept {
   const char* const p = buf.data();
   const std::size_t size = buf.size();
-  std::size_t begin = 0;
-  while (begin + 1 < size && p[begin] == '\r' && p[begin + 1] == '\n') begin += 2;
+  const std::size_t begin = start_of_message(buf);
   const std::size_t window = std::min(size, max_header_bytes);
   std::size_t scan = begin;
   // A hint beyond the buffer means the caller did not reset it for a new request: ignore it.
@@ -379,6 +386,32 @@ Detail parse_headers(const char* c, const char* end, Header* headers, std::size_
 // The checks common to both directions once all lines are read. A response
 // that never has a body (304's Content-Length describes the resource) is not
 // held to the body limit.
+// request-line = method SP request-target SP HTTP-version CRLF (single
+// spaces), from c, which ends past its CRLF. kBounded as for parse_headers.
+// Inlined into both passes, as the line was written in each before.
+template <bool kBounded = false>
+[[gnu::always_inline]] inline Detail parse_request_line(const char*& c, const char* end,
+                                                        Request& out) noexcept {
+  const char* const method0 = c;
+  while ((!kBounded || c < end) && is(*c, kToken)) ++c;
+  if (kBounded && c == end) return kOutOfInput;
+  if (c == method0 || *c != ' ') return *c == '\r' ? Detail::bad_request_line : Detail::bad_method;
+  out.method = {method0, static_cast<std::size_t>(c - method0)};
+  ++c;
+  const char* const target0 = c;
+  c = skip_visible<false, kBounded>(c, end);
+  if (kBounded && c == end) return kOutOfInput;
+  if (c == target0) return Detail::bad_target;
+  if (*c != ' ') return *c == '\r' ? Detail::bad_request_line : Detail::bad_target;
+  out.target = {target0, static_cast<std::size_t>(c - target0)};
+  ++c;
+  // "HTTP/d.d" CRLF is 10 bytes, and the head goes on for at least 2 more.
+  if (end - c < 12 || c[8] != '\r' || c[9] != '\n') return Detail::bad_version;
+  if (const Detail d = parse_version(c, out.minor_version); d != Detail::none) return d;
+  c += 10;
+  return Detail::none;
+}
+
 Detail check_framing(const Fields& f, const Limits& limits, bool has_body = true) noexcept {
   if (f.transfer_encoding)
     return f.has_content_length ? Detail::content_length_with_transfer_encoding : Detail::transfer_encoding;
@@ -523,22 +556,8 @@ Detail finish_request(Request& out, const Fields& f, const Limits& limits, std::
 bool parse_request_one_pass(std::string_view buf, Request& out, const Limits& limits) noexcept {
   const char* const p = buf.data();
   const char* const end = p + buf.size();
-  std::size_t begin = 0;
-  while (begin + 1 < buf.size() && p[begin] == '\r' && p[begin + 1] == '\n') begin += 2;
-  const char* c = p + begin;
-  const char* const method0 = c;
-  while (c < end && is(*c, kToken)) ++c;
-  if (c == end || c == method0 || *c != ' ') return false;
-  out.method = {method0, static_cast<std::size_t>(c - method0)};
-  ++c;
-  const char* const target0 = c;
-  c = skip_visible<false, true>(c, end);
-  if (c == end || c == target0 || *c != ' ') return false;
-  out.target = {target0, static_cast<std::size_t>(c - target0)};
-  ++c;
-  if (end - c < 12 || c[8] != '\r' || c[9] != '\n') return false;
-  if (parse_version(c, out.minor_version) != Detail::none) return false;
-  c += 10;
+  const char* c = p + start_of_message(buf);
+  if (parse_request_line<true>(c, end, out) != Detail::none) return false;
   Fields f;
   const char* head_end = nullptr;
   const std::size_t max_headers = std::min(limits.max_headers, kMaxHeaders);
@@ -564,22 +583,7 @@ ParseResult parse_request(std::string_view buf, Request& out, const Limits& limi
   const char* c = buf.data() + span.begin;
   const char* const end = buf.data() + span.end;
 
-  // request-line = method SP request-target SP HTTP-version CRLF (single spaces).
-  const char* const method0 = c;
-  while (is(*c, kToken)) ++c;
-  if (c == method0 || *c != ' ') return fail(*c == '\r' ? Detail::bad_request_line : Detail::bad_method);
-  out.method = {method0, static_cast<std::size_t>(c - method0)};
-  ++c;
-  const char* const target0 = c;
-  c = skip_visible<false>(c, end);
-  if (c == target0) return fail(Detail::bad_target);
-  if (*c != ' ') return fail(*c == '\r' ? Detail::bad_request_line : Detail::bad_target);
-  out.target = {target0, static_cast<std::size_t>(c - target0)};
-  ++c;
-  // "HTTP/d.d" CRLF is 10 bytes, and the head goes on for at least 2 more.
-  if (end - c < 12 || c[8] != '\r' || c[9] != '\n') return fail(Detail::bad_version);
-  if (const Detail d = parse_version(c, out.minor_version); d != Detail::none) return fail(d);
-  c += 10;
+  if (const Detail d = parse_request_line(c, end, out); d != Detail::none) return fail(d);
 
   Fields f;
   const std::size_t max_headers = std::min(limits.max_headers, kMaxHeaders);
