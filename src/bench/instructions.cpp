@@ -36,7 +36,7 @@ std::string tail(const std::string& text, std::size_t max_bytes = 2000) {
 
 // Runs argv to completion with its output in log; true when it exited 0.
 bool run_child(const std::vector<std::string>& argv, const std::filesystem::path& log) {
-  Child child(ChildSpec{argv, {}, log.string(), false});
+  Child child(ChildSpec{argv, {}, log.string(), false, {}});
   return child.wait(kHangS).ok();
 }
 

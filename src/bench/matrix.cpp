@@ -11,7 +11,9 @@ struct Names {
   std::string_view display;  // the report
 };
 
-constexpr Names kArmNames[] = {{"zapbench", "zapbench"}, {"nginx", "nginx"}, {"floor", "floor"}};
+constexpr Names kArmNames[] = {
+    {"zapbench", "zapbench"},      {"go-zip", "Go zip"}, {"go-fasthttp", "Go fasthttp"},
+    {"go-nethttp", "Go net/http"}, {"nginx", "nginx"},   {"floor", "floor"}};
 constexpr Names kScenarioNames[] = {{"hello", "hello"}, {"rpc", "rpc"}};
 constexpr Names kFramingNames[] = {{"http", "HTTP/1.1"}, {"zap", "ZAP-HTTP"}, {"tcp", "raw TCP"}};
 

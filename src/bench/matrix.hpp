@@ -16,16 +16,24 @@
 namespace bench {
 
 // Declaration order is report order (arms, then framings, then scenarios).
-enum class Arm : std::uint8_t { zapbench, nginx, floor };
+// The go_* arms are the Go reference's stack (bench/go_arm.hpp): zap-proto/zip,
+// valyala/fasthttp and net/http.
+enum class Arm : std::uint8_t { zapbench, go_zip, go_fasthttp, go_nethttp, nginx, floor };
 enum class Scenario : std::uint8_t { hello, rpc };
 // raw_tcp is the floor's "framing": none at all, a fixed number of bytes each
 // way (named "tcp" in results.json since the first runs). Later: http2,
 // zap_rpc, grpc.
 enum class Framing : std::uint8_t { http1, zap_http, raw_tcp };
 
-inline constexpr std::array kArms{Arm::zapbench, Arm::nginx, Arm::floor};
+inline constexpr std::array kArms{Arm::zapbench,   Arm::go_zip, Arm::go_fasthttp,
+                                  Arm::go_nethttp, Arm::nginx,  Arm::floor};
 inline constexpr std::array kScenarios{Scenario::hello, Scenario::rpc};
 inline constexpr std::array kFramings{Framing::http1, Framing::zap_http, Framing::raw_tcp};
+
+// The Go reference's arms (go_zip, go_fasthttp, go_nethttp).
+constexpr bool is_go_arm(Arm a) noexcept {
+  return a == Arm::go_zip || a == Arm::go_fasthttp || a == Arm::go_nethttp;
+}
 
 // The stable name of each value: what command lines and results.json carry.
 // These strings are a file format: results.json of every earlier run uses
@@ -42,7 +50,7 @@ std::optional<Arm> arm_from(std::string_view name) noexcept;
 std::optional<Scenario> scenario_from(std::string_view name) noexcept;
 std::optional<Framing> framing_from(std::string_view name) noexcept;
 
-// "zapbench, nginx, floor": the choices, for usage and error messages.
+// "zapbench, go-zip, ..., floor": the choices, for usage and error messages.
 std::string arm_names();
 std::string scenario_names();
 std::string framing_names();

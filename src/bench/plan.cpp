@@ -50,7 +50,13 @@ RunPlan plan_run(const RunRequest& q) {
   p.scenarios =
       !q.scenarios.empty() ? q.scenarios : std::vector<Scenario>(kScenarios.begin(), kScenarios.end());
   p.framings = !q.framings.empty() ? q.framings : std::vector<Framing>{Framing::http1, Framing::zap_http};
-  p.arms = !q.arms.empty() ? q.arms : std::vector<Arm>(kArms.begin(), kArms.end());
+  if (!q.arms.empty()) {
+    p.arms = q.arms;
+  } else {
+    // quick keeps the reference's own two frameworks; net/http is the full run's third Go row.
+    for (Arm a : kArms)
+      if (full || a != Arm::go_nethttp) p.arms.push_back(a);
+  }
   if (!q.bodies.empty())
     p.bodies = q.bodies;
   else if (full)
@@ -71,6 +77,8 @@ RunPlan plan_run(const RunRequest& q) {
   check_cpus("--loader-cpus", p.cfg.loader_cpus, cpus);
 
   p.nginx = !q.nginx.empty() ? q.nginx : find_nginx();
+  p.go = q.go;
+  p.go_json = q.go_json;
   p.out_dir = !q.out_dir.empty() ? q.out_dir : "results/" + utc_now("%Y-%m-%dT%H%M%SZ");
   return p;
 }
@@ -110,6 +118,24 @@ std::vector<CellPlan> plan_cells(const RunPlan& p, ExchangeBytes (*floor_bytes_o
               c != nullptr && c->available ? "" : std::string(c ? c->unavailable_reason : "unknown codec"));
         }
       }
+  for (Arm go : {Arm::go_zip, Arm::go_fasthttp, Arm::go_nethttp}) {
+    if (!arm_on(go)) continue;
+    for (Scenario s : p.scenarios)
+      for (Framing f : p.framings) {
+        if (s == Scenario::hello) {
+          add(go, s, f, "", go_cell_unavailable(p.go, go, f, s, "", p.go_json));
+          continue;
+        }
+        for (const std::string& b : p.bodies) {
+          const record::CodecInfo* c = record::find_codec(b);
+          std::string why = c == nullptr   ? "unknown codec"
+                            : c->available ? ""
+                                           : std::string(c->unavailable_reason);
+          if (why.empty()) why = go_cell_unavailable(p.go, go, f, s, b, p.go_json);
+          add(go, s, f, b, why);
+        }
+      }
+  }
   if (arm_on(Arm::nginx) && scenario_on(Scenario::hello)) {
     std::string why;
     if (p.nginx.empty()) why = "nginx not found (Debian package nginx-light; scripts/deps.sh installs it)";
@@ -121,6 +147,9 @@ std::vector<CellPlan> plan_cells(const RunPlan& p, ExchangeBytes (*floor_bytes_o
       add(Arm::floor, s, Framing::raw_tcp, "",
           bytes.request == 0 ? "could not measure the exchange's byte counts" : "", bytes);
     }
+  for (CellPlan& cp : out)
+    if (is_go_arm(cp.cell.arm) && cp.cell.scenario == Scenario::rpc && cp.cell.body != "zap")
+      cp.cell.server_codec = "go/" + p.go_json;
   return out;
 }
 
@@ -128,6 +157,7 @@ ChildSpec server_spec(const RunPlan& p, const std::string& exe, const CellPlan& 
   const report::Cell& c = cp.cell;
   const std::string threads = std::to_string(p.cfg.server_cpus.size()),
                     cpus = net::cpu_list_text(p.cfg.server_cpus);
+  if (is_go_arm(c.arm)) return go_server_spec(p.go, c.arm, p.go_json, p.cfg.server_cpus);
   ChildSpec s;
   s.cpus = p.cfg.server_cpus;
   s.ready_channel = true;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bench/exchange.hpp"
+#include "bench/go_arm.hpp"
 #include "bench/matrix.hpp"
 #include "bench/supervisor.hpp"
 #include "load/engine.hpp"
@@ -31,7 +32,9 @@ struct RunRequest {
   std::vector<Arm> arms;
   std::vector<int> server_cpus, loader_cpus;
   double noisy_spread = 0.10;
-  std::string nginx;  // the nginx binary; empty: find_nginx()
+  std::string nginx;              // the nginx binary; empty: find_nginx()
+  GoArm go;                       // the Go arm as probed (probe_go); default: unavailable
+  std::string go_json = "goccy";  // the Go arms' JSON codec (the reference's -json)
   bool micro = true;
   std::string micro_filter;
   unsigned micro_repetitions = 3;
@@ -49,13 +52,15 @@ struct RunPlan {
   bool micro = true;
   std::string micro_filter;
   std::string nginx;  // "" when not found: the nginx arm is unavailable
+  GoArm go;           // the Go reference arm as built (go_arm.hpp)
+  std::string go_json;
 };
 
 // Fills the defaults of the mode (quick: connections 1,16,125, the fastest
-// JSON codec and ZAP, 1.5 s + 0.5 s; full: 1,16,125,1000, every codec,
-// 5 s + 1 s; server on the first half of the allowed CPUs, loader on the
-// rest) and checks the request. Throws std::invalid_argument with the
-// message a user should see ("--server-cpus: CPU 9 is not available ...").
+// JSON codec and ZAP, every arm but go-nethttp, 1.5 s + 0.5 s; full:
+// 1,16,125,1000, every codec, every arm, 5 s + 1 s; server on the first half of the allowed CPUs, loader on
+// the rest) and checks the request. Throws std::invalid_argument with the message a user should see
+// ("--server-cpus: CPU 9 is not available ...").
 RunPlan plan_run(const RunRequest& request);
 
 // The codec names --bodies may give: every codec of record's registry but
@@ -68,15 +73,16 @@ struct CellPlan {
   ExchangeBytes floor;  // the floor arm's byte counts
 };
 
-// Every cell, in run order: zapbench (scenario x framing x body), nginx
-// (hello over HTTP/1.1), floor (per scenario), each x connections x depth.
+// Every cell, in run order: zapbench (scenario x framing x body), the Go
+// arms (the same cells; what the Go build cannot serve is unavailable with its
+// reason), nginx (hello over HTTP/1.1), floor (per scenario), each x connections x depth.
 // A cell that cannot run carries the reason in cell.unavailable.
 // `floor_bytes_of` measures the floor's byte counts (exchange.hpp).
 std::vector<CellPlan> plan_cells(const RunPlan& plan,
                                  ExchangeBytes (*floor_bytes_of)(Scenario) = floor_bytes);
 
-// The server child of a zapbench or floor cell (listening on a port of its
-// choosing, announced on its ready channel). Not for nginx (nginx.hpp).
+// The server child of a zapbench, Go or floor cell (listening on a port of
+// its choosing, announced on its ready channel). Not for nginx (nginx.hpp).
 ChildSpec server_spec(const RunPlan& plan, const std::string& zapbench_exe, const CellPlan& cp);
 
 // The load that measures a cell against a server on 127.0.0.1:port.

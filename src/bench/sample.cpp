@@ -50,7 +50,8 @@ std::uint16_t start_server(const SampleContext& ctx, const CellPlan& cp, const f
     const std::uint16_t port = free_port();
     std::ofstream(dir / "nginx.conf", std::ios::trunc)
         << nginx_conf(dir, port, ctx.plan.cfg.server_cpus.size());
-    server.emplace(ChildSpec{nginx_argv(ctx.plan.nginx, dir), ctx.plan.cfg.server_cpus, log.string(), false});
+    server.emplace(
+        ChildSpec{nginx_argv(ctx.plan.nginx, dir), ctx.plan.cfg.server_cpus, log.string(), false, {}});
     if (wait_accepting(port, kStartTimeoutS)) return port;
     failure = "nginx did not start listening (see " + log_name + ")";
     return 0;
@@ -66,9 +67,16 @@ std::uint16_t start_server(const SampleContext& ctx, const CellPlan& cp, const f
   return ready.front().port;
 }
 
-std::vector<std::string> server_argv(const SampleContext& ctx, const CellPlan& cp) {
-  return cp.cell.arm == Arm::nginx ? nginx_argv(ctx.plan.nginx, ctx.folder.file("nginx"))
-                                   : server_spec(ctx.plan, ctx.zapbench_exe, cp).argv;
+// The server's command as a reader would rerun it: its environment
+// additions (GOMAXPROCS for the Go arms), its pinning, its argv.
+std::string server_command(const SampleContext& ctx, const CellPlan& cp) {
+  if (cp.cell.arm == Arm::nginx)
+    return command_text(ctx.folder.portable(nginx_argv(ctx.plan.nginx, ctx.folder.file("nginx"))),
+                        ctx.plan.cfg.server_cpus);
+  const ChildSpec spec = server_spec(ctx.plan, ctx.zapbench_exe, cp);
+  std::string env;
+  for (const std::string& e : spec.env) env += shell_quote(e) + " ";
+  return env + command_text(ctx.folder.portable(spec.argv), spec.cpus);
 }
 
 report::E2ESample measure(const SampleContext& ctx, CellPlan& cp, unsigned round, std::string& failure) {
@@ -80,7 +88,7 @@ report::E2ESample measure(const SampleContext& ctx, CellPlan& cp, unsigned round
   std::optional<Child> server;
   const std::uint16_t port =
       start_server(ctx, cp, ctx.folder.sample_file(id, round + 1, ".server.log"), server, failure);
-  cp.cell.server_command = command_text(ctx.folder.portable(server_argv(ctx, cp)), p.cfg.server_cpus);
+  cp.cell.server_command = server_command(ctx, cp);
   if (failure.empty()) {
     const fs::path json_out = ctx.folder.sample_file(id, round + 1, ".load.json");
     const fs::path load_log = ctx.folder.sample_file(id, round + 1, ".load.log");
@@ -88,7 +96,7 @@ report::E2ESample measure(const SampleContext& ctx, CellPlan& cp, unsigned round
     std::vector<std::string> argv = {ctx.zapbench_exe, "load"};
     for (std::string& a : load_args(o, json_out.string())) argv.push_back(std::move(a));
     cp.cell.loader_command = command_text(ctx.folder.portable(argv), p.cfg.loader_cpus);
-    Child loader(ChildSpec{argv, p.cfg.loader_cpus, load_log.string(), false});
+    Child loader(ChildSpec{argv, p.cfg.loader_cpus, load_log.string(), false, {}});
     // Warm-up, window, the drain (at most the loader's response timeout),
     // connection set-up: anything far beyond is a hang.
     const ExitStatus st = loader.wait(p.cfg.warmup_s + p.cfg.duration_s + o.timeout_ms / 1000.0 + kHangS);
@@ -145,7 +153,7 @@ void run_micro(const SampleContext& ctx, report::Results& res) {
   const std::vector<int> cpu = {p.cfg.loader_cpus.front()};
   res.micro.command = command_text(ctx.folder.portable(argv), cpu);
   try {
-    Child micro(ChildSpec{argv, cpu, ctx.folder.file("micro.log").string(), false});
+    Child micro(ChildSpec{argv, cpu, ctx.folder.file("micro.log").string(), false, {}});
     // A bound for a hang only: the full suite takes minutes, never an hour.
     const ExitStatus st = micro.wait(3600);
     if (!st.ok()) {
@@ -159,6 +167,31 @@ void run_micro(const SampleContext& ctx, report::Results& res) {
   }
   for (const report::Codec& codec : res.codecs)
     if (!codec.available) res.micro.unavailable_codecs.push_back({codec.name, codec.unavailable_reason});
+  run_go_micro(ctx, res);
+}
+
+void run_go_micro(const SampleContext& ctx, report::Results& res) {
+  const RunPlan& p = ctx.plan;
+  if (!p.go.runs()) {
+    res.micro.unavailable_codecs.push_back({"go/*", p.go.unavailable});
+    return;
+  }
+  const fs::path json_path = ctx.folder.file("go-micro.json");
+  const ChildSpec spec =
+      go_micro_spec(p.go, json_path.string(), p.cfg.micro_min_time_s, p.cfg.micro_repetitions, p.micro_filter,
+                    {p.cfg.loader_cpus.front()}, ctx.folder.file("go-micro.log").string());
+  res.micro.go_command = "GOMAXPROCS=1 " + command_text(ctx.folder.portable(spec.argv), spec.cpus);
+  try {
+    Child micro(spec);
+    const ExitStatus st = micro.wait(3600);  // a hang bound: the Go suite takes a minute
+    if (!st.ok()) {
+      res.notes.push_back("Go microbenchmarks failed (" + st.describe() + "); see go-micro.log");
+      return;
+    }
+    report::ingest_google_benchmark(read_file(json_path), res.micro, res.notes);
+  } catch (const std::exception& e) {
+    res.notes.push_back(std::string("Go microbenchmarks: ") + e.what());
+  }
 }
 
 void run_instructions(const SampleContext& ctx, report::Results& res) {

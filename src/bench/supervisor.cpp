@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -17,6 +18,7 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 #include <thread>
 #include <utility>
 
@@ -107,6 +109,19 @@ Child::Child(const ChildSpec& spec) {
   std::vector<char*> args;
   for (std::string& a : argv) args.push_back(a.data());
   args.push_back(nullptr);
+  // The environment: the parent's, less the names spec.env sets, plus spec.env.
+  std::vector<std::string> env_strings;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string_view var(*e);
+    const bool replaced = std::any_of(spec.env.begin(), spec.env.end(), [&](const std::string& mine) {
+      return mine.substr(0, mine.find('=') + 1) == var.substr(0, var.find('=') + 1);
+    });
+    if (!replaced) env_strings.emplace_back(var);
+  }
+  env_strings.insert(env_strings.end(), spec.env.begin(), spec.env.end());
+  std::vector<char*> envp;
+  for (std::string& e : env_strings) envp.push_back(e.data());
+  envp.push_back(nullptr);
   cpu_set_t set;
   CPU_ZERO(&set);
   for (int c : spec.cpus) CPU_SET(c, &set);
@@ -139,7 +154,7 @@ Child::Child(const ChildSpec& spec) {
       else
         dup2(ready[1], kReadyFdInChild);
     }
-    execv(args[0], args.data());
+    execve(args[0], args.data(), envp.data());
     _exit(127);
   }
   close(log);

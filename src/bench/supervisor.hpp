@@ -26,6 +26,9 @@ struct ChildSpec {
   // the program must accept it: zapbench serve and floor do). The flag is
   // plumbing, not part of the command a user would rerun.
   bool ready_channel = false;
+  // Variables added to (or replacing those of) the parent's environment,
+  // "NAME=value" each: GOMAXPROCS for the Go arms.
+  std::vector<std::string> env;
 };
 
 // One line of the ready channel: "<kind> <host>:<port>", e.g. "http 127.0.0.1:8080".

@@ -4,19 +4,26 @@
 // lives in its own file (serve.cpp, load.cpp...).
 #include <benchmark/benchmark.h>
 #include <sched.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "bench/go_arm.hpp"
+#include "bench/supervisor.hpp"
 #include "cli/args.hpp"
 #include "cli/flags.hpp"
 #include "cli/version.hpp"
 #include "micro/summary.hpp"
 #include "record/registry.hpp"
+#include "report/gbench.hpp"
 
 namespace cli {
 int cmd_serve(int argc, char** argv);
@@ -32,8 +39,50 @@ namespace {
 
 using cli::die;
 
+// The Go reference's microbenchmarks after ours, as `zapbench run` runs them
+// (bench/go_arm.hpp), printed beside ours. Their JSON goes to `json_out`, or
+// to a temporary file removed afterwards.
+void micro_go(const std::string& binary, const std::string& filter, double min_time_s, unsigned repetitions,
+              const std::vector<int>& cpus, std::string json_out, const std::vector<micro::Result>& cpp) {
+  const bench::GoArm go = bench::probe_go(binary);
+  std::vector<micro::Missing> missing;
+  if (!go.runs()) {
+    micro::print_go_summary(stdout, cpp, {}, {{"go/*", go.unavailable}});
+    return;
+  }
+  std::string tmp;
+  if (json_out.empty()) {
+    char path[] = "/tmp/zapbench-go-micro-XXXXXX";
+    const int fd = mkstemp(path);
+    if (fd < 0) die(std::string("micro: cannot make a temporary file: ") + std::strerror(errno));
+    close(fd);
+    json_out = tmp = path;
+  }
+  std::printf("\nThe Go reference's microbenchmarks (%s micro)...\n", binary.c_str());
+  std::fflush(stdout);
+  report::Micro figures;
+  std::vector<std::string> notes;
+  try {
+    bench::Child child(bench::go_micro_spec(go, json_out, min_time_s, repetitions, filter, cpus, ""));
+    const bench::ExitStatus st = child.wait(3600);  // a hang bound: the Go suite takes a minute
+    if (!st.ok()) throw std::runtime_error("zapbench-go micro failed (" + st.describe() + ")");
+    report::ingest_google_benchmark(bench::read_file(json_out), figures, notes);
+  } catch (const std::exception& e) {
+    notes.push_back(e.what());
+  }
+  if (!tmp.empty()) unlink(tmp.c_str());
+  std::vector<micro::Result> rows;
+  for (const report::MicroFigure& f : figures.figures)
+    rows.push_back({f.op, f.codec, f.ns_per_op.median(), f.allocs_per_op, f.wire_bytes, ""});
+  for (const report::Unavailable& u : figures.unavailable_codecs) missing.push_back({u.name, u.reason});
+  for (const std::string& n : notes) missing.push_back({"zapbench-go", n});
+  micro::print_go_summary(stdout, cpp, rows, missing);
+}
+
 int cmd_micro(int argc, char** argv) {
   std::string filter, json_out;
+  std::string go_binary = bench::default_go_binary();
+  bool go = true;
   std::optional<unsigned> repetitions, cpu;
   double min_time_s = 0.5;
   std::vector<std::string> passthrough;
@@ -47,13 +96,19 @@ int cmd_micro(int argc, char** argv) {
       "ns/op (Time), heap allocations per op (allocs/op), bytes allocated per op\n"
       "(alloc_bytes/op) and the wire bytes one op produces or consumes\n"
       "(wire_bytes). 'zap' reuses its builders; 'zap-fresh' makes a new builder\n"
-      "per message, as the Go reference does.");
+      "per message, as the Go reference does. Then the Go reference's own\n"
+      "(zapbench-go micro: <op>/go/<codec>), pinned the same way, beside their C++\n"
+      "counterparts with the C++ ÷ Go ratio; --json-out FILE writes theirs to\n"
+      "FILE.go.json.");
   t.text("--filter", &filter, "REGEX", "run only benchmarks whose name matches (e.g. 'Decode/')");
   t.number("--repetitions", &repetitions, {1}, "repeat each benchmark N times and add mean/median/stddev/cv");
   t.duration("--min-time", &min_time_s, {.min = 0, .min_exclusive = true},
              "minimum measuring time per benchmark");
   t.number("--cpu", &cpu, {0, cli::flags::kMaxCpu - 1}, "pin this process to CPU N before measuring");
   t.text("--json-out", &json_out, "FILE", "also write Google Benchmark JSON to FILE");
+  t.text("--go", &go_binary, "PATH", "the Go reference's binary (zapbench-go)")
+      .default_text(go_binary.empty() ? "none built" : go_binary);
+  t.set("--no-go", &go, false, "skip the Go reference's microbenchmarks");
   t.passthrough("--benchmark_", &passthrough, "passed to Google Benchmark unchanged (after the flags above)");
   t.parse(argc, argv);
 
@@ -83,6 +138,10 @@ int cmd_micro(int argc, char** argv) {
   benchmark::RunSpecifiedBenchmarks(&reporter);
   micro::print_summary(stdout, reporter.results());
   benchmark::Shutdown();
+  if (go)
+    micro_go(go_binary, filter, min_time_s, repetitions.value_or(1),
+             cpu ? std::vector<int>{int(*cpu)} : std::vector<int>{},
+             json_out.empty() ? "" : json_out + ".go.json", reporter.results());
   return 0;
 }
 

@@ -42,8 +42,10 @@ constexpr const char* kAbout =
     "     x body {each JSON codec, ZAP} (rpc) x connections x pipelining, each\n"
     "     sample a fresh server process and a fresh loader process, pinned to\n"
     "     separate CPUs, every response validated;\n"
-    "  3. reference arms: nginx serving /health (when installed), and the floor:\n"
-    "     a raw TCP echo of the same byte counts driven by the same loader.\n"
+    "  3. reference arms: the Go reference's own stack (zapbench-go: zip, fasthttp,\n"
+    "     net/http, its JSON codecs; what its build lacks is listed as unavailable),\n"
+    "     nginx serving /health (when installed), and the floor: a raw TCP echo of\n"
+    "     the same byte counts driven by the same loader.\n"
     "Repeats are interleaved across arms (round r runs every cell once), so drift\n"
     "hits every arm alike; medians and min-max are reported and a cell whose\n"
     "spread exceeds --noisy is flagged. The load average is read before every\n"
@@ -51,7 +53,7 @@ constexpr const char* kAbout =
     "DIR/results.json (every sample and the environment; paths relative to DIR),\n"
     "DIR/report.md and DIR/report.html.\n"
     "--quick (default): connections 1,16,125; pipelining 1,16; rpc bodies the fastest\n"
-    "JSON codec and ZAP; 1.5 s samples after 0.5 s; ~7 minutes on 2 cores.\n"
+    "JSON codec and ZAP; every arm but go-nethttp; 1.5 s samples after 0.5 s; ~7 minutes on 2 cores.\n"
     "--full: connections 1,16,125,1000; every codec; 5 s samples after 1 s; ~45 minutes.";
 
 // The (name, value) choices of a matrix axis, from its one table of names.
@@ -97,6 +99,11 @@ bench::RunPlan parse(int argc, char** argv) {
         if (access(std::string(v).c_str(), X_OK) == 0) return std::nullopt;
         return Problem{"an nginx binary", "not an executable"};
       });
+  std::string go_binary = bench::default_go_binary();
+  t.text("--go", &go_binary, "PATH", "the Go reference arm's binary (zapbench-go)")
+      .default_text(go_binary.empty() ? "none built" : go_binary);
+  t.choice("--go-json", &q.go_json, {{"goccy", "goccy"}, {"sonic", "sonic"}, {"stdlib", "stdlib"}},
+           "JSON codec of the Go arms' servers");
   t.section("microbenchmarks:");
   t.set("--no-micro", &q.micro, false, "skip the microbenchmarks");
   t.text("--micro-filter", &q.micro_filter, "REGEX", "run only these microbenchmarks").no_default();
@@ -104,6 +111,7 @@ bench::RunPlan parse(int argc, char** argv) {
   t.duration("--micro-min-time", &q.micro_min_time_s, {0, 86400, true}, "per benchmark repetition")
       .default_text("quick 200ms, full 500ms");
   t.parse(argc, argv);
+  q.go = bench::probe_go(go_binary);
   try {
     return bench::plan_run(q);
   } catch (const std::invalid_argument& e) {
@@ -162,6 +170,12 @@ int cmd_run(int argc, char** argv) {
   res.env = bench::environment(command, folder);
   res.config = p.cfg;
   res.codecs = bench::codecs();
+  if (p.go.runs()) {
+    res.env.libraries["go (the Go arms)"] = p.go.go_version;
+    for (const auto& [module, version] : p.go.modules) res.env.libraries[module] = version + " (Go module)";
+  } else {
+    res.env.libraries["go (the Go arms)"] = "unavailable: " + p.go.unavailable;
+  }
   if (p.cfg.server_cpus == p.cfg.loader_cpus)
     res.notes.push_back("server and loader share CPUs " + net::cpu_list_text(p.cfg.server_cpus) +
                         ": this machine has one CPU for both, so their work is not separated");

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "record/registry.hpp"
+#include "report/gbench.hpp"
 
 namespace micro {
 
@@ -137,6 +138,33 @@ void print_summary(std::FILE* out, const std::vector<Result>& rs) {
   for (const Result& r : rs)
     if (!r.error.empty())
       std::fprintf(out, "- %s/%s skipped: %s\n", r.op.c_str(), r.codec.c_str(), r.error.c_str());
+}
+
+void print_go_summary(std::FILE* out, const std::vector<Result>& cpp, const std::vector<Result>& go,
+                      const std::vector<Missing>& unavailable) {
+  static const char* const kOps[] = {"Decode", "Encode", "Serde", "Handler"};
+  if (!go.empty()) {
+    std::fprintf(
+        out,
+        "\nThe Go reference (zapbench-go micro; C++ ÷ Go = Go ns ÷ the C++ counterpart's, above 1 = C++ "
+        "faster)\n\n| Go codec | op | Go ns | allocs | C++ counterpart | C++ ns | C++ ÷ Go |\n"
+        "|---|---|---:|---:|---|---:|---:|\n");
+    for (const Result& g : go)
+      for (const char* op : kOps) {
+        if (g.op != op || !g.error.empty()) continue;
+        const std::string want = report::go_counterpart(op, g.codec);
+        const Result* c = want.empty() ? fastest_json(cpp, op) : find(cpp, op, want);
+        if (c == nullptr || c->ns_per_op <= 0)
+          std::fprintf(out, "| %s | %s | %.1f | %.3g | — | — | — |\n", g.codec.c_str(), op, g.ns_per_op,
+                       g.allocs_per_op);
+        else
+          std::fprintf(out, "| %s | %s | %.1f | %.3g | %s | %.1f | %.2fx |\n", g.codec.c_str(), op,
+                       g.ns_per_op, g.allocs_per_op, c->codec.c_str(), c->ns_per_op,
+                       g.ns_per_op / c->ns_per_op);
+      }
+  }
+  for (const Missing& m : unavailable)
+    std::fprintf(out, "- %s: unavailable: %s\n", m.name.c_str(), m.reason.c_str());
 }
 
 }  // namespace micro

@@ -11,6 +11,8 @@
 #include <map>
 #include <set>
 
+#include "report/gbench.hpp"
+
 namespace report::doc {
 
 std::string fixed(double v, int decimals) {
@@ -71,6 +73,7 @@ std::string seconds(double s) {
 // The codec names the report treats as JSON: by content type when the run
 // recorded the codec, by name otherwise (everything but the ZAP codecs).
 bool is_json(const Results& r, const std::string& name) {
+  if (is_go_codec(name)) return name != "go/zap" && name != "go/zap-fresh";
   for (const Codec& c : r.codecs)
     if (c.name == name) return c.content_type == "application/json";
   return !name.empty() && name != "zap" && name != "zap-fresh";
@@ -304,6 +307,96 @@ void request_path(const Results& r, Out& out) {
   if (!unavailable.empty()) out.bullets(std::move(unavailable));
 }
 
+// What the Go reference published for its own stack (../shared/design/reference.md):
+// GB10 arm64, go1.26, median of 3 — another machine, quoted for orientation only.
+struct Published {
+  const char* codec;  // our row name
+  const char* op;
+  const char* figure;
+};
+constexpr Published kPublished[] = {
+    {"go/zap", "Decode", "13.4 ns, 0 allocs"},
+    {"go/zap", "Encode", "629 ns, 12 allocs"},
+    {"go/zap", "Serde", "648 ns"},
+    {"go/zap", "Handler", "271 ns, 5 allocs"},
+    {"go/goccy", "Decode", "473 ns, 4 allocs"},
+    {"go/goccy", "Encode", "424 ns, 4 allocs"},
+    {"go/goccy", "Serde", "904 ns"},
+    {"go/goccy", "Handler", "431 ns, 4 allocs"},
+    {"go/sonic", "Decode", "845 ns, 8 allocs"},
+    {"go/sonic", "Serde", "1,509 ns"},
+    {"go/sonic", "Handler", "736 ns, 7 allocs"},
+    {"go/stdlib", "Decode", "2,334 ns, 13 allocs"},
+    {"go/stdlib", "Serde", "3,107 ns"},
+    {"go/stdlib", "Handler", "1,444 ns, 9 allocs"},
+};
+
+// The Go reference's own stack measured in this run (zapbench-go micro), each
+// op beside its C++ counterpart: go/zap against zap (go/zap-reset against the
+// reused builder, go/zap with Go's fresh builder per message against
+// zap-fresh); a Go JSON codec against the fastest C++ JSON codec of the op.
+void go_reference(const Results& r, Out& out) {
+  const Micro& m = r.micro;
+  std::vector<std::string> go_codecs;
+  for (const MicroFigure& f : m.figures)
+    if (is_go_codec(f.codec) && std::find(go_codecs.begin(), go_codecs.end(), f.codec) == go_codecs.end())
+      go_codecs.push_back(f.codec);
+  std::vector<const Unavailable*> go_missing;
+  for (const Unavailable& u : m.unavailable_codecs)
+    if (is_go_codec(u.name)) go_missing.push_back(&u);
+  if (go_codecs.empty() && go_missing.empty()) return;
+  auto find = [&](const std::string& op, const std::string& codec) -> const MicroFigure* {
+    for (const MicroFigure& f : m.figures)
+      if (f.op == op && f.codec == codec) return &f;
+    return nullptr;
+  };
+  auto counterpart = [&](const std::string& op, const std::string& go) -> const MicroFigure* {
+    if (const std::string cpp = go_counterpart(op, go); !cpp.empty()) return find(op, cpp);
+    const MicroFigure* best = nullptr;
+    for (const MicroFigure& f : m.figures)
+      if (f.op == op && !is_go_codec(f.codec) && is_json(r, f.codec) &&
+          (!best || f.ns_per_op.median() < best->ns_per_op.median()))
+        best = &f;
+    return best;
+  };
+  out.heading(3, "The Go reference, measured here");
+  out.para({"The Go reference's own codecs (", code("go/"),
+            " in this repository: encoding/json, goccy/go-json, "
+            "bytedance/sonic, and zap-proto/go when the build has it) on the same record, the same values "
+            "and the same compute, each result checked before it is timed; Go's testing.Benchmark, pinned to "
+            "one CPU like the C++ micro, GOMAXPROCS=1, default GOGC. C++ ÷ Go = the Go figure ÷ its C++ "
+            "counterpart's (above 1× = C++ faster): a Go JSON codec against the fastest C++ JSON codec of "
+            "the op, go/zap against zap. Published: the reference's own figures, measured elsewhere on "
+            "other hardware (GB10 arm64), for orientation only. Command: ",
+            code(m.go_command.empty() ? "not run" : m.go_command)});
+  if (!go_codecs.empty()) {
+    Table t{{"Go codec", "op", "Go ns/op", "allocs", "C++ counterpart", "C++ ns/op", "C++ ÷ Go",
+             "published (elsewhere)"},
+            "llrrlrrl",
+            {}};
+    for (const std::string& codec : go_codecs)
+      for (const char* op : kOps) {
+        const MicroFigure* g = find(op, codec);
+        if (!g) continue;
+        const MicroFigure* c = counterpart(op, codec);
+        std::string published = "—";
+        for (const Published& p : kPublished)
+          if (codec == p.codec && std::string_view(op) == p.op) published = p.figure;
+        t.rows.push_back(
+            {codec, op, med_range(g->ns_per_op, 1, false), count(g->allocs_per_op), c ? c->codec : "—",
+             c ? sig(c->ns_per_op.median()) : "—",
+             c && c->ns_per_op.median() > 0 ? times(g->ns_per_op.median() / c->ns_per_op.median()) : "—",
+             published});
+      }
+    out.table(std::move(t));
+  }
+  if (!go_missing.empty()) {
+    std::vector<Runs> items;
+    for (const Unavailable* u : go_missing) items.push_back({strong(u->name), ": unavailable: " + u->reason});
+    out.bullets(std::move(items));
+  }
+}
+
 void micro(const Results& r, Out& out) {
   out.heading(2, "Microbenchmarks");
   const Micro& m = r.micro;
@@ -316,7 +409,8 @@ void micro(const Results& r, Out& out) {
   };
   std::vector<std::string> codecs;
   for (const MicroFigure& f : m.figures)
-    if (is_main_op(f.op) && std::find(codecs.begin(), codecs.end(), f.codec) == codecs.end())
+    if (is_main_op(f.op) && !is_go_codec(f.codec) &&
+        std::find(codecs.begin(), codecs.end(), f.codec) == codecs.end())
       codecs.push_back(f.codec);
   std::stable_sort(codecs.begin(), codecs.end(), [&](const std::string& a, const std::string& b) {
     return codec_rank(r, a) < codec_rank(r, b);
@@ -407,11 +501,12 @@ void micro(const Results& r, Out& out) {
     }
   }
 
+  go_reference(r, out);
   request_path(r, out);
 
   Table other{{"benchmark", "ns/op", "allocs/op", "wire bytes"}, "lrrr", {}};
   for (const MicroFigure& f : m.figures)
-    if (!is_main_op(f.op) && f.op != "Server")
+    if (!is_main_op(f.op) && f.op != "Server" && !is_go_codec(f.codec))
       other.rows.push_back({f.name, med_range(f.ns_per_op, 1, false), count(f.allocs_per_op),
                             f.wire_bytes > 0 ? count(f.wire_bytes) : "—"});
   if (!other.rows.empty()) {
@@ -421,9 +516,11 @@ void micro(const Results& r, Out& out) {
   if (!m.unavailable_codecs.empty()) {
     std::vector<Runs> items;
     for (const Unavailable& u : m.unavailable_codecs)
-      items.push_back({strong(u.name), ": unavailable: " + u.reason});
-    out.para({"Codecs not measured:"});
-    out.bullets(std::move(items));
+      if (!is_go_codec(u.name)) items.push_back({strong(u.name), ": unavailable: " + u.reason});
+    if (!items.empty()) {
+      out.para({"Codecs not measured:"});
+      out.bullets(std::move(items));
+    }
   }
 }
 
@@ -462,6 +559,9 @@ std::string row_label(const Results& r, const RowKey& k, const std::vector<const
   std::string label =
       std::string(bench::to_string(k.arm)) + " " + std::string(bench::display_name(k.framing));
   if (k.body.empty()) return label;
+  const std::string server_codec = cells.empty() ? "" : cells.front()->server_codec;
+  if (!server_codec.empty() && is_json(r, k.body))
+    return label + " + JSON (" + server_codec.substr(server_codec.find('/') + 1) + "; loader " + k.body + ")";
   if (is_json(r, k.body)) return label + " + JSON (" + k.body + ")";
   if (k.body == "zap") return label + " + ZAP";
   return label + " + ZAP (" + k.body + ")";
@@ -666,6 +766,51 @@ void ratios(const Results& r, const Group& g, Out& out) {
   out.table(std::move(t));
 }
 
+// Our server against the Go reference's on the cells both served: the same
+// framing, the same body on the wire (the loader's codec), the same
+// connections and depth — requests/s ÷ requests/s, and the server CPU per
+// request of the Go arm ÷ ours (above 1× = ours faster / cheaper).
+void go_ratios(const Results& r, const Group& g, Out& out) {
+  std::vector<Arm> go_arms;
+  for (const Cell* c : g.cells)
+    if (bench::is_go_arm(c->arm) && usable(*c) &&
+        std::find(go_arms.begin(), go_arms.end(), c->arm) == go_arms.end())
+      go_arms.push_back(c->arm);
+  if (go_arms.empty()) return;
+  std::sort(go_arms.begin(), go_arms.end());
+  Table t{{"zapbench against the Go reference"}, "l", {}};
+  for (Arm a : go_arms)
+    for (unsigned conns : g.connections) {
+      t.header.push_back(std::string(bench::to_string(a)) + " c " + std::to_string(conns) + ": rate, CPU");
+      t.align += "r";
+    }
+  for (const RowKey& k : g.rows) {
+    if (k.arm != Arm::zapbench) continue;
+    std::vector<Text> row{row_label(r, k, g.row_cells(k))};
+    bool any = false;
+    for (Arm a : go_arms)
+      for (unsigned conns : g.connections) {
+        const Cell* mine = g.find(k, conns);
+        const Cell* go = g.find(RowKey{a, k.framing, k.body}, conns);
+        if (!mine || !go || !usable(*mine) || !usable(*go)) {
+          row.emplace_back("—");
+          continue;
+        }
+        any = true;
+        row.emplace_back(
+            times(mine->rate().median() / go->rate().median()) + ", " +
+            times(server_cpu_per_request_ns(r, *go).median() / server_cpu_per_request_ns(r, *mine).median()));
+      }
+    if (any) t.rows.push_back(std::move(row));
+  }
+  if (t.rows.empty()) return;
+  out.para(
+      {"Against the Go reference's servers on the same cells: zapbench's median requests/s ÷ the Go "
+       "arm's, then the Go arm's server CPU per request ÷ zapbench's (above 1× = zapbench faster, "
+       "cheaper). The body on the wire is the same JSON; the Go arm decodes it with its own codec."});
+  out.table(std::move(t));
+}
+
 void charts(const Results& r, const Group& g, const std::string& where, Out& out) {
   const std::string id =
       "e2e-" + std::string(bench::to_string(g.scenario)) + "-p" + std::to_string(g.pipeline);
@@ -750,6 +895,7 @@ void end_to_end(const Results& r, Out& out) {
               "bottleneck."});
     out.table(e2e_table(r, g, Figure::server_cpu, &unused_notes, &unused_noisy, &unused_notes));
     ratios(r, g, out);
+    go_ratios(r, g, out);
     charts(r, g, where, out);
   }
 }

@@ -58,6 +58,18 @@ void ingest_google_benchmark(const std::string& json_text, Micro& micro, std::ve
     if (b.contains("wire_bytes") && b["wire_bytes"].is_number())
       it->wire_bytes = b["wire_bytes"].get<double>();
   }
+  // zapbench-go's extension of the format: what its build could not measure, and why.
+  for (const auto& u : j.value("unavailable", nlohmann::json::array()))
+    if (u.is_object() && u.contains("name") && u["name"].is_string())
+      micro.unavailable_codecs.push_back({u["name"].get<std::string>(), u.value("reason", "")});
+}
+
+bool is_go_codec(std::string_view codec) noexcept { return codec.starts_with("go/"); }
+
+std::string go_counterpart(std::string_view op, std::string_view go_codec) {
+  if (go_codec == "go/zap") return op == "Decode" ? "zap" : "zap-fresh";
+  if (go_codec == "go/zap-reset") return "zap";
+  return "";
 }
 
 }  // namespace report

@@ -89,7 +89,8 @@ struct Instructions {
 };
 
 struct Micro {
-  std::string command;  // the command line that ran them
+  std::string command;     // the command line that ran them
+  std::string go_command;  // the Go arm's (zapbench-go micro); "" when it did not run
   std::vector<MicroFigure> figures;
   std::vector<Unavailable> unavailable_codecs;
   Instructions instructions;  // figures empty: not counted in this run
@@ -119,6 +120,10 @@ struct Cell {
   bench::Scenario scenario = bench::Scenario::hello;
   bench::Framing framing = bench::Framing::http1;
   std::string body;
+  // The codec the server decodes and encodes the body with, when it is not
+  // `body` itself: a Go arm's JSON codec ("go/goccy"); the loader still uses
+  // `body`. Empty for every other arm.
+  std::string server_codec;
   unsigned connections = 0;
   unsigned pipeline = 1;
   std::string server_command;  // command lines as run, paths relative to the run's folder

@@ -76,6 +76,7 @@ json to_j(const Micro& m) {
     counted.push_back(o);
   }
   json j = {{"command", m.command}, {"figures", figures}, {"unavailable_codecs", unavailable}};
+  if (!m.go_command.empty()) j["go_command"] = m.go_command;
   // Only when counted (or tried): results of runs without it stay as they were.
   const Instructions& i = m.instructions;
   if (i.requests > 0 || !i.figures.empty())
@@ -109,16 +110,18 @@ json to_j(const E2ESample& s) {
 json to_j(const Cell& c) {
   json samples = json::array();
   for (const E2ESample& s : c.samples) samples.push_back(to_j(s));
-  return {{"arm", std::string(bench::to_string(c.arm))},
-          {"scenario", std::string(bench::to_string(c.scenario))},
-          {"framing", std::string(bench::to_string(c.framing))},
-          {"body", c.body},
-          {"connections", c.connections},
-          {"pipeline", c.pipeline},
-          {"server_command", c.server_command},
-          {"loader_command", c.loader_command},
-          {"unavailable", c.unavailable},
-          {"samples", samples}};
+  json j = {{"arm", std::string(bench::to_string(c.arm))},
+            {"scenario", std::string(bench::to_string(c.scenario))},
+            {"framing", std::string(bench::to_string(c.framing))},
+            {"body", c.body},
+            {"connections", c.connections},
+            {"pipeline", c.pipeline},
+            {"server_command", c.server_command},
+            {"loader_command", c.loader_command},
+            {"unavailable", c.unavailable},
+            {"samples", samples}};
+  if (!c.server_codec.empty()) j["server_codec"] = c.server_codec;  // only the Go arms have one
+  return j;
 }
 
 json to_j(const Codec& c) {
@@ -303,6 +306,7 @@ Results parse(const std::string& text) {
 
   const json& m = object_at(j, "", "micro");
   r.micro.command = str(m, "micro", "command");
+  if (m.contains("go_command")) r.micro.go_command = str(m, "micro", "go_command");
   for_each_object(m, "micro", "figures", [&](const json& o, const std::string& p) {
     r.micro.figures.push_back({str(o, p, "name"), str(o, p, "op"), str(o, p, "codec"),
                                samples(o, p, "ns_per_op"), num(o, p, "allocs_per_op"),
@@ -334,6 +338,7 @@ Results parse(const std::string& text) {
     cell.scenario = named(o, p, "scenario", bench::scenario_from, bench::scenario_names);
     cell.framing = named(o, p, "framing", bench::framing_from, bench::framing_names);
     cell.body = str(o, p, "body");
+    if (o.contains("server_codec")) cell.server_codec = str(o, p, "server_codec");
     cell.connections = uns(o, p, "connections");
     cell.pipeline = uns(o, p, "pipeline");
     cell.server_command = str(o, p, "server_command");

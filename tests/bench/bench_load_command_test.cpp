@@ -36,7 +36,7 @@ class bench_load_command_run : public ::testing::Test {
   // Starts `zapbench <args>` with a ready channel; the port of its first listener of `kind`.
   std::uint16_t start(std::vector<std::string> args, const std::string& kind) {
     args.insert(args.begin(), ZAPBENCH_BIN);
-    server_.emplace(bench::ChildSpec{args, {}, (dir_ / "server.log").string(), true});
+    server_.emplace(bench::ChildSpec{args, {}, (dir_ / "server.log").string(), true, {}});
     for (const bench::ReadyListener& l : server_->wait_ready(zaptest::kHangS))
       if (l.kind == kind) return l.port;
     ADD_FAILURE() << "no " << kind << " listener announced:\n" << zaptest::read_text(dir_ / "server.log");
@@ -48,7 +48,7 @@ class bench_load_command_run : public ::testing::Test {
     const fs::path out = dir_ / "load.json";
     std::vector<std::string> argv = {ZAPBENCH_BIN, "load"};
     for (std::string& a : bench::load_args(o, out.string())) argv.push_back(std::move(a));
-    bench::Child loader(bench::ChildSpec{argv, {}, (dir_ / "load.log").string(), false});
+    bench::Child loader(bench::ChildSpec{argv, {}, (dir_ / "load.log").string(), false, {}});
     const bench::ExitStatus st =
         loader.wait(o.warmup_s + o.duration_s + o.timeout_ms / 1000.0 + zaptest::kHangS);
     EXPECT_TRUE(st.ok()) << st.describe() << "\n" << zaptest::read_text(dir_ / "load.log");

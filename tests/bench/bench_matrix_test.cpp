@@ -15,6 +15,11 @@ using bench::Scenario;
 TEST(bench_matrix, stable_names_are_the_results_json_spelling) {
   EXPECT_EQ(bench::to_string(Arm::zapbench), "zapbench");
   EXPECT_EQ(bench::to_string(Arm::nginx), "nginx");
+  EXPECT_EQ(bench::to_string(Arm::go_zip), "go-zip");
+  EXPECT_EQ(bench::to_string(Arm::go_fasthttp), "go-fasthttp");
+  EXPECT_EQ(bench::to_string(Arm::go_nethttp), "go-nethttp");
+  EXPECT_TRUE(bench::is_go_arm(Arm::go_nethttp));
+  EXPECT_FALSE(bench::is_go_arm(Arm::nginx));
   EXPECT_EQ(bench::to_string(Arm::floor), "floor");
   EXPECT_EQ(bench::to_string(Scenario::hello), "hello");
   EXPECT_EQ(bench::to_string(Scenario::rpc), "rpc");
@@ -38,7 +43,7 @@ TEST(bench_matrix, unknown_names_are_refused) {
 }
 
 TEST(bench_matrix, choices_list_every_name_in_order) {
-  EXPECT_EQ(bench::arm_names(), "zapbench, nginx, floor");
+  EXPECT_EQ(bench::arm_names(), "zapbench, go-zip, go-fasthttp, go-nethttp, nginx, floor");
   EXPECT_EQ(bench::scenario_names(), "hello, rpc");
   EXPECT_EQ(bench::framing_names(), "http, zap, tcp");
 }

@@ -42,7 +42,8 @@ TEST(bench_plan, quick_and_full_defaults) {
   EXPECT_EQ(quick.connections, (std::vector<unsigned>{1, 16, 125}));
   EXPECT_EQ(quick.pipelines, (std::vector<unsigned>{1, 16}));
   EXPECT_EQ(quick.bodies, (std::vector<std::string>{std::string(record::default_json_codec().name), "zap"}));
-  EXPECT_EQ(quick.arms, (std::vector<Arm>{Arm::zapbench, Arm::nginx, Arm::floor}));
+  EXPECT_EQ(quick.arms,
+            (std::vector<Arm>{Arm::zapbench, Arm::go_zip, Arm::go_fasthttp, Arm::nginx, Arm::floor}));
   EXPECT_FALSE(quick.cfg.server_cpus.empty());
   EXPECT_FALSE(quick.cfg.loader_cpus.empty());
   q.full = true;
@@ -50,6 +51,7 @@ TEST(bench_plan, quick_and_full_defaults) {
   EXPECT_EQ(full.cfg.mode, "full");
   EXPECT_EQ(full.cfg.duration_s, 5);
   EXPECT_EQ(full.connections, (std::vector<unsigned>{1, 16, 125, 1000}));
+  EXPECT_EQ(full.arms, std::vector<Arm>(bench::kArms.begin(), bench::kArms.end()));
   EXPECT_EQ(std::count(full.bodies.begin(), full.bodies.end(), "zap-fresh"), 0);
   std::size_t codecs = 0;  // every codec but zap-fresh (a benchmark variant of zap), available or not
   for (const record::CodecInfo& c : record::all_codecs()) codecs += c.name != "zap-fresh";
@@ -79,13 +81,21 @@ TEST(bench_plan, cells_in_run_order_with_unavailable_ones_kept) {
   const std::vector<bench::CellPlan> cells = bench::plan_cells(p, fake_floor);
   std::vector<std::string> ids;
   for (const bench::CellPlan& c : cells) ids.push_back(c.cell.id());
-  EXPECT_EQ(ids,
-            (std::vector<std::string>{
-                "zapbench/hello/http//c1/p1", "zapbench/hello/http//c8/p1", "zapbench/hello/zap//c1/p1",
-                "zapbench/hello/zap//c8/p1", "zapbench/rpc/http/zap/c1/p1", "zapbench/rpc/http/zap/c8/p1",
-                "zapbench/rpc/zap/zap/c1/p1", "zapbench/rpc/zap/zap/c8/p1", "nginx/hello/http//c1/p1",
-                "nginx/hello/http//c8/p1", "floor/hello/tcp//c1/p1", "floor/hello/tcp//c8/p1",
-                "floor/rpc/tcp//c1/p1", "floor/rpc/tcp//c8/p1"}));
+  std::vector<std::string> want;
+  // zapbench, then the quick run's Go arms (the same cells; unavailable here: no Go arm was probed).
+  for (const char* arm : {"zapbench", "go-zip", "go-fasthttp"})
+    for (const char* cell :
+         {"/hello/http//c1/p1", "/hello/http//c8/p1", "/hello/zap//c1/p1", "/hello/zap//c8/p1",
+          "/rpc/http/zap/c1/p1", "/rpc/http/zap/c8/p1", "/rpc/zap/zap/c1/p1", "/rpc/zap/zap/c8/p1"})
+      want.push_back(arm + std::string(cell));
+  for (const char* cell : {"nginx/hello/http//c1/p1", "nginx/hello/http//c8/p1", "floor/hello/tcp//c1/p1",
+                           "floor/hello/tcp//c8/p1", "floor/rpc/tcp//c1/p1", "floor/rpc/tcp//c8/p1"})
+    want.emplace_back(cell);
+  EXPECT_EQ(ids, want);
+  for (const bench::CellPlan& c : cells)
+    if (bench::is_go_arm(c.cell.arm)) {
+      EXPECT_NE(c.cell.unavailable.find("zapbench-go"), std::string::npos) << c.cell.unavailable;
+    }
   EXPECT_EQ(cells.back().floor.request, 82u);
 
   bench::RunPlan none = p;
@@ -98,6 +108,72 @@ TEST(bench_plan, cells_in_run_order_with_unavailable_ones_kept) {
       EXPECT_NE(c.cell.unavailable.find("byte counts"), std::string::npos);
     }
   }
+}
+
+// A Go arm as `zapbench-go capabilities` would describe a build without the
+// zap-proto modules (the reasons are the Go side's; these are stand-ins).
+bench::GoArm go_without_zap() {
+  bench::GoArm go;
+  go.binary = "/opt/zapbench-go";
+  go.go_version = "go1.26.8";
+  go.frameworks = {{"fasthttp", ""}, {"nethttp", ""}, {"zip", "no zip here"}};
+  go.transports = {{"http", ""}, {"zap", "no zap transport here"}};
+  go.codecs = {{"goccy", ""}, {"sonic", "no sonic here"}, {"stdlib", ""}, {"zap", "no zap codec here"}};
+  return go;
+}
+
+TEST(bench_plan, go_arms_serve_what_their_build_has) {
+  bench::RunRequest q;
+  q.server_cpus = {bench::allowed_cpus().front()};
+  q.connections = {2};
+  q.pipelines = {1};
+  q.bodies = {std::string(record::default_json_codec().name), "zap"};
+  q.arms = {Arm::go_zip, Arm::go_fasthttp, Arm::go_nethttp};
+  q.go = go_without_zap();
+  const bench::RunPlan p = bench::plan_run(q);
+  EXPECT_EQ(p.go_json, "goccy");
+  const std::vector<bench::CellPlan> cells = bench::plan_cells(p, fake_floor);
+  ASSERT_EQ(cells.size(), 3u * 6u);  // per arm: hello x 2 framings, rpc x 2 framings x 2 bodies
+  const std::string json(record::default_json_codec().name);
+  for (const bench::CellPlan& cp : cells) {
+    const report::Cell& c = cp.cell;
+    SCOPED_TRACE(c.id());
+    if (c.arm == Arm::go_zip) {
+      EXPECT_EQ(c.unavailable, "no zip here");
+    } else if (c.framing == Framing::zap_http) {
+      EXPECT_EQ(c.unavailable, "no zap transport here");
+    } else if (c.body == "zap") {
+      EXPECT_EQ(c.unavailable, "no zap codec here");
+    } else {
+      EXPECT_EQ(c.unavailable, "");
+    }
+    // The server's codec is recorded where it is not the body's own: the Go arms' JSON.
+    EXPECT_EQ(c.server_codec, c.scenario == Scenario::rpc && c.body == json ? "go/goccy" : "");
+  }
+  const bench::CellPlan& rpc = cells[6 + 2];  // go-fasthttp rpc http JSON (after 6 go-zip cells and 2 hello)
+  ASSERT_EQ(rpc.cell.id(), "go-fasthttp/rpc/http/" + json + "/c2/p1");
+  const bench::ChildSpec serve = bench::server_spec(p, "/bin/zapbench", rpc);
+  EXPECT_EQ(serve.argv, (std::vector<std::string>{"/opt/zapbench-go", "serve", "--http", "127.0.0.1:0",
+                                                  "--fw", "fasthttp", "--json", "goccy"}));
+  EXPECT_TRUE(serve.ready_channel);
+  EXPECT_EQ(serve.cpus, q.server_cpus);
+  EXPECT_EQ(serve.env, (std::vector<std::string>{"GOMAXPROCS=1"}));
+  // The loader drives it like our server: HTTP/1.1, the body's C++ codec, every answer validated.
+  const load::Options o = bench::load_options(p, rpc, 7777);
+  EXPECT_EQ(o.wire, load::Wire::http);
+  EXPECT_EQ(o.json, &record::default_json_codec());
+
+  // Its chosen JSON codec unavailable: every rpc JSON cell says why.
+  q.go_json = "sonic";
+  for (const bench::CellPlan& cp : bench::plan_cells(bench::plan_run(q), fake_floor))
+    if (cp.cell.arm == Arm::go_fasthttp && cp.cell.framing == Framing::http1 && cp.cell.body == json) {
+      EXPECT_EQ(cp.cell.unavailable, "no sonic here");
+    }
+  // No Go arm at all: the reason it has.
+  q.go = {};
+  q.go.unavailable = "go not found on PATH";
+  for (const bench::CellPlan& cp : bench::plan_cells(bench::plan_run(q), fake_floor))
+    EXPECT_EQ(cp.cell.unavailable, "go not found on PATH");
 }
 
 TEST(bench_plan, children_command_lines) {

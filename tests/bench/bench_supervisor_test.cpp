@@ -32,13 +32,28 @@ class bench_supervisor_child : public ::testing::Test {
   void TearDown() override { scratch_.reset(); }  // the child's log printed first if the test failed
   // A shell script as the child (no shell between us and it: sh is the program).
   bench::ChildSpec sh(const std::string& script, bool ready = false) {
-    return bench::ChildSpec{{"/bin/sh", "-c", script, "child"}, {}, (dir_ / "log").string(), ready};
+    return bench::ChildSpec{{"/bin/sh", "-c", script, "child"}, {}, (dir_ / "log").string(), ready, {}};
   }
   std::optional<zaptest::Scratch> scratch_;
   fs::path dir_;
 };
 
 bool gone(pid_t pid) { return kill(pid, 0) != 0 && errno == ESRCH; }
+
+TEST_F(bench_supervisor_child, env_adds_and_replaces_variables) {
+  // The parent's environment reaches the child, less what spec.env replaces.
+  setenv("ZAPBENCH_SUPERVISOR_KEEP", "kept", 1);
+  setenv("ZAPBENCH_SUPERVISOR_SET", "parent", 1);
+  bench::ChildSpec spec =
+      sh(R"(echo "$ZAPBENCH_SUPERVISOR_KEEP $ZAPBENCH_SUPERVISOR_SET $ZAPBENCH_SUPERVISOR_NEW")");
+  spec.env = {"ZAPBENCH_SUPERVISOR_SET=child", "ZAPBENCH_SUPERVISOR_NEW=new"};
+  bench::Child c(spec);
+  const bench::ExitStatus st = c.wait(zaptest::kHangS);
+  unsetenv("ZAPBENCH_SUPERVISOR_KEEP");
+  unsetenv("ZAPBENCH_SUPERVISOR_SET");
+  ASSERT_TRUE(st.ok()) << st.describe();
+  EXPECT_EQ(zaptest::read_text(dir_ / "log"), "kept child new\n");
+}
 
 TEST_F(bench_supervisor_child, ready_channel_gives_every_listener_then_eof) {
   // The child finds the channel as "--ready-fd 3" after its own arguments ($1 $2 in sh).
@@ -84,13 +99,14 @@ TEST_F(bench_supervisor_child, argv_reaches_the_program_untouched) {
   bench::Child c(bench::ChildSpec{{"/bin/sh", "-c", "printf '[%s]' \"$@\"", "sh", "a b", "$HOME", "'q'"},
                                   {},
                                   (dir_ / "log").string(),
-                                  false});
+                                  false,
+                                  {}});
   EXPECT_TRUE(c.wait(zaptest::kHangS).ok());
   EXPECT_EQ(zaptest::read_text(dir_ / "log"), "[a b][$HOME]['q']");
 }
 
 TEST_F(bench_supervisor_child, a_missing_program_exits_127) {
-  bench::Child c(bench::ChildSpec{{(dir_ / "no-such-program").string()}, {}, "", false});
+  bench::Child c(bench::ChildSpec{{(dir_ / "no-such-program").string()}, {}, "", false, {}});
   const bench::ExitStatus st = c.wait(zaptest::kHangS);
   EXPECT_TRUE(st.exited);
   EXPECT_EQ(st.code, 127);

@@ -1,5 +1,5 @@
-// tests/server/floor_test.cpp — the floor arm in process: server::Floor (src/server/floor.cpp) driven by the load
-// engine's floor wire (load::Wire::floor) and by raw sockets. Owns the echo's byte counting (split,
+// tests/server/floor_test.cpp — the floor arm in process: server::Floor (src/server/floor.cpp) driven by the
+// load engine's floor wire (load::Wire::floor) and by raw sockets. Owns the echo's byte counting (split,
 // pipelined, abandoned requests), its stop(), its zero allocations per request, and the engine's floor
 // accounting; the engine's other wires are load_engine_test's. Loads run until so many responses, then stop
 // (background_load.hpp); every wait is for an event with a hang bound (await.hpp).
@@ -20,10 +20,10 @@
 #include <thread>
 #include <vector>
 
-#include "support/await.hpp"
-#include "support/background_load.hpp"
 #include "load/engine.hpp"
 #include "micro/alloc_counter.hpp"
+#include "support/await.hpp"
+#include "support/background_load.hpp"
 
 namespace {
 

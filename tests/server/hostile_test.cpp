@@ -16,9 +16,9 @@
 #include <filesystem>
 #include <optional>
 
+#include "load/engine.hpp"
 #include "support/await.hpp"
 #include "support/background_load.hpp"
-#include "load/engine.hpp"
 #include "support/server_client.hpp"
 
 namespace {
