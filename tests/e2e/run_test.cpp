@@ -53,11 +53,12 @@ bool nginx_installed() {
 TEST_F(RunCli, MinimalRealRunOneCellPerArm) {
   const std::string json(record::default_json_codec().name);
   const fs::path out = dir_ / "r";
-  const Exit e = zapbench("run --repeats 2 --duration 0.3 --warmup 0 --connections 2 --pipeline 1 --bodies " +
-                              json + ",zap --micro-filter '^(Decode/(zap|" + json +
-                              ")|Server/zap-http/zap)$' --micro-repetitions 2 --micro-min-time 0.01 --out " +
-                              out.string(),
-                          dir_ / "run.log");
+  const Exit e =
+      zapbench("run --repeats 2 --duration 0.3 --warmup 0 --connections 2 --pipeline 1 --bodies " + json +
+                   ",zap --micro-filter '^(Decode/(zap|" + json +
+                   "|go/goccy)|Server/zap-http/zap)$' --micro-repetitions 2 --micro-min-time 0.01 --out " +
+                   out.string(),
+               dir_ / "run.log");
   ASSERT_EQ(e.code, 0) << e.output;
   EXPECT_NE(e.output.find("report.html"), std::string::npos) << e.output;
 
@@ -77,8 +78,18 @@ TEST_F(RunCli, MinimalRealRunOneCellPerArm) {
   EXPECT_FALSE(r.config.loader_cpus.empty());
   EXPECT_FALSE(r.codecs.empty());
 
-  // The microbenchmarks asked for, each with one sample per repetition.
-  ASSERT_EQ(r.micro.figures.size(), 3u) << e.output;
+  // The Go reference arm: built by the release preset wherever Go is (scripts/go-build.sh), absent from
+  // the sanitizer builds; either way results.json says which, and why not.
+  const std::string go =
+      r.env.libraries.count("go (the Go arms)") ? r.env.libraries.at("go (the Go arms)") : "";
+  const bool go_runs = go.starts_with("go1");
+  if (r.env.build_flags.find("-fsanitize=") == std::string::npos &&
+      std::system("command -v go >/dev/null") == 0)
+    EXPECT_TRUE(go_runs) << "Go is installed, so the release build has its arm: " << go;
+  if (!go_runs) EXPECT_TRUE(go.starts_with("unavailable: ") && go.size() > 14) << go;
+
+  // The microbenchmarks asked for, each with one sample per repetition (Go's too, when it runs).
+  ASSERT_EQ(r.micro.figures.size(), go_runs ? 4u : 3u) << e.output;
   for (const report::MicroFigure& f : r.micro.figures) {
     EXPECT_TRUE(f.op == "Decode" || f.name == "Server/zap-http/zap") << f.name;
     EXPECT_EQ(f.ns_per_op.values.size(), 2u) << f.name;
@@ -103,12 +114,27 @@ TEST_F(RunCli, MinimalRealRunOneCellPerArm) {
   }
   EXPECT_FALSE(fs::exists(out / "instructions")) << "the counter's working files are removed";
 
-  // One cell per arm: zapbench hello x2 framings, rpc x2 framings x2 bodies,
-  // nginx hello, floor hello and rpc.
-  int zapbench_cells = 0, nginx_cells = 0, floor_cells = 0;
+  // One cell per arm: zapbench hello x2 framings, rpc x2 framings x2 bodies, the same for the quick
+  // run's Go arms (go-zip, go-fasthttp), nginx hello, floor hello and rpc.
+  int zapbench_cells = 0, nginx_cells = 0, floor_cells = 0, go_cells = 0, go_ran = 0;
   for (const report::Cell& c : r.cells) {
     SCOPED_TRACE(c.id());
     if (c.arm == bench::Arm::zapbench) ++zapbench_cells;
+    if (bench::is_go_arm(c.arm)) {
+      ++go_cells;
+      // Without zap-proto/go, zip and http in the Go build, fasthttp serves HTTP/1.1 with JSON bodies only;
+      // what it cannot serve says why.
+      const bool servable = go_runs && c.arm == bench::Arm::go_fasthttp &&
+                            c.framing == bench::Framing::http1 && c.body != "zap";
+      if (!servable) {
+        EXPECT_FALSE(c.unavailable.empty());
+        EXPECT_TRUE(c.samples.empty());
+        continue;
+      }
+      ++go_ran;
+      EXPECT_EQ(c.server_codec, c.scenario == bench::Scenario::rpc ? "go/goccy" : "");
+      EXPECT_NE(c.server_command.find("GOMAXPROCS="), std::string::npos) << c.server_command;
+    }
     if (c.arm == bench::Arm::nginx) ++nginx_cells;
     if (c.arm == bench::Arm::floor) ++floor_cells;
     if (c.arm == bench::Arm::nginx && !nginx_installed()) {
@@ -146,6 +172,8 @@ TEST_F(RunCli, MinimalRealRunOneCellPerArm) {
     }
   }
   EXPECT_EQ(zapbench_cells, 6);
+  EXPECT_EQ(go_cells, 12);
+  EXPECT_EQ(go_ran, go_runs ? 2 : 0);
   EXPECT_EQ(nginx_cells, 1);
   EXPECT_EQ(floor_cells, 2);
 

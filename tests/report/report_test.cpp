@@ -100,6 +100,11 @@ Results synthetic() {
     r.micro.figures.push_back(figure(o, "direct", o == "Decode" ? 68 : 52, 0, 233));
     r.micro.figures.push_back(figure(o, "nlohmann", o == "Decode" ? 1360 : 640, 11.5, 233));
   }
+  // The Go reference's rows (zapbench-go micro), and what its build lacked.
+  r.micro.go_command = "GOMAXPROCS=1 taskset -c 1 zapbench-go micro --json-out go-micro.json";
+  r.micro.figures.push_back(figure("Decode", "go/goccy", 500, 4, 233));
+  r.micro.figures.push_back(figure("Handler", "go/goccy", 440, 4, 233));
+  r.micro.figures.push_back(figure("Decode", "go/stdlib", 2300, 13, 233));
   // The request path: ZAP-HTTP + ZAP counted by callgrind, HTTP/1.1 + ZAP not (no figure).
   r.micro.figures.push_back(figure("Server", "zap-http/zap", 20, 0, 402));
   r.micro.figures.push_back(figure("Server", "http1/zap", 60, 0, 364));
@@ -111,6 +116,7 @@ Results synthetic() {
   r.micro.figures.back().op = "Http";
   r.micro.figures.back().codec = "parse/own";
   r.micro.unavailable_codecs = {{"rapidjson", "not found at configure time"}};
+  r.micro.unavailable_codecs.push_back({"go/zap", "zap-proto/go is not in this build"});
 
   for (unsigned c : {1u, 10u, 100u}) {
     // hello: the noisy cell is zapbench HTTP/1.1 at 100 connections.
@@ -128,6 +134,12 @@ Results synthetic() {
     r.cells.push_back(cell("zapbench", "rpc", "zap", "zap", c, 1, 200000 * k, 50));
     r.cells.push_back(cell("zapbench", "rpc", "zap", "direct", c, 1, 120000 * k, 58));
     r.cells.push_back(cell("floor", "rpc", "tcp", "", c, 1, 400000 * k, 20));
+    // The Go reference's fasthttp server at half our JSON rate; its zip arm not built.
+    r.cells.push_back(cell("go-fasthttp", "rpc", "http", "direct", c, 1, 50000 * k, 90));
+    r.cells.back().server_codec = "go/goccy";
+    Cell no_zip = named_cell("go-zip", "rpc", "http", "direct", c, 1);
+    no_zip.unavailable = "zap-proto/zip is not in this build";
+    r.cells.push_back(no_zip);
     Cell missing = named_cell("zapbench", "rpc", "http", "rapidjson", c, 1);
     missing.unavailable = "rapidjson: not found at configure time";
     r.cells.push_back(missing);
@@ -306,8 +318,9 @@ TEST(report_markdown, has_every_section_in_order) {
   std::size_t at = 0;
   for (const char* heading :
        {"# zapbench results", "## How it was measured", "## Fairness", "## Microbenchmarks",
-        "### Other microbenchmarks", "## End to end", "### hello, pipeline depth 1",
-        "### rpc, pipeline depth 1", "### rpc, pipeline depth 16", "## Command lines", "## Caveats"}) {
+        "### The Go reference, measured here", "### The server's request path", "### Other microbenchmarks",
+        "## End to end", "### hello, pipeline depth 1", "### rpc, pipeline depth 1",
+        "### rpc, pipeline depth 16", "## Command lines", "## Caveats"}) {
     const std::size_t next = md.find(std::string(heading) + "\n", at);
     EXPECT_TRUE(next != std::string::npos && (next == 0 || md[next - 1] == '\n')) << heading;
     if (next != std::string::npos) at = next + 1;
@@ -398,6 +411,35 @@ TEST(report_markdown, e2e_ratios_against_fastest_json_and_floor) {
   // hello has no JSON body: only the floor.
   EXPECT_TRUE(contains(md, "| zapbench | c 1 ÷ floor | c 10 ÷ floor | c 100 ÷ floor |"));
   EXPECT_TRUE(contains(md, "| zapbench ZAP-HTTP | 0.62× | 0.62× | 0.62× |"));
+}
+
+TEST(report_markdown, go_reference_beside_its_cpp_counterparts) {
+  const std::string md = report::markdown(synthetic());
+  // Go ns ÷ the fastest C++ JSON codec of the op (direct: Decode 68, Handler 52), and the published figure.
+  EXPECT_TRUE(contains(md, "| direct | 68.0 | 7.35× | 473 ns, 4 allocs |")) << md;
+  EXPECT_TRUE(contains(md, "| direct | 52.0 | 8.46× | 431 ns, 4 allocs |"));
+  EXPECT_TRUE(contains(md, "| go/stdlib | Decode |"));
+  EXPECT_TRUE(contains(md, "| direct | 68.0 | 33.82× | 2,334 ns, 13 allocs |"));
+  EXPECT_TRUE(contains(md, "GOMAXPROCS=1 taskset -c 1 zapbench-go micro"));
+  EXPECT_TRUE(contains(md, "- **go/zap**: unavailable: zap-proto/go is not in this build"));
+  // The Go rows are not C++ codecs: not in the codec table, not among the C++ codecs not measured.
+  EXPECT_FALSE(contains(md, "| go/goccy | 500"));
+  EXPECT_EQ(md.find("**go/zap**"), md.rfind("**go/zap**"));
+}
+
+TEST(report_markdown, go_arms_beside_our_server_on_the_same_cells) {
+  const std::string md = report::markdown(synthetic());
+  EXPECT_TRUE(contains(md, "| go-fasthttp HTTP/1.1 + JSON (goccy; loader direct) | 5,000 ")) << md;
+  EXPECT_TRUE(
+      contains(md, "| go-zip HTTP/1.1 + JSON (direct) | unavailable: zap-proto/zip is not in this build |"));
+  EXPECT_TRUE(contains(md,
+                       "| zapbench against the Go reference | go-fasthttp c 1: rate, CPU | go-fasthttp c 10: "
+                       "rate, CPU | go-fasthttp c 100: rate, CPU |"));
+  // 100k/50k requests/s at the same server CPU time: twice the rate, half the CPU per request.
+  EXPECT_TRUE(
+      contains(md, "| zapbench HTTP/1.1 + JSON (direct) | 2.00×, 2.00× | 2.00×, 2.00× | 2.00×, 2.00× |"));
+  // Only the cells the Go arm served: no row for bodies it did not run.
+  EXPECT_FALSE(contains(md, "| zapbench HTTP/1.1 + ZAP | —, "));
 }
 
 TEST(report_markdown, lists_one_command_per_arm) {
@@ -546,7 +588,9 @@ TEST(report_json, names_an_unknown_matrix_name_with_the_choices) {
   nlohmann::json j = nlohmann::json::parse(report::to_json(synthetic()));
   j["cells"][2]["arm"] = "apache";
   EXPECT_EQ(error_of(j.dump()),
-            "results.json: cells[2].arm: unknown \"apache\" (one of: zapbench, nginx, floor)");
+            "results.json: cells[2].arm: unknown \"apache\" (one of: zapbench, go-zip, go-fasthttp, "
+            "go-nethttp, nginx, "
+            "floor)");
   j = nlohmann::json::parse(report::to_json(synthetic()));
   j["cells"][0]["framing"] = "HTTP/1.1";
   EXPECT_EQ(error_of(j.dump()),
@@ -613,6 +657,27 @@ TEST(report_gbench, ingests_repetitions_units_counters_and_skips) {
   EXPECT_EQ(m.figures[0].wire_bytes, 162);
   EXPECT_EQ(notes, (std::vector<std::string>{"microbenchmark Encode/x skipped itself: library missing"}));
   EXPECT_THROW(report::ingest_google_benchmark("{", m, notes), std::runtime_error);
+}
+
+TEST(report_gbench, ingests_what_zapbench_go_could_not_measure) {
+  const std::string text = R"({"context": {"go_version": "go1.26.8"}, "benchmarks": [
+    {"name": "Decode/go/goccy", "run_name": "Decode/go/goccy", "run_type": "iteration", "cpu_time": 480,
+     "time_unit": "ns", "allocs/op": 4, "wire_bytes": 233}],
+    "unavailable": [{"name": "go/zap", "reason": "not in this build"}, {"name": 3}, "x"]})";
+  report::Micro m;
+  std::vector<std::string> notes;
+  report::ingest_google_benchmark(text, m, notes);
+  ASSERT_EQ(m.figures.size(), 1u);
+  EXPECT_EQ(m.figures[0].op, "Decode");
+  EXPECT_EQ(m.figures[0].codec, "go/goccy");
+  EXPECT_TRUE(report::is_go_codec(m.figures[0].codec));
+  ASSERT_EQ(m.unavailable_codecs.size(), 1u);  // entries without a name string are not codecs
+  EXPECT_EQ(m.unavailable_codecs[0].name, "go/zap");
+  EXPECT_EQ(m.unavailable_codecs[0].reason, "not in this build");
+  EXPECT_EQ(report::go_counterpart("Decode", "go/zap"), "zap");
+  EXPECT_EQ(report::go_counterpart("Encode", "go/zap"), "zap-fresh");
+  EXPECT_EQ(report::go_counterpart("Encode", "go/zap-reset"), "zap");
+  EXPECT_EQ(report::go_counterpart("Encode", "go/goccy"), "");
 }
 
 int main(int argc, char** argv) {
