@@ -130,7 +130,8 @@ func cmdMicro(args []string) int {
 		MinTime:    minTime.String(),
 		Modules:    record.Modules(),
 	}, Benchmarks: []benchEntry{}, Unavailable: []unavailableEntry{}}
-	for _, c := range record.Codecs() {
+	// go/zap first, then the JSON codecs in table order (the documented shape).
+	for _, c := range append([]*record.Codec{record.Lookup("zap")}, record.JSONCodecs()...) {
 		if !c.Available {
 			file.Unavailable = append(file.Unavailable, unavailableEntry{"go/" + c.Name, c.Reason})
 		}
