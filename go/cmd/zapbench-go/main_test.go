@@ -5,6 +5,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -48,7 +49,11 @@ func TestMain(m *testing.M) {
 func run(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	cmd := exec.Command(exe, args...)
+	// A command that should exit but serves instead is killed at the deadline
+	// (and the test fails on its exit code) rather than left running.
+	ctx, cancel := context.WithTimeout(context.Background(), spawn.Deadline)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, exe, args...)
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
 	code := 0
