@@ -1,0 +1,199 @@
+// main_test.go owns the CLI tests: the zapbench-go binary is built once into
+// a temporary directory and run as the C++ supervisor would — capabilities,
+// usage errors (exit 2, one line), serve with --ready-fd and SIGTERM, micro.
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"zapbench/go/internal/spawn"
+	"zapbench/go/record"
+	"zapbench/go/server"
+)
+
+var exe string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "zapbench-go-test")
+	if err != nil {
+		panic(err)
+	}
+	exe = filepath.Join(dir, "zapbench-go")
+	args := []string{"build", "-o", exe}
+	// The binary must match this test binary's codec table: pass the one build
+	// tag that changes it.
+	if record.Lookup("sonic").Reason == "built with -tags nosonic" {
+		args = append(args, "-tags", "nosonic")
+	}
+	build := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), append(args, ".")...)
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	code := 1
+	if build.Run() == nil {
+		code = m.Run()
+	}
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// run returns stdout, stderr and the exit code.
+func run(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	// A command that should exit but serves instead is killed at the deadline
+	// (and the test fails on its exit code) rather than left running.
+	ctx, cancel := context.WithTimeout(context.Background(), spawn.Deadline)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, exe, args...)
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), errb.String(), code
+}
+
+func TestCapabilities(t *testing.T) {
+	out, _, code := run(t, "capabilities")
+	var c capabilities
+	if code != 0 || json.Unmarshal([]byte(out), &c) != nil {
+		t.Fatalf("exit %d: %s", code, out)
+	}
+	if c.GoVersion != runtime.Version() || c.Modules["github.com/goccy/go-json"] == "" || c.Modules["github.com/valyala/fasthttp"] == "" {
+		t.Errorf("go_version/modules: %+v", c)
+	}
+	if c.Frameworks["fasthttp"] != "" || c.Frameworks["nethttp"] != "" || c.Frameworks["zip"] != server.ZipReason {
+		t.Errorf("frameworks: %v", c.Frameworks)
+	}
+	if c.Transports["http"] != "" || c.Transports["zap"] != server.ZapTransportReason {
+		t.Errorf("transports: %v", c.Transports)
+	}
+	if c.Codecs["goccy"] != "" || c.Codecs["stdlib"] != "" || c.Codecs["zap"] != record.ZapReason ||
+		c.Codecs["sonic"] != record.Lookup("sonic").Reason {
+		t.Errorf("codecs: %v", c.Codecs)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{}, "usage"},
+		{[]string{"bogus"}, "unknown command"},
+		{[]string{"serve"}, "give --http"},
+		{[]string{"serve", "--http", "nope"}, "want HOST:PORT"},
+		{[]string{"serve", "--http", "127.0.0.1:0", "--nope"}, "not defined"},
+		{[]string{"serve", "--http", "127.0.0.1:0", "--fw", "gin"}, "want one of"},
+		{[]string{"serve", "--http", "127.0.0.1:0", "--fw", "zip"}, server.ZipReason},
+		{[]string{"serve", "--http", "127.0.0.1:0", "--json", "zap"}, "want one of"},
+		{[]string{"serve", "--http", "127.0.0.1:0", "--zap", "127.0.0.1:0"}, server.ZapTransportReason},
+		{[]string{"serve", "--http", "127.0.0.1:0", "--ready-fd", "x"}, "invalid value"},
+		{[]string{"micro"}, "give --json-out"},
+		{[]string{"micro", "--json-out", "x", "--min-time", "fast"}, "--min-time"},
+		{[]string{"micro", "--json-out", "x", "--repetitions", "0"}, "--repetitions"},
+		{[]string{"micro", "--json-out", "x", "--filter", "("}, "--filter"},
+		{[]string{"micro", "--json-out", "x", "--filter", "^nothing$"}, "matches no benchmark"},
+		{[]string{"capabilities", "extra"}, "unexpected argument"},
+	}
+	for _, c := range cases {
+		_, stderr, code := run(t, c.args...)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 with %q", c.args, code, stderr, c.want)
+		}
+		if len(c.args) > 1 && strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+			t.Errorf("%v: the error is not one line: %q", c.args, stderr)
+		}
+	}
+	if rc := record.Lookup("sonic"); !rc.Available {
+		_, stderr, code := run(t, "serve", "--http", "127.0.0.1:0", "--json", "sonic")
+		if code != 2 || !strings.Contains(stderr, rc.Reason) {
+			t.Errorf("--json sonic (unavailable): exit %d %q", code, stderr)
+		}
+	}
+	for _, args := range [][]string{{"--help"}, {"serve", "-h"}, {"micro", "--help"}, {"capabilities", "-h"}} {
+		out, _, code := run(t, args...)
+		if code != 0 || !strings.Contains(out, "usage") {
+			t.Errorf("%v: exit %d, %q", args, code, out)
+		}
+	}
+}
+
+func TestServe(t *testing.T) {
+	for _, fw := range []string{"fasthttp", "nethttp"} {
+		t.Run(fw, func(t *testing.T) {
+			s := spawn.Start(t, exe, "serve", "--http", "127.0.0.1:0", "--fw", fw, "--json", "stdlib")
+			if !strings.HasPrefix(s.HTTP, "127.0.0.1:") || strings.HasSuffix(s.HTTP, ":0") {
+				t.Fatalf("ready address %q", s.HTTP)
+			}
+			tr := &http.Transport{}
+			defer tr.CloseIdleConnections()
+			c := &http.Client{Transport: tr, Timeout: spawn.Deadline}
+			resp, err := c.Get("http://" + s.HTTP + "/health")
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != 200 || string(body) != "ok" {
+				t.Errorf("/health: %d %q", resp.StatusCode, body)
+			}
+			tr.CloseIdleConnections()
+			if err := s.Terminate(); err != nil {
+				t.Errorf("SIGTERM: want exit 0, got %v\n%s", err, s.Output())
+			}
+		})
+	}
+}
+
+func TestMicro(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "micro.json")
+	stdout, stderr, code := run(t, "micro", "--json-out", out, "--filter", "^(Decode|Handler)/go/", "--min-time", "1ms", "--repetitions", "2")
+	if code != 0 {
+		t.Fatalf("exit %d: %s %s", code, stdout, stderr)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f microFile
+	if err := json.Unmarshal(data, &f); err != nil {
+		t.Fatal(err)
+	}
+	avail := 0
+	for _, c := range record.JSONCodecs() {
+		if c.Available {
+			avail++
+		}
+	}
+	if len(f.Benchmarks) != 2*2*avail {
+		t.Fatalf("%d entries, want %d:\n%s", len(f.Benchmarks), 2*2*avail, data)
+	}
+	for _, b := range f.Benchmarks {
+		if b.RunType != "iteration" || b.Iterations < 1 || b.RealTime <= 0 || b.WireBytes != 233 ||
+			b.Repetitions != 2 || b.TimeUnit != "ns" || !strings.Contains(b.Name, "/go/") || b.ErrorOccurred {
+			t.Errorf("entry %+v", b)
+		}
+		if !strings.Contains(stdout, b.Name) {
+			t.Errorf("the table lacks %s", b.Name)
+		}
+	}
+	if f.Context.GoVersion != runtime.Version() || f.Context.GOMAXPROCS < 1 || f.Context.Modules["github.com/goccy/go-json"] == "" {
+		t.Errorf("context %+v", f.Context)
+	}
+	if len(f.Unavailable) == 0 || f.Unavailable[0].Name != "go/zap" || f.Unavailable[0].Reason != record.ZapReason {
+		t.Errorf("unavailable %+v", f.Unavailable)
+	}
+}

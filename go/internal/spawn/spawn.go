@@ -1,0 +1,121 @@
+// Package spawn (internal) starts a server process for tests — zapbench-go or
+// the C++ zapbench — with a ready pipe on fd 3, reads its "http HOST:PORT"
+// line, and guarantees the process is stopped when the test ends.
+package spawn
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// Deadline bounds every wait: generous, so only a hung process trips it.
+const Deadline = 60 * time.Second
+
+// Server is a running child process.
+type Server struct {
+	Cmd    *exec.Cmd
+	HTTP   string // "HOST:PORT" from the ready line
+	output *lockedBuffer
+	done   chan struct{}
+	err    error // Wait's result, after done
+}
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// Output is what the process wrote to stdout and stderr so far.
+func (s *Server) Output() string { return s.output.String() }
+
+// Start runs exe with args plus "--ready-fd 3" (the pipe's write end is
+// ExtraFiles[0], which is fd 3 in the child), waits for the ready lines until
+// EOF, and registers a cleanup that stops the process (SIGTERM, then SIGKILL
+// after Deadline) even when the test fails.
+func Start(t testing.TB, exe string, args ...string) *Server {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	out := &lockedBuffer{}
+	cmd := exec.Command(exe, append(args, "--ready-fd", "3")...)
+	cmd.ExtraFiles = []*os.File{w}
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		w.Close()
+		t.Fatal(err)
+	}
+	w.Close() // only the child holds the write end now: its close is our EOF
+	s := &Server{Cmd: cmd, output: out, done: make(chan struct{})}
+	go func() { s.err = cmd.Wait(); close(s.done) }()
+	t.Cleanup(func() { s.stop(t) })
+
+	r.SetReadDeadline(time.Now().Add(Deadline))
+	lines, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatalf("%s: reading the ready pipe: %v\n%s", exe, err, s.Output())
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(lines)), "\n") {
+		if f := strings.Fields(line); len(f) == 2 && f[0] == "http" {
+			s.HTTP = f[1]
+		}
+	}
+	if s.HTTP == "" {
+		t.Fatalf("%s: no 'http HOST:PORT' ready line in %q\n%s", exe, lines, s.Output())
+	}
+	return s
+}
+
+// Terminate sends SIGTERM and waits (up to Deadline) for the exit; it
+// returns Wait's error (nil for exit 0).
+func (s *Server) Terminate() error {
+	select {
+	case <-s.done:
+		return s.err
+	default:
+	}
+	if err := s.Cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		return err
+	}
+	select {
+	case <-s.done:
+		return s.err
+	case <-time.After(Deadline):
+		s.Cmd.Process.Kill()
+		<-s.done
+		return fmt.Errorf("no exit within %v of SIGTERM (killed)", Deadline)
+	}
+}
+
+func (s *Server) stop(t testing.TB) {
+	select {
+	case <-s.done:
+		return
+	default:
+	}
+	if err := s.Terminate(); err != nil {
+		t.Errorf("stopping %s: %v\n%s", s.Cmd.Path, err, s.Output())
+	}
+}

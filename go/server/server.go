@@ -1,0 +1,197 @@
+// Package server owns the Go arm's HTTP server: the routes (GET /health,
+// POST /rpc), their replies, and the framework table — fasthttp and net/http
+// available, zap-proto/zip and the ZAP transport reported unavailable.
+// Framework glue lives in fasthttp.go and nethttp.go.
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"strings"
+
+	"zapbench/go/record"
+)
+
+// Why the zap-proto based pieces are missing. Never replaced by a stand-in.
+const (
+	ZipReason          = "github.com/zap-proto/zip is not in this build: the Go module proxy refused it (403 Forbidden)"
+	ZapTransportReason = "github.com/zap-proto/http is not in this build: the Go module proxy refused it (403 Forbidden)"
+)
+
+// maxBodyBytes bounds a request body (fasthttp's own default is 4 MiB; the
+// record is ~100 bytes, so 1 MiB is generous and protects the server).
+const maxBodyBytes = 1 << 20
+
+// Framework is one HTTP framework. When Available is false, Reason says why.
+type Framework struct {
+	Name      string
+	Available bool
+	Reason    string
+	start     func(ln net.Listener, h *Handler) runner
+}
+
+// runner is a framework's server running on a listener.
+type runner interface {
+	serve() error // blocks; returns nil after a shutdown
+	shutdown(ctx context.Context) error
+}
+
+// Frameworks lists every framework in table order; the first is the default.
+func Frameworks() []*Framework {
+	return []*Framework{
+		{Name: "fasthttp", Available: true, start: startFastHTTP},
+		{Name: "nethttp", Available: true, start: startNetHTTP},
+		{Name: "zip", Reason: ZipReason},
+	}
+}
+
+// LookupFramework finds a framework by name, or nil.
+func LookupFramework(name string) *Framework {
+	for _, f := range Frameworks() {
+		if f.Name == name {
+			return f
+		}
+	}
+	return nil
+}
+
+// Transports lists the transports and why one is unavailable ("" = available).
+func Transports() map[string]string {
+	return map[string]string{"http": "", "zap": ZapTransportReason}
+}
+
+// Handler holds what the routes need: the JSON codec of application/json.
+type Handler struct {
+	codec *record.Codec
+}
+
+// reply is what a route answers; allow is a 405's Allow value.
+type reply struct {
+	status int
+	ctype  string
+	allow  string
+	body   []byte
+}
+
+const (
+	textType = "text/plain; charset=utf-8"
+	jsonType = "application/json"
+)
+
+var (
+	okBody          = []byte("ok")
+	notFoundBody    = []byte("not found")
+	notAllowedBody  = []byte("method not allowed")
+	zapBody         = []byte("application/zap is unavailable: " + record.ZapReason)
+	unsupportedBody = []byte("unsupported content type: want application/json (application/zap is unavailable: " + record.ZapReason + ")")
+)
+
+// mediaType is a Content-Type without its parameters and surrounding blanks.
+func mediaType(ct string) string {
+	if i := strings.IndexByte(ct, ';'); i >= 0 {
+		ct = ct[:i]
+	}
+	return strings.Trim(ct, " \t")
+}
+
+// route answers one request. The strings may alias a framework's buffers:
+// nothing here keeps them past the call.
+func (h *Handler) route(method, path, contentType string, body []byte) reply {
+	switch path {
+	case "/health":
+		if method != "GET" {
+			return reply{status: 405, ctype: textType, allow: "GET", body: notAllowedBody}
+		}
+		return reply{status: 200, ctype: textType, body: okBody}
+	case "/rpc":
+		if method != "POST" {
+			return reply{status: 405, ctype: textType, allow: "POST", body: notAllowedBody}
+		}
+		// The exact spelling first (the common case, no scan); then media type
+		// matching, case-insensitive as RFC 9110 says.
+		mt := contentType
+		if mt != jsonType {
+			mt = mediaType(contentType)
+		}
+		switch {
+		case strings.EqualFold(mt, jsonType):
+			return h.rpc(body)
+		case strings.EqualFold(mt, "application/zap"):
+			return reply{status: 415, ctype: textType, body: zapBody}
+		}
+		return reply{status: 415, ctype: textType, body: unsupportedBody}
+	}
+	return reply{status: 404, ctype: textType, body: notFoundBody}
+}
+
+// rpc is the handler: decode with the chosen codec, compute, encode.
+func (h *Handler) rpc(body []byte) reply {
+	var q record.Request
+	if err := h.codec.DecodeRequest(body, &q); err != nil {
+		return reply{status: 400, ctype: textType, body: []byte("bad request: " + err.Error())}
+	}
+	resp := record.Compute(&q)
+	out, err := h.codec.EncodeResponse(&resp)
+	if err != nil {
+		return reply{status: 500, ctype: textType, body: []byte("encode: " + err.Error())}
+	}
+	return reply{status: 200, ctype: jsonType, body: out}
+}
+
+// Server is a framework serving on its own listener.
+type Server struct {
+	ln   net.Listener
+	r    runner
+	done chan error
+}
+
+// Start listens on addr (port 0 picks a free port) and serves in the
+// background with framework fw and JSON codec c.
+func Start(fw *Framework, c *record.Codec, addr string) (*Server, error) {
+	if fw == nil {
+		return nil, errors.New("server: no framework")
+	}
+	if !fw.Available {
+		return nil, fmt.Errorf("framework %s is unavailable: %s", fw.Name, fw.Reason)
+	}
+	if c == nil || !c.Available {
+		reason := "no such codec"
+		if c != nil {
+			reason = c.Reason
+		}
+		return nil, fmt.Errorf("JSON codec unavailable: %s", reason)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{ln: ln, r: fw.start(ln, &Handler{codec: c}), done: make(chan error, 1)}
+	go func() { s.done <- s.r.serve() }()
+	return s, nil
+}
+
+// Addr is the bound address.
+func (s *Server) Addr() *net.TCPAddr { return s.ln.Addr().(*net.TCPAddr) }
+
+// Done delivers Serve's result once it returns.
+func (s *Server) Done() <-chan error { return s.done }
+
+// Shutdown stops accepting, lets requests in flight finish (until ctx ends),
+// closes idle connections, and waits for the serve loop to return.
+func (s *Server) Shutdown(ctx context.Context) error {
+	err := s.r.shutdown(ctx)
+	select {
+	case serr := <-s.done:
+		s.done <- serr // keep it for Done()
+		if err == nil {
+			err = serr
+		}
+	case <-ctx.Done():
+		if err == nil {
+			err = ctx.Err()
+		}
+	}
+	return err
+}

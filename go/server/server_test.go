@@ -1,0 +1,210 @@
+// server_test.go owns the in-process server tests: every framework on
+// 127.0.0.1:0 with every available codec, answered through net/http's client
+// and through one raw connection carrying 16 pipelined requests.
+package server
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"zapbench/go/record"
+)
+
+// Generous: only a hung server trips these, never a slow machine.
+const deadline = 30 * time.Second
+
+func start(t *testing.T, fw string, codec string) (*Server, string) {
+	t.Helper()
+	s, err := Start(LookupFramework(fw), record.Lookup(codec), "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), deadline)
+		defer cancel()
+		if err := s.Shutdown(ctx); err != nil {
+			t.Errorf("shutdown: %v", err)
+		}
+	})
+	return s, "http://" + s.Addr().String()
+}
+
+func client(t *testing.T) *http.Client {
+	tr := &http.Transport{}
+	t.Cleanup(tr.CloseIdleConnections)
+	return &http.Client{Transport: tr, Timeout: deadline}
+}
+
+func do(t *testing.T, c *http.Client, method, url, ctype string, body []byte) (*http.Response, []byte) {
+	t.Helper()
+	req, err := http.NewRequest(method, url, bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ctype != "" {
+		req.Header.Set("Content-Type", ctype)
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp, b
+}
+
+var ids = []uint64{1, 2, 1<<53 + 1, ^uint64(0), 0}
+
+func availableCodecs() []*record.Codec {
+	var out []*record.Codec
+	for _, c := range record.JSONCodecs() {
+		if c.Available {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func TestFrameworkTable(t *testing.T) {
+	if f := LookupFramework("zip"); f == nil || f.Available || f.Reason != ZipReason {
+		t.Errorf("zip must be unavailable with %q", ZipReason)
+	}
+	if _, err := Start(LookupFramework("zip"), record.Lookup("goccy"), "127.0.0.1:0"); err == nil || !strings.Contains(err.Error(), ZipReason) {
+		t.Errorf("starting zip: %v", err)
+	}
+	if Transports()["zap"] != ZapTransportReason {
+		t.Error("the ZAP transport must be unavailable")
+	}
+}
+
+func TestRoutes(t *testing.T) {
+	for _, fw := range []string{"fasthttp", "nethttp"} {
+		for _, codec := range availableCodecs() {
+			t.Run(fw+"/"+codec.Name, func(t *testing.T) {
+				_, base := start(t, fw, codec.Name)
+				c := client(t)
+
+				resp, body := do(t, c, "GET", base+"/health", "", nil)
+				if resp.StatusCode != 200 || string(body) != "ok" || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/plain") {
+					t.Errorf("/health: %d %q %q", resp.StatusCode, resp.Header.Get("Content-Type"), body)
+				}
+
+				// Every codec's request encoding against this server's codec.
+				for _, enc := range availableCodecs() {
+					for _, ctype := range []string{"application/json", "Application/JSON; charset=utf-8"} {
+						for _, id := range ids {
+							q := record.SampleRequest()
+							q.ID, q.Block = id, id^12345
+							in, err := enc.EncodeRequest(&q)
+							if err != nil {
+								t.Fatal(err)
+							}
+							resp, body := do(t, c, "POST", base+"/rpc", ctype, in)
+							if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/json" {
+								t.Fatalf("/rpc id %d: %d %q %s", id, resp.StatusCode, resp.Header.Get("Content-Type"), body)
+							}
+							var r record.Response
+							if err := codec.DecodeResponse(body, &r); err != nil || r != record.Compute(&q) {
+								t.Errorf("/rpc id %d (%s body): %s -> %+v %v", id, enc.Name, body, r, err)
+							}
+						}
+					}
+				}
+
+				checks := []struct {
+					method, path, ctype string
+					body                string
+					status              int
+					allow               string
+				}{
+					{"POST", "/rpc", "application/json", `{"method":"eth_getBalance"`, 400, ""},
+					{"POST", "/rpc", "application/json", `{"method":"m","block":1,"id":1}`, 400, ""},
+					{"POST", "/rpc", "application/json", `{"method":"m","account":"0x12","block":1,"id":1}`, 400, ""},
+					{"POST", "/rpc", "application/zap", "ZAP\x00", 415, ""},
+					{"POST", "/rpc", "text/plain", "x", 415, ""},
+					{"POST", "/rpc", "", "x", 415, ""},
+					{"GET", "/rpc", "", "", 405, "POST"},
+					{"POST", "/health", "application/json", "{}", 405, "GET"},
+					{"GET", "/nope", "", "", 404, ""},
+				}
+				for _, ck := range checks {
+					resp, body := do(t, c, ck.method, base+ck.path, ck.ctype, []byte(ck.body))
+					if resp.StatusCode != ck.status || resp.Header.Get("Allow") != ck.allow {
+						t.Errorf("%s %s %q: %d Allow %q (%s), want %d Allow %q",
+							ck.method, ck.path, ck.ctype, resp.StatusCode, resp.Header.Get("Allow"), body, ck.status, ck.allow)
+					}
+					if ck.ctype == "application/zap" && !strings.Contains(string(body), record.ZapReason) {
+						t.Errorf("application/zap: body %q does not give the reason", body)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestPipelining writes 16 requests on one connection in one write (as the
+// C++ loader does) and reads 16 answers back, in order.
+func TestPipelining(t *testing.T) {
+	const n = 16
+	for _, fw := range []string{"fasthttp", "nethttp"} {
+		t.Run(fw, func(t *testing.T) {
+			s, _ := start(t, fw, "goccy")
+			codec := record.Lookup("goccy")
+			conn, err := net.DialTimeout("tcp", s.Addr().String(), deadline)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			conn.SetDeadline(time.Now().Add(deadline))
+
+			var batch bytes.Buffer
+			reqs := make([]record.Request, n)
+			for i := range reqs {
+				reqs[i] = record.SampleRequest()
+				reqs[i].ID = uint64(1000 + i)
+				if i%5 == 4 { // a /health in the middle of the stream
+					fmt.Fprintf(&batch, "GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+					continue
+				}
+				body, _ := codec.EncodeRequest(&reqs[i])
+				fmt.Fprintf(&batch, "POST /rpc HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(body), body)
+			}
+			if _, err := conn.Write(batch.Bytes()); err != nil {
+				t.Fatal(err)
+			}
+			br := bufio.NewReader(conn)
+			for i := 0; i < n; i++ {
+				resp, err := http.ReadResponse(br, nil)
+				if err != nil {
+					t.Fatalf("answer %d: %v", i, err)
+				}
+				body, err := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if err != nil || resp.StatusCode != 200 {
+					t.Fatalf("answer %d: %d %s %v", i, resp.StatusCode, body, err)
+				}
+				if i%5 == 4 {
+					if string(body) != "ok" {
+						t.Errorf("answer %d: %q, want ok", i, body)
+					}
+					continue
+				}
+				var r record.Response
+				if err := codec.DecodeResponse(body, &r); err != nil || r != record.Compute(&reqs[i]) {
+					t.Errorf("answer %d: %s -> %+v %v", i, body, r, err)
+				}
+			}
+		})
+	}
+}
