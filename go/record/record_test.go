@@ -6,6 +6,7 @@ package record
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -138,6 +139,7 @@ func TestDecodeErrors(t *testing.T) {
 		"missing block":     {`{"method":"m","account":"` + SampleAccount + `","id":1}`, ErrMissingField},
 		"missing id":        {`{"method":"m","account":"` + SampleAccount + `","block":1}`, ErrMissingField},
 		"null id":           {`{"method":"m","account":"` + SampleAccount + `","block":1,"id":null}`, ErrMissingField},
+		"missing both":      {`{"method":"m","account":"` + SampleAccount + `"}`, ErrMissingField},
 		"short account":     {`{"method":"m","account":"0xdeadbeef","block":1,"id":1}`, ErrBadLength},
 		"long account":      {`{"method":"m","account":"` + SampleAccount + `00","block":1,"id":1}`, ErrBadLength},
 		"no 0x":             {`{"method":"m","account":"00` + acct + `","block":1,"id":1}`, ErrBadHex},
@@ -152,6 +154,7 @@ func TestDecodeErrors(t *testing.T) {
 		"missing balance":   {`{"id":1,"nonce":42,"blockHash":"` + SampleHash + `"}`, ErrMissingField},
 		"missing nonce":     {`{"id":1,"balance":1,"blockHash":"` + SampleHash + `"}`, ErrMissingField},
 		"missing blockHash": {`{"id":1,"balance":1,"nonce":42}`, ErrMissingField},
+		"null nonce":        {`{"id":1,"balance":1,"nonce":null,"blockHash":"` + SampleHash + `"}`, ErrMissingField},
 		"short hash":        {`{"id":1,"balance":1,"nonce":42,"blockHash":"0x0123"}`, ErrBadLength},
 		"hash without 0x":   {`{"id":1,"balance":1,"nonce":42,"blockHash":"00` + SampleHash[2:] + `"}`, ErrBadHex},
 	}
@@ -173,6 +176,18 @@ func TestDecodeErrors(t *testing.T) {
 		in := `{"id":7,"x":[1,{"y":2}],"block":0,"account":"` + SampleAccount + `","method":""}`
 		if err := c.DecodeRequest([]byte(in), &q); err != nil || q.ID != 7 || q.Method != "" || q.Account0 != 0xde {
 			t.Errorf("%s: %s -> %+v, %v", c.Name, in, q, err)
+		}
+		// The number sentinels' own values in the input are present values: they take the second decode.
+		for _, id := range []uint64{unsetNumber, unsetNumberAgain} {
+			in = fmt.Sprintf(`{"method":"m","account":"%s","block":%d,"id":%d}`, SampleAccount, id, id)
+			if err := c.DecodeRequest([]byte(in), &q); err != nil || q.ID != id || q.Block != id {
+				t.Errorf("%s: %s -> %+v, %v", c.Name, in, q, err)
+			}
+			var r Response
+			in = fmt.Sprintf(`{"id":%d,"balance":%d,"nonce":%d,"blockHash":"%s"}`, id, id, id, SampleHash)
+			if err := c.DecodeResponse([]byte(in), &r); err != nil || r.ID != id || r.Balance != id || r.Nonce != id {
+				t.Errorf("%s: %s -> %+v, %v", c.Name, in, r, err)
+			}
 		}
 		// The sentinel's own text in the input is a present value.
 		in = `{"method":"\u0000unset","account":"` + SampleAccount + `","block":0,"id":0}`

@@ -70,6 +70,18 @@ usage_error "micro --min-time 0" \
   micro --min-time 0
 usage_error "micro --cpu past the CPU set" "zapbench micro: --cpu wants 0..1023, got '4096' (see 'zapbench micro --help')" \
   micro --cpu 4096
+usage_error "run --go-json lists its choices" \
+  "zapbench run: --go-json wants one of goccy, sonic, stdlib, got 'yaml' (see 'zapbench run --help')" run --go-json yaml
+
+# ---- micro with the Go reference: a Go arm that is not there is listed with why, and --no-go skips it
+"$bin" micro --filter '^Decode/zap$' --min-time 0.01 --go "$work/no-such-zapbench-go" >"$work/micro_go" 2>&1
+rc=$?
+[ "$rc" = 0 ] && grep -q "^- go/\*: unavailable: .*no-such-zapbench-go does not exist" "$work/micro_go"
+check "micro: a missing Go arm is reported with the reason (exit $rc: $(tail -c 300 "$work/micro_go"))" $?
+"$bin" micro --filter '^Decode/zap$' --min-time 0.01 --no-go >"$work/micro_nogo" 2>&1
+rc=$?
+[ "$rc" = 0 ] && ! grep -q "go/" "$work/micro_nogo" && grep -q "Decode/zap" "$work/micro_nogo"
+check "micro --no-go: only the C++ rows (exit $rc)" $?
 usage_error "codecs takes no flags" "zapbench codecs: unknown option '--all' (see 'zapbench codecs --help')" codecs --all
 usage_error "version takes no arguments" "zapbench version: unexpected argument 'x' (see 'zapbench version --help')" version x
 

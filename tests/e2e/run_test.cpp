@@ -84,9 +84,12 @@ TEST_F(RunCli, MinimalRealRunOneCellPerArm) {
       r.env.libraries.count("go (the Go arms)") ? r.env.libraries.at("go (the Go arms)") : "";
   const bool go_runs = go.starts_with("go1");
   if (r.env.build_flags.find("-fsanitize=") == std::string::npos &&
-      std::system("command -v go >/dev/null") == 0)
+      std::system("command -v go >/dev/null") == 0) {
     EXPECT_TRUE(go_runs) << "Go is installed, so the release build has its arm: " << go;
-  if (!go_runs) EXPECT_TRUE(go.starts_with("unavailable: ") && go.size() > 14) << go;
+  }
+  if (!go_runs) {
+    EXPECT_TRUE(go.starts_with("unavailable: ") && go.size() > 14) << go;
+  }
 
   // The microbenchmarks asked for, each with one sample per repetition (Go's too, when it runs).
   ASSERT_EQ(r.micro.figures.size(), go_runs ? 4u : 3u) << e.output;
