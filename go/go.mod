@@ -1,6 +1,6 @@
 module zapbench/go
 
-go 1.26.8
+go 1.26.0
 
 require (
 	github.com/bytedance/sonic v1.15.5
