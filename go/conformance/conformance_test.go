@@ -5,12 +5,12 @@ package conformance
 
 import (
 	"bytes"
-	"io"
 	"net/http"
 	"os"
 	"strings"
 	"testing"
 
+	"zapbench/go/internal/httpcheck"
 	"zapbench/go/internal/spawn"
 	"zapbench/go/internal/vectors"
 	"zapbench/go/record"
@@ -25,35 +25,14 @@ func cppServer(t *testing.T) (*spawn.Server, string, *http.Client) {
 	if !strings.HasPrefix(s.HTTP, "127.0.0.1:") {
 		t.Fatalf("ready line address %q, want 127.0.0.1:PORT", s.HTTP)
 	}
-	tr := &http.Transport{}
-	t.Cleanup(tr.CloseIdleConnections)
-	return s, "http://" + s.HTTP, &http.Client{Transport: tr, Timeout: spawn.Deadline}
-}
-
-func post(t *testing.T, c *http.Client, url, ctype string, body []byte) (*http.Response, []byte) {
-	t.Helper()
-	resp, err := c.Post(url, ctype, bytes.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp, b
+	return s, "http://" + s.HTTP, httpcheck.Client(t)
 }
 
 // TestCppServer: the C++ server's answers, checked by Go.
 func TestCppServer(t *testing.T) {
 	s, base, c := cppServer(t)
 
-	resp, err := c.Get(base + "/health")
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
+	resp, body := httpcheck.Do(t, c, "GET", base+"/health", "", nil)
 	if resp.StatusCode != 200 || string(body) != "ok" {
 		t.Errorf("GET /health: %d %q", resp.StatusCode, body)
 	}
@@ -70,7 +49,7 @@ func TestCppServer(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			resp, out := post(t, c, base+"/rpc", "application/json", in)
+			resp, out := httpcheck.Do(t, c, "POST", base+"/rpc", "application/json", in)
 			var r record.Response
 			if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
 				t.Errorf("%s id %d: %d %q %s", codec.Name, id, resp.StatusCode, resp.Header.Get("Content-Type"), out)
@@ -88,13 +67,13 @@ func TestCppServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, out := post(t, c, base+"/rpc", "application/zap", zreq)
+	resp, out := httpcheck.Do(t, c, "POST", base+"/rpc", "application/zap", zreq)
 	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/zap" || !bytes.Equal(out, zwant) {
 		t.Errorf("application/zap eth_req.hex: %d %q %x, want 200 application/zap %x",
 			resp.StatusCode, resp.Header.Get("Content-Type"), out, zwant)
 	}
 
-	resp, out = post(t, c, base+"/rpc", "application/json", []byte(`{"method":"eth_getBalance",`))
+	resp, out = httpcheck.Do(t, c, "POST", base+"/rpc", "application/json", []byte(`{"method":"eth_getBalance",`))
 	if resp.StatusCode != 400 {
 		t.Errorf("malformed JSON: %d %s, want 400", resp.StatusCode, out)
 	}

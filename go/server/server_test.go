@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"zapbench/go/internal/httpcheck"
 	"zapbench/go/record"
 )
 
@@ -35,33 +36,6 @@ func start(t *testing.T, fw string, codec string) (*Server, string) {
 		}
 	})
 	return s, "http://" + s.Addr().String()
-}
-
-func client(t *testing.T) *http.Client {
-	tr := &http.Transport{}
-	t.Cleanup(tr.CloseIdleConnections)
-	return &http.Client{Transport: tr, Timeout: deadline}
-}
-
-func do(t *testing.T, c *http.Client, method, url, ctype string, body []byte) (*http.Response, []byte) {
-	t.Helper()
-	req, err := http.NewRequest(method, url, bytes.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ctype != "" {
-		req.Header.Set("Content-Type", ctype)
-	}
-	resp, err := c.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp, b
 }
 
 var ids = []uint64{1, 2, 1<<53 + 1, ^uint64(0), 0}
@@ -93,9 +67,9 @@ func TestRoutes(t *testing.T) {
 		for _, codec := range availableCodecs() {
 			t.Run(fw+"/"+codec.Name, func(t *testing.T) {
 				_, base := start(t, fw, codec.Name)
-				c := client(t)
+				c := httpcheck.Client(t)
 
-				resp, body := do(t, c, "GET", base+"/health", "", nil)
+				resp, body := httpcheck.Do(t, c, "GET", base+"/health", "", nil)
 				if resp.StatusCode != 200 || string(body) != "ok" || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/plain") {
 					t.Errorf("/health: %d %q %q", resp.StatusCode, resp.Header.Get("Content-Type"), body)
 				}
@@ -110,7 +84,7 @@ func TestRoutes(t *testing.T) {
 							if err != nil {
 								t.Fatal(err)
 							}
-							resp, body := do(t, c, "POST", base+"/rpc", ctype, in)
+							resp, body := httpcheck.Do(t, c, "POST", base+"/rpc", ctype, in)
 							if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/json" {
 								t.Fatalf("/rpc id %d: %d %q %s", id, resp.StatusCode, resp.Header.Get("Content-Type"), body)
 							}
@@ -139,7 +113,7 @@ func TestRoutes(t *testing.T) {
 					{"GET", "/nope", "", "", 404, ""},
 				}
 				for _, ck := range checks {
-					resp, body := do(t, c, ck.method, base+ck.path, ck.ctype, []byte(ck.body))
+					resp, body := httpcheck.Do(t, c, ck.method, base+ck.path, ck.ctype, []byte(ck.body))
 					if resp.StatusCode != ck.status || resp.Header.Get("Allow") != ck.allow {
 						t.Errorf("%s %s %q: %d Allow %q (%s), want %d Allow %q",
 							ck.method, ck.path, ck.ctype, resp.StatusCode, resp.Header.Get("Allow"), body, ck.status, ck.allow)

@@ -7,8 +7,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"zapbench/go/internal/httpcheck"
 	"zapbench/go/internal/spawn"
 	"zapbench/go/record"
 	"zapbench/go/server"
@@ -137,19 +136,12 @@ func TestServe(t *testing.T) {
 			if !strings.HasPrefix(s.HTTP, "127.0.0.1:") || strings.HasSuffix(s.HTTP, ":0") {
 				t.Fatalf("ready address %q", s.HTTP)
 			}
-			tr := &http.Transport{}
-			defer tr.CloseIdleConnections()
-			c := &http.Client{Transport: tr, Timeout: spawn.Deadline}
-			resp, err := c.Get("http://" + s.HTTP + "/health")
-			if err != nil {
-				t.Fatal(err)
-			}
-			body, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
+			c := httpcheck.Client(t)
+			resp, body := httpcheck.Do(t, c, "GET", "http://"+s.HTTP+"/health", "", nil)
 			if resp.StatusCode != 200 || string(body) != "ok" {
 				t.Errorf("/health: %d %q", resp.StatusCode, body)
 			}
-			tr.CloseIdleConnections()
+			c.CloseIdleConnections() // so the graceful stop waits on no idle keep-alive
 			if err := s.Terminate(); err != nil {
 				t.Errorf("SIGTERM: want exit 0, got %v\n%s", err, s.Output())
 			}
