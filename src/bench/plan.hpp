@@ -74,10 +74,11 @@ struct CellPlan {
 };
 
 // Every cell, in run order: zapbench (scenario x framing x body), the Go
-// arms (the same cells; what the Go build cannot serve is unavailable with its
-// reason), nginx (hello over HTTP/1.1), floor (per scenario), each x connections x depth.
-// A cell that cannot run carries the reason in cell.unavailable.
-// `floor_bytes_of` measures the floor's byte counts (exchange.hpp).
+// arms (the same cells but one JSON body, the first available: the Go server
+// decodes every JSON body with its own codec; what the Go build cannot serve
+// is unavailable with its reason), nginx (hello over HTTP/1.1), floor (per scenario), each x connections x
+// depth. A cell that cannot run carries the reason in cell.unavailable. `floor_bytes_of` measures the floor's
+// byte counts (exchange.hpp).
 std::vector<CellPlan> plan_cells(const RunPlan& plan,
                                  ExchangeBytes (*floor_bytes_of)(Scenario) = floor_bytes);
 

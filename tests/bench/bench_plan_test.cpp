@@ -163,6 +163,18 @@ TEST(bench_plan, go_arms_serve_what_their_build_has) {
   EXPECT_EQ(o.wire, load::Wire::http);
   EXPECT_EQ(o.json, &record::default_json_codec());
 
+  // One JSON body measures the Go server (it decodes them all with goccy): the first the run has.
+  q.bodies = {"zap", json, "nlohmann"};
+  std::size_t go_json_cells = 0;
+  for (const bench::CellPlan& cp : bench::plan_cells(bench::plan_run(q), fake_floor)) {
+    if (cp.cell.arm == Arm::go_fasthttp && cp.cell.scenario == Scenario::rpc) {
+      EXPECT_NE(cp.cell.body, "nlohmann") << cp.cell.id();
+      go_json_cells += cp.cell.body == json;
+    }
+  }
+  EXPECT_EQ(go_json_cells, 2u);  // one per framing
+  q.bodies = {json, "zap"};
+
   // Its chosen JSON codec unavailable: every rpc JSON cell says why.
   q.go_json = "sonic";
   for (const bench::CellPlan& cp : bench::plan_cells(bench::plan_run(q), fake_floor))
