@@ -88,7 +88,8 @@ bench::RunPlan parse(int argc, char** argv) {
   std::vector<std::pair<std::string, std::string>> bodies;
   for (const std::string& b : bench::body_names()) bodies.emplace_back(b, b);
   t.choice_list("--bodies", &q.bodies, bodies, "rpc body codecs").default_text("by mode");
-  t.choice_list("--arms", &q.arms, choices(bench::kArms), "servers to measure").default_text("all");
+  t.choice_list("--arms", &q.arms, choices(bench::kArms), "servers to measure")
+      .default_text("all; quick: all but go-nethttp");
   t.cpu_list("--server-cpus", &q.server_cpus, "CPUs of the server process").default_text("the first half");
   t.cpu_list("--loader-cpus", &q.loader_cpus, "CPUs of the loader process").default_text("the second half");
   t.real("--noisy", &q.noisy_spread, {.min = 0, .min_exclusive = true},
