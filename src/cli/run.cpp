@@ -53,8 +53,8 @@ constexpr const char* kAbout =
     "DIR/results.json (every sample and the environment; paths relative to DIR),\n"
     "DIR/report.md and DIR/report.html.\n"
     "--quick (default): connections 1,16,125; pipelining 1,16; rpc bodies the fastest\n"
-    "JSON codec and ZAP; every arm but go-nethttp; 1.5 s samples after 0.5 s; ~7 minutes on 2 cores.\n"
-    "--full: connections 1,16,125,1000; every codec; 5 s samples after 1 s; ~45 minutes.";
+    "JSON codec and ZAP; every arm but go-nethttp; 1.5 s samples after 0.5 s; ~8 minutes on 2 cores.\n"
+    "--full: connections 1,16,125,1000; every codec; 5 s samples after 1 s; ~55 minutes.";
 
 // The (name, value) choices of a matrix axis, from its one table of names.
 template <class E, std::size_t N>
