@@ -149,6 +149,20 @@ func TestServe(t *testing.T) {
 	}
 }
 
+// readMicroFile reads what `micro --json-out` wrote, and its bytes for messages.
+func readMicroFile(t *testing.T, path string) (microFile, []byte) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f microFile
+	if err := json.Unmarshal(data, &f); err != nil {
+		t.Fatal(err)
+	}
+	return f, data
+}
+
 // A filter for C++ benchmarks only (zapbench passes its own on) is no error:
 // the file has no benchmark, and still says what is unavailable.
 func TestMicroFilterMatchingNothing(t *testing.T) {
@@ -157,14 +171,7 @@ func TestMicroFilterMatchingNothing(t *testing.T) {
 	if code != 0 || !strings.Contains(stderr, "matches no benchmark") {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
-	data, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var f microFile
-	if err := json.Unmarshal(data, &f); err != nil {
-		t.Fatal(err)
-	}
+	f, data := readMicroFile(t, out)
 	if len(f.Benchmarks) != 0 || len(f.Unavailable) == 0 || f.Unavailable[0].Name != "go/zap" {
 		t.Errorf("%s", data)
 	}
@@ -176,14 +183,7 @@ func TestMicro(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s %s", code, stdout, stderr)
 	}
-	data, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var f microFile
-	if err := json.Unmarshal(data, &f); err != nil {
-		t.Fatal(err)
-	}
+	f, data := readMicroFile(t, out)
 	avail := 0
 	for _, c := range record.JSONCodecs() {
 		if c.Available {
