@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "bench/load_command.hpp"
+#include "report/gbench.hpp"
 
 namespace bench {
 namespace {
@@ -156,6 +157,23 @@ ChildSpec go_micro_spec(const GoArm& go, const std::string& json_out, double min
   s.log_path = log_path;
   s.env = {"GOMAXPROCS=1"};
   return s;
+}
+
+void measure_go_micro(const ChildSpec& spec, const std::string& json_out, report::Micro& micro,
+                      std::vector<std::string>& notes) {
+  try {
+    Child child(spec);
+    const ExitStatus st = child.wait(3600);
+    if (!st.ok()) {
+      const std::string log = fs::path(spec.log_path).filename().string();
+      notes.push_back("Go microbenchmarks failed (" + st.describe() + ")" +
+                      (log.empty() ? "" : "; see " + log));
+      return;
+    }
+    report::ingest_google_benchmark(read_file(json_out), micro, notes);
+  } catch (const std::exception& e) {  // not started, or its output unreadable
+    notes.push_back(std::string("Go microbenchmarks: ") + e.what());
+  }
 }
 
 }  // namespace bench

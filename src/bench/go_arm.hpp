@@ -13,6 +13,7 @@
 
 #include "bench/matrix.hpp"
 #include "bench/supervisor.hpp"
+#include "report/model.hpp"
 
 namespace bench {
 
@@ -60,5 +61,12 @@ ChildSpec go_server_spec(const GoArm& go, Arm arm, const std::string& go_json, c
 // `cpus` (one CPU, like the C++ micro; empty: not pinned) with GOMAXPROCS=1.
 ChildSpec go_micro_spec(const GoArm& go, const std::string& json_out, double min_time_s, unsigned repetitions,
                         const std::string& filter, const std::vector<int>& cpus, const std::string& log_path);
+
+// Runs a go_micro_spec child to its end (a hang bound of an hour; the suite
+// takes a minute) and ingests what it wrote to `json_out` into `micro`
+// (<op>/go/<codec> rows, and what the Go build lacks among the unavailable
+// codecs). A failure is a note, naming the child's log when it has one.
+void measure_go_micro(const ChildSpec& spec, const std::string& json_out, report::Micro& micro,
+                      std::vector<std::string>& notes);
 
 }  // namespace bench

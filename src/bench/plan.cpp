@@ -21,6 +21,13 @@ void check_cpus(const char* flag, const std::vector<int>& asked, const std::vect
                                   " is not available to this process (" + net::cpu_list_text(allowed) + ")");
 }
 
+// Why this build cannot use the body codec `name` ("" when it can).
+std::string codec_unavailable(const std::string& name) {
+  const record::CodecInfo* c = record::find_codec(name);
+  if (c == nullptr) return "unknown codec";
+  return c->available ? "" : std::string(c->unavailable_reason);
+}
+
 }  // namespace
 
 std::vector<std::string> body_names() {
@@ -113,11 +120,7 @@ std::vector<CellPlan> plan_cells(const RunPlan& p, ExchangeBytes (*floor_bytes_o
           add(Arm::zapbench, s, f, "", "");
           continue;
         }
-        for (const std::string& b : p.bodies) {
-          const record::CodecInfo* c = record::find_codec(b);
-          add(Arm::zapbench, s, f, b,
-              c != nullptr && c->available ? "" : std::string(c ? c->unavailable_reason : "unknown codec"));
-        }
+        for (const std::string& b : p.bodies) add(Arm::zapbench, s, f, b, codec_unavailable(b));
       }
   for (Arm go : {Arm::go_zip, Arm::go_fasthttp, Arm::go_nethttp}) {
     if (!arm_on(go)) continue;
@@ -131,11 +134,8 @@ std::vector<CellPlan> plan_cells(const RunPlan& p, ExchangeBytes (*floor_bytes_o
         // body (the first the run has) measures it; more would repeat the cell.
         bool json_planned = false;
         for (const std::string& b : p.bodies) {
-          const record::CodecInfo* c = record::find_codec(b);
-          if (b != "zap" && c != nullptr && c->available && std::exchange(json_planned, true)) continue;
-          std::string why = c == nullptr   ? "unknown codec"
-                            : c->available ? ""
-                                           : std::string(c->unavailable_reason);
+          std::string why = codec_unavailable(b);
+          if (b != "zap" && why.empty() && std::exchange(json_planned, true)) continue;
           if (why.empty()) why = go_cell_unavailable(p.go, go, f, s, b, p.go_json);
           add(go, s, f, b, why);
         }

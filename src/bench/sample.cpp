@@ -74,9 +74,7 @@ std::string server_command(const SampleContext& ctx, const CellPlan& cp) {
     return command_text(ctx.folder.portable(nginx_argv(ctx.plan.nginx, ctx.folder.file("nginx"))),
                         ctx.plan.cfg.server_cpus);
   const ChildSpec spec = server_spec(ctx.plan, ctx.zapbench_exe, cp);
-  std::string env;
-  for (const std::string& e : spec.env) env += shell_quote(e) + " ";
-  return env + command_text(ctx.folder.portable(spec.argv), spec.cpus);
+  return command_text(ctx.folder.portable(spec.argv), spec.cpus, spec.env);
 }
 
 report::E2ESample measure(const SampleContext& ctx, CellPlan& cp, unsigned round, std::string& failure) {
@@ -180,18 +178,8 @@ void run_go_micro(const SampleContext& ctx, report::Results& res) {
   const ChildSpec spec =
       go_micro_spec(p.go, json_path.string(), p.cfg.micro_min_time_s, p.cfg.micro_repetitions, p.micro_filter,
                     {p.cfg.loader_cpus.front()}, ctx.folder.file("go-micro.log").string());
-  res.micro.go_command = "GOMAXPROCS=1 " + command_text(ctx.folder.portable(spec.argv), spec.cpus);
-  try {
-    Child micro(spec);
-    const ExitStatus st = micro.wait(3600);  // a hang bound: the Go suite takes a minute
-    if (!st.ok()) {
-      res.notes.push_back("Go microbenchmarks failed (" + st.describe() + "); see go-micro.log");
-      return;
-    }
-    report::ingest_google_benchmark(read_file(json_path), res.micro, res.notes);
-  } catch (const std::exception& e) {
-    res.notes.push_back(std::string("Go microbenchmarks: ") + e.what());
-  }
+  res.micro.go_command = command_text(ctx.folder.portable(spec.argv), spec.cpus, spec.env);
+  measure_go_micro(spec, json_path.string(), res.micro, res.notes);
 }
 
 void run_instructions(const SampleContext& ctx, report::Results& res) {

@@ -296,9 +296,15 @@ std::string shell_quote(const std::string& s) {
   return q.append("'");
 }
 
-std::string command_text(const std::vector<std::string>& argv, const std::vector<int>& cpus) {
-  std::string s = cpus.empty() ? "" : "taskset -c " + net::cpu_list_text(cpus);
-  for (const std::string& a : argv) s.append(s.empty() ? "" : " ").append(shell_quote(a));
+std::string command_text(const std::vector<std::string>& argv, const std::vector<int>& cpus,
+                         const std::vector<std::string>& env) {
+  std::string s;
+  auto word = [&](const std::string& w) { s.append(s.empty() ? "" : " ").append(w); };
+  // NAME=value: the value quoted, never the name (a quoted name is no assignment).
+  for (const std::string& e : env)
+    word(e.substr(0, e.find('=') + 1) + shell_quote(e.substr(e.find('=') + 1)));
+  if (!cpus.empty()) word("taskset -c " + net::cpu_list_text(cpus));
+  for (const std::string& a : argv) word(shell_quote(a));
   return s;
 }
 

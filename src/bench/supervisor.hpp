@@ -103,9 +103,10 @@ std::string own_executable();
 // on PATH (a ChildSpec's argv[0] is never searched); "" when there is none.
 std::string find_program(const std::string& name);
 
-// The command as a user would rerun it: "taskset -c 0,1 prog arg 'a b'"
-// (shell-quoted; no taskset prefix without cpus).
-std::string command_text(const std::vector<std::string>& argv, const std::vector<int>& cpus);
+// The command as a user would rerun it: "GOMAXPROCS=2 taskset -c 0,1 prog arg
+// 'a b'" (shell-quoted; a ChildSpec's env first; no taskset without cpus).
+std::string command_text(const std::vector<std::string>& argv, const std::vector<int>& cpus,
+                         const std::vector<std::string>& env = {});
 std::string shell_quote(const std::string& s);
 
 }  // namespace bench

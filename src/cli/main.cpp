@@ -11,19 +11,16 @@
 #include <cstdlib>
 #include <cstring>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "bench/go_arm.hpp"
-#include "bench/supervisor.hpp"
 #include "cli/args.hpp"
 #include "cli/flags.hpp"
 #include "cli/version.hpp"
 #include "micro/summary.hpp"
 #include "record/registry.hpp"
-#include "report/gbench.hpp"
 
 namespace cli {
 int cmd_serve(int argc, char** argv);
@@ -45,7 +42,6 @@ using cli::die;
 void micro_go(const std::string& binary, const std::string& filter, double min_time_s, unsigned repetitions,
               const std::vector<int>& cpus, std::string json_out, const std::vector<micro::Result>& cpp) {
   const bench::GoArm go = bench::probe_go(binary);
-  std::vector<micro::Missing> missing;
   if (!go.runs()) {
     micro::print_go_summary(stdout, cpp, {}, {{"go/*", go.unavailable}});
     return;
@@ -62,21 +58,14 @@ void micro_go(const std::string& binary, const std::string& filter, double min_t
   std::fflush(stdout);
   report::Micro figures;
   std::vector<std::string> notes;
-  try {
-    bench::Child child(bench::go_micro_spec(go, json_out, min_time_s, repetitions, filter, cpus, ""));
-    const bench::ExitStatus st = child.wait(3600);  // a hang bound: the Go suite takes a minute
-    if (!st.ok()) throw std::runtime_error("zapbench-go micro failed (" + st.describe() + ")");
-    report::ingest_google_benchmark(bench::read_file(json_out), figures, notes);
-  } catch (const std::exception& e) {
-    notes.push_back(e.what());
-  }
+  bench::measure_go_micro(bench::go_micro_spec(go, json_out, min_time_s, repetitions, filter, cpus, ""),
+                          json_out, figures, notes);
   if (!tmp.empty()) unlink(tmp.c_str());
   std::vector<micro::Result> rows;
   for (const report::MicroFigure& f : figures.figures)
     rows.push_back({f.op, f.codec, f.ns_per_op.median(), f.allocs_per_op, f.wire_bytes, ""});
-  for (const report::Unavailable& u : figures.unavailable_codecs) missing.push_back({u.name, u.reason});
-  for (const std::string& n : notes) missing.push_back({"zapbench-go", n});
-  micro::print_go_summary(stdout, cpp, rows, missing);
+  for (const std::string& n : notes) figures.unavailable_codecs.push_back({"zapbench-go", n});
+  micro::print_go_summary(stdout, cpp, rows, figures.unavailable_codecs);
 }
 
 int cmd_micro(int argc, char** argv) {

@@ -141,7 +141,7 @@ void print_summary(std::FILE* out, const std::vector<Result>& rs) {
 }
 
 void print_go_summary(std::FILE* out, const std::vector<Result>& cpp, const std::vector<Result>& go,
-                      const std::vector<Missing>& unavailable) {
+                      const std::vector<report::Unavailable>& unavailable) {
   static const char* const kOps[] = {"Decode", "Encode", "Serde", "Handler"};
   if (!go.empty()) {
     std::fprintf(
@@ -163,7 +163,7 @@ void print_go_summary(std::FILE* out, const std::vector<Result>& cpp, const std:
                        g.ns_per_op / c->ns_per_op);
       }
   }
-  for (const Missing& m : unavailable)
+  for (const report::Unavailable& m : unavailable)
     std::fprintf(out, "- %s: unavailable: %s\n", m.name.c_str(), m.reason.c_str());
 }
 

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "report/model.hpp"
+
 namespace micro {
 
 struct Result {
@@ -39,11 +41,7 @@ void print_summary(std::FILE* out, const std::vector<Result>& results);
 // The Go reference's rows (zapbench-go micro: <op>/go/<codec>) beside their
 // C++ counterparts in `cpp` (report::go_counterpart), with the C++ ÷ Go
 // ratio; then what the Go build could not measure and why.
-struct Missing {
-  std::string name;
-  std::string reason;
-};
 void print_go_summary(std::FILE* out, const std::vector<Result>& cpp, const std::vector<Result>& go,
-                      const std::vector<Missing>& unavailable);
+                      const std::vector<report::Unavailable>& unavailable);
 
 }  // namespace micro

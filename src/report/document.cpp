@@ -73,7 +73,6 @@ std::string seconds(double s) {
 // The codec names the report treats as JSON: by content type when the run
 // recorded the codec, by name otherwise (everything but the ZAP codecs).
 bool is_json(const Results& r, const std::string& name) {
-  if (is_go_codec(name)) return name != "go/zap" && name != "go/zap-fresh";
   for (const Codec& c : r.codecs)
     if (c.name == name) return c.content_type == "application/json";
   return !name.empty() && name != "zap" && name != "zap-fresh";
@@ -83,6 +82,28 @@ std::size_t codec_rank(const Results& r, const std::string& name) {
   for (std::size_t i = 0; i < r.codecs.size(); ++i)
     if (r.codecs[i].name == name) return i;
   return r.codecs.size();
+}
+
+// The figure of `op` on `codec`, or null.
+const MicroFigure* find_figure(const Micro& m, std::string_view op, std::string_view codec) {
+  for (const MicroFigure& f : m.figures)
+    if (f.op == op && f.codec == codec) return &f;
+  return nullptr;
+}
+
+// The fastest C++ JSON codec's figure of `op` by median, ties to the codec
+// the registry lists first; null when none ran. The Go reference's rows are
+// not C++ codecs.
+const MicroFigure* fastest_json(const Results& r, std::string_view op) {
+  const MicroFigure* best = nullptr;
+  for (const MicroFigure& f : r.micro.figures) {
+    if (f.op != op || is_go_codec(f.codec) || !is_json(r, f.codec)) continue;
+    const double ns = f.ns_per_op.median();
+    if (!best || ns < best->ns_per_op.median() ||
+        (ns == best->ns_per_op.median() && codec_rank(r, f.codec) < codec_rank(r, best->codec)))
+      best = &f;
+  }
+  return best;
 }
 
 // --- building blocks -----------------------------------------------------------
@@ -345,19 +366,10 @@ void go_reference(const Results& r, Out& out) {
   for (const Unavailable& u : m.unavailable_codecs)
     if (is_go_codec(u.name)) go_missing.push_back(&u);
   if (go_codecs.empty() && go_missing.empty()) return;
-  auto find = [&](const std::string& op, const std::string& codec) -> const MicroFigure* {
-    for (const MicroFigure& f : m.figures)
-      if (f.op == op && f.codec == codec) return &f;
-    return nullptr;
-  };
+  auto find = [&](const std::string& op, const std::string& codec) { return find_figure(m, op, codec); };
   auto counterpart = [&](const std::string& op, const std::string& go) -> const MicroFigure* {
-    if (const std::string cpp = go_counterpart(op, go); !cpp.empty()) return find(op, cpp);
-    const MicroFigure* best = nullptr;
-    for (const MicroFigure& f : m.figures)
-      if (f.op == op && !is_go_codec(f.codec) && is_json(r, f.codec) &&
-          (!best || f.ns_per_op.median() < best->ns_per_op.median()))
-        best = &f;
-    return best;
+    const std::string cpp = go_counterpart(op, go);
+    return cpp.empty() ? fastest_json(r, op) : find(op, cpp);
   };
   out.heading(3, "The Go reference, measured here");
   out.para({"The Go reference's own codecs (", code("go/"),
@@ -415,11 +427,7 @@ void micro(const Results& r, Out& out) {
   std::stable_sort(codecs.begin(), codecs.end(), [&](const std::string& a, const std::string& b) {
     return codec_rank(r, a) < codec_rank(r, b);
   });
-  auto find = [&](const std::string& op, const std::string& codec) -> const MicroFigure* {
-    for (const MicroFigure& f : m.figures)
-      if (f.op == op && f.codec == codec) return &f;
-    return nullptr;
-  };
+  auto find = [&](const std::string& op, const std::string& codec) { return find_figure(m, op, codec); };
 
   if (!codecs.empty()) {
     out.para(
@@ -458,11 +466,7 @@ void micro(const Results& r, Out& out) {
     for (const char* op : kOps) {
       ratios.header.push_back(op);
       ratios.align += "r";
-      const MicroFigure* best = nullptr;
-      for (const std::string& codec : codecs)
-        if (const MicroFigure* f = find(op, codec);
-            f && is_json(r, codec) && (!best || f->ns_per_op.median() < best->ns_per_op.median()))
-          best = f;
+      const MicroFigure* best = fastest_json(r, op);
       if (!best) continue;
       best_json_ns[op] = best->ns_per_op.median();
       fastest.push_back(std::string(best_json_ns.size() > 1 ? "; " : " ") + op + " " + best->codec + " (" +
@@ -771,13 +775,10 @@ void ratios(const Results& r, const Group& g, Out& out) {
 // connections and depth — requests/s ÷ requests/s, and the server CPU per
 // request of the Go arm ÷ ours (above 1× = ours faster / cheaper).
 void go_ratios(const Results& r, const Group& g, Out& out) {
-  std::vector<Arm> go_arms;
+  std::set<Arm> go_arms;  // in report order
   for (const Cell* c : g.cells)
-    if (bench::is_go_arm(c->arm) && usable(*c) &&
-        std::find(go_arms.begin(), go_arms.end(), c->arm) == go_arms.end())
-      go_arms.push_back(c->arm);
+    if (bench::is_go_arm(c->arm) && usable(*c)) go_arms.insert(c->arm);
   if (go_arms.empty()) return;
-  std::sort(go_arms.begin(), go_arms.end());
   Table t{{"zapbench against the Go reference"}, "l", {}};
   for (Arm a : go_arms)
     for (unsigned conns : g.connections) {

@@ -180,6 +180,9 @@ TEST(bench_supervisor, command_text_is_what_a_user_would_type) {
   EXPECT_EQ(bench::command_text({"zapbench", "serve", "--http", "127.0.0.1:0"}, {0, 1}),
             "taskset -c 0,1 zapbench serve --http 127.0.0.1:0");
   EXPECT_EQ(bench::command_text({"nginx", "-g", "daemon off;"}, {}), "nginx -g 'daemon off;'");
+  EXPECT_EQ(bench::command_text({"zapbench-go", "micro"}, {1}, {"GOMAXPROCS=1"}),
+            "GOMAXPROCS=1 taskset -c 1 zapbench-go micro");
+  EXPECT_EQ(bench::command_text({"go"}, {}, {"A=b c"}), "A='b c' go");
   EXPECT_EQ(bench::shell_quote("it's"), "'it'\\''s'");
   EXPECT_EQ(bench::shell_quote(""), "''");
 }
