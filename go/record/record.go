@@ -83,6 +83,26 @@ var (
 	ErrBadHex       = errors.New("bad hex")
 )
 
+// ErrEncode wraps a failure to encode the computed response (Handle): the
+// server's fault, not the request's.
+var ErrEncode = errors.New("encoding the response")
+
+// Handle is the server's per-request work on one body: decode with c,
+// compute, encode. The Go server answers /rpc with it and the Handler
+// benchmark times it, so the benchmark measures the server's codec share.
+// A decode error is one of the kinds above; an encode error wraps ErrEncode.
+func Handle(c *Codec, body []byte, q *Request) ([]byte, error) {
+	if err := c.DecodeRequest(body, q); err != nil {
+		return nil, err
+	}
+	resp := Compute(q)
+	out, err := c.EncodeResponse(&resp)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrEncode, err)
+	}
+	return out, nil
+}
+
 func hexDigit(c byte) int {
 	switch {
 	case c >= '0' && c <= '9':

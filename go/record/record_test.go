@@ -210,3 +210,26 @@ func TestLargeIDsRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// Handle, the server's /rpc work and the Handler benchmark's: the computed
+// answer, a decode error of its kind, and an encode failure told apart
+// (ErrEncode: the server's fault, a 500, not the request's 400).
+func TestHandle(t *testing.T) {
+	for _, c := range available(t) {
+		var q Request
+		out, err := Handle(c, readVector(t, "eth_req.json"), &q)
+		var r Response
+		if err != nil || c.DecodeResponse(out, &r) != nil || r.Balance != ServerFoldBalance || r.ID != SampleID {
+			t.Errorf("%s: %s, %v", c.Name, out, err)
+		}
+		if _, err := Handle(c, []byte("{"), &q); !errors.Is(err, ErrMalformed) || errors.Is(err, ErrEncode) {
+			t.Errorf("%s: malformed body: %v", c.Name, err)
+		}
+	}
+	failing := *goccyCodec
+	failing.EncodeResponse = func(*Response) ([]byte, error) { return nil, errors.New("no room") }
+	var q Request
+	if _, err := Handle(&failing, readVector(t, "eth_req.json"), &q); !errors.Is(err, ErrEncode) {
+		t.Errorf("an encode failure: %v, want ErrEncode", err)
+	}
+}

@@ -129,13 +129,12 @@ func (h *Handler) route(method, path, contentType string, body []byte) reply {
 // rpc is the handler: decode with the chosen codec, compute, encode.
 func (h *Handler) rpc(body []byte) reply {
 	var q record.Request
-	if err := h.codec.DecodeRequest(body, &q); err != nil {
+	out, err := record.Handle(h.codec, body, &q)
+	switch {
+	case errors.Is(err, record.ErrEncode):
+		return reply{status: 500, ctype: textType, body: []byte(err.Error())}
+	case err != nil:
 		return reply{status: 400, ctype: textType, body: []byte("bad request: " + err.Error())}
-	}
-	resp := record.Compute(&q)
-	out, err := h.codec.EncodeResponse(&resp)
-	if err != nil {
-		return reply{status: 500, ctype: textType, body: []byte("encode: " + err.Error())}
 	}
 	return reply{status: 200, ctype: jsonType, body: out}
 }
