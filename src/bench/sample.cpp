@@ -165,7 +165,6 @@ void run_micro(const SampleContext& ctx, report::Results& res) {
   }
   for (const report::Codec& codec : res.codecs)
     if (!codec.available) res.micro.unavailable_codecs.push_back({codec.name, codec.unavailable_reason});
-  run_go_micro(ctx, res);
 }
 
 void run_go_micro(const SampleContext& ctx, report::Results& res) {

@@ -1,7 +1,7 @@
 // bench/sample.hpp — one measurement in child processes: an end-to-end
 // sample (a fresh server, a fresh loader, both pinned; the load average read
 // first) or the microbenchmarks (`zapbench micro` pinned to the loader's
-// first CPU, then the Go arm's). Owns the sequence start -> ready -> measure -> stop -> read;
+// first CPU; the Go arm's the same way). Owns the sequence start -> ready -> measure -> stop -> read;
 // what to start is plan.hpp's, the processes are supervisor.hpp's.
 #pragma once
 
@@ -32,12 +32,13 @@ struct SampleContext {
 report::E2ESample run_sample(const SampleContext& ctx, CellPlan& cp, unsigned round, std::string& failure);
 
 // Runs the microbenchmarks and ingests them into res.micro (with a note on
-// failure and the unavailable codecs listed), then the Go arm's (below).
+// failure and the unavailable codecs listed).
 void run_micro(const SampleContext& ctx, report::Results& res);
 
 // The Go reference's microbenchmarks (`zapbench-go micro`, pinned like the
 // C++ ones): rows <op>/go/<codec> in res.micro; what the Go build lacks is
-// listed among the unavailable codecs with the Go side's reason.
+// listed among the unavailable codecs with the Go side's reason. Independent
+// of run_micro: either one failing leaves the other's figures.
 void run_go_micro(const SampleContext& ctx, report::Results& res);
 
 // Counts the instructions per request of every Server/<framing>/<body> path

@@ -192,6 +192,7 @@ int cmd_run(int argc, char** argv) {
                 p.cfg.micro_repetitions, p.cfg.micro_min_time_s, p.out_dir.c_str());
     std::fflush(stdout);
     bench::run_micro(ctx, res);
+    bench::run_go_micro(ctx, res);
     for (const std::string& n : res.notes) std::printf("[micro] %s\n", n.c_str());
     std::printf("[micro] %zu figures in %s\n", res.micro.figures.size(),
                 bench::duration_text(std::chrono::duration<double>(Clock::now() - t_start).count()).c_str());

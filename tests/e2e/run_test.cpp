@@ -219,6 +219,32 @@ TEST_F(RunCli, MinimalRealRunOneCellPerArm) {
   EXPECT_NE(cmp.output.find(": 0 beyond noise"), std::string::npos) << cmp.output;
 }
 
+// The Go microbenchmarks do not hang on the C++ ones: a filter that only a Go
+// row matches leaves the C++ micro with nothing (a note), and the Go row is
+// still measured — or, without a Go arm, listed as unavailable with the reason.
+TEST_F(RunCli, GoMicroRunsWhateverTheCppMicroGives) {
+  const fs::path out = dir_ / "r";
+  const Exit e = zapbench(
+      "run --arms floor --scenarios hello --repeats 1 --duration 0.2 --warmup 0 --connections 1 "
+      "--pipeline 1 --micro-filter '^Decode/go/goccy$' --micro-repetitions 1 "
+      "--micro-min-time 0.01 --out " +
+          out.string(),
+      dir_ / "run.log");
+  ASSERT_EQ(e.code, 0) << e.output;
+  const report::Results r = report::load_file(out.string());
+  const std::string go = r.env.libraries.at("go (the Go arms)");
+  if (go.starts_with("go1")) {
+    ASSERT_EQ(r.micro.figures.size(), 1u) << e.output;
+    EXPECT_EQ(r.micro.figures[0].name, "Decode/go/goccy");
+    EXPECT_NE(r.micro.go_command.find("GOMAXPROCS=1 taskset -c "), std::string::npos) << r.micro.go_command;
+  } else {
+    EXPECT_TRUE(r.micro.figures.empty());
+    bool listed = false;
+    for (const report::Unavailable& u : r.micro.unavailable_codecs) listed = listed || u.name == "go/*";
+    EXPECT_TRUE(listed) << go;
+  }
+}
+
 TEST_F(RunCli, InterruptedRunWritesWhatItMeasured) {
   const fs::path out = dir_ / "r";
   const std::string cmd = std::string(ZAPBENCH_BIN) +
