@@ -4,10 +4,17 @@
 // plus the promised padding (record::kInputPaddingBytes), so ASan catches any
 // read beyond it. Whatever decodes is re-encoded and decoded again, and must
 // give the same values back.
+//
+// A codec for trusted input only (flatbuffers-trusted) is never handed bytes
+// it did not write: its target takes the input as the record's values
+// instead, encodes them and must decode the same values back.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "record/codecs.hpp"
 
@@ -30,10 +37,41 @@ bool field_bytes(std::string_view s, record::Form form, std::array<std::uint8_t,
   return record::hex::decode_all(s, out);
 }
 
+// The input as values: id, block, the account (or hash) bytes, then the method.
+template <class C>
+int round_trip_values(C& codec, const std::uint8_t* data, std::size_t size) {
+  std::uint8_t fixed[16 + record::kHashBytes] = {};
+  const std::size_t n = std::min(size, sizeof fixed);
+  if (n != 0) std::memcpy(fixed, data, n);
+  const std::string method(reinterpret_cast<const char*>(data) + n, size - n);
+  record::Request q{0, 0, method, {}};
+  std::memcpy(&q.id, fixed, 8);
+  std::memcpy(&q.block, fixed + 8, 8);
+  std::memcpy(q.account.data(), fixed + 16, record::kAccountBytes);
+  // Decoders get kInputPaddingBytes of readable padding after their input.
+  static std::vector<std::uint8_t> padded;
+  auto pad = [](record::Bytes b) {
+    padded.assign(b.begin(), b.end());
+    padded.resize(b.size() + record::kInputPaddingBytes);
+    return record::Bytes{padded.data(), b.size()};
+  };
+  record::RequestView qv;
+  check(codec.decode_request(pad(codec.encode_request(q)), qv) == record::DecodeError::ok);
+  check(qv.id == q.id && qv.block == q.block && qv.method == method && qv.account0 == q.account[0]);
+  record::Response r{q.id, q.block, q.block ^ q.id, {}};
+  std::memcpy(r.block_hash.data(), fixed + 16, record::kHashBytes);
+  record::ResponseView rv;
+  check(codec.decode_response(pad(codec.encode_response(r)), rv) == record::DecodeError::ok);
+  check(rv.id == r.id && rv.balance == r.balance && rv.nonce == r.nonce &&
+        std::memcmp(rv.block_hash.data(), r.block_hash.data(), record::kHashBytes) == 0);
+  return 0;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static ZAPFUZZ_CODEC codec;
+  if constexpr (record::trusted_input_only<ZAPFUZZ_CODEC>()) return round_trip_values(codec, data, size);
   // Padding filled with a non-zero byte: a decoder may read it, never rely on it.
   std::unique_ptr<std::uint8_t[]> buf(new std::uint8_t[size + record::kInputPaddingBytes]);
   if (size != 0) std::memcpy(buf.get(), data, size);

@@ -24,17 +24,34 @@ packages=(
   chromium                             # the test that renders report.html headless
   valgrind                             # zapbench instructions: callgrind counts the request path's instructions
   linux-perf                           # ... and perf stat, where the machine exposes the counter
+  python3-msgpack python3-thrift       # the binary peers' interop tests read our bytes with other languages' readers
 )
 
 # The codecs' libraries: column 6 of every row (comments and blank lines
-# skipped, '-' is none). Plain bash, as on a fresh machine before anything is
+# skipped, '-' is none, several packages blank-separated; a package two rows
+# share is listed once). Plain bash, as on a fresh machine before anything is
 # installed.
+declare -A listed=()
+for p in "${packages[@]}"; do listed[$p]=1; done
 while IFS='|' read -r name _class _type _rank _sources debian _rest; do
   name="${name//[[:space:]]/}"
-  debian="${debian//[[:space:]]/}"
-  if [ -z "$name" ] || [ "${name:0:1}" = "#" ] || [ -z "$debian" ] || [ "$debian" = "-" ]; then continue; fi
-  packages+=("$debian")
+  if [ -z "$name" ] || [ "${name:0:1}" = "#" ]; then continue; fi
+  for p in $debian; do
+    if [ "$p" = "-" ] || [ -n "${listed[$p]:-}" ]; then continue; fi
+    listed[$p]=1
+    packages+=("$p")
+  done
 done <"$table"
+
+# Packages that cannot be installed beside the others, so they are unpacked
+# (dpkg-deb -x, from `apt-get download`) into $unpack_root, where CMake finds
+# them (CMakeLists.txt puts it on CMAKE_PREFIX_PATH):
+#   libmsgpack-cxx-dev depends on libboost-dev (Boost 1.74), which conflicts
+#   with libboost1.81-dev, which the boostjson codec needs. msgpack-cxx is
+#   header-only and zapbench builds it with MSGPACK_NO_BOOST, so no Boost
+#   1.74 is needed at all.
+unpack_only=(libmsgpack-cxx-dev)
+unpack_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/build/debs"
 
 case "${1:-}" in
   "") ;;
@@ -48,18 +65,50 @@ case "${1:-}" in
     ;;
 esac
 
+is_unpack_only() {
+  local u
+  for u in "${unpack_only[@]}"; do [ "$u" = "$1" ] && return 0; done
+  return 1
+}
+
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+
 missing=()
+unpack=()
 for p in "${packages[@]}"; do
-  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+  if installed "$p"; then continue; fi
+  if is_unpack_only "$p"; then
+    [ -f "$unpack_root/$p.unpacked" ] || unpack+=("$p")
+  else
     missing+=("$p")
   fi
 done
 
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
+export DEBIAN_FRONTEND=noninteractive
+updated=0
 if ((${#missing[@]})); then
   echo "deps: installing ${missing[*]}"
-  sudo_cmd=()
-  if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
-  export DEBIAN_FRONTEND=noninteractive
   "${sudo_cmd[@]}" apt-get update -qq
+  updated=1
   "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
+
+for p in "${unpack[@]}"; do
+  echo "deps: unpacking $p into $unpack_root (it cannot be installed beside the others: see unpack_only)"
+  if ((!updated)); then
+    "${sudo_cmd[@]}" apt-get update -qq
+    updated=1
+  fi
+  scratch="$(mktemp -d)"
+  trap 'rm -rf "$scratch"' EXIT
+  # apt's sandbox user must be able to write where it downloads.
+  chmod 0777 "$scratch"
+  (cd "$scratch" && apt-get download -qq "$p")
+  mkdir -p "$unpack_root"
+  dpkg-deb -x "$scratch"/"${p}"_*.deb "$unpack_root"
+  dpkg-deb -f "$scratch"/"${p}"_*.deb Version >"$unpack_root/$p.unpacked"
+  rm -rf "$scratch"
+  trap - EXIT
+done

@@ -31,6 +31,17 @@ concept Codec = requires(C c, const Request& q, const Response& r, Bytes in, Req
   { c.decode_response(in, rv) } -> std::same_as<DecodeError>;
 };
 
+// Whether C's decoder is for trusted input only (C::kTrustedInputOnly, false
+// when a codec does not say): such a decoder may read out of bounds on bytes
+// it did not write itself.
+template <class C>
+constexpr bool trusted_input_only() {
+  if constexpr (requires { C::kTrustedInputOnly; })
+    return C::kTrustedInputOnly;
+  else
+    return false;
+}
+
 template <class... Cs>
 struct CodecList {
   static_assert((Codec<Cs> && ...), "a codec class lacks part of the record::Codec surface");

@@ -38,6 +38,11 @@ struct LibraryDefaults {
   // record::JsonWriter, inline in the caller as for `direct`, not through
   // State, so its Encode figures are the writer's and not a call's more.
   static constexpr bool kEncodesWithJsonWriter = false;
+  // A decoder that does not check its input (flatbuffers-trusted): it may read
+  // out of bounds on bytes it did not write, so the server never serves it,
+  // the loader never reads a server's bytes with it, and its fuzz target
+  // round-trips values instead of decoding arbitrary bytes.
+  static constexpr bool kTrustedInputOnly = false;
 };
 
 template <class Library>
@@ -49,6 +54,7 @@ class LibraryCodec {
   static constexpr std::string_view kContentType = Library::kContentType;
   static constexpr std::string_view kEncodePath = Library::kEncodePath;
   static constexpr std::string_view kDecodePath = Library::kDecodePath;
+  static constexpr bool kTrustedInputOnly = Library::kTrustedInputOnly;
 
   LibraryCodec();
   ~LibraryCodec();

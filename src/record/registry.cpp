@@ -65,12 +65,14 @@ CodecInfo available(const table::Row& row) {
                    C::kEncodePath,
                    C::kDecodePath,
                    [] { return std::unique_ptr<AnyCodec>(new Adapter<C>()); },
-                   row.debian_package};
+                   row.debian_package,
+                   trusted_input_only<C>(),
+                   row.rank};
 }
 
 CodecInfo unavailable(const table::Row& row) {
   return CodecInfo{row.name, row.content_type,  false, row.unavailable_reason, {}, {},
-                   nullptr,  row.debian_package};
+                   nullptr,  row.debian_package, false, row.rank};
 }
 
 using Table = std::array<CodecInfo, kRows.size()>;
@@ -116,6 +118,15 @@ const CodecInfo& default_json_codec() {
     }
   }
   return *best;  // never null: see some_ranked_json_codec_needs_no_package
+}
+
+const CodecInfo* fastest_binary_peer() {
+  const CodecInfo* best = nullptr;
+  for (const CodecInfo& c : registry()) {
+    if (!c.available || c.rank == 0 || c.trusted_input_only || c.family() != Family::peer) continue;
+    if (best == nullptr || c.rank < best->rank) best = &c;
+  }
+  return best;
 }
 
 std::string available_codec_names(bool json_only) {

@@ -36,6 +36,12 @@ struct CodecInfo {
   // it is installed: what scripts/deps.sh installs and results.json records.
   // Empty for a codec built from this repository alone (zap, direct).
   std::string_view debian_package;
+  // Its decoder is for trusted input only (library_codec.hpp): never served,
+  // never the loader's reader of a server's bytes.
+  bool trusted_input_only = false;
+  int rank = 0;  // codecs.table's rank: fastest first within its family; 0: never chosen by rank
+
+  Family family() const noexcept { return family_of(content_type); }
 };
 
 // Every codec zapbench knows, available or not, in report order (the rows of
@@ -48,6 +54,11 @@ const CodecInfo* find_codec(std::string_view name);
 // The JSON codec the server and loader use by default: the available codec of
 // lowest rank in codecs.table (fastest first, as measured).
 const CodecInfo& default_json_codec();
+
+// The binary peer `zapbench run --quick` adds: the available, untrusted-input
+// peer of lowest rank in codecs.table (fastest first, as measured); nullptr
+// when the build has none.
+const CodecInfo* fastest_binary_peer();
 
 // "a, b, c": the available codecs' names, for error messages.
 std::string available_codec_names(bool json_only);

@@ -8,6 +8,7 @@
 // disagree.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <set>
@@ -42,7 +43,11 @@ std::vector<Row> read_table() {
     for (std::string col; std::getline(ss, col, '|');) cols.push_back(trim(col));
     EXPECT_EQ(cols.size(), 9u) << line;
     if (cols.size() != 9) continue;
-    rows.push_back({cols[0], cols[1], cols[2], cols[3], cols[4], cols[5] == "-" ? "" : cols[5]});
+    // Several packages are blank-separated in the table and one blank apart in the registry.
+    std::string debian;
+    std::stringstream packages(cols[5] == "-" ? "" : cols[5]);
+    for (std::string p; packages >> p;) debian += (debian.empty() ? "" : " ") + p;
+    rows.push_back({cols[0], cols[1], cols[2], cols[3], cols[4], debian});
   }
   return rows;
 }
@@ -74,13 +79,38 @@ TEST(record_table, registry_lists_every_row_in_table_order) {
   }
 }
 
-TEST(record_table, report_order_is_zap_then_direct_then_the_json_libraries) {
+TEST(record_table, report_order_is_zap_then_direct_then_the_json_libraries_then_the_binary_peers) {
   const std::vector<std::string> names = registry_names(false);
   ASSERT_GE(names.size(), 2u);
   EXPECT_EQ(names[0], "zap");
   EXPECT_EQ(names[1], "direct");
-  for (std::size_t i = 2; i < names.size(); ++i)
-    EXPECT_EQ(record::all_codecs()[i].content_type, "application/json") << names[i];
+  std::size_t i = 2;
+  while (i < names.size() && record::all_codecs()[i].family() == record::Family::json) ++i;
+  for (; i < names.size(); ++i)
+    EXPECT_EQ(record::all_codecs()[i].family(), record::Family::peer) << names[i] << " after a binary peer";
+}
+
+TEST(record_table, a_variant_follows_its_base_and_shares_its_packages) {
+  const std::vector<Row> rows = read_table();
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const std::size_t dash = rows[i].name.find('-');
+    if (dash == std::string::npos) continue;
+    const std::string base = rows[i].name.substr(0, dash);
+    std::size_t k = i;
+    while (k > 0 && rows[k - 1].name.rfind(base, 0) == 0) --k;
+    ASSERT_LT(k, i) << rows[i].name << ": no row " << base << " before it";
+    EXPECT_EQ(rows[k].name, base) << rows[i].name;
+    EXPECT_EQ(rows[k].debian, rows[i].debian) << rows[i].name;
+  }
+}
+
+TEST(record_table, the_fastest_binary_peer_is_the_available_one_of_lowest_rank) {
+  const record::CodecInfo* want = nullptr;
+  for (const record::CodecInfo& c : record::all_codecs()) {
+    if (c.family() != record::Family::peer || !c.available || c.rank == 0 || c.trusted_input_only) continue;
+    if (want == nullptr || c.rank < want->rank) want = &c;
+  }
+  EXPECT_EQ(record::fastest_binary_peer(), want);
 }
 
 TEST(record_table, compile_time_list_is_the_registrys_available_codecs) {
@@ -113,12 +143,14 @@ TEST(record_table, deps_installs_every_codecs_package) {
   const std::vector<std::string> printed = split(out, '\n');
   const std::set<std::string> packages(printed.begin(), printed.end());
   EXPECT_EQ(packages.size(), printed.size()) << "a package listed twice:\n" << out;
-  // Every codec's package, available in this build or not, and in table order.
+  // Every codec's packages, available in this build or not, and in table order (a package two rows
+  // share, at its first).
   std::vector<std::string> want, got;
   for (const record::CodecInfo& c : record::all_codecs()) {
-    if (c.debian_package.empty()) continue;
-    want.emplace_back(c.debian_package);
-    EXPECT_EQ(packages.count(std::string(c.debian_package)), 1u) << c.name << ": " << c.debian_package;
+    for (const std::string& p : split(c.debian_package, ' ')) {
+      EXPECT_EQ(packages.count(p), 1u) << c.name << ": " << p;
+      if (std::find(want.begin(), want.end(), p) == want.end()) want.push_back(p);
+    }
   }
   for (const std::string& p : printed)
     for (const std::string& w : want)
