@@ -26,7 +26,7 @@ PerExchange exchange_bytes(Scenario scenario, load::Wire wire) {
   o.wire = wire;
   o.port = srv.bound(wire == load::Wire::http ? server::Wire::http : server::Wire::zap).front().port;
   o.scenario = scenario == Scenario::hello ? load::Scenario::hello : load::Scenario::rpc;
-  o.zap_body = true;
+  o.body = record::find_codec("zap");
   o.connections = 1;
   o.duration_s = 0.1;
   o.warmup_s = 0.02;

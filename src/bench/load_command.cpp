@@ -27,7 +27,7 @@ std::vector<std::string> load_args(const load::Options& o, const std::string& js
     const bool rpc = o.scenario == load::Scenario::rpc;
     a.insert(a.end(), {"--scenario", rpc ? "rpc" : "hello"});
     // --body names the codec itself: zap, or a JSON codec (the CLI's default when none is set).
-    if (rpc) a.insert(a.end(), {"--body", o.zap_body ? "zap" : o.json ? std::string(o.json->name) : "json"});
+    if (rpc) a.insert(a.end(), {"--body", o.body != nullptr ? std::string(o.body->name) : "json"});
   }
   a.insert(a.end(), {"-c", std::to_string(o.connections), "-p", std::to_string(o.pipeline), "-t",
                      std::to_string(o.threads)});

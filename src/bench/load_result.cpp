@@ -168,7 +168,7 @@ std::string load_result_json(const load::Options& o, const load::Result& r) {
   // The floor has no scenario and no body codec: "" for both.
   const bool rpc = !floor && o.scenario == load::Scenario::rpc;
   const std::string scenario = floor ? "" : rpc ? "rpc" : "hello";
-  const std::string body = !rpc ? "" : o.zap_body ? "zap" : o.json ? std::string(o.json->name) : "";
+  const std::string body = !rpc ? "" : o.body != nullptr ? std::string(o.body->name) : "";
   json errors = json::object();
   for (int k = 0; k < static_cast<int>(load::ErrorKind::count_); ++k)
     errors[std::string(load::describe(load::ErrorKind(k)))] = r.errors[k];
@@ -232,10 +232,9 @@ LoadReport parse_load_result(const std::string& text) {
     o.scenario = scenario == "rpc" ? load::Scenario::rpc : load::Scenario::hello;
   }
   const std::string body = str(j, p, "body");
-  o.zap_body = body == "zap";
-  if (!body.empty() && !o.zap_body) {
-    o.json = record::find_codec(body);
-    if (o.json == nullptr) fail("body", "unknown codec \"" + body + "\"");
+  if (!body.empty()) {
+    o.body = record::find_codec(body);
+    if (o.body == nullptr) fail("body", "unknown codec \"" + body + "\"");
   }
   const std::string addr = str(j, p, "addr");
   const auto colon = addr.rfind(':');

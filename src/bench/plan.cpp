@@ -25,7 +25,10 @@ void check_cpus(const char* flag, const std::vector<int>& asked, const std::vect
 std::string codec_unavailable(const std::string& name) {
   const record::CodecInfo* c = record::find_codec(name);
   if (c == nullptr) return "unknown codec";
-  return c->available ? "" : std::string(c->unavailable_reason);
+  if (!c->available) return std::string(c->unavailable_reason);
+  if (c->trusted_input_only)
+    return "for trusted input only: its decoder does not verify, so a server never answers with it";
+  return "";
 }
 
 }  // namespace
@@ -69,8 +72,11 @@ RunPlan plan_run(const RunRequest& q) {
     p.bodies = q.bodies;
   else if (full)
     p.bodies = body_names();  // unavailable ones too: they are reported as unavailable, never dropped
-  else
+  else {
     p.bodies = {std::string(record::default_json_codec().name), "zap"};
+    // And the fastest binary peer (codecs.table's rank: Handler/<codec> as micro measures it).
+    if (const record::CodecInfo* peer = record::fastest_binary_peer()) p.bodies.emplace_back(peer->name);
+  }
 
   const std::vector<int> cpus = allowed_cpus();
   p.cfg.server_cpus = q.server_cpus;
@@ -134,6 +140,9 @@ std::vector<CellPlan> plan_cells(const RunPlan& p, ExchangeBytes (*floor_bytes_o
         // body (the first the run has) measures it; more would repeat the cell.
         bool json_planned = false;
         for (const std::string& b : p.bodies) {
+          // The Go reference has JSON and ZAP bodies only: a binary peer is no Go cell.
+          if (const record::CodecInfo* c = record::find_codec(b); c != nullptr && c->family() == record::Family::peer)
+            continue;
           std::string why = codec_unavailable(b);
           if (b != "zap" && why.empty() && std::exchange(json_planned, true)) continue;
           if (why.empty()) why = go_cell_unavailable(p.go, go, f, s, b, p.go_json);
@@ -183,7 +192,7 @@ ChildSpec server_spec(const RunPlan& p, const std::string& exe, const CellPlan& 
     s.argv = {exe,           "serve",     c.framing == Framing::http1 ? "--http" : "--zap",
               "127.0.0.1:0", "--threads", threads,
               "--cpus",      cpus};
-    if (!c.body.empty() && c.body != "zap") s.argv.insert(s.argv.end(), {"--json", c.body});
+    if (!c.body.empty() && c.body != "zap") s.argv.insert(s.argv.end(), {"--codec", c.body});
   }
   return s;
 }
@@ -208,8 +217,7 @@ load::Options load_options(const RunPlan& p, const CellPlan& cp, std::uint16_t p
   o.wire = c.framing == Framing::http1 ? load::Wire::http : load::Wire::zap;
   o.scenario = c.scenario == Scenario::rpc ? load::Scenario::rpc : load::Scenario::hello;
   if (c.scenario == Scenario::rpc) {
-    o.zap_body = c.body == "zap";
-    if (!o.zap_body) o.json = record::find_codec(c.body);
+    o.body = record::find_codec(c.body);
   }
   return o;
 }

@@ -80,7 +80,7 @@ int cmd_load(int argc, char** argv) {
            "GET /health, or POST /rpc with the eth record")
       .no_default();
   t.text("--body", &body, "CODEC",
-         "rpc body codec: zap, json (the default JSON codec) or a JSON codec by name")
+         "rpc body codec: zap, json (the default JSON codec), a JSON codec or a binary peer by name")
       .check(body_codec_check())
       .default_text("json = " + std::string(record::default_json_codec().name));
   t.text("--json", &json_name, "CODEC", "").check(json_codec_check()).deprecated("--body CODEC");
@@ -118,8 +118,7 @@ int cmd_load(int argc, char** argv) {
   if (body_names_codec && t.seen("--json"))
     t.fail("--body " + body + " and --json " + json_name +
            " both name the JSON codec: give --body CODEC only");
-  o.zap_body = body == "zap";
-  o.json = &json_codec_or_default(body_names_codec ? body : json_name);
+  o.body = &body_codec_or_default(body_names_codec || body == "zap" ? body : json_name);
   o.host = addr.host;
   o.port = addr.port;
   const std::string addr_text = flags::to_string(addr);
@@ -164,7 +163,7 @@ int cmd_load(int argc, char** argv) {
   // The floor has no scenario and no body codec: "" in the JSON, its byte counts in the report line.
   const bool rpc = !floor && o.scenario == load::Scenario::rpc;
   const std::string scenario = floor ? "" : rpc ? "rpc" : "hello";
-  const std::string body_name = rpc ? (o.zap_body ? "zap" : std::string(o.json->name)) : "";
+  const std::string body_name = rpc ? std::string(o.body->name) : "";
   std::string what = rpc ? scenario + " body " + body_name : scenario;
   if (floor)
     what = std::to_string(o.floor_request_bytes) + " B requests, " + std::to_string(o.floor_response_bytes) +

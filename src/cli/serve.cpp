@@ -25,7 +25,9 @@ int cmd_serve(int argc, char** argv) {
       "Serves GET /health and POST /rpc over HTTP/1.1 (--http) and over ZAP-HTTP,\n"
       "the ZAP TCP transport (--zap; 9999 is ZAP's conventional port), from one\n"
       "process with the same handlers. /rpc decodes its body by Content-Type:\n"
-      "application/json with the --json codec, application/zap with ZAP. Request\n"
+      "application/json with the --json codec, application/zap with ZAP, and each\n"
+      "binary peer's type (application/x-protobuf, ...) with its codec: the first\n"
+      "of that type in 'zapbench codecs' unless --codec names another. Request\n"
       "bodies with Transfer-Encoding (chunked) are refused with 501. SIGINT or\n"
       "SIGTERM stops accepting, answers the requests already read, and prints the\n"
       "counters. Port 0 picks a free port; the bound addresses are printed.");
@@ -35,6 +37,20 @@ int cmd_serve(int argc, char** argv) {
          "JSON codec for application/json bodies; 'zapbench codecs' lists them")
       .check(json_codec_check())
       .default_text(std::string(record::default_json_codec().name) + ", the fastest available");
+  std::vector<std::string> codec_names;
+  t.custom("--codec", "CODEC[,CODEC...]",
+           "answer each one's Content-Type with this codec (a JSON codec or a binary peer, e.g. "
+           "protobuf-arena); repeatable",
+           [&](std::string_view v) -> std::optional<flags::Problem> {
+             for (std::size_t at = 0; at <= v.size();) {
+               const std::size_t comma = std::min(v.find(',', at), v.size());
+               const std::string_view name = v.substr(at, comma - at);
+               if (auto problem = served_codec_check()(name)) return problem;
+               codec_names.emplace_back(name);
+               at = comma + 1;
+             }
+             return std::nullopt;
+           });
   t.number("--threads", &cfg.threads, {1, 1024}, "event-loop threads");
   t.cpu_list("--cpus", &cfg.cpus, "pin thread i to the i-th CPU of LIST, e.g. 1 or 0,2-3");
   std::optional<unsigned> ready_fd;
@@ -57,6 +73,18 @@ int cmd_serve(int argc, char** argv) {
   for (const flags::HostPort& hp : http) cfg.http.push_back(server::Endpoint{hp.host, hp.port});
   for (const flags::HostPort& hp : zap) cfg.zap.push_back(server::Endpoint{hp.host, hp.port});
   cfg.json = &json_codec_or_default(json_name);
+  for (const std::string& name : codec_names) {
+    const record::CodecInfo* c = available_wire_codec(name);
+    if (c->family() == record::Family::json) {
+      if (t.seen("--json") && c != cfg.json) t.fail("--json " + json_name + " and --codec " + name + " both name the JSON codec");
+      cfg.json = c;
+      continue;
+    }
+    for (const record::CodecInfo* other : cfg.codecs)
+      if (other->content_type == c->content_type)
+        t.fail("--codec " + std::string(other->name) + " and " + name + " both answer " + std::string(c->content_type));
+    cfg.codecs.push_back(c);
+  }
 
   // Signals go to one thread that stops the server; the workers never see them.
   const StopSignals stop_signals;
@@ -70,8 +98,17 @@ int cmd_serve(int argc, char** argv) {
   for (auto [wire, name] : {std::pair{server::Wire::http, "http"}, std::pair{server::Wire::zap, "zap"}})
     for (const server::Endpoint& ep : srv->bound(wire))
       std::printf("zapbench serve: %s listening on %s:%u\n", name, ep.host.c_str(), unsigned(ep.port));
-  std::printf("zapbench serve: %u thread(s), JSON codec %.*s\n", cfg.threads, int(cfg.json->name.size()),
-              cfg.json->name.data());
+  std::string peers;
+  {
+    const server::Routes routes(*cfg.json, cfg.codecs);
+    for (std::size_t i = 0; i < server::kPeerTypes; ++i)
+      if (const record::CodecInfo* c = routes.peer_codec(i)) {
+        if (!peers.empty()) peers += ", ";
+        peers += c->name;
+      }
+  }
+  std::printf("zapbench serve: %u thread(s), JSON codec %.*s, binary peers: %s\n", cfg.threads,
+              int(cfg.json->name.size()), cfg.json->name.data(), peers.empty() ? "none in this build" : peers.c_str());
   std::fflush(stdout);
   if (ready_fd) {
     std::vector<bench::ReadyListener> ready;

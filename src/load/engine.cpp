@@ -88,9 +88,7 @@ class Thread {
     conns_.resize(n_conns);
     for (Conn& c : conns_) c.inflight.reserve(std::max(1u, opt.pipeline));
     if (!W::kRawBytes && opt.scenario == Scenario::rpc) {
-      const record::CodecInfo* codec = opt.zap_body
-                                           ? record::find_codec("zap")
-                                           : (opt.json != nullptr ? opt.json : &record::default_json_codec());
+      const record::CodecInfo* codec = opt.body != nullptr ? opt.body : &record::default_json_codec();
       codec_ = codec->make();
       content_type_ = codec->content_type;
       const record::Request r = record::sample_request();

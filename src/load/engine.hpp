@@ -29,8 +29,9 @@ struct Options {
   std::string host = "127.0.0.1";
   std::uint16_t port = 0;
   Scenario scenario = Scenario::hello;
-  bool zap_body = false;                    // rpc: application/zap instead of JSON
-  const record::CodecInfo* json = nullptr;  // rpc JSON encoder/decoder
+  // rpc: the body's codec (zap, a JSON codec or a binary peer; never one for
+  // trusted input only, as it reads the server's bytes); null: the default JSON codec.
+  const record::CodecInfo* body = nullptr;
   unsigned connections = 10;
   unsigned threads = 1;
   double duration_s = 10;  // the window; with `stop`, the longest it may last

@@ -110,10 +110,11 @@ const MicroFigure* fastest_json(const Results& r, std::string_view op) {
 
 struct Out {
   std::vector<Block> blocks;
-  void heading(int level, std::string text) {
+  void heading(int level, std::string text, std::string anchor = "") {
     Block b;
     b.kind = Block::Kind::heading;
     b.level = level;
+    b.anchor = std::move(anchor);
     b.runs = {Text(std::move(text))};
     blocks.push_back(std::move(b));
   }

@@ -12,17 +12,24 @@
 namespace report::doc {
 
 // A run of text. Plain text is escaped by each writer; `code` is shown as
-// code, `strong` as bold.
+// code, `strong` as bold, `link` as a link to the heading whose anchor is
+// `anchor` (Block::anchor).
 struct Text {
-  enum class Style { plain, code, strong };
+  enum class Style { plain, code, strong, link };
   std::string s;
   Style style = Style::plain;
+  std::string anchor;  // link only
   Text(std::string text, Style st = Style::plain) : s(std::move(text)), style(st) {}
   Text(const char* text) : s(text) {}
 };
 using Runs = std::vector<Text>;
 inline Text code(std::string s) { return {std::move(s), Text::Style::code}; }
 inline Text strong(std::string s) { return {std::move(s), Text::Style::strong}; }
+inline Text link(std::string s, std::string anchor) {
+  Text t{std::move(s), Text::Style::link};
+  t.anchor = std::move(anchor);
+  return t;
+}
 
 struct Table {
   std::vector<std::string> header;
@@ -56,6 +63,7 @@ struct Block {
   enum class Kind { heading, paragraph, bullets, table, code, chart };
   Kind kind = Kind::paragraph;
   int level = 0;            // heading: 1..3
+  std::string anchor;       // heading: the target of links to it ([a-z0-9-]; empty: none)
   Runs runs;                // heading, paragraph
   std::vector<Runs> items;  // bullets
   Table table;              // table

@@ -55,6 +55,9 @@ std::string runs(const doc::Runs& rs) {
       case Text::Style::strong:
         out += "<strong>" + esc(t.s) + "</strong>";
         break;
+      case Text::Style::link:
+        out += "<a href=\"#" + esc(t.anchor) + "\">" + esc(t.s) + "</a>";
+        break;
     }
   }
   return out;
@@ -303,7 +306,8 @@ std::string html(const Results& r) {
     switch (b.kind) {
       case Block::Kind::heading: {
         const std::string h = "h" + std::to_string(std::clamp(b.level, 1, 6));
-        out += "<" + h + ">" + runs(b.runs) + "</" + h + ">\n";
+        const std::string id = b.anchor.empty() ? "" : " id=\"" + esc(b.anchor) + "\"";
+        out += "<" + h + id + ">" + runs(b.runs) + "</" + h + ">\n";
         break;
       }
       case Block::Kind::paragraph:

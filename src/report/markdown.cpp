@@ -58,6 +58,9 @@ std::string runs(const doc::Runs& rs) {
       case Text::Style::strong:
         out += t.s.empty() ? "" : "**" + escape(t.s) + "**";
         break;
+      case Text::Style::link:
+        out += "[" + escape(t.s) + "](#" + t.anchor + ")";
+        break;
     }
   }
   return out;
@@ -85,6 +88,8 @@ std::string markdown(const Results& r) {
   for (const Block& b : doc::build(r)) {
     switch (b.kind) {
       case Block::Kind::heading:
+        // An explicit anchor: generated heading ids differ between renderers.
+        if (!b.anchor.empty()) out += "<a id=\"" + b.anchor + "\"></a>\n\n";
         out += std::string(std::size_t(b.level), '#') + " " + runs(b.runs) + "\n\n";
         break;
       case Block::Kind::paragraph:

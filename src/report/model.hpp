@@ -147,6 +147,9 @@ struct Codec {
   std::string unavailable_reason;
   std::string encode_path;
   std::string decode_path;
+  // Its decoder does not verify its input (flatbuffers-trusted): never served,
+  // and never "the fastest binary peer" the report compares ZAP with.
+  bool trusted_input_only = false;
 };
 
 // The load gate. The run's own processes are pinned to the CPUs it uses (U of

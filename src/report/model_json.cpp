@@ -130,7 +130,8 @@ json to_j(const Codec& c) {
           {"available", c.available},
           {"unavailable_reason", c.unavailable_reason},
           {"encode_path", c.encode_path},
-          {"decode_path", c.decode_path}};
+          {"decode_path", c.decode_path},
+          {"trusted_input_only", c.trusted_input_only}};
 }
 
 // --- reading -----------------------------------------------------------------
@@ -300,8 +301,10 @@ Results parse(const std::string& text) {
   r.config.micro_min_time_s = num(c, cp, "micro_min_time_s");
 
   for_each_object(j, "", "codecs", [&](const json& o, const std::string& p) {
+    // trusted_input_only: written since the binary peers; absent (false) in earlier runs.
     r.codecs.push_back({str(o, p, "name"), str(o, p, "content_type"), boolean(o, p, "available"),
-                        str(o, p, "unavailable_reason"), str(o, p, "encode_path"), str(o, p, "decode_path")});
+                        str(o, p, "unavailable_reason"), str(o, p, "encode_path"), str(o, p, "decode_path"),
+                        o.contains("trusted_input_only") && boolean(o, p, "trusted_input_only")});
   });
 
   const json& m = object_at(j, "", "micro");

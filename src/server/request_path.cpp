@@ -21,7 +21,7 @@ Reply answer(Context& x, Wire w, std::string_view method, std::string_view targe
 }
 }  // namespace
 
-Context::Context(const Config& config) : limits(config.limits), routes(*config.json) {
+Context::Context(const Config& config) : limits(config.limits), routes(*config.json, config.codecs) {
   http_limits.max_header_bytes = config.limits.max_header_bytes;
   http_limits.max_body_bytes = config.limits.max_body_bytes;
   for (int k = 0; k < static_cast<int>(ReplyKind::count_); ++k) {

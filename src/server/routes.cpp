@@ -37,14 +37,45 @@ std::string_view media_type(std::string_view ct) noexcept {
   return ct;
 }
 
-Routes::Routes(const record::CodecInfo& json_codec) : json_(json_codec.make()) {}
+Routes::Routes(const record::CodecInfo& json_codec, std::span<const record::CodecInfo* const> codecs)
+    : json_(json_codec.make()) {
+  unsupported_text_ = "unsupported content type: want application/zap, application/json";
+  for (std::size_t i = 0; i < kPeerTypes; ++i) {
+    Peer& p = peers_[i];
+    for (const record::CodecInfo* c : codecs)
+      if (c->content_type == kPeerContentTypes[i]) p.info = c;
+    if (p.info == nullptr)
+      for (const record::CodecInfo& c : record::all_codecs())
+        if (c.available && !c.trusted_input_only && c.content_type == kPeerContentTypes[i]) {
+          p.info = &c;
+          break;
+        }
+    if (p.info == nullptr) continue;
+    p.codec = p.info->make();
+    p.bad_label = "bad " + std::string(p.info->name) + " body";
+    unsupported_text_ += ", ";
+    unsupported_text_ += kPeerContentTypes[i];
+  }
+  for (const record::CodecInfo* c : codecs)
+    if (c->family() == record::Family::json) json_ = c->make();
+}
 
 const ReplyHead& reply_head(ReplyKind k) noexcept {
-  static constexpr ReplyHead kHeads[] = {
-      {200, kText, {}}, {200, "application/zap", {}}, {200, "application/json", {}}, {400, kText, {}},
-      {404, kText, {}}, {405, kText, "GET"},          {405, kText, "POST"},          {415, kText, {}},
-  };
-  static_assert(std::size(kHeads) == static_cast<std::size_t>(ReplyKind::count_));
+  static constexpr std::size_t kNamed = static_cast<std::size_t>(ReplyKind::ok_peer_first);
+  static constexpr std::array<ReplyHead, static_cast<std::size_t>(ReplyKind::count_)> kHeads = [] {
+    std::array<ReplyHead, static_cast<std::size_t>(ReplyKind::count_)> h{{
+        {200, kText, {}},
+        {200, "application/zap", {}},
+        {200, "application/json", {}},
+        {400, kText, {}},
+        {404, kText, {}},
+        {405, kText, "GET"},
+        {405, kText, "POST"},
+        {415, kText, {}},
+    }};
+    for (std::size_t i = 0; i < kPeerTypes; ++i) h[kNamed + i] = {200, kPeerContentTypes[i], {}};
+    return h;
+  }();
   return kHeads[static_cast<std::size_t>(k)];
 }
 

@@ -1,23 +1,56 @@
 // server/routes.hpp — what the server answers, the same on every wire:
-// GET /health and POST /rpc (body codec chosen by Content-Type), and the error
-// statuses for anything else. Owns no sockets and no framing: the HTTP/1.1 and
+// GET /health and POST /rpc (body codec chosen by Content-Type: ZAP, the JSON
+// codec, or the binary peer of that content type), and the error statuses for
+// anything else. Owns no sockets and no framing: the HTTP/1.1 and
 // ZAP-HTTP connections turn a Reply into bytes their own way.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
+#include <span>
+#include <string>
 #include <string_view>
 
 #include "net/zap_http.hpp"
 #include "record/codec_zap.hpp"
+#include "record/codecs_table.hpp"
 #include "record/registry.hpp"
 
 namespace server {
 
+// The binary peers' content types (codecs.table's rows that are neither ZAP
+// nor JSON, available in this build or not), each once, in table order.
+namespace detail {
+constexpr std::size_t count_peer_types() {
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < record::table::kRows.size(); ++i) {
+    const std::string_view t = record::table::kRows[i].content_type;
+    bool seen = false;
+    for (std::size_t k = 0; k < i; ++k) seen = seen || record::table::kRows[k].content_type == t;
+    if (!seen && record::family_of(t) == record::Family::peer) ++n;
+  }
+  return n;
+}
+}  // namespace detail
+inline constexpr std::size_t kPeerTypes = detail::count_peer_types();
+inline constexpr std::array<std::string_view, kPeerTypes> kPeerContentTypes = [] {
+  std::array<std::string_view, kPeerTypes> out{};
+  std::size_t n = 0;
+  for (const record::table::Row& row : record::table::kRows) {
+    if (record::family_of(row.content_type) != record::Family::peer) continue;
+    bool seen = false;
+    for (std::size_t k = 0; k < n; ++k) seen = seen || out[k] == row.content_type;
+    if (!seen) out[n++] = row.content_type;
+  }
+  return out;
+}();
+
 // The replies the routes give. Each kind has one status, content type and
 // Allow value (reply_head), so a wire builds each kind's head once — per
 // worker, and per Date second for HTTP/1.1 — and per request copies it and
-// adds the body.
+// adds the body. After the named kinds comes one 200 per binary peer's
+// content type (ok_peer(i): kPeerContentTypes[i]).
 enum class ReplyKind : std::uint8_t {
   ok_text = 0,        // 200 text/plain: /health's "ok"
   ok_zap,             // 200 application/zap
@@ -27,8 +60,12 @@ enum class ReplyKind : std::uint8_t {
   get_only,           // 405, Allow: GET
   post_only,          // 405, Allow: POST
   unsupported_media,  // 415 text/plain
-  count_,
+  ok_peer_first,      // 200 kPeerContentTypes[0], then the others in order
+  count_ = static_cast<std::uint8_t>(ok_peer_first + kPeerTypes),
 };
+constexpr ReplyKind ok_peer(std::size_t i) noexcept {
+  return static_cast<ReplyKind>(static_cast<std::size_t>(ReplyKind::ok_peer_first) + i);
+}
 
 struct ReplyHead {
   int status;
@@ -63,7 +100,15 @@ enum class Route : std::uint8_t { health = 0, rpc, other, count_ };
 class Routes {
  public:
   // json_codec must be an available JSON codec (the CLI checks the name).
-  explicit Routes(const record::CodecInfo& json_codec);
+  // Each binary peer's content type is answered by the first available codec
+  // of that type in codecs.table that checks its input, or by the one in
+  // `codecs` that has it (available, not for trusted input only: Server and
+  // the CLI check).
+  explicit Routes(const record::CodecInfo& json_codec, std::span<const record::CodecInfo* const> codecs = {});
+
+  // The codec answering binary peer content type i (kPeerContentTypes), or
+  // nullptr when this build has none for it.
+  const record::CodecInfo* peer_codec(std::size_t i) const noexcept { return peers_[i].info; }
 
   // Answers one request (inline: the request path). body must carry record::kInputPaddingBytes of
   // readable padding (connection buffers do).
@@ -89,7 +134,14 @@ class Routes {
   // ZAP, the standard body, by its concrete type (its calls inline into the
   // request path, as in Handler/zap); the JSON codec is the flag's choice.
   record::ZapCodec zap_;
-  char error_text_[96];  // "bad json body: <reason>", rebuilt per bad request
+  struct Peer {
+    const record::CodecInfo* info = nullptr;  // nullptr: no codec of this type in this build
+    std::unique_ptr<record::AnyCodec> codec;
+    std::string bad_label;                    // "bad <codec> body"
+  };
+  std::array<Peer, kPeerTypes> peers_;
+  std::string unsupported_text_;  // the 415's body: the content types this server takes
+  char error_text_[96];           // "bad json body: <reason>", rebuilt per bad request
 };
 
 // The media type of a Content-Type value: before any ';', trimmed, compared
@@ -131,19 +183,25 @@ inline Reply Routes::rpc(std::string_view method, std::string_view content_type,
     outcome = Outcome::method_not_allowed;
     return {ReplyKind::post_only, zap::as_bytes("method not allowed")};
   }
-  // The two media types as the loader writes them, compared whole first;
+  // The media types as the loader writes them, compared whole first;
   // parameters, spaces and other cases take media_type() and iequals.
   bool zap = content_type == "application/zap";
   bool json = !zap && content_type == "application/json";
   if (!zap && !json) {
+    for (std::size_t i = 0; i < kPeerTypes; ++i)
+      if (peers_[i].codec && content_type == kPeerContentTypes[i])
+        return run(*peers_[i].codec, body, peers_[i].bad_label, ok_peer(i), outcome);
     const std::string_view media = media_type(content_type);
     json = net::zaphttp::iequals(media, "application/json");
     zap = !json && net::zaphttp::iequals(media, "application/zap");
+    if (!zap && !json)
+      for (std::size_t i = 0; i < kPeerTypes; ++i)
+        if (peers_[i].codec && net::zaphttp::iequals(media, kPeerContentTypes[i]))
+          return run(*peers_[i].codec, body, peers_[i].bad_label, ok_peer(i), outcome);
   }
   if (!zap && !json) {
     outcome = Outcome::unsupported_media;
-    return {ReplyKind::unsupported_media,
-            zap::as_bytes("unsupported content type: want application/json or application/zap")};
+    return {ReplyKind::unsupported_media, zap::as_bytes(unsupported_text_)};
   }
   return zap ? run(zap_, body, "bad zap body", ReplyKind::ok_zap, outcome)
              : run(*json_, body, "bad json body", ReplyKind::ok_json, outcome);

@@ -301,6 +301,16 @@ Server::Server(Config config)
       limit_(config_.limits.max_connections),
       pool_(std::make_unique<net::Pool<Worker>>()) {
   if (config_.json == nullptr || !config_.json->available) throw std::runtime_error("no JSON codec");
+  for (std::size_t i = 0; i < config_.codecs.size(); ++i) {
+    const record::CodecInfo* c = config_.codecs[i];
+    if (c == nullptr || !c->available || c->trusted_input_only || c->family() == record::Family::zap)
+      throw std::runtime_error("codec " + std::string(c != nullptr ? c->name : "(null)") +
+                               " cannot answer requests (unavailable, ZAP, or for trusted input only)");
+    for (std::size_t k = 0; k < i; ++k)
+      if (config_.codecs[k]->content_type == c->content_type)
+        throw std::runtime_error("codecs " + std::string(config_.codecs[k]->name) + " and " +
+                                 std::string(c->name) + " both answer " + std::string(c->content_type));
+  }
   if (config_.http.empty() && config_.zap.empty()) throw std::runtime_error("nothing to listen on");
   if (config_.threads == 0) config_.threads = 1;
   for (unsigned t = 0; t < config_.threads; ++t)

@@ -37,6 +37,10 @@ struct Config {
   std::vector<Endpoint> http;
   std::vector<Endpoint> zap;
   const record::CodecInfo* json = nullptr;  // the JSON codec for application/json bodies
+  // The codec answering each of their content types, in place of the default
+  // (a binary peer's: the first of its type in codecs.table; JSON's: `json`).
+  // At most one per content type; none for trusted input only.
+  std::vector<const record::CodecInfo*> codecs;
   unsigned threads = 1;
   std::vector<int> cpus;  // thread i pinned to cpus[i % size]; empty: not pinned
   Limits limits;

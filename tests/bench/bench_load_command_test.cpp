@@ -71,10 +71,7 @@ class bench_load_command_run : public ::testing::Test {
     if (a.wire != load::Wire::floor) {
       EXPECT_EQ(a.scenario, b.scenario);
       if (a.scenario == load::Scenario::rpc) {
-        EXPECT_EQ(a.zap_body, b.zap_body);
-        if (!a.zap_body) {
-          EXPECT_EQ(a.json, b.json);
-        }
+        EXPECT_EQ(a.body, b.body);
       }
     }
   }
@@ -97,10 +94,10 @@ TEST_F(bench_load_command_run, serve_cells_round_trip) {
   expect_same(o, round_trip(o).options);  // hello over HTTP/1.1
 
   o.scenario = load::Scenario::rpc;
-  o.json = &record::default_json_codec();
+  o.body = &record::default_json_codec();
   expect_same(o, round_trip(o).options);  // rpc, JSON body
 
-  o.zap_body = true;
+  o.body = record::find_codec("zap");
   o.rate_per_s = 2000.5;
   expect_same(o, round_trip(o).options);  // rpc, ZAP body, open loop
 }

@@ -56,7 +56,7 @@ TEST(bench_load_result, rpc_json_round_trips_with_every_bucket) {
   o.host = "127.0.0.1";
   o.port = 9999;
   o.scenario = load::Scenario::rpc;
-  o.json = &record::default_json_codec();
+  o.body = &record::default_json_codec();
   o.connections = 16;
   o.threads = 2;
   o.pipeline = 4;
@@ -70,8 +70,7 @@ TEST(bench_load_result, rpc_json_round_trips_with_every_bucket) {
   EXPECT_EQ(back.options.host, o.host);
   EXPECT_EQ(back.options.port, o.port);
   EXPECT_EQ(back.options.scenario, o.scenario);
-  EXPECT_FALSE(back.options.zap_body);
-  EXPECT_EQ(back.options.json, o.json);
+  EXPECT_EQ(back.options.body, o.body);
   EXPECT_EQ(back.options.connections, o.connections);
   EXPECT_EQ(back.options.threads, o.threads);
   EXPECT_EQ(back.options.pipeline, o.pipeline);
@@ -93,15 +92,15 @@ TEST(bench_load_result, floor_and_zap_bodies_round_trip) {
   EXPECT_EQ(f.options.wire, load::Wire::floor);
   EXPECT_EQ(f.options.floor_request_bytes, 82u);
   EXPECT_EQ(f.options.floor_response_bytes, 80u);
-  EXPECT_EQ(f.options.json, nullptr);
+  EXPECT_EQ(f.options.body, nullptr);
   expect_same_result(r, f.result);
 
   load::Options zap;
   zap.wire = load::Wire::http;
   zap.scenario = load::Scenario::rpc;
-  zap.zap_body = true;
+  zap.body = record::find_codec("zap");
   const bench::LoadReport z = bench::parse_load_result(bench::load_result_json(zap, load::Result{}));
-  EXPECT_TRUE(z.options.zap_body);
+  EXPECT_EQ(z.options.body, record::find_codec("zap"));
   EXPECT_EQ(z.options.scenario, load::Scenario::rpc);
   EXPECT_EQ(z.result.latency.count(), 0u);
 }

@@ -41,7 +41,10 @@ TEST(bench_plan, quick_and_full_defaults) {
   EXPECT_EQ(quick.cfg.warmup_s, 0.5);
   EXPECT_EQ(quick.connections, (std::vector<unsigned>{1, 16, 125}));
   EXPECT_EQ(quick.pipelines, (std::vector<unsigned>{1, 16}));
-  EXPECT_EQ(quick.bodies, (std::vector<std::string>{std::string(record::default_json_codec().name), "zap"}));
+  // The fastest JSON codec, ZAP, and the fastest binary peer when the build has one.
+  std::vector<std::string> quick_bodies{std::string(record::default_json_codec().name), "zap"};
+  if (const record::CodecInfo* peer = record::fastest_binary_peer()) quick_bodies.emplace_back(peer->name);
+  EXPECT_EQ(quick.bodies, quick_bodies);
   EXPECT_EQ(quick.arms,
             (std::vector<Arm>{Arm::zapbench, Arm::go_zip, Arm::go_fasthttp, Arm::nginx, Arm::floor}));
   EXPECT_FALSE(quick.cfg.server_cpus.empty());
@@ -161,7 +164,7 @@ TEST(bench_plan, go_arms_serve_what_their_build_has) {
   // The loader drives it like our server: HTTP/1.1, the body's C++ codec, every answer validated.
   const load::Options o = bench::load_options(p, rpc, 7777);
   EXPECT_EQ(o.wire, load::Wire::http);
-  EXPECT_EQ(o.json, &record::default_json_codec());
+  EXPECT_EQ(o.body, &record::default_json_codec());
 
   // One JSON body measures the Go server (it decodes them all with goccy): the first the run has.
   q.bodies = {"zap", json, "nlohmann"};
@@ -205,7 +208,7 @@ TEST(bench_plan, children_command_lines) {
   const std::string cpu = std::to_string(q.server_cpus[0]);
   const bench::ChildSpec serve = bench::server_spec(p, "/bin/zapbench", cells[0]);
   EXPECT_EQ(serve.argv, (std::vector<std::string>{"/bin/zapbench", "serve", "--zap", "127.0.0.1:0",
-                                                  "--threads", "1", "--cpus", cpu, "--json", json}));
+                                                  "--threads", "1", "--cpus", cpu, "--codec", json}));
   EXPECT_TRUE(serve.ready_channel);
   EXPECT_EQ(serve.cpus, q.server_cpus);
   const bench::ChildSpec floor = bench::server_spec(p, "/bin/zapbench", cells[1]);
@@ -216,8 +219,7 @@ TEST(bench_plan, children_command_lines) {
   EXPECT_EQ(o.wire, load::Wire::zap);
   EXPECT_EQ(o.port, 5555);
   EXPECT_EQ(o.scenario, load::Scenario::rpc);
-  EXPECT_FALSE(o.zap_body);
-  EXPECT_EQ(o.json, &record::default_json_codec());
+  EXPECT_EQ(o.body, &record::default_json_codec());
   EXPECT_EQ(o.connections, 4u);
   EXPECT_EQ(o.pipeline, 2u);
   EXPECT_EQ(o.threads, 1u);

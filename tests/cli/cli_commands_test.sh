@@ -63,8 +63,14 @@ usage_error "load -d without a unit it knows" \
 usage_error "load --framing lists its choices" \
   "zapbench load: --framing wants one of http, zap, floor, got 'tcp' (see 'zapbench load --help')" load --framing tcp
 "$bin" load --framing http --addr 127.0.0.1:1 --scenario rpc --body nope >/dev/null 2>"$work/err"
-[ $? = 2 ] && grep -q "^zapbench load: --body wants zap, json (the default JSON codec, [a-z]*) or a JSON codec (available JSON codecs: direct.*), got 'nope': unknown codec (see 'zapbench load --help')$" "$work/err"
+[ $? = 2 ] && grep -q "^zapbench load: --body wants json (the default JSON codec, [a-z]*) or a codec by name (available: zap, direct.*), got 'nope': unknown codec (see 'zapbench load --help')$" "$work/err"
 check "load --body: an unknown codec lists the available ones" $?
+"$bin" serve --http 127.0.0.1:0 --codec nope >/dev/null 2>"$work/err"
+[ $? = 2 ] && grep -q "^zapbench serve: --codec wants a JSON codec or a binary peer (available: zap, direct.*), got 'nope': unknown codec (see 'zapbench serve --help')$" "$work/err"
+check "serve --codec: an unknown codec lists the available ones" $?
+"$bin" serve --http 127.0.0.1:0 --codec zap >/dev/null 2>"$work/err"
+[ $? = 2 ] && grep -q "got 'zap': ZAP is always served (application/zap)" "$work/err"
+check "serve --codec zap: ZAP is always served" $?
 usage_error "micro --min-time 0" \
   "zapbench micro: --min-time wants a duration > 0s (e.g. 10s, 500ms, 250us, 1m, 2h; a plain number is seconds), got '0' (see 'zapbench micro --help')" \
   micro --min-time 0

@@ -303,8 +303,7 @@ void scale_one_wire(bool zap) {
   o.wire = zap ? load::Wire::zap : load::Wire::http;
   o.port = zap ? s.zap_port : s.http_port;
   o.scenario = load::Scenario::rpc;
-  o.zap_body = zap;
-  o.json = &record::default_json_codec();
+  o.body = zap ? record::find_codec("zap") : &record::default_json_codec();
   o.connections = kScaleConnections;
   o.threads = 1;
   o.pipeline = 1;

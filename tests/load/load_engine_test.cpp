@@ -68,8 +68,7 @@ load::Options options(Wire wire, std::uint16_t port, Scenario scenario, bool zap
   o.wire = wire;
   o.port = port;
   o.scenario = scenario;
-  o.zap_body = zap_body;
-  o.json = record::find_codec("direct");
+  o.body = record::find_codec(zap_body ? "zap" : "direct");
   o.connections = 4;
   o.threads = 1;
   o.duration_s = 0.5;

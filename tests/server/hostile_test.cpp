@@ -691,7 +691,7 @@ void attack(unsigned threads) {
   // response timeout that only a hang reaches.
   load::Options o;
   o.scenario = load::Scenario::rpc;
-  o.json = &record::default_json_codec();
+  o.body = &record::default_json_codec();
   o.connections = kLoadConnections;
   o.threads = 1;
   o.warmup_s = 0;
@@ -701,7 +701,7 @@ void attack(unsigned threads) {
   http_json.port = srv.port(Wire::http);
   zap_zap.wire = load::Wire::zap;
   zap_zap.port = srv.port(Wire::zap);
-  zap_zap.zap_body = true;
+  zap_zap.body = record::find_codec("zap");
   zaptest::BackgroundLoad loads[2] = {zaptest::BackgroundLoad(http_json), zaptest::BackgroundLoad(zap_zap)};
   const char* names[2] = {"HTTP + JSON", "ZAP-HTTP + ZAP"};
   for (int i = 0; i < 2; ++i)
