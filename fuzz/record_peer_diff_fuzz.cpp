@@ -83,29 +83,33 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (Codec& from : codecs) {
     if (!from.checks_input) continue;
     record::RequestView q;
-    if (from.codec->decode_request(in, q) == record::DecodeError::ok && q.account.size() == record::kAccountBytes &&
-        valid_utf8(q.method)) {
+    if (from.codec->decode_request(in, q) == record::DecodeError::ok &&
+        q.account.size() == record::kAccountBytes && valid_utf8(q.method)) {
       const std::string method(q.method);
       record::Request r{q.id, q.block, method, {}};
       std::memcpy(r.account.data(), q.account.data(), record::kAccountBytes);
       const record::Response want = record::compute(q);
       for (Codec& via : codecs) {
         record::RequestView v;
-        if (again(*via.codec, r, v, scratch) != record::DecodeError::ok) fail("a request fails", from.name, via.name);
+        if (again(*via.codec, r, v, scratch) != record::DecodeError::ok)
+          fail("a request fails", from.name, via.name);
         if (v.id != r.id || v.block != r.block || v.method != method || v.account0 != r.account[0] ||
             std::memcmp(v.account.data(), r.account.data(), record::kAccountBytes) != 0)
           fail("a request changes", from.name, via.name);
         const record::Response got = record::compute(v);
-        if (got.id != want.id || got.balance != want.balance) fail("the compute differs", from.name, via.name);
+        if (got.id != want.id || got.balance != want.balance)
+          fail("the compute differs", from.name, via.name);
       }
     }
     record::ResponseView p;
-    if (from.codec->decode_response(in, p) == record::DecodeError::ok && p.block_hash.size() == record::kHashBytes) {
+    if (from.codec->decode_response(in, p) == record::DecodeError::ok &&
+        p.block_hash.size() == record::kHashBytes) {
       record::Response r{p.id, p.balance, p.nonce, {}};
       std::memcpy(r.block_hash.data(), p.block_hash.data(), record::kHashBytes);
       for (Codec& via : codecs) {
         record::ResponseView v;
-        if (again(*via.codec, r, v, scratch) != record::DecodeError::ok) fail("a response fails", from.name, via.name);
+        if (again(*via.codec, r, v, scratch) != record::DecodeError::ok)
+          fail("a response fails", from.name, via.name);
         if (v.id != r.id || v.balance != r.balance || v.nonce != r.nonce ||
             std::memcmp(v.block_hash.data(), r.block_hash.data(), record::kHashBytes) != 0)
           fail("a response changes", from.name, via.name);

@@ -141,7 +141,8 @@ std::vector<CellPlan> plan_cells(const RunPlan& p, ExchangeBytes (*floor_bytes_o
         bool json_planned = false;
         for (const std::string& b : p.bodies) {
           // The Go reference has JSON and ZAP bodies only: a binary peer is no Go cell.
-          if (const record::CodecInfo* c = record::find_codec(b); c != nullptr && c->family() == record::Family::peer)
+          if (const record::CodecInfo* c = record::find_codec(b);
+              c != nullptr && c->family() == record::Family::peer)
             continue;
           std::string why = codec_unavailable(b);
           if (b != "zap" && why.empty() && std::exchange(json_planned, true)) continue;

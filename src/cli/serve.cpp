@@ -76,13 +76,15 @@ int cmd_serve(int argc, char** argv) {
   for (const std::string& name : codec_names) {
     const record::CodecInfo* c = available_wire_codec(name);
     if (c->family() == record::Family::json) {
-      if (t.seen("--json") && c != cfg.json) t.fail("--json " + json_name + " and --codec " + name + " both name the JSON codec");
+      if (t.seen("--json") && c != cfg.json)
+        t.fail("--json " + json_name + " and --codec " + name + " both name the JSON codec");
       cfg.json = c;
       continue;
     }
     for (const record::CodecInfo* other : cfg.codecs)
       if (other->content_type == c->content_type)
-        t.fail("--codec " + std::string(other->name) + " and " + name + " both answer " + std::string(c->content_type));
+        t.fail("--codec " + std::string(other->name) + " and " + name + " both answer " +
+               std::string(c->content_type));
     cfg.codecs.push_back(c);
   }
 
@@ -108,7 +110,8 @@ int cmd_serve(int argc, char** argv) {
       }
   }
   std::printf("zapbench serve: %u thread(s), JSON codec %.*s, binary peers: %s\n", cfg.threads,
-              int(cfg.json->name.size()), cfg.json->name.data(), peers.empty() ? "none in this build" : peers.c_str());
+              int(cfg.json->name.size()), cfg.json->name.data(),
+              peers.empty() ? "none in this build" : peers.c_str());
   std::fflush(stdout);
   if (ready_fd) {
     std::vector<bench::ReadyListener> ready;

@@ -53,7 +53,8 @@ const record::CodecInfo* body_codec(const std::string& body) {
 
 RequestPath::RequestPath(const PathCase& c) : case_(c) {
   const record::CodecInfo* codec = body_codec(c.body);
-  config_.json = codec != nullptr && codec->family() == record::Family::json ? codec : &record::default_json_codec();
+  config_.json =
+      codec != nullptr && codec->family() == record::Family::json ? codec : &record::default_json_codec();
   if (codec != nullptr && codec->family() == record::Family::peer) config_.codecs = {codec};
   x_ = std::make_unique<server::Context>(config_);
   x_->set_date(kDate);

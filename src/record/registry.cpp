@@ -71,8 +71,9 @@ CodecInfo available(const table::Row& row) {
 }
 
 CodecInfo unavailable(const table::Row& row) {
-  return CodecInfo{row.name, row.content_type,  false, row.unavailable_reason, {}, {},
-                   nullptr,  row.debian_package, false, row.rank};
+  return CodecInfo{
+      row.name, row.content_type, false, row.unavailable_reason, {}, {}, nullptr, row.debian_package,
+      false,    row.rank};
 }
 
 using Table = std::array<CodecInfo, kRows.size()>;

@@ -70,12 +70,29 @@ std::string seconds(double s) {
   return sig(s) + " s (" + std::to_string(total / 60) + " min " + std::to_string(total % 60) + " s)";
 }
 
-// The codec names the report treats as JSON: by content type when the run
-// recorded the codec, by name otherwise (everything but the ZAP codecs).
-bool is_json(const Results& r, const std::string& name) {
+// The three families every table groups codecs by: by content type when the
+// run recorded the codec, by name otherwise (runs before the binary peers had
+// ZAP and JSON codecs only).
+enum class Family { zap, json, peer };
+Family family(const Results& r, const std::string& name) {
   for (const Codec& c : r.codecs)
-    if (c.name == name) return c.content_type == "application/json";
-  return !name.empty() && name != "zap" && name != "zap-fresh";
+    if (c.name == name)
+      return c.content_type == "application/zap"    ? Family::zap
+             : c.content_type == "application/json" ? Family::json
+                                                    : Family::peer;
+  return name == "zap" || name == "zap-fresh" ? Family::zap : Family::json;
+}
+bool is_json(const Results& r, const std::string& name) {
+  return !name.empty() && family(r, name) == Family::json;
+}
+bool trusted_input_only(const Results& r, const std::string& name) {
+  for (const Codec& c : r.codecs)
+    if (c.name == name) return c.trusted_input_only;
+  return false;
+}
+// "text" (JSON) or "binary" (ZAP and the binary peers): the groups of every table.
+const char* format_of(const Results& r, const std::string& name) {
+  return is_json(r, name) ? "text" : "binary";
 }
 
 std::size_t codec_rank(const Results& r, const std::string& name) {
@@ -91,19 +108,27 @@ const MicroFigure* find_figure(const Micro& m, std::string_view op, std::string_
   return nullptr;
 }
 
-// The fastest C++ JSON codec's figure of `op` by median, ties to the codec
+// The fastest C++ codec of family `fam` for `op` by median, ties to the codec
 // the registry lists first; null when none ran. The Go reference's rows are
-// not C++ codecs.
-const MicroFigure* fastest_json(const Results& r, std::string_view op) {
+// not C++ codecs; a decoder for trusted input only is not a peer a server
+// could use, so it is never "the fastest binary peer" (its rows still show).
+const MicroFigure* fastest_of(const Results& r, std::string_view op, Family fam) {
   const MicroFigure* best = nullptr;
   for (const MicroFigure& f : r.micro.figures) {
-    if (f.op != op || is_go_codec(f.codec) || !is_json(r, f.codec)) continue;
+    if (f.op != op || is_go_codec(f.codec) || family(r, f.codec) != fam || trusted_input_only(r, f.codec))
+      continue;
     const double ns = f.ns_per_op.median();
     if (!best || ns < best->ns_per_op.median() ||
         (ns == best->ns_per_op.median() && codec_rank(r, f.codec) < codec_rank(r, best->codec)))
       best = &f;
   }
   return best;
+}
+const MicroFigure* fastest_json(const Results& r, std::string_view op) {
+  return fastest_of(r, op, Family::json);
+}
+const MicroFigure* fastest_peer(const Results& r, std::string_view op) {
+  return fastest_of(r, op, Family::peer);
 }
 
 // --- building blocks -----------------------------------------------------------
@@ -152,14 +177,19 @@ struct Out {
 
 // --- when, where, how ------------------------------------------------------------
 
+void found(const Results& r, Out& out);
+
 void when_where(const Results& r, Out& out) {
   const Environment& e = r.env;
   out.heading(1, "zapbench results");
   out.para(
-      {"ZAP (zero-copy binary wire) against HTTP + JSON with several C++ JSON libraries, on the same "
-       "record and the same work: per operation in-process, and end to end over loopback TCP. Measured "
-       "by ",
+      {"ZAP (zero-copy binary wire) against HTTP + JSON with several C++ JSON libraries, and against the "
+       "binary formats one would otherwise pick (Protocol Buffers, FlatBuffers, Cap'n Proto, MessagePack, "
+       "Thrift), on the same record and the same work: per operation in-process, and end to end over "
+       "loopback TCP. Measured by ",
        code("zapbench run"), " and written from its results.json alone."});
+  found(r, out);  // the report opens with what it found
+  out.heading(2, "The run", "run");
   Table t{{"run", ""}, "ll", {}};
   t.rows.push_back({"started (UTC)", e.started_utc});
   t.rows.push_back({"host", e.hostname});
@@ -411,7 +441,7 @@ void go_reference(const Results& r, Out& out) {
 }
 
 void micro(const Results& r, Out& out) {
-  out.heading(2, "Microbenchmarks");
+  out.heading(2, "Microbenchmarks", "micro");
   const Micro& m = r.micro;
   if (m.figures.empty() && m.unavailable_codecs.empty()) {
     out.para({"No microbenchmarks in this run."});
@@ -425,8 +455,10 @@ void micro(const Results& r, Out& out) {
     if (is_main_op(f.op) && !is_go_codec(f.codec) &&
         std::find(codecs.begin(), codecs.end(), f.codec) == codecs.end())
       codecs.push_back(f.codec);
+  // Grouped: the text codecs (JSON), then the binary ones (ZAP, then the peers), each in registry order.
   std::stable_sort(codecs.begin(), codecs.end(), [&](const std::string& a, const std::string& b) {
-    return codec_rank(r, a) < codec_rank(r, b);
+    return std::make_tuple(!is_json(r, a), codec_rank(r, a)) <
+           std::make_tuple(!is_json(r, b), codec_rank(r, b));
   });
   auto find = [&](const std::string& op, const std::string& codec) { return find_figure(m, op, codec); };
 
@@ -435,7 +467,7 @@ void micro(const Results& r, Out& out) {
         {"CPU time per op in ns, median of the repetitions (min–max); allocs = heap allocations per op; "
          "wire bytes = the request plus the response as the codec encodes them. Command: ",
          code(m.command)});
-    Table t{{"codec"}, "l", {}};
+    Table t{{"format", "codec"}, "ll", {}};
     for (const char* op : kOps) {
       t.header.push_back(std::string(op) + " ns");
       t.header.push_back("allocs");
@@ -444,7 +476,7 @@ void micro(const Results& r, Out& out) {
     t.header.push_back("wire bytes");
     t.align += "r";
     for (const std::string& codec : codecs) {
-      std::vector<Text> row{codec};
+      std::vector<Text> row{format_of(r, codec), codec};
       double wire = 0;
       for (const char* op : {"Encode", "Decode", "Serde", "Handler"})
         if (const MicroFigure* f = find(op, codec); f && wire == 0) wire = f->wire_bytes;
@@ -458,34 +490,48 @@ void micro(const Results& r, Out& out) {
     }
     out.table(std::move(t));
 
-    // Against the fastest JSON codec of each op (by median).
-    Table ratios{{"codec"}, "l", {}};
+    // Against the fastest JSON codec and the fastest binary peer of each op (by median).
+    Table ratios{{"format", "codec"}, "ll", {}};
     Runs fastest{
-        "Speed against the fastest JSON codec of each op: its ns/op ÷ this codec's (above 1× = faster "
-        "than the best JSON). Fastest JSON:"};
-    std::map<std::string, double> best_json_ns;
+        "Speed against the fastest JSON codec and the fastest binary peer of each op: their ns/op ÷ this "
+        "codec's (above 1× = faster than the best of them; a decoder for trusted input only is never the "
+        "best peer). Fastest:"};
+    std::map<std::string, double> best_json_ns, best_peer_ns;
+    bool first = true;
     for (const char* op : kOps) {
-      ratios.header.push_back(op);
-      ratios.align += "r";
-      const MicroFigure* best = fastest_json(r, op);
-      if (!best) continue;
-      best_json_ns[op] = best->ns_per_op.median();
-      fastest.push_back(std::string(best_json_ns.size() > 1 ? "; " : " ") + op + " " + best->codec + " (" +
-                        sig(best->ns_per_op.median()) + " ns)");
+      ratios.header.push_back(std::string(op) + " ÷ JSON");
+      ratios.header.push_back(std::string(op) + " ÷ binary");
+      ratios.align += "rr";
+      const MicroFigure* bj = fastest_json(r, op);
+      const MicroFigure* bp = fastest_peer(r, op);
+      if (bj) best_json_ns[op] = bj->ns_per_op.median();
+      if (bp) best_peer_ns[op] = bp->ns_per_op.median();
+      if (!bj && !bp) continue;
+      std::string what = std::string(first ? " " : "; ") + op + ":";
+      if (bj) what += " JSON " + bj->codec + " (" + sig(bj->ns_per_op.median()) + " ns)";
+      if (bp)
+        what +=
+            std::string(bj ? "," : "") + " binary " + bp->codec + " (" + sig(bp->ns_per_op.median()) + " ns)";
+      fastest.push_back(what);
+      first = false;
     }
     fastest.push_back(".");
+    auto ratio = [&](const std::map<std::string, double>& best, const char* op,
+                     const MicroFigure* f) -> Text {
+      const auto b = best.find(op);
+      return f && b != best.end() && f->ns_per_op.median() > 0 ? times(b->second / f->ns_per_op.median())
+                                                               : "—";
+    };
     for (const std::string& codec : codecs) {
-      std::vector<Text> row{codec};
+      std::vector<Text> row{format_of(r, codec), codec};
       for (const char* op : kOps) {
         const MicroFigure* f = find(op, codec);
-        const auto best = best_json_ns.find(op);
-        row.emplace_back(f && best != best_json_ns.end() && f->ns_per_op.median() > 0
-                             ? times(best->second / f->ns_per_op.median())
-                             : "—");
+        row.push_back(ratio(best_json_ns, op, f));
+        row.push_back(ratio(best_peer_ns, op, f));
       }
       ratios.rows.push_back(std::move(row));
     }
-    if (!best_json_ns.empty()) {
+    if (!best_json_ns.empty() || !best_peer_ns.empty()) {
       out.para(std::move(fastest));
       out.table(std::move(ratios));
     }
@@ -544,7 +590,8 @@ struct RowKey {
 
 bool row_before(const Results& r, const RowKey& a, const RowKey& b) {
   auto key = [&](const RowKey& k) {
-    // Within a framing: no body (hello) first, then the JSON bodies, then ZAP, each in registry order.
+    // Within a framing: no body (hello) first, then the text bodies (JSON), then the binary ones (ZAP, then
+    // the binary peers), each in registry order.
     const int body_kind = k.body.empty() ? 0 : is_json(r, k.body) ? 1 : 2;
     return std::make_tuple(k.arm, k.framing, body_kind, codec_rank(r, k.body), k.body);
   };
@@ -569,8 +616,12 @@ std::string row_label(const Results& r, const RowKey& k, const std::vector<const
     return label + " + JSON (" + server_codec.substr(server_codec.find('/') + 1) + "; loader " + k.body + ")";
   if (is_json(r, k.body)) return label + " + JSON (" + k.body + ")";
   if (k.body == "zap") return label + " + ZAP";
+  if (family(r, k.body) == Family::peer) return label + " + " + k.body;
   return label + " + ZAP (" + k.body + ")";
 }
+
+struct Group;
+std::string group_anchor(const Group& g);
 
 struct Group {
   Scenario scenario = Scenario::hello;
@@ -591,6 +642,10 @@ struct Group {
     return nullptr;
   }
 };
+
+std::string group_anchor(const Group& g) {
+  return "e2e-" + std::string(bench::to_string(g.scenario)) + "-p" + std::to_string(g.pipeline);
+}
 
 std::vector<Group> groups(const Results& r) {
   std::vector<Group> gs;
@@ -725,24 +780,29 @@ double median_rate(const Cell* c) { return c && usable(*c) ? c->rate().median() 
 
 void ratios(const Results& r, const Group& g, Out& out) {
   // Which comparisons this group has at all.
-  bool has_json = false, has_floor = false;
+  bool has_json = false, has_peer = false, has_floor = false;
   for (const Cell* c : g.cells) {
     if (!usable(*c)) continue;
-    has_json |= c->arm == Arm::zapbench && g.scenario == Scenario::rpc && is_json(r, c->body);
+    const bool rpc = c->arm == Arm::zapbench && g.scenario == Scenario::rpc;
+    has_json |= rpc && is_json(r, c->body);
+    has_peer |= rpc && !c->body.empty() && family(r, c->body) == Family::peer;
     has_floor |= c->arm == Arm::floor;
   }
-  if (!has_json && !has_floor) return;
+  if (!has_json && !has_peer && !has_floor) return;
   Table t{{std::string(bench::to_string(Arm::zapbench))}, "l", {}};
   for (unsigned conns : g.connections) {
-    if (has_json) t.header.push_back("c " + std::to_string(conns) + " ÷ best JSON");
-    if (has_floor) t.header.push_back("c " + std::to_string(conns) + " ÷ floor");
-    t.align += has_json && has_floor ? "rr" : "r";
+    for (auto [on, what] : {std::pair{has_json, " ÷ best JSON"}, std::pair{has_peer, " ÷ best binary"},
+                            std::pair{has_floor, " ÷ floor"}}) {
+      if (!on) continue;
+      t.header.push_back("c " + std::to_string(conns) + what);
+      t.align += "r";
+    }
   }
-  auto fastest_json = [&](Framing framing, unsigned conns) {
+  auto fastest = [&](Family fam, Framing framing, unsigned conns) {
     double best = NAN;
     for (const Cell* c : g.cells)
-      if (c->arm == Arm::zapbench && c->framing == framing && c->connections == conns &&
-          is_json(r, c->body) && usable(*c) && !(c->rate().median() <= best))
+      if (c->arm == Arm::zapbench && c->framing == framing && c->connections == conns && !c->body.empty() &&
+          family(r, c->body) == fam && usable(*c) && !(c->rate().median() <= best))
         best = c->rate().median();
     return best;
   };
@@ -756,7 +816,8 @@ void ratios(const Results& r, const Group& g, Out& out) {
     std::vector<Text> row{row_label(r, k, g.row_cells(k))};
     for (unsigned conns : g.connections) {
       const double mine = median_rate(g.find(k, conns));
-      if (has_json) row.emplace_back(times(mine / fastest_json(k.framing, conns)));
+      if (has_json) row.emplace_back(times(mine / fastest(Family::json, k.framing, conns)));
+      if (has_peer) row.emplace_back(times(mine / fastest(Family::peer, k.framing, conns)));
       if (has_floor) row.emplace_back(times(mine / floor_rate(conns)));
     }
     t.rows.push_back(std::move(row));
@@ -765,6 +826,9 @@ void ratios(const Results& r, const Group& g, Out& out) {
   if (has_json)
     caption.push_back(
         "÷ best JSON divides by the fastest zapbench JSON body on the same framing, connections and depth; ");
+  if (has_peer)
+    caption.push_back(
+        "÷ best binary divides by the fastest binary peer body on the same framing, connections and depth; ");
   if (has_floor) caption.push_back("÷ floor divides by the raw TCP echo at the same connections and depth; ");
   caption.push_back("— where there is nothing to compare with.");
   out.para(std::move(caption));
@@ -850,6 +914,98 @@ void charts(const Results& r, const Group& g, const std::string& where, Out& out
   out.chart(std::move(p99));
 }
 
+// --- what it found: the summary the report opens with ----------------------------------
+
+// "23.1× (20.5–25.0×)": how many times `other` takes ZAP's `zap` — the ratio of
+// medians, and the extremes the min–max ranges allow.
+std::string ratio_with_spread(const Samples& other, const Samples& zap) {
+  if (other.values.empty() || zap.values.empty() || zap.median() <= 0 || zap.min() <= 0) return "—";
+  return times(other.median() / zap.median()) + " (" + fixed(other.min() / zap.max(), 2) + "–" +
+         fixed(other.max() / zap.min(), 2) + "×)";
+}
+
+void found(const Results& r, Out& out) {
+  std::vector<Runs> items, e2e_items;
+  for (const char* op : kOps) {
+    const MicroFigure* z = find_figure(r.micro, op, "zap");
+    if (!z) continue;
+    Runs item{strong(op), ": ZAP " + sig(z->ns_per_op.median()) + " ns;"};
+    for (auto [best, what] : {std::pair{fastest_json(r, op), " the fastest JSON, "},
+                              std::pair{fastest_peer(r, op), " the fastest binary peer, "}}) {
+      if (!best) continue;
+      item.push_back(std::string(item.size() > 2 ? ";" : "") + what + best->codec + " (" +
+                     sig(best->ns_per_op.median()) + " ns), takes " +
+                     ratio_with_spread(best->ns_per_op, z->ns_per_op) + " ZAP's time");
+    }
+    item.push_back(" — ");
+    item.push_back(link("table", "micro"));
+    item.push_back(".");
+    items.push_back(std::move(item));
+  }
+
+  // End to end: rpc at the deepest pipeline (where the body's cost shows most), ZAP's best connection count.
+  const std::vector<Group> gs = groups(r);
+  const Group* deepest = nullptr;
+  for (const Group& g : gs)
+    if (g.scenario == Scenario::rpc && (!deepest || g.pipeline > deepest->pipeline)) deepest = &g;
+  if (deepest) {
+    const Group& g = *deepest;
+    for (Framing framing : bench::kFramings) {
+      const Cell* zap = nullptr;
+      for (const Cell* c : g.cells)
+        if (c->arm == Arm::zapbench && c->framing == framing && c->body == "zap" && usable(*c) &&
+            (!zap || c->rate().median() > zap->rate().median()))
+          zap = c;
+      if (!zap) continue;
+      auto best_of = [&](Family fam) {
+        const Cell* best = nullptr;
+        for (const Cell* c : g.cells)
+          if (c->arm == Arm::zapbench && c->framing == framing && c->connections == zap->connections &&
+              !c->body.empty() && family(r, c->body) == fam && usable(*c) &&
+              (!best || c->rate().median() > best->rate().median()))
+            best = c;
+        return best;
+      };
+      const Samples zap_cpu = server_cpu_per_request_ns(r, *zap);
+      Runs item{strong(std::string(bench::display_name(framing)) + ", rpc, depth " +
+                       std::to_string(g.pipeline) + ", " + std::to_string(zap->connections) + " connections"),
+                ": ZAP " + grouped(zap->rate().median()) + " requests/s at " + sig(zap_cpu.median() / 1000) +
+                    " µs server CPU per request;"};
+      bool any = false;
+      for (auto [fam, what] : {std::pair{Family::json, " the fastest JSON body, "},
+                               std::pair{Family::peer, " the fastest binary peer, "}}) {
+        const Cell* b = best_of(fam);
+        if (!b) continue;
+        item.push_back(std::string(any ? ";" : "") + what + b->body + ", serves " +
+                       ratio_with_spread(b->rate(), zap->rate()) + " ZAP's requests/s at " +
+                       ratio_with_spread(server_cpu_per_request_ns(r, *b), zap_cpu) +
+                       " its server CPU per request");
+        any = true;
+      }
+      if (!any) continue;
+      item.push_back(" — ");
+      item.push_back(link("tables", group_anchor(g)));
+      item.push_back(".");
+      e2e_items.push_back(std::move(item));
+    }
+  }
+  if (items.empty() && e2e_items.empty()) return;
+  out.heading(2, "What it found", "found");
+  out.para(
+      {"Generated from this run's figures: ratios of medians, with the extremes the min–max ranges "
+       "allow in brackets; above 1× ZAP is ahead."});
+  if (!items.empty()) {
+    out.para({"Per op, in process (ns per op):"});
+    out.bullets(std::move(items));
+  }
+  if (!e2e_items.empty()) {
+    out.para(
+        {"End to end over loopback TCP, at the deepest pipeline (where the body's cost shows most) and at "
+         "the connection count where ZAP peaks:"});
+    out.bullets(std::move(e2e_items));
+  }
+}
+
 void end_to_end(const Results& r, Out& out) {
   out.heading(2, "End to end");
   if (r.cells.empty()) {
@@ -863,7 +1019,7 @@ void end_to_end(const Results& r, Out& out) {
   for (const Group& g : groups(r)) {
     const std::string where =
         std::string(bench::to_string(g.scenario)) + ", pipeline depth " + std::to_string(g.pipeline);
-    out.heading(3, where);
+    out.heading(3, where, group_anchor(g));
     std::vector<std::string> error_notes, busy_notes;
     bool any_noisy = false;
     Table rate = e2e_table(r, g, Figure::rate, &error_notes, &any_noisy, &busy_notes);

@@ -125,13 +125,14 @@ json to_j(const Cell& c) {
 }
 
 json to_j(const Codec& c) {
-  return {{"name", c.name},
-          {"content_type", c.content_type},
-          {"available", c.available},
-          {"unavailable_reason", c.unavailable_reason},
-          {"encode_path", c.encode_path},
-          {"decode_path", c.decode_path},
-          {"trusted_input_only", c.trusted_input_only}};
+  json j = {{"name", c.name},
+            {"content_type", c.content_type},
+            {"available", c.available},
+            {"unavailable_reason", c.unavailable_reason},
+            {"encode_path", c.encode_path},
+            {"decode_path", c.decode_path}};
+  if (c.trusted_input_only) j["trusted_input_only"] = true;  // only the binary peers' trusted rows have it
+  return j;
 }
 
 // --- reading -----------------------------------------------------------------

@@ -137,7 +137,7 @@ class Routes {
   struct Peer {
     const record::CodecInfo* info = nullptr;  // nullptr: no codec of this type in this build
     std::unique_ptr<record::AnyCodec> codec;
-    std::string bad_label;                    // "bad <codec> body"
+    std::string bad_label;  // "bad <codec> body"
   };
   std::array<Peer, kPeerTypes> peers_;
   std::string unsupported_text_;  // the 415's body: the content types this server takes

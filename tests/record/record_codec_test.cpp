@@ -367,9 +367,9 @@ struct OfFamily<F, C, Cs...> {
 // gtest has no empty type list: a build without any codec of a family gets this
 // stand-in, whose tests skip (SKIP_IF_NONE) and say so.
 struct NoCodecOfFamily : record::ZapCodec {};
-#define SKIP_IF_NONE()                                             \
-  if constexpr (std::is_same_v<TypeParam, NoCodecOfFamily>) {      \
-    GTEST_SKIP() << "this build has no codec of this family";      \
+#define SKIP_IF_NONE()                                        \
+  if constexpr (std::is_same_v<TypeParam, NoCodecOfFamily>) { \
+    GTEST_SKIP() << "this build has no codec of this family"; \
   }
 template <record::Family F, class L>
 struct FamilyTypes;

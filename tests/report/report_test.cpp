@@ -343,18 +343,74 @@ TEST(report_markdown, states_where_and_how) {
 
 TEST(report_markdown, micro_table_and_ratios_against_the_fastest_json) {
   const std::string md = report::markdown(synthetic());
-  EXPECT_TRUE(contains(md,
-                       "| codec | Decode ns | allocs | Encode ns | allocs | Serde ns | allocs | Handler ns | "
-                       "allocs | wire bytes |"));
-  EXPECT_TRUE(contains(md, "| zap | 4.00 (3.96–4.08) | 0 | 15.0 (14.8–15.3) | 0 |"));
-  EXPECT_TRUE(contains(md, "| zap-fresh | — | — | 50.0 (49.5–51.0) | 2 |"));
-  EXPECT_TRUE(contains(md, "| nlohmann | 1360 (1346–1387) | 11.50 |"));
-  // Decode: direct 68 ns / zap 4 ns = 17×; nlohmann 68 / 1360 = 0.05×.
-  EXPECT_TRUE(contains(md, "| zap | 17.00× | 3.47× | 3.47× | 3.47× |")) << md;
-  EXPECT_TRUE(contains(md, "| nlohmann | 0.05× | 0.08× | 0.08× | 0.08× |"));
-  EXPECT_TRUE(contains(md, "Fastest JSON: Decode direct (68.0 ns)"));
+  EXPECT_TRUE(contains(
+      md,
+      "| format | codec | Decode ns | allocs | Encode ns | allocs | Serde ns | allocs | Handler ns | "
+      "allocs | wire bytes |"));
+  EXPECT_TRUE(contains(md, "| binary | zap | 4.00 (3.96–4.08) | 0 | 15.0 (14.8–15.3) | 0 |"));
+  EXPECT_TRUE(contains(md, "| binary | zap-fresh | — | — | 50.0 (49.5–51.0) | 2 |"));
+  EXPECT_TRUE(contains(md, "| text | nlohmann | 1360 (1346–1387) | 11.50 |"));
+  // Text first, then binary.
+  EXPECT_LT(md.find("| text | nlohmann | 1360"), md.find("| binary | zap | 4.00"));
+  // Decode: direct 68 ns / zap 4 ns = 17×; nlohmann 68 / 1360 = 0.05×. No binary peer in this run: —.
+  EXPECT_TRUE(contains(md, "| binary | zap | 17.00× | — | 3.47× | — | 3.47× | — | 3.47× | — |")) << md;
+  EXPECT_TRUE(contains(md, "| text | nlohmann | 0.05× | — | 0.08× | — | 0.08× | — | 0.08× | — |"));
+  EXPECT_TRUE(contains(md, "Fastest: Decode: JSON direct (68.0 ns)"));
   EXPECT_TRUE(contains(md, "| Http/parse/own | 35.5 (35.1–36.2) | 0 | — |"));
   EXPECT_TRUE(contains(md, "- **rapidjson**: unavailable: not found at configure time"));
+}
+
+// A run with binary peers: grouped with ZAP as binary, compared with as the fastest binary peer (never a
+// decoder for trusted input only), and summarised first ("What it found").
+Results with_peers() {
+  Results r = synthetic();
+  r.codecs.push_back({"protobuf", "application/x-protobuf", true, "", "SerializeToArray", "ParseFromArray"});
+  r.codecs.push_back({"flatbuffers-trusted", "application/x-flatbuffers", true, "", "FlatBufferBuilder",
+                      "accessors, no verifier", true});
+  for (const char* op : {"Decode", "Encode", "Serde", "Handler"}) {
+    r.micro.figures.push_back(figure(op, "protobuf", 40, 0, 150));
+    r.micro.figures.push_back(figure(op, "flatbuffers-trusted", 2, 0, 300));
+  }
+  for (unsigned c : {1u, 10u, 100u})
+    r.cells.push_back(cell("zapbench", "rpc", "zap", "protobuf", c, 1, 150000 * (c / 10.0), 52));
+  // At depth 16 (ZAP-HTTP + ZAP: 600k per 10 connections) JSON 400k and protobuf 450k per 10 connections.
+  for (unsigned c : {10u, 100u}) {
+    r.cells.push_back(cell("zapbench", "rpc", "zap", "direct", c, 16, 400000.0 * c / 10, 350));
+    r.cells.push_back(cell("zapbench", "rpc", "zap", "protobuf", c, 16, 450000.0 * c / 10, 320));
+  }
+  return r;
+}
+
+TEST(report_markdown, binary_peers_are_grouped_compared_and_summarised) {
+  const std::string md = report::markdown(with_peers());
+  // Decode: protobuf 40 ns / zap 4 ns = 10×; the trusted row (2 ns) is shown but never "the fastest peer".
+  EXPECT_TRUE(contains(md, "| binary | zap | 17.00× | 10.00× |")) << md;
+  EXPECT_TRUE(contains(md, "| binary | flatbuffers-trusted | 34.00× | 20.00× |"));
+  EXPECT_TRUE(contains(md, "Decode: JSON direct (68.0 ns), binary protobuf (40.0 ns)"));
+  // The summary opens the report, before the run's table, each line linking to its table.
+  const std::size_t found = md.find("## What it found");
+  ASSERT_NE(found, std::string::npos);
+  EXPECT_LT(found, md.find("## The run"));
+  EXPECT_TRUE(
+      contains(md,
+               "**Decode**: ZAP 4.00 ns; the fastest JSON, direct (68.0 ns), takes 17.00× (16.50–17.52×) "
+               "ZAP's time; the fastest binary peer, protobuf (40.0 ns), takes 10.00× (9.71–10.30×) "
+               "ZAP's time — [table](#micro)."))
+      << md.substr(found, 2000);
+  // End to end: the deepest pipeline, ZAP-HTTP at the connection count where ZAP peaks (100), against
+  // direct and protobuf; HTTP/1.1 has no ZAP body at that depth, so no line.
+  EXPECT_TRUE(contains(md, "**ZAP-HTTP, rpc, depth 16, 100 connections**: ZAP 6,000,000 requests/s"));
+  EXPECT_TRUE(contains(md, "the fastest JSON body, direct, serves 0.67× (0.65–0.69×) ZAP's requests/s"));
+  EXPECT_TRUE(contains(md, "the fastest binary peer, protobuf, serves 0.75× (0.73–0.77×) ZAP's requests/s"));
+  EXPECT_TRUE(contains(md, "— [tables](#e2e-rpc-p16)."));
+  EXPECT_FALSE(contains(md, "**HTTP/1.1, rpc, depth 16"));
+  EXPECT_TRUE(contains(md, "<a id=\"e2e-rpc-p1\"></a>"));
+  // e2e rows: the peer is its own row, labelled as itself, with a ÷ best binary column.
+  EXPECT_TRUE(contains(md, "| zapbench ZAP-HTTP + protobuf |"));
+  EXPECT_TRUE(contains(md, "÷ best binary"));
+  const std::string html = report::html(with_peers());
+  EXPECT_TRUE(contains(html, "<a href=\"#micro\">table</a>"));
+  EXPECT_TRUE(contains(html, "<h2 id=\"found\">What it found</h2>"));
 }
 
 // The request path beside its codec's share and the same cell end to end:
