@@ -142,8 +142,18 @@ class BlockArena {
 
 }  // namespace
 
-// Measured on the sample record (g++ 12 -O3, ns per operation on the
-// development VM, noisy; `zapbench micro`): see the report of this change.
+// Measured on the sample record (g++ 12 -O3, `zapbench micro`, CPU ns per op
+// on the development VM, two runs; Decode and Encode are a request and a
+// response, Handler decodes a request and encodes a response):
+//   protobuf, reused messages           decode 93-108, encode 63-79,
+//                                       handler 79-83; 0 allocs
+//   protobuf-arena, arena Reset per op  decode 195-211, encode 164-167,
+//                                       handler 202-204; 1 alloc per message
+// The arena pays, per message, a Reset() (running the strings' destructors
+// from its cleanup list), a fresh message and the byte field's malloc and
+// free; the reused message pays none of them. ParseFromArray already Clear()s
+// (message_lite.h: "Clear() will be called before merging the input"), so an
+// explicit Clear() first would only clear twice.
 // One message per direction and operation, kept for the codec's life: a decode
 // never writes the message an encode fills, so a decoded view survives encodes.
 struct Protobuf::State {
