@@ -1,0 +1,347 @@
+// tests/record/interop_msgpack_test.cpp — the msgpack codec against another MessagePack implementation:
+// Debian's python3-msgpack (`msgpack.unpackb(data, raw=False)`, `msgpack.packb(obj)`), run with
+// ZAPBENCH_PYTHON3. Our bytes are read by Python, which prints what it found (types and values) for
+// the test to compare; Python packs the same records, which must be our bytes exactly (both write
+// MessagePack's smallest formats) and decode to the same values; Python also packs the malformed
+// records, each of which must get the DecodeError the codec documents (codec_msgpack.hpp).
+// Files go to a mkdtemp directory removed at the end, passed or failed. A missing python3 or
+// python3-msgpack is a failure (scripts/deps.sh installs them).
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "micro/padded.hpp"
+#include "record/codec_msgpack.hpp"
+
+#ifndef ZAPBENCH_PYTHON3
+#error "ZAPBENCH_PYTHON3 must be defined by the build (tests/record/CMakeLists.txt)"
+#endif
+
+namespace {
+
+namespace fs = std::filesystem;
+using micro::Padded;
+using record::DecodeError;
+
+// A mkdtemp directory, removed (with what is in it) when the guard goes, also on failure.
+class TempDir {
+ public:
+  TempDir() {
+    std::string tmpl = (fs::temp_directory_path() / "zapbench_msgpack_XXXXXX").string();
+    if (::mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+    dir_ = tmpl;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const fs::path& path() const { return dir_; }
+
+ private:
+  fs::path dir_;
+};
+
+void write_file(const fs::path& p, const std::string& text) {
+  std::ofstream out(p, std::ios::binary);
+  out << text;
+  ASSERT_TRUE(out.good()) << "cannot write " << p;
+}
+
+void write_bytes(const fs::path& p, record::Bytes b) {
+  std::ofstream out(p, std::ios::binary);
+  out.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+  ASSERT_TRUE(out.good()) << "cannot write " << p;
+}
+
+// Runs `python3 script args...` (paths without blanks or quotes: ours), returning its stdout;
+// a non-zero exit is a test failure.
+::testing::AssertionResult run_python(const fs::path& script, const std::string& args, std::string& out) {
+  const std::string cmd = std::string("'") + ZAPBENCH_PYTHON3 + "' '" + script.string() + "' " + args;
+  FILE* f = ::popen(cmd.c_str(), "r");
+  if (f == nullptr) return ::testing::AssertionFailure() << "cannot start " << cmd;
+  out.clear();
+  char buf[4096];
+  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) out.append(buf, n);
+  const int status = ::pclose(f);
+  if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    return ::testing::AssertionFailure() << cmd << " failed (status " << status << "); its output:\n" << out;
+  return ::testing::AssertionSuccess();
+}
+
+// A missing interpreter or module fails here, once, saying what to install.
+::testing::AssertionResult python_msgpack_available(const TempDir& dir) {
+  if (!fs::exists(ZAPBENCH_PYTHON3))
+    return ::testing::AssertionFailure()
+           << ZAPBENCH_PYTHON3 << " not found (scripts/deps.sh installs python3)";
+  const fs::path probe = dir.path() / "probe.py";
+  write_file(probe, "import msgpack\nprint(msgpack.version)\n");
+  std::string out;
+  if (!run_python(probe, "", out))
+    return ::testing::AssertionFailure() << "python3-msgpack is missing: `import msgpack` fails under "
+                                         << ZAPBENCH_PYTHON3 << " (scripts/deps.sh installs python3-msgpack)";
+  return ::testing::AssertionSuccess();
+}
+
+std::string hex(const std::uint8_t* p, std::size_t n) {
+  static const char* d = "0123456789abcdef";
+  std::string s;
+  for (std::size_t i = 0; i < n; ++i) {
+    s += d[p[i] >> 4];
+    s += d[p[i] & 15];
+  }
+  return s;
+}
+std::string hex(record::Bytes b) { return hex(b.data(), b.size()); }
+std::string hex(std::string_view s) { return hex(reinterpret_cast<const std::uint8_t*>(s.data()), s.size()); }
+
+std::vector<std::uint8_t> unhex(const std::string& s) {
+  std::vector<std::uint8_t> out;
+  for (std::size_t i = 0; i + 1 < s.size(); i += 2)
+    out.push_back(static_cast<std::uint8_t>(std::stoul(s.substr(i, 2), nullptr, 16)));
+  return out;
+}
+
+// The records every direction is tested with: the sample, and others reaching other formats (the
+// largest u64, zero, a str 16 method).
+std::vector<record::Request> requests(std::string& long_method) {
+  long_method.assign(300, 'm');
+  record::Request other{~0ULL, 0, "eth_call", {}};
+  for (std::size_t i = 0; i < other.account.size(); ++i)
+    other.account[i] = static_cast<std::uint8_t>(i * 7 + 1);
+  record::Request long_one{300, 1ULL << 40, long_method, {}};
+  long_one.account.fill(0xff);
+  return {record::sample_request(), other, long_one};
+}
+std::vector<record::Response> responses() {
+  record::Response other{0, ~0ULL, 1, {}};
+  for (std::size_t i = 0; i < other.block_hash.size(); ++i)
+    other.block_hash[i] = static_cast<std::uint8_t>(255 - i * 3);
+  return {record::sample_response(), other};
+}
+
+// What Python prints for a request / response: its types, then its values (account/hash in hex).
+std::string expect_request(const record::Request& r) {
+  return "list int int str bytes " + std::to_string(r.id) + " " + std::to_string(r.block) + " " +
+         std::string(r.method) + " " + hex(r.account.data(), r.account.size());
+}
+std::string expect_response(const record::Response& r) {
+  return "list int int int bytes " + std::to_string(r.id) + " " + std::to_string(r.balance) + " " +
+         std::to_string(r.nonce) + " " + hex(r.block_hash.data(), r.block_hash.size());
+}
+
+constexpr const char* kReadScript = R"(import sys, msgpack
+for path in sys.argv[1:]:
+    with open(path, "rb") as f:
+        v = msgpack.unpackb(f.read(), raw=False)
+    print(type(v).__name__, *(type(x).__name__ for x in v),
+          *(x.hex() if isinstance(x, bytes) else str(x) for x in v))
+)";
+
+// Python packs the test's records (argv: request/response lines "kind id a b c hex"), printing the
+// bytes in hex, one line each; then the malformed cases, "name hex".
+constexpr const char* kPackScript = R"(import sys, msgpack
+for line in sys.stdin.read().splitlines():
+    kind, a, b, c, h = line.split(" ")
+    if kind == "req":
+        v = [int(a), int(b), c, bytes.fromhex(h)]
+    else:
+        v = [int(a), int(b), int(c), bytes.fromhex(h)]
+    print(msgpack.packb(v, use_bin_type=True).hex())
+acct = bytes(range(20))
+hsh = bytes(range(32))
+cases = {
+    "req_account19": [1, 2, "m", acct[:19]],
+    "req_account21": [1, 2, "m", acct + b"x"],
+    "req_account_nil": [1, 2, "m", None],
+    "req_account_absent": [1, 2, "m"],
+    "req_account_str": [1, 2, "m", "a" * 20],
+    "req_method_bin": [1, 2, b"m", acct],
+    "req_id_negative": [-1, 2, "m", acct],
+    "req_block_float": [1, 2.0, "m", acct],
+    "req_id_nil": [None, 2, "m", acct],
+    "req_five": [1, 2, "m", acct, 5],
+    "req_nested": [[1], 2, "m", acct],
+    "req_map": {"id": 1, "block": 2, "method": "m", "account": acct},
+    "req_scalar": 7,
+    "resp_hash31": [1, 2, 3, hsh[:31]],
+    "resp_hash33": [1, 2, 3, hsh + b"x"],
+    "resp_hash_absent": [1, 2, 3],
+    "resp_nonce_str": [1, 2, "3", hsh],
+    "resp_bool": [True, 2, 3, hsh],
+}
+for name, v in cases.items():
+    print(name, msgpack.packb(v, use_bin_type=True).hex())
+print("req_signed_ok", msgpack.packb([1, 2, "m", acct]).hex().replace("9401", "94d001", 1))
+)";
+
+class MsgpackInterop : public ::testing::Test {
+ protected:
+  void SetUp() override { ASSERT_TRUE(python_msgpack_available(dir_)); }
+  TempDir dir_;
+  record::MsgpackCodec codec_;
+};
+
+TEST_F(MsgpackInterop, python_reads_our_bytes) {
+  std::string long_method;
+  const auto reqs = requests(long_method);
+  const auto resps = responses();
+  std::string args;
+  std::vector<std::string> want;
+  int k = 0;
+  for (const record::Request& r : reqs) {
+    const fs::path p = dir_.path() / ("req" + std::to_string(k++) + ".msgpack");
+    write_bytes(p, codec_.encode_request(r));
+    args += " '" + p.string() + "'";
+    want.push_back(expect_request(r));
+  }
+  k = 0;
+  for (const record::Response& r : resps) {
+    const fs::path p = dir_.path() / ("resp" + std::to_string(k++) + ".msgpack");
+    write_bytes(p, codec_.encode_response(r));
+    args += " '" + p.string() + "'";
+    want.push_back(expect_response(r));
+  }
+  const fs::path script = dir_.path() / "read.py";
+  write_file(script, kReadScript);
+  std::string out;
+  ASSERT_TRUE(run_python(script, args, out));
+  std::istringstream lines(out);
+  std::string line;
+  for (const std::string& w : want) {
+    ASSERT_TRUE(std::getline(lines, line)) << "python printed fewer lines than records:\n" << out;
+    EXPECT_EQ(line, w);
+  }
+  EXPECT_FALSE(std::getline(lines, line)) << "python printed more: " << line;
+}
+
+TEST_F(MsgpackInterop, python_packs_our_bytes_and_we_read_its) {
+  std::string long_method;
+  const auto reqs = requests(long_method);
+  const auto resps = responses();
+  std::string input;
+  for (const record::Request& r : reqs)
+    input += "req " + std::to_string(r.id) + " " + std::to_string(r.block) + " " + std::string(r.method) +
+             " " + hex(r.account.data(), r.account.size()) + "\n";
+  for (const record::Response& r : resps)
+    input += "resp " + std::to_string(r.id) + " " + std::to_string(r.balance) + " " +
+             std::to_string(r.nonce) + " " + hex(r.block_hash.data(), r.block_hash.size()) + "\n";
+  const fs::path records = dir_.path() / "records.txt";
+  write_file(records, input);
+  const fs::path script = dir_.path() / "pack.py";
+  write_file(script, kPackScript);
+  std::string out;
+  ASSERT_TRUE(run_python(script, "< '" + records.string() + "'", out));
+  std::istringstream lines(out);
+  std::string line;
+
+  for (const record::Request& r : reqs) {
+    ASSERT_TRUE(std::getline(lines, line));
+    const std::vector<std::uint8_t> theirs = unhex(line);
+    EXPECT_EQ(line, hex(codec_.encode_request(r))) << "python's bytes differ from ours";
+    record::RequestView v;
+    ASSERT_EQ(codec_.decode_request(Padded({theirs.data(), theirs.size()}).bytes(), v), DecodeError::ok)
+        << line;
+    EXPECT_EQ(v.id, r.id);
+    EXPECT_EQ(v.block, r.block);
+    EXPECT_EQ(v.method, r.method);
+    EXPECT_EQ(hex(v.account), hex(r.account.data(), r.account.size()));
+    EXPECT_EQ(v.account0, r.account[0]);
+    EXPECT_EQ(v.account_form, record::Form::raw);
+  }
+  for (const record::Response& r : resps) {
+    ASSERT_TRUE(std::getline(lines, line));
+    const std::vector<std::uint8_t> theirs = unhex(line);
+    EXPECT_EQ(line, hex(codec_.encode_response(r))) << "python's bytes differ from ours";
+    record::ResponseView v;
+    ASSERT_EQ(codec_.decode_response(Padded({theirs.data(), theirs.size()}).bytes(), v), DecodeError::ok)
+        << line;
+    EXPECT_EQ(v.id, r.id);
+    EXPECT_EQ(v.balance, r.balance);
+    EXPECT_EQ(v.nonce, r.nonce);
+    EXPECT_EQ(hex(v.block_hash), hex(r.block_hash.data(), r.block_hash.size()));
+  }
+
+  // The malformed records, packed by Python, and the error each gets (codec_msgpack.hpp).
+  const std::map<std::string, DecodeError> want = {
+      {"req_account19", DecodeError::bad_length},
+      {"req_account21", DecodeError::bad_length},
+      {"req_account_nil", DecodeError::missing_field},
+      {"req_account_absent", DecodeError::missing_field},
+      {"req_account_str", DecodeError::wrong_type},
+      {"req_method_bin", DecodeError::wrong_type},
+      {"req_id_negative", DecodeError::wrong_type},
+      {"req_block_float", DecodeError::wrong_type},
+      {"req_id_nil", DecodeError::wrong_type},
+      {"req_five", DecodeError::wrong_type},
+      {"req_nested", DecodeError::wrong_type},
+      {"req_map", DecodeError::wrong_type},
+      {"req_scalar", DecodeError::wrong_type},
+      {"resp_hash31", DecodeError::bad_length},
+      {"resp_hash33", DecodeError::bad_length},
+      {"resp_hash_absent", DecodeError::missing_field},
+      {"resp_nonce_str", DecodeError::wrong_type},
+      {"resp_bool", DecodeError::wrong_type},
+      {"req_signed_ok", DecodeError::ok},
+  };
+  std::size_t seen = 0;
+  while (std::getline(lines, line)) {
+    const std::size_t blank = line.find(' ');
+    ASSERT_NE(blank, std::string::npos) << line;
+    const std::string name = line.substr(0, blank);
+    const std::vector<std::uint8_t> bytes = unhex(line.substr(blank + 1));
+    const auto it = want.find(name);
+    ASSERT_NE(it, want.end()) << "unexpected case " << name;
+    ++seen;
+    const Padded in({bytes.data(), bytes.size()});
+    DecodeError got;
+    if (name.rfind("req", 0) == 0) {
+      record::RequestView v;
+      got = codec_.decode_request(in.bytes(), v);
+      if (got == DecodeError::ok) {
+        EXPECT_EQ(v.id, 1u) << name;  // int 8 holding 1
+      }
+    } else {
+      record::ResponseView v;
+      got = codec_.decode_response(in.bytes(), v);
+    }
+    EXPECT_EQ(got, it->second) << name << ": got " << record::describe(got) << ", want "
+                               << record::describe(it->second) << " (" << line.substr(blank + 1) << ")";
+  }
+  EXPECT_EQ(seen, want.size());
+}
+
+// Bytes no MessagePack writer makes: truncation, a reserved byte, trailing bytes.
+TEST_F(MsgpackInterop, malformed_bytes_get_the_documented_error) {
+  const record::Bytes wire = codec_.encode_request(record::sample_request());
+  std::vector<std::uint8_t> req(wire.begin(), wire.end());
+  record::RequestView v;
+  for (std::size_t n = 0; n < req.size(); ++n)
+    EXPECT_EQ(codec_.decode_request(Padded({req.data(), n}).bytes(), v), DecodeError::syntax)
+        << "prefix " << n;
+  std::vector<std::uint8_t> longer = req;
+  longer.push_back(0xc0);
+  EXPECT_EQ(codec_.decode_request(Padded({longer.data(), longer.size()}).bytes(), v), DecodeError::trailing);
+  const std::uint8_t reserved[] = {0xc1};  // "never used" in the MessagePack spec
+  EXPECT_EQ(codec_.decode_request(Padded({reserved, 1}).bytes(), v), DecodeError::syntax);
+  const std::uint8_t garbage[] = {0x94, 0x01, 0x02, 0xc1, 0x00};
+  EXPECT_EQ(codec_.decode_request(Padded({garbage, sizeof garbage}).bytes(), v), DecodeError::syntax);
+  // An ext 32 claiming 2^32-1 bytes: msgpack-c throws ext_size_overflow, the codec answers syntax.
+  const std::uint8_t huge_ext[] = {0x94, 0xc9, 0xff, 0xff, 0xff, 0xff, 0x01};
+  EXPECT_EQ(codec_.decode_request(Padded({huge_ext, sizeof huge_ext}).bytes(), v), DecodeError::syntax);
+  // After every one of those, the codec still decodes (the parser's state is reset per decode).
+  ASSERT_EQ(codec_.decode_request(Padded({req.data(), req.size()}).bytes(), v), DecodeError::ok);
+  EXPECT_EQ(v.method, record::kSampleMethod);
+}
+
+}  // namespace
