@@ -21,7 +21,8 @@ std::vector<PathCase> path_cases() {
   for (Framing f : {Framing::http1, Framing::zap_http}) {
     out.push_back({f, "hello"});
     for (const record::CodecInfo& info : record::all_codecs())
-      if (info.available) out.push_back({f, std::string(info.name)});
+      if (info.available && !info.trusted_input_only)  // a server never answers with one
+        out.push_back({f, std::string(info.name)});
   }
   return out;
 }
