@@ -71,6 +71,18 @@ TEST(record_allocations, msgpack_allocates_nothing_in_steady_state) {
 }
 #endif
 
+#if ZAPBENCH_HAVE_CAPNP
+TEST(record_allocations, capnp_allocates_nothing_in_steady_state) {
+  EXPECT_EQ(allocs_per_1000_handler_calls<record::CapnpCodec>(), 0u);
+}
+#endif
+
+#if ZAPBENCH_HAVE_CAPNP_PACKED
+TEST(record_allocations, capnp_packed_allocates_nothing_in_steady_state) {
+  EXPECT_EQ(allocs_per_1000_handler_calls<record::CapnpPackedCodec>(), 0u);
+}
+#endif
+
 TEST(record_allocations, zap_fresh_builder_allocates_only_its_buffer) {
   const micro::AllocCount before = micro::alloc_count();
   {
