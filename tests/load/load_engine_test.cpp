@@ -394,6 +394,22 @@ TEST(load_engine, validates_every_response_on_both_wires_and_bodies) {
   }
 }
 
+// Every binary peer a server answers with, as the rpc body on both wires: sent with its content type,
+// every response decoded with the same codec and validated (id, balance, hash) like JSON and ZAP.
+TEST(load_engine, validates_every_binary_peer_body_on_both_wires) {
+  for (const record::CodecInfo& info : record::all_codecs()) {
+    if (!info.available || info.trusted_input_only || info.family() != record::Family::peer) continue;
+    for (Wire wire : {Wire::http, Wire::zap}) {
+      SCOPED_TRACE(std::string(wire == Wire::http ? "http " : "zap ") + std::string(info.name));
+      load::Options o = options(wire, OwnServer::get().port(wire), Scenario::rpc);
+      o.body = &info;
+      zaptest::BackgroundLoad l(o);
+      l.await_responses(50, "50 valid responses");
+      expect_clean(l.finish());
+    }
+  }
+}
+
 TEST(load_engine, pipelines_eight_deep_on_both_wires_without_errors) {
   for (Wire wire : {Wire::http, Wire::zap}) {
     SCOPED_TRACE(wire == Wire::http ? "http" : "zap");
