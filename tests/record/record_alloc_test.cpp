@@ -1,8 +1,9 @@
 // tests/record/record_alloc_test.cpp — steady state allocates nothing where the
-// project controls the code: the ZAP codec's handler and round trip, and the
-// direct JSON codec. Counted with the benchmarks' replaced operator new (an
-// allocation count is behaviour, not timing). Other libraries' counts are
-// measured by `zapbench micro`, not asserted here.
+// project controls the code (the ZAP codec's handler and round trip, the direct
+// JSON codec) and where a library's API allows it (the FlatBuffers rows).
+// Counted with the benchmarks' replaced operator new (an allocation count is
+// behaviour, not timing). Other libraries' counts are measured by `zapbench
+// micro`, not asserted here.
 #include <gtest/gtest.h>
 
 #include "micro/alloc_counter.hpp"
@@ -45,6 +46,19 @@ TEST(record_allocations, zap_handler_allocates_nothing_in_steady_state) {
 TEST(record_allocations, direct_json_allocates_nothing_in_steady_state) {
   EXPECT_EQ(allocs_per_1000_handler_calls<record::DirectCodec>(), 0u);
 }
+
+#if ZAPBENCH_HAVE_FLATBUFFERS
+// Both FlatBuffers rows: a builder per direction, Clear()ed (it keeps its
+// buffer), and decoding in place on the (aligned) input.
+TEST(record_allocations, flatbuffers_allocates_nothing_in_steady_state) {
+  EXPECT_EQ(allocs_per_1000_handler_calls<record::FlatbuffersCodec>(), 0u);
+}
+#endif
+#if ZAPBENCH_HAVE_FLATBUFFERS_TRUSTED
+TEST(record_allocations, flatbuffers_trusted_allocates_nothing_in_steady_state) {
+  EXPECT_EQ(allocs_per_1000_handler_calls<record::FlatbuffersTrustedCodec>(), 0u);
+}
+#endif
 
 TEST(record_allocations, zap_fresh_builder_allocates_only_its_buffer) {
   const micro::AllocCount before = micro::alloc_count();
