@@ -1,9 +1,9 @@
 // tests/record/record_alloc_test.cpp — steady state allocates nothing where the
-// project controls the code: the ZAP codec's handler and round trip, and the
-// direct JSON codec; and for the binary peers whose library's API allows it
-// (each asserted where it reached 0). Counted with the benchmarks' replaced
-// operator new (an allocation count is behaviour, not timing). Other
-// libraries' counts are measured by `zapbench micro`, not asserted here.
+// project controls the code (the ZAP codec's handler and round trip, the direct
+// JSON codec) and where a library's API allows it (the FlatBuffers rows).
+// Counted with the benchmarks' replaced operator new (an allocation count is
+// behaviour, not timing). Other libraries' counts are measured by `zapbench
+// micro`, not asserted here.
 #include <gtest/gtest.h>
 
 #include "micro/alloc_counter.hpp"
@@ -80,6 +80,19 @@ TEST(record_allocations, capnp_allocates_nothing_in_steady_state) {
 #if ZAPBENCH_HAVE_CAPNP_PACKED
 TEST(record_allocations, capnp_packed_allocates_nothing_in_steady_state) {
   EXPECT_EQ(allocs_per_1000_handler_calls<record::CapnpPackedCodec>(), 0u);
+}
+#endif
+
+#if ZAPBENCH_HAVE_FLATBUFFERS
+// Both FlatBuffers rows: a builder per direction, Clear()ed (it keeps its
+// buffer), and decoding in place on the (aligned) input.
+TEST(record_allocations, flatbuffers_allocates_nothing_in_steady_state) {
+  EXPECT_EQ(allocs_per_1000_handler_calls<record::FlatbuffersCodec>(), 0u);
+}
+#endif
+#if ZAPBENCH_HAVE_FLATBUFFERS_TRUSTED
+TEST(record_allocations, flatbuffers_trusted_allocates_nothing_in_steady_state) {
+  EXPECT_EQ(allocs_per_1000_handler_calls<record::FlatbuffersTrustedCodec>(), 0u);
 }
 #endif
 
