@@ -1,8 +1,8 @@
 // tests/record/record_alloc_test.cpp — steady state allocates nothing where the
-// project controls the code: the ZAP codec's handler and round trip, and the
-// direct JSON codec. Counted with the benchmarks' replaced operator new (an
-// allocation count is behaviour, not timing). Other libraries' counts are
-// measured by `zapbench micro`, not asserted here.
+// project controls the code: the ZAP codec's handler and round trip, the
+// direct JSON codec, and the library codecs that reach 0 (thrift). Counted with the benchmarks' replaced
+// operator new (an allocation count is behaviour, not timing). Other libraries' counts are measured by
+// `zapbench micro`, not asserted here.
 #include <gtest/gtest.h>
 
 #include "micro/alloc_counter.hpp"
@@ -45,6 +45,20 @@ TEST(record_allocations, zap_handler_allocates_nothing_in_steady_state) {
 TEST(record_allocations, direct_json_allocates_nothing_in_steady_state) {
   EXPECT_EQ(allocs_per_1000_handler_calls<record::DirectCodec>(), 0u);
 }
+
+#if ZAPBENCH_HAVE_THRIFT
+// Thrift: reused generated structs (their strings keep their capacity), owned output buffers rewound with
+// resetBuffer(), and an input transport that observes the input without TMemoryBuffer::resetBuffer's
+// per-call TConfiguration.
+TEST(record_allocations, thrift_allocates_nothing_in_steady_state) {
+  EXPECT_EQ(allocs_per_1000_handler_calls<record::ThriftCodec>(), 0u);
+}
+#endif
+#if ZAPBENCH_HAVE_THRIFT_BINARY
+TEST(record_allocations, thrift_binary_allocates_nothing_in_steady_state) {
+  EXPECT_EQ(allocs_per_1000_handler_calls<record::ThriftBinaryCodec>(), 0u);
+}
+#endif
 
 TEST(record_allocations, zap_fresh_builder_allocates_only_its_buffer) {
   const micro::AllocCount before = micro::alloc_count();
