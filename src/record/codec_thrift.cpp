@@ -176,6 +176,11 @@ struct Wire {
       value.read(static_cast<typename Reader::Base*>(&reader));
     } catch (const TProtocolException& e) {
       reader.recover();
+      // TProtocol::incrementInputRecursionDepth() counts the level and then throws DEPTH_LIMIT from
+      // TInputRecursionTracker's constructor, whose destructor therefore never undoes it: each input
+      // nested past the limit (64) would leave the depth one higher, until every decode failed (found by
+      // the peer differential fuzzer). The depth is private; this is the one level left behind.
+      if (e.getType() == TProtocolException::DEPTH_LIMIT) reader.decrementInputRecursionDepth();
       return error_of(e);
     } catch (const at::TException&) {  // TTransportException (truncated), or an unknown compact type
       reader.recover();

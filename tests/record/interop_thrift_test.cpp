@@ -347,4 +347,25 @@ TEST(ThriftErrors, huge_lengths_are_refused) {
   EXPECT_EQ(compact.decode_request(Padded({c.data(), c.size()}).bytes(), v), DecodeError::syntax);
 }
 
+// Nesting past Thrift's recursion limit (64) is an error, and leaves the codec as it was: in 0.17 every
+// DEPTH_LIMIT would otherwise leave the protocol's depth counter one higher, until nothing decoded.
+TEST(ThriftErrors, deep_nesting_is_refused_and_forgotten) {
+  record::ThriftCodec compact;
+  record::ThriftBinaryCodec binary;
+  std::vector<std::uint8_t> c, b;
+  for (int i = 0; i < 100; ++i) {
+    c.push_back(0x1c);                      // compact: field 1 (delta 1), a struct
+    b.insert(b.end(), {0x0c, 0x00, 0x01});  // binary: a struct, field 1
+  }
+  record::RequestView v;
+  for (int round = 0; round < 200; ++round) {
+    ASSERT_EQ(compact.decode_request(Padded({c.data(), c.size()}).bytes(), v), DecodeError::syntax);
+    ASSERT_EQ(binary.decode_request(Padded({b.data(), b.size()}).bytes(), v), DecodeError::syntax);
+  }
+  const Padded cw(compact.encode_request(record::sample_request()));
+  EXPECT_EQ(compact.decode_request(cw.bytes(), v), DecodeError::ok);
+  const Padded bw(binary.encode_request(record::sample_request()));
+  EXPECT_EQ(binary.decode_request(bw.bytes(), v), DecodeError::ok);
+}
+
 }  // namespace
