@@ -170,6 +170,8 @@ struct Wire {
   // starts from the defaults, so an absent integer or method reads 0 / "" (never the last message's).
   template <class Value>
   DecodeError read(Bytes input, Value& value) {
+    // TMemoryBuffer's sizes are 32-bit: a larger input is no Thrift message of ours.
+    if (input.size() > std::numeric_limits<std::uint32_t>::max()) return DecodeError::syntax;
     in->observe(input);
     reader.limit(input.size());
     try {
