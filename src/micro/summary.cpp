@@ -44,14 +44,19 @@ const Result* find(const std::vector<Result>& rs, const std::string& op, const s
   return nullptr;
 }
 
-// The JSON codec with the lowest ns/op for op, if any ran.
-const Result* fastest_json(const std::vector<Result>& rs, const std::string& op) {
+// The codec of `family` with the lowest ns/op for op, if any ran (by the
+// registry's content types; never a decoder for trusted input only).
+const Result* fastest_of(const std::vector<Result>& rs, const std::string& op, record::Family family) {
   const Result* best = nullptr;
   for (const Result& r : rs) {
-    if (r.op != op || !r.error.empty() || r.codec.starts_with("zap")) continue;
+    const record::CodecInfo* c = record::find_codec(r.codec);
+    if (r.op != op || !r.error.empty() || c == nullptr || c->family() != family || c->trusted_input_only) continue;
     if (best == nullptr || r.ns_per_op < best->ns_per_op) best = &r;
   }
   return best;
+}
+const Result* fastest_json(const std::vector<Result>& rs, const std::string& op) {
+  return fastest_of(rs, op, record::Family::json);
 }
 
 // The server's request path beside its codec's share (Handler/<body>).
@@ -126,13 +131,16 @@ void print_summary(std::FILE* out, const std::vector<Result>& rs) {
     if (const Result* r = find(rs, "Encode", c)) std::fprintf(out, " %s %.0f;", c.c_str(), r->wire_bytes);
   std::fprintf(out, "\n");
 
-  std::fprintf(out, "\nZAP against the fastest JSON codec (ratio of ns/op, higher = ZAP faster):\n\n");
+  std::fprintf(out,
+               "\nZAP against the fastest JSON codec and the fastest binary peer (ratio of ns/op, higher = ZAP "
+               "faster):\n\n");
   for (const char* op : kOps) {
     const Result* z = find(rs, op, "zap");
-    const Result* j = fastest_json(rs, op);
-    if (z == nullptr || j == nullptr || z->ns_per_op <= 0) continue;
-    std::fprintf(out, "- %s: zap %.1f ns vs %s %.1f ns: %.1fx\n", op, z->ns_per_op, j->codec.c_str(),
-                 j->ns_per_op, j->ns_per_op / z->ns_per_op);
+    if (z == nullptr || z->ns_per_op <= 0) continue;
+    for (auto [family, what] : {std::pair{record::Family::json, "JSON"}, std::pair{record::Family::peer, "binary"}})
+      if (const Result* b = fastest_of(rs, op, family))
+        std::fprintf(out, "- %s: zap %.1f ns vs %s %s %.1f ns: %.1fx\n", op, z->ns_per_op, what, b->codec.c_str(),
+                     b->ns_per_op, b->ns_per_op / z->ns_per_op);
   }
   print_request_paths(out, rs);
   for (const Result& r : rs)

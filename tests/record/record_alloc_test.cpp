@@ -1,9 +1,8 @@
 // tests/record/record_alloc_test.cpp — steady state allocates nothing where the
-// project controls the code (the ZAP codec's handler and round trip, the direct
-// JSON codec) and where a library's API allows it (the FlatBuffers rows).
-// Counted with the benchmarks' replaced operator new (an allocation count is
-// behaviour, not timing). Other libraries' counts are measured by `zapbench
-// micro`, not asserted here.
+// project controls the code: the ZAP codec's handler and round trip, the
+// direct JSON codec, and the library codecs that reach 0 (thrift). Counted with the benchmarks' replaced
+// operator new (an allocation count is behaviour, not timing). Other libraries' counts are measured by
+// `zapbench micro`, not asserted here.
 #include <gtest/gtest.h>
 
 #include "micro/alloc_counter.hpp"
@@ -93,6 +92,20 @@ TEST(record_allocations, flatbuffers_allocates_nothing_in_steady_state) {
 #if ZAPBENCH_HAVE_FLATBUFFERS_TRUSTED
 TEST(record_allocations, flatbuffers_trusted_allocates_nothing_in_steady_state) {
   EXPECT_EQ(allocs_per_1000_handler_calls<record::FlatbuffersTrustedCodec>(), 0u);
+}
+#endif
+
+#if ZAPBENCH_HAVE_THRIFT
+// Thrift: reused generated structs (their strings keep their capacity), owned output buffers rewound with
+// resetBuffer(), and an input transport that observes the input without TMemoryBuffer::resetBuffer's
+// per-call TConfiguration.
+TEST(record_allocations, thrift_allocates_nothing_in_steady_state) {
+  EXPECT_EQ(allocs_per_1000_handler_calls<record::ThriftCodec>(), 0u);
+}
+#endif
+#if ZAPBENCH_HAVE_THRIFT_BINARY
+TEST(record_allocations, thrift_binary_allocates_nothing_in_steady_state) {
+  EXPECT_EQ(allocs_per_1000_handler_calls<record::ThriftBinaryCodec>(), 0u);
 }
 #endif
 
