@@ -5,6 +5,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -101,9 +102,14 @@ report::Environment environment(const std::vector<std::string>& command_line, co
     e.git_commit += "+dirty";
   // The Debian packages the build used (the versions installed now): every codec's library, from the
   // codec table (record::CodecInfo::debian_package, keyed by codec name), then the tools around them.
+  // A row's first package is its library (then its schema compiler); a variant's is its base's, listed once.
   std::vector<std::pair<std::string, std::string>> libs;
-  for (const record::CodecInfo& c : record::all_codecs())
-    if (!c.debian_package.empty()) libs.emplace_back(c.name, c.debian_package);
+  for (const record::CodecInfo& c : record::all_codecs()) {
+    const std::string pkg(c.debian_package.substr(0, c.debian_package.find(' ')));
+    if (pkg.empty() || std::any_of(libs.begin(), libs.end(), [&](const auto& l) { return l.second == pkg; }))
+      continue;
+    libs.emplace_back(c.name, pkg);
+  }
   for (auto [name, pkg] : {std::pair<const char*, const char*>{"Google Benchmark", "libbenchmark-dev"},
                            {"http-parser", "libhttp-parser-dev"},
                            {"nginx", "nginx-light"},
@@ -111,7 +117,13 @@ report::Environment environment(const std::vector<std::string>& command_line, co
     libs.emplace_back(name, pkg);
   for (const auto& [name, pkg] : libs) {
     const std::string v = run_capture("dpkg-query -W -f='${Version}' " + pkg);
-    e.libraries[name] = v.empty() ? "not installed (" + pkg + ")" : v + " (Debian " + pkg + ")";
+    // scripts/deps.sh unpacks what cannot be installed beside the rest (its unpack_only) and records the
+    // version in build/debs/<package>.unpacked.
+    std::string unpacked;
+    std::getline(std::ifstream(src + "/build/debs/" + pkg + ".unpacked"), unpacked);
+    e.libraries[name] = !v.empty()          ? v + " (Debian " + pkg + ")"
+                        : !unpacked.empty() ? unpacked + " (Debian " + pkg + ", unpacked into build/debs)"
+                                            : "not installed (" + pkg + ")";
   }
   for (const std::string& a : command_line) {
     if (!e.command_line.empty()) e.command_line += ' ';

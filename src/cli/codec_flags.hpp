@@ -26,12 +26,17 @@ inline const record::CodecInfo& json_codec_or_default(std::string_view name) {
   return *available_json_codec(name);
 }
 
-// Why `name` is not an available JSON codec, for a flag's error.
-inline std::string json_codec_refusal(std::string_view name) {
+// Why `name` is not the codec a flag wants, for its error: unknown,
+// unavailable (with the reason), or `otherwise` (what the flag refuses in an
+// available codec).
+inline std::string codec_refusal(std::string_view name, std::string_view otherwise) {
   const record::CodecInfo* c = record::find_codec(name);
   if (c == nullptr) return "unknown codec";
   if (!c->available) return "unavailable in this build (" + std::string(c->unavailable_reason) + ")";
-  return "not a JSON codec";
+  return std::string(otherwise);
+}
+inline std::string json_codec_refusal(std::string_view name) {
+  return codec_refusal(name, "not a JSON codec");
 }
 
 // --json CODEC (serve): an available JSON codec.
@@ -50,12 +55,9 @@ inline const record::CodecInfo* available_wire_codec(std::string_view name) {
   return c != nullptr && c->available && !c->trusted_input_only ? c : nullptr;
 }
 
-// Why `name` is not such a codec, for a flag's error.
 inline std::string wire_codec_refusal(std::string_view name) {
-  const record::CodecInfo* c = record::find_codec(name);
-  if (c == nullptr) return "unknown codec";
-  if (!c->available) return "unavailable in this build (" + std::string(c->unavailable_reason) + ")";
-  return "its decoder is for trusted input only (it does not verify), so it never reads a peer's bytes";
+  return codec_refusal(
+      name, "its decoder is for trusted input only (it does not verify), so it never reads a peer's bytes");
 }
 
 // "zap, direct, ..., protobuf, ...": the codecs a connection may carry.

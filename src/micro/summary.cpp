@@ -50,7 +50,8 @@ const Result* fastest_of(const std::vector<Result>& rs, const std::string& op, r
   const Result* best = nullptr;
   for (const Result& r : rs) {
     const record::CodecInfo* c = record::find_codec(r.codec);
-    if (r.op != op || !r.error.empty() || c == nullptr || c->family() != family || c->trusted_input_only) continue;
+    if (r.op != op || !r.error.empty() || c == nullptr || c->family() != family || c->trusted_input_only)
+      continue;
     if (best == nullptr || r.ns_per_op < best->ns_per_op) best = &r;
   }
   return best;
@@ -131,16 +132,18 @@ void print_summary(std::FILE* out, const std::vector<Result>& rs) {
     if (const Result* r = find(rs, "Encode", c)) std::fprintf(out, " %s %.0f;", c.c_str(), r->wire_bytes);
   std::fprintf(out, "\n");
 
-  std::fprintf(out,
-               "\nZAP against the fastest JSON codec and the fastest binary peer (ratio of ns/op, higher = ZAP "
-               "faster):\n\n");
+  std::fprintf(
+      out,
+      "\nZAP against the fastest JSON codec and the fastest binary peer (ratio of ns/op, higher = ZAP "
+      "faster):\n\n");
   for (const char* op : kOps) {
     const Result* z = find(rs, op, "zap");
     if (z == nullptr || z->ns_per_op <= 0) continue;
-    for (auto [family, what] : {std::pair{record::Family::json, "JSON"}, std::pair{record::Family::peer, "binary"}})
+    for (auto [family, what] :
+         {std::pair{record::Family::json, "JSON"}, std::pair{record::Family::peer, "binary"}})
       if (const Result* b = fastest_of(rs, op, family))
-        std::fprintf(out, "- %s: zap %.1f ns vs %s %s %.1f ns: %.1fx\n", op, z->ns_per_op, what, b->codec.c_str(),
-                     b->ns_per_op, b->ns_per_op / z->ns_per_op);
+        std::fprintf(out, "- %s: zap %.1f ns vs %s %s %.1f ns: %.1fx\n", op, z->ns_per_op, what,
+                     b->codec.c_str(), b->ns_per_op, b->ns_per_op / z->ns_per_op);
   }
   print_request_paths(out, rs);
   for (const Result& r : rs)

@@ -251,16 +251,25 @@ void fairness(const Results& r, Out& out) {
        code("docs/fairness.md"), ", enforced by ", code("tests/record/record_codec_test.cpp"),
        " on every codec alike). End to end, the loader parses and validates every response — status, body "
        "decoded with the same codec, request id echoed, computed balance — so a fast wrong answer counts as "
-       "an error, not as a request. Each JSON library runs on its fastest idiomatic path for a known, flat "
-       "record, with its parser and buffers reused; what each allocates is measured, not assumed. A codec "
-       "whose library was missing at build time is listed as unavailable with the reason."});
+       "an error, not as a request. Each JSON library and each binary format runs on its fastest idiomatic "
+       "path for a known, flat record, with its objects and buffers reused; where a format's own authors "
+       "dispute what is fair (arenas, verifying untrusted input, packing), each variant is its own row, and "
+       "a decoder for trusted input only is never served nor taken as the fastest binary peer. What each "
+       "allocates is measured, not assumed. A codec whose library was missing at build time is listed as "
+       "unavailable with the reason."});
   if (r.codecs.empty()) return;
-  Table t{{"codec", "content type", "encode path", "decode path"}, "llll", {}};
-  for (const Codec& c : r.codecs) {
-    if (c.available)
-      t.rows.push_back({c.name, c.content_type, c.encode_path, c.decode_path});
+  Table t{{"format", "codec", "content type", "encode path", "decode path"}, "lllll", {}};
+  std::vector<const Codec*> rows;
+  for (const Codec& c : r.codecs) rows.push_back(&c);
+  std::stable_sort(rows.begin(), rows.end(),
+                   [&](const Codec* a, const Codec* b) { return is_json(r, a->name) > is_json(r, b->name); });
+  for (const Codec* c : rows) {
+    const std::string decode = c->decode_path + (c->trusted_input_only ? " (trusted input only)" : "");
+    if (c->available)
+      t.rows.push_back({format_of(r, c->name), c->name, c->content_type, c->encode_path, decode});
     else
-      t.rows.push_back({c.name, c.content_type, "unavailable: " + c.unavailable_reason, "—"});
+      t.rows.push_back(
+          {format_of(r, c->name), c->name, c->content_type, "unavailable: " + c->unavailable_reason, "—"});
   }
   out.table(std::move(t));
 }

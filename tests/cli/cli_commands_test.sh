@@ -71,6 +71,14 @@ check "serve --codec: an unknown codec lists the available ones" $?
 "$bin" serve --http 127.0.0.1:0 --codec zap >/dev/null 2>"$work/err"
 [ $? = 2 ] && grep -q "got 'zap': ZAP is always served (application/zap)" "$work/err"
 check "serve --codec zap: ZAP is always served" $?
+if "$bin" codecs | grep -q "^flatbuffers-trusted .* available"; then
+  "$bin" serve --http 127.0.0.1:0 --codec flatbuffers-trusted >/dev/null 2>"$work/err"
+  [ $? = 2 ] && grep -q "got 'flatbuffers-trusted': its decoder is for trusted input only" "$work/err"
+  check "serve --codec: a decoder for trusted input only is refused" $?
+  "$bin" load --framing http --addr 127.0.0.1:1 --scenario rpc --body flatbuffers-trusted >/dev/null 2>"$work/err"
+  [ $? = 2 ] && grep -q "got 'flatbuffers-trusted': its decoder is for trusted input only" "$work/err"
+  check "load --body: a decoder for trusted input only is refused" $?
+fi
 usage_error "micro --min-time 0" \
   "zapbench micro: --min-time wants a duration > 0s (e.g. 10s, 500ms, 250us, 1m, 2h; a plain number is seconds), got '0' (see 'zapbench micro --help')" \
   micro --min-time 0

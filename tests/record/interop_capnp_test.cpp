@@ -4,22 +4,20 @@
 // cases the codecs document (codec_capnp.hpp): a short or long account / hash is bad_length, an absent
 // one missing_field, a Data field of another pointer kind, garbage and cut messages syntax, bytes
 // after the message trailing; and misaligned input (copied before the flat reader) decodes.
-// Every file lives in a mkdtemp directory removed at the end, also on failure.
+// Every file lives in the test's scratch directory (support/scratch.hpp), removed at the end.
 #include <gtest/gtest.h>
-#include <stdlib.h>
-#include <sys/wait.h>
 
 #include <array>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "micro/padded.hpp"
 #include "record/codecs.hpp"
+#include "support/scratch.hpp"
+#include "support/tools.hpp"
 
 #ifndef ZAPBENCH_CAPNP_TOOL
 #error "ZAPBENCH_CAPNP_TOOL (the capnp tool's path) is set by tests/record/CMakeLists.txt"
@@ -34,63 +32,17 @@ namespace fs = std::filesystem;
 using record::DecodeError;
 using record::RequestView;
 using record::ResponseView;
+using zaptest::quote;
 
-// A private directory for the test's files, removed with everything in it.
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "zapbench-capnp-XXXXXX").string();
-    if (mkdtemp(tmpl.data()) != nullptr) path_ = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    if (!path_.empty()) fs::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
-
-std::string quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-void write_file(const fs::path& p, std::string_view bytes) {
-  std::ofstream out(p, std::ios::binary);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  ASSERT_TRUE(out.good()) << "cannot write " << p;
-}
-
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-// Runs the capnp tool with stdin from `in`, stdout to `out`; false (with the reason in `why`) unless it
-// ran and exited 0.
-bool run_tool(const std::string& args, const fs::path& in, const fs::path& out, std::string& why) {
+// Runs the capnp tool with stdin from `in`, stdout to `out` (stderr to `out`.stderr); a failure, saying
+// why, unless it ran and exited 0.
+::testing::AssertionResult run_tool(const std::string& args, const fs::path& in, const fs::path& out) {
   const fs::path tool = ZAPBENCH_CAPNP_TOOL;
-  if (!fs::exists(tool)) {
-    why = "the capnp tool is not installed at " + tool.string() +
-          " (apt-get install capnproto, or scripts/deps.sh)";
-    return false;
-  }
-  const fs::path err = out.string() + ".stderr";
-  const std::string cmd = quote(tool.string()) + " " + args + " < " + quote(in.string()) + " > " +
-                          quote(out.string()) + " 2> " + quote(err.string());
-  const int rc = std::system(cmd.c_str());
-  if (rc == -1 || !WIFEXITED(rc) || WEXITSTATUS(rc) != 0) {
-    why = "`" + cmd + "` failed (status " + std::to_string(rc) + "): " + read_file(err);
-    return false;
-  }
-  return true;
+  if (!fs::exists(tool))
+    return ::testing::AssertionFailure() << "the capnp tool is not installed at " << tool.string()
+                                         << " (apt-get install capnproto, or scripts/deps.sh)";
+  return zaptest::run_command(quote(tool.string()) + " " + args + " < " + quote(in.string()), out,
+                              out.string() + ".stderr");
 }
 
 // ---- capnp's text format (what `capnp decode --short` prints) ---------------------------------
@@ -247,25 +199,24 @@ std::string schema() { return quote(ZAPBENCH_CAPNP_SCHEMA); }
 
 // Our bytes, decoded by `capnp decode`.
 template <class Row>
-std::map<std::string, std::string> tool_decode(const TempDir& dir, record::Bytes wire, const char* type) {
-  const fs::path in = dir.path() / "ours.bin", out = dir.path() / "ours.txt";
-  write_file(in, as_string(wire.data(), wire.size()));
-  std::string why;
+std::map<std::string, std::string> tool_decode(const zaptest::Scratch& dir, record::Bytes wire,
+                                               const char* type) {
+  const fs::path in = dir / "ours.bin", out = dir / "ours.txt";
+  zaptest::write_bytes(in, wire);
   const std::string args = std::string("decode --short") + Row::kFlag + " " + schema() + " " + type;
-  EXPECT_TRUE(run_tool(args, in, out, why)) << why;
-  return parse_struct(read_file(out));
+  EXPECT_TRUE(run_tool(args, in, out));
+  return parse_struct(zaptest::read_text(out));
 }
 
 // The tool's bytes for a text literal.
 template <class Row>
-std::string tool_encode(const TempDir& dir, const std::string& text, const char* type,
+std::string tool_encode(const zaptest::Scratch& dir, const std::string& text, const char* type,
                         const std::string& schema_arg = schema()) {
-  const fs::path in = dir.path() / "tool.txt", out = dir.path() / "tool.bin";
-  write_file(in, text);
-  std::string why;
+  const fs::path in = dir / "tool.txt", out = dir / "tool.bin";
+  zaptest::write_bytes(in, text);
   const std::string args = std::string("encode") + Row::kFlag + " " + schema_arg + " " + type;
-  EXPECT_TRUE(run_tool(args, in, out, why)) << why;
-  return read_file(out);
+  EXPECT_TRUE(run_tool(args, in, out));
+  return zaptest::read_text(out);
 }
 
 std::string request_text(const record::Request& r) {
@@ -284,8 +235,7 @@ micro::Padded padded(const std::string& s) {
 }
 
 TYPED_TEST(CapnpInterop, the_tool_reads_our_requests) {
-  TempDir dir;
-  ASSERT_FALSE(dir.path().empty()) << "mkdtemp failed";
+  zaptest::Scratch dir("interop_capnp");
   typename TypeParam::Codec codec;
   for (const record::Request& r : requests()) {
     auto got = tool_decode<TypeParam>(dir, codec.encode_request(r), "Request");
@@ -297,8 +247,7 @@ TYPED_TEST(CapnpInterop, the_tool_reads_our_requests) {
 }
 
 TYPED_TEST(CapnpInterop, the_tool_reads_our_responses) {
-  TempDir dir;
-  ASSERT_FALSE(dir.path().empty()) << "mkdtemp failed";
+  zaptest::Scratch dir("interop_capnp");
   typename TypeParam::Codec codec;
   for (const record::Response& r : responses()) {
     auto got = tool_decode<TypeParam>(dir, codec.encode_response(r), "Response");
@@ -310,8 +259,7 @@ TYPED_TEST(CapnpInterop, the_tool_reads_our_responses) {
 }
 
 TYPED_TEST(CapnpInterop, we_read_the_tools_messages) {
-  TempDir dir;
-  ASSERT_FALSE(dir.path().empty()) << "mkdtemp failed";
+  zaptest::Scratch dir("interop_capnp");
   typename TypeParam::Codec codec;
   for (const record::Request& r : requests()) {
     const micro::Padded wire = padded(tool_encode<TypeParam>(dir, request_text(r), "Request"));
@@ -335,8 +283,7 @@ TYPED_TEST(CapnpInterop, we_read_the_tools_messages) {
 }
 
 TYPED_TEST(CapnpInterop, data_fields_have_their_exact_length_and_must_be_present) {
-  TempDir dir;
-  ASSERT_FALSE(dir.path().empty()) << "mkdtemp failed";
+  zaptest::Scratch dir("interop_capnp");
   typename TypeParam::Codec codec;
   const std::uint8_t bytes[40] = {0xde, 0xad};
   auto request = [&](const std::string& text) {
@@ -365,13 +312,13 @@ TYPED_TEST(CapnpInterop, data_fields_have_their_exact_length_and_must_be_present
 // A Data field that is another kind of pointer on the wire (a struct): capnp throws a schema
 // mismatch, which is syntax.
 TYPED_TEST(CapnpInterop, a_data_field_of_another_pointer_kind_is_syntax) {
-  TempDir dir;
-  ASSERT_FALSE(dir.path().empty()) << "mkdtemp failed";
-  const fs::path other = dir.path() / "other.capnp";
-  write_file(other,
-             "@0xd1f0c3a6b1e2f301;\n"
-             "struct Inner { a @0 :UInt64; }\n"
-             "struct Request { id @0 :UInt64; block @1 :UInt64; method @2 :Text; account @3 :Inner; }\n");
+  zaptest::Scratch dir("interop_capnp");
+  const fs::path other = dir / "other.capnp";
+  zaptest::write_bytes(
+      other,
+      "@0xd1f0c3a6b1e2f301;\n"
+      "struct Inner { a @0 :UInt64; }\n"
+      "struct Request { id @0 :UInt64; block @1 :UInt64; method @2 :Text; account @3 :Inner; }\n");
   typename TypeParam::Codec codec;
   RequestView v;
   const std::string wire = tool_encode<TypeParam>(dir, "(id = 1, method = \"m\", account = (a = 5))",

@@ -6,21 +6,21 @@
 // cannot have another length (flatc refuses to write one; a struct cut short by the end of the message
 // is the verifier's syntax); garbage is syntax.
 //
-// Every file goes to a mkdtemp directory that a guard removes, whether the test passes or fails.
+// Every file goes to the test's scratch directory (support/scratch.hpp), removed whether the test passes
+// or fails.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <cstdint>
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "micro/padded.hpp"
 #include "record/codec_flatbuffers.hpp"
+#include "support/scratch.hpp"
+#include "support/tools.hpp"
 
 namespace {
 
@@ -32,77 +32,49 @@ using record::DecodeError;
 const char* const kFlatc = ZAPBENCH_FLATC;
 const char* const kSchema = ZAPBENCH_FLATBUFFERS_SCHEMA;
 
-// A mkdtemp directory, removed with everything in it when the guard goes.
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "zapbench_interop_fb_XXXXXX").string();
-    if (::mkdtemp(tmpl.data()) != nullptr) dir_ = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    if (!dir_.empty()) fs::remove_all(dir_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  [[nodiscard]] const fs::path& path() const { return dir_; }
-
- private:
-  fs::path dir_;
-};
-
-std::string read_file(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
-}
-void write_file(const fs::path& p, std::string_view bytes) {
-  std::ofstream f(p, std::ios::binary);
-  f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
 std::string_view chars(record::Bytes b) { return {reinterpret_cast<const char*>(b.data()), b.size()}; }
 
-// flatc on the codec's schema, in the test's temp directory.
+// flatc on the codec's schema, in the test's scratch directory.
 class Flatc : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_FALSE(dir_.path().empty()) << "mkdtemp failed";
     ASSERT_EQ(::access(kFlatc, X_OK), 0)
         << "flatc (" << kFlatc << ") is not there: apt-get install flatbuffers-compiler (scripts/deps.sh)";
   }
 
   // Runs flatc with `args`; its output (both streams) in `log`. True when it exits 0.
   bool flatc(const std::string& args, std::string& log) {
-    const fs::path out = dir_.path() / "flatc.log";
-    const std::string cmd = std::string("'") + kFlatc + "' " + args + " >'" + out.string() + "' 2>&1";
-    const int status = std::system(cmd.c_str());
-    log = read_file(out);
-    return status == 0;
+    const fs::path out = dir_ / "flatc.log";
+    const bool ok =
+        static_cast<bool>(zaptest::run_command(std::string("'") + kFlatc + "' " + args, out, out));
+    log = zaptest::read_text(out);
+    return ok;
   }
 
   // Our bytes, as flatc reads them (every field written, defaults too).
   json to_json(record::Bytes wire, const std::string& root) {
-    const fs::path bin = dir_.path() / "msg.bin";
-    write_file(bin, chars(wire));
+    const fs::path bin = dir_ / "msg.bin";
+    zaptest::write_bytes(bin, wire);
     std::string log;
     EXPECT_TRUE(
         flatc("--json --strict-json --defaults-json --raw-binary --size-prefixed --root-type zapbench." +
                   root + " -o '" + dir_.path().string() + "' '" + kSchema + "' -- '" + bin.string() + "'",
               log))
         << log;
-    const std::string text = read_file(dir_.path() / "msg.json");
+    const std::string text = zaptest::read_text(dir_ / "msg.json");
     return json::parse(text, nullptr, /*allow_exceptions=*/false);
   }
 
   // flatc's bytes for a JSON text ("" when flatc refuses it, its message in `log`).
   std::string from_json(const std::string& text, const std::string& root, std::string& log) {
-    const fs::path src = dir_.path() / "in.json";
-    write_file(src, text);
-    fs::remove(dir_.path() / "in.bin");
+    const fs::path src = dir_ / "in.json";
+    zaptest::write_bytes(src, text);
+    fs::remove(dir_ / "in.bin");
     if (!flatc("-b --size-prefixed --root-type zapbench." + root + " -o '" + dir_.path().string() + "' '" +
                    kSchema + "' '" + src.string() + "'",
                log))
       return {};
-    return read_file(dir_.path() / "in.bin");
+    return zaptest::read_text(dir_ / "in.bin");
   }
   std::string from_json(const std::string& text, const std::string& root) {
     std::string log;
@@ -111,7 +83,7 @@ class Flatc : public ::testing::Test {
     return bytes;
   }
 
-  TempDir dir_;
+  zaptest::Scratch dir_{"interop_flatbuffers"};
 };
 
 record::Bytes bytes_of(const std::string& s) {

@@ -4,16 +4,12 @@
 // the test to compare; Python packs the same records, which must be our bytes exactly (both write
 // MessagePack's smallest formats) and decode to the same values; Python also packs the malformed
 // records, each of which must get the DecodeError the codec documents (codec_msgpack.hpp).
-// Files go to a mkdtemp directory removed at the end, passed or failed. A missing python3 or
-// python3-msgpack is a failure (scripts/deps.sh installs them).
+// Files go to the test's scratch directory (support/scratch.hpp), removed at the end. A missing python3
+// or python3-msgpack is a failure (scripts/deps.sh installs them).
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
@@ -21,6 +17,8 @@
 
 #include "micro/padded.hpp"
 #include "record/codec_msgpack.hpp"
+#include "support/scratch.hpp"
+#include "support/tools.hpp"
 
 #ifndef ZAPBENCH_PYTHON3
 #error "ZAPBENCH_PYTHON3 must be defined by the build (tests/record/CMakeLists.txt)"
@@ -31,79 +29,32 @@ namespace {
 namespace fs = std::filesystem;
 using micro::Padded;
 using record::DecodeError;
+using zaptest::hex;
 
-// A mkdtemp directory, removed (with what is in it) when the guard goes, also on failure.
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "zapbench_msgpack_XXXXXX").string();
-    if (::mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    dir_ = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const fs::path& path() const { return dir_; }
-
- private:
-  fs::path dir_;
-};
-
-void write_file(const fs::path& p, const std::string& text) {
-  std::ofstream out(p, std::ios::binary);
-  out << text;
-  ASSERT_TRUE(out.good()) << "cannot write " << p;
-}
-
-void write_bytes(const fs::path& p, record::Bytes b) {
-  std::ofstream out(p, std::ios::binary);
-  out.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
-  ASSERT_TRUE(out.good()) << "cannot write " << p;
-}
-
-// Runs `python3 script args...` (paths without blanks or quotes: ours), returning its stdout;
-// a non-zero exit is a test failure.
+// Runs `python3 script args...` (paths without blanks or quotes: ours), returning its stdout (kept in
+// <script>.out, its stderr in <script>.err); a non-zero exit is a test failure.
 ::testing::AssertionResult run_python(const fs::path& script, const std::string& args, std::string& out) {
   const std::string cmd = std::string("'") + ZAPBENCH_PYTHON3 + "' '" + script.string() + "' " + args;
-  FILE* f = ::popen(cmd.c_str(), "r");
-  if (f == nullptr) return ::testing::AssertionFailure() << "cannot start " << cmd;
-  out.clear();
-  char buf[4096];
-  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) out.append(buf, n);
-  const int status = ::pclose(f);
-  if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    return ::testing::AssertionFailure() << cmd << " failed (status " << status << "); its output:\n" << out;
-  return ::testing::AssertionSuccess();
+  const fs::path out_file = script.string() + ".out";
+  const ::testing::AssertionResult ran = zaptest::run_command(cmd, out_file, script.string() + ".err");
+  out = zaptest::read_text(out_file);
+  if (!ran) return ::testing::AssertionFailure() << ran.message() << "\nits output:\n" << out;
+  return ran;
 }
 
 // A missing interpreter or module fails here, once, saying what to install.
-::testing::AssertionResult python_msgpack_available(const TempDir& dir) {
+::testing::AssertionResult python_msgpack_available(const zaptest::Scratch& dir) {
   if (!fs::exists(ZAPBENCH_PYTHON3))
     return ::testing::AssertionFailure()
            << ZAPBENCH_PYTHON3 << " not found (scripts/deps.sh installs python3)";
-  const fs::path probe = dir.path() / "probe.py";
-  write_file(probe, "import msgpack\nprint(msgpack.version)\n");
+  const fs::path probe = dir / "probe.py";
+  zaptest::write_bytes(probe, "import msgpack\nprint(msgpack.version)\n");
   std::string out;
   if (!run_python(probe, "", out))
     return ::testing::AssertionFailure() << "python3-msgpack is missing: `import msgpack` fails under "
                                          << ZAPBENCH_PYTHON3 << " (scripts/deps.sh installs python3-msgpack)";
   return ::testing::AssertionSuccess();
 }
-
-std::string hex(const std::uint8_t* p, std::size_t n) {
-  static const char* d = "0123456789abcdef";
-  std::string s;
-  for (std::size_t i = 0; i < n; ++i) {
-    s += d[p[i] >> 4];
-    s += d[p[i] & 15];
-  }
-  return s;
-}
-std::string hex(record::Bytes b) { return hex(b.data(), b.size()); }
-std::string hex(std::string_view s) { return hex(reinterpret_cast<const std::uint8_t*>(s.data()), s.size()); }
 
 std::vector<std::uint8_t> unhex(const std::string& s) {
   std::vector<std::uint8_t> out;
@@ -133,11 +84,11 @@ std::vector<record::Response> responses() {
 // What Python prints for a request / response: its types, then its values (account/hash in hex).
 std::string expect_request(const record::Request& r) {
   return "list int int str bytes " + std::to_string(r.id) + " " + std::to_string(r.block) + " " +
-         std::string(r.method) + " " + hex(r.account.data(), r.account.size());
+         std::string(r.method) + " " + hex(r.account);
 }
 std::string expect_response(const record::Response& r) {
   return "list int int int bytes " + std::to_string(r.id) + " " + std::to_string(r.balance) + " " +
-         std::to_string(r.nonce) + " " + hex(r.block_hash.data(), r.block_hash.size());
+         std::to_string(r.nonce) + " " + hex(r.block_hash);
 }
 
 constexpr const char* kReadScript = R"(import sys, msgpack
@@ -188,7 +139,7 @@ print("req_signed_ok", msgpack.packb([1, 2, "m", acct]).hex().replace("9401", "9
 class MsgpackInterop : public ::testing::Test {
  protected:
   void SetUp() override { ASSERT_TRUE(python_msgpack_available(dir_)); }
-  TempDir dir_;
+  zaptest::Scratch dir_{"interop_msgpack"};
   record::MsgpackCodec codec_;
 };
 
@@ -200,20 +151,20 @@ TEST_F(MsgpackInterop, python_reads_our_bytes) {
   std::vector<std::string> want;
   int k = 0;
   for (const record::Request& r : reqs) {
-    const fs::path p = dir_.path() / ("req" + std::to_string(k++) + ".msgpack");
-    write_bytes(p, codec_.encode_request(r));
+    const fs::path p = dir_ / ("req" + std::to_string(k++) + ".msgpack");
+    zaptest::write_bytes(p, codec_.encode_request(r));
     args += " '" + p.string() + "'";
     want.push_back(expect_request(r));
   }
   k = 0;
   for (const record::Response& r : resps) {
-    const fs::path p = dir_.path() / ("resp" + std::to_string(k++) + ".msgpack");
-    write_bytes(p, codec_.encode_response(r));
+    const fs::path p = dir_ / ("resp" + std::to_string(k++) + ".msgpack");
+    zaptest::write_bytes(p, codec_.encode_response(r));
     args += " '" + p.string() + "'";
     want.push_back(expect_response(r));
   }
-  const fs::path script = dir_.path() / "read.py";
-  write_file(script, kReadScript);
+  const fs::path script = dir_ / "read.py";
+  zaptest::write_bytes(script, kReadScript);
   std::string out;
   ASSERT_TRUE(run_python(script, args, out));
   std::istringstream lines(out);
@@ -232,14 +183,14 @@ TEST_F(MsgpackInterop, python_packs_our_bytes_and_we_read_its) {
   std::string input;
   for (const record::Request& r : reqs)
     input += "req " + std::to_string(r.id) + " " + std::to_string(r.block) + " " + std::string(r.method) +
-             " " + hex(r.account.data(), r.account.size()) + "\n";
+             " " + hex(r.account) + "\n";
   for (const record::Response& r : resps)
     input += "resp " + std::to_string(r.id) + " " + std::to_string(r.balance) + " " +
-             std::to_string(r.nonce) + " " + hex(r.block_hash.data(), r.block_hash.size()) + "\n";
-  const fs::path records = dir_.path() / "records.txt";
-  write_file(records, input);
-  const fs::path script = dir_.path() / "pack.py";
-  write_file(script, kPackScript);
+             std::to_string(r.nonce) + " " + hex(r.block_hash) + "\n";
+  const fs::path records = dir_ / "records.txt";
+  zaptest::write_bytes(records, input);
+  const fs::path script = dir_ / "pack.py";
+  zaptest::write_bytes(script, kPackScript);
   std::string out;
   ASSERT_TRUE(run_python(script, "< '" + records.string() + "'", out));
   std::istringstream lines(out);
@@ -255,7 +206,7 @@ TEST_F(MsgpackInterop, python_packs_our_bytes_and_we_read_its) {
     EXPECT_EQ(v.id, r.id);
     EXPECT_EQ(v.block, r.block);
     EXPECT_EQ(v.method, r.method);
-    EXPECT_EQ(hex(v.account), hex(r.account.data(), r.account.size()));
+    EXPECT_EQ(hex(v.account), hex(r.account));
     EXPECT_EQ(v.account0, r.account[0]);
     EXPECT_EQ(v.account_form, record::Form::raw);
   }
@@ -269,7 +220,7 @@ TEST_F(MsgpackInterop, python_packs_our_bytes_and_we_read_its) {
     EXPECT_EQ(v.id, r.id);
     EXPECT_EQ(v.balance, r.balance);
     EXPECT_EQ(v.nonce, r.nonce);
-    EXPECT_EQ(hex(v.block_hash), hex(r.block_hash.data(), r.block_hash.size()));
+    EXPECT_EQ(hex(v.block_hash), hex(r.block_hash));
   }
 
   // The malformed records, packed by Python, and the error each gets (codec_msgpack.hpp).

@@ -4,17 +4,13 @@
 // `protoc --encode` writes from text format, our decoders read as the same values. Plus the errors the
 // codec documents (record/codec_protobuf.cpp): a byte field of the wrong length is bad_length, an absent
 // (or empty) one missing_field, anything protobuf's parser rejects (garbage, invalid UTF-8 in `method`)
-// syntax. Files go to a mkdtemp directory removed when the test ends, passed or failed.
+// syntax. Files go to the test's scratch directory (support/scratch.hpp), removed when it ends.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <array>
 #include <cstdint>
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <map>
 #include <string>
 #include <string_view>
@@ -23,6 +19,8 @@
 #include "micro/padded.hpp"
 #include "record/codec_protobuf.hpp"
 #include "record/record.hpp"
+#include "support/scratch.hpp"
+#include "support/tools.hpp"
 
 #ifndef ZAPBENCH_PROTOC
 #error "ZAPBENCH_PROTOC (the protoc path) comes from tests/record/CMakeLists.txt"
@@ -32,65 +30,27 @@ namespace {
 
 namespace fs = std::filesystem;
 using record::DecodeError;
+using zaptest::hex;
 
-// ---- the scratch directory and protoc -----------------------------------------------
-
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "zapbench_protobuf_XXXXXX").string();
-    if (::mkdtemp(tmpl.data()) != nullptr) path_ = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    if (!path_.empty()) fs::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
-
-std::string read_file(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
-}
-
-void write_file(const fs::path& p, std::string_view bytes) {
-  std::ofstream f(p, std::ios::binary);
-  f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
-
-// A path in single quotes for the shell (ours and mkdtemp's hold none). Appended piecewise: GCC 12's
-// -Wrestrict misfires on "'" + s + "'".
-std::string quoted(const fs::path& p) {
-  std::string s(1, '\'');
-  s += p.string();
-  s += '\'';
-  return s;
-}
+// ---- protoc -------------------------------------------------------------------------
 
 // Runs `protoc --<mode>=zapbench.<type>` on the schema, stdin from `in`, stdout to `out`; false (with
 // protoc's stderr as the failure's text) when it fails or is missing.
-::testing::AssertionResult protoc(const TempDir& dir, std::string_view mode, std::string_view type,
+::testing::AssertionResult protoc(const zaptest::Scratch& dir, std::string_view mode, std::string_view type,
                                   std::string_view in, std::string& out) {
   if (::access(ZAPBENCH_PROTOC, X_OK) != 0)
     return ::testing::AssertionFailure() << ZAPBENCH_PROTOC << " is missing: the interop test needs protoc "
                                          << "(scripts/deps.sh installs protobuf-compiler)";
   const fs::path schema = ZAPBENCH_PROTOBUF_SCHEMA;
-  const fs::path in_file = dir.path() / "in", out_file = dir.path() / "out", err_file = dir.path() / "err";
-  write_file(in_file, in);
-  const std::string cmd = std::string("'") + ZAPBENCH_PROTOC + "' --" + std::string(mode) + "=zapbench." +
-                          std::string(type) + " --proto_path=" + quoted(schema.parent_path()) + " " +
-                          quoted(schema) + " <" + quoted(in_file) + " >" + quoted(out_file) + " 2>" +
-                          quoted(err_file);
-  const int st = std::system(cmd.c_str());
-  out = read_file(out_file);
-  if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
-    return ::testing::AssertionFailure() << cmd << " failed (status " << st << "): " << read_file(err_file);
-  return ::testing::AssertionSuccess();
+  const fs::path in_file = dir / "in", out_file = dir / "out", err_file = dir / "err";
+  zaptest::write_bytes(in_file, in);
+  const std::string cmd = zaptest::quote(ZAPBENCH_PROTOC) + " --" + std::string(mode) + "=zapbench." +
+                          std::string(type) +
+                          " --proto_path=" + zaptest::quote(schema.parent_path().string()) + " " +
+                          zaptest::quote(schema.string()) + " <" + zaptest::quote(in_file.string());
+  ::testing::AssertionResult ran = zaptest::run_command(cmd, out_file, err_file);
+  out = zaptest::read_text(out_file);
+  return ran;
 }
 
 // ---- text format, as protoc prints it -------------------------------------------------
@@ -150,20 +110,6 @@ std::string escaped(std::string_view bytes) {
   return out + "\"";
 }
 
-std::string hex(std::string_view bytes) {
-  std::string out;
-  for (const char ch : bytes) {
-    const auto b = static_cast<unsigned char>(ch);
-    out += record::hex::kDigits[b >> 4];
-    out += record::hex::kDigits[b & 15];
-  }
-  return out;
-}
-template <std::size_t N>
-std::string hex(const std::array<std::uint8_t, N>& a) {
-  return hex(std::string_view(reinterpret_cast<const char*>(a.data()), N));
-}
-
 std::string number_or_default(const std::map<std::string, std::string>& m, const std::string& name) {
   const auto it = m.find(name);
   return it == m.end() ? "0" : it->second;
@@ -200,8 +146,7 @@ TYPED_TEST_SUITE(ProtobufInterop, Codecs);
 // ---- ours → protoc --decode -----------------------------------------------------------------
 
 TYPED_TEST(ProtobufInterop, protoc_decodes_our_requests) {
-  TempDir dir;
-  ASSERT_FALSE(dir.path().empty()) << "mkdtemp failed";
+  zaptest::Scratch dir("interop_protobuf");
   TypeParam codec;
   for (const record::Request& r : {record::sample_request(), other_request()}) {
     std::string text;
@@ -217,8 +162,7 @@ TYPED_TEST(ProtobufInterop, protoc_decodes_our_requests) {
 }
 
 TYPED_TEST(ProtobufInterop, protoc_decodes_our_responses) {
-  TempDir dir;
-  ASSERT_FALSE(dir.path().empty()) << "mkdtemp failed";
+  zaptest::Scratch dir("interop_protobuf");
   TypeParam codec;
   for (const record::Response& r : {record::sample_response(), other_response()}) {
     std::string text;
@@ -234,8 +178,7 @@ TYPED_TEST(ProtobufInterop, protoc_decodes_our_responses) {
 // ---- protoc --encode → ours -------------------------------------------------------------------
 
 TYPED_TEST(ProtobufInterop, we_decode_what_protoc_encodes) {
-  TempDir dir;
-  ASSERT_FALSE(dir.path().empty()) << "mkdtemp failed";
+  zaptest::Scratch dir("interop_protobuf");
   TypeParam codec;
   for (const record::Request& r : {record::sample_request(), other_request()}) {
     const std::string account(reinterpret_cast<const char*>(r.account.data()), r.account.size());
@@ -294,8 +237,7 @@ DecodeError decode_response_bytes(auto& codec, std::string_view wire) {
 }
 
 TYPED_TEST(ProtobufInterop, byte_fields_of_the_wrong_length_or_absent) {
-  TempDir dir;
-  ASSERT_FALSE(dir.path().empty()) << "mkdtemp failed";
+  zaptest::Scratch dir("interop_protobuf");
   TypeParam codec;
   const std::string head = "id: 1\nblock: 2\nmethod: \"eth_getBalance\"\n";
   struct Case {

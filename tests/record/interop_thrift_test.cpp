@@ -3,58 +3,35 @@
 // generated at build time from src/record/schemas/thrift.thrift): our bytes decode there to every value
 // (`thrift`: TCompactProtocol, `thrift-binary`: TBinaryProtocol), its bytes decode here, and the codec's
 // own error cases (byte fields of the wrong length or absent, wrong wire types, trailing bytes, garbage)
-// give the documented DecodeError. Files live in a mkdtemp directory removed at the end, passed or failed.
+// give the documented DecodeError. Files live in the test's scratch directory (support/scratch.hpp), removed
+// at the end.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <array>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
 
 #include "micro/padded.hpp"
 #include "record/codec_thrift.hpp"
+#include "support/scratch.hpp"
+#include "support/tools.hpp"
 
 namespace {
 
 using micro::Padded;
 using record::DecodeError;
+using zaptest::hex;
+using zaptest::quote;
 
 // ---- the Python side --------------------------------------------------------------
 
-struct TempDir {
-  std::filesystem::path path;
-  TempDir() {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "zapbench_thrift_XXXXXX").string();
-    if (::mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-};
-
-std::string quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-struct PyRun {
-  int status = -1;
-  std::string out;
-};
-
-// Runs the helper script with args (each shell-quoted); stderr joins stdout for the failure message.
-PyRun python(const std::vector<std::string>& args) {
+// Runs the helper script with args (each shell-quoted), its stdout and stderr together in `out` (the
+// trailing newlines dropped; the log is python.log in the scratch directory); a failure, with that
+// output, unless it exits 0.
+::testing::AssertionResult python(const zaptest::Scratch& dir, const std::vector<std::string>& args,
+                                  std::string& out) {
   std::string cmd = quote(ZAPBENCH_PYTHON);
   for (const std::string& a : {std::string(ZAPBENCH_THRIFT_SCRIPT), std::string(ZAPBENCH_THRIFT_GEN_PY)}) {
     cmd += ' ';
@@ -64,53 +41,20 @@ PyRun python(const std::vector<std::string>& args) {
     cmd += ' ';
     cmd += quote(a);
   }
-  cmd += " 2>&1";
-  PyRun r;
-  FILE* pipe = ::popen(cmd.c_str(), "r");
-  if (pipe == nullptr) return r;
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
-  const int st = ::pclose(pipe);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  while (!r.out.empty() && r.out.back() == '\n') r.out.pop_back();
-  return r;
-}
-
-std::string hex(std::string_view b) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  for (char c : b) {
-    const auto v = static_cast<unsigned char>(c);
-    out += kDigits[v >> 4];
-    out += kDigits[v & 15];
-  }
-  return out;
-}
-template <std::size_t N>
-std::string hex(const std::array<std::uint8_t, N>& a) {
-  return hex(std::string_view(reinterpret_cast<const char*>(a.data()), N));
-}
-
-void write_file(const std::filesystem::path& p, record::Bytes b) {
-  std::ofstream f(p, std::ios::binary);
-  f.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
-  ASSERT_TRUE(f.good()) << p;
-}
-std::vector<std::uint8_t> read_file(const std::filesystem::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+  const std::filesystem::path log = dir / "python.log";
+  ::testing::AssertionResult ran = zaptest::run_command(cmd, log, log);
+  out = zaptest::read_text(log);
+  while (!out.empty() && out.back() == '\n') out.pop_back();
+  return ran;
 }
 
 // The packaged tools are there, or the test fails saying which to install.
-void require_python_thrift() {
+void require_python_thrift(const zaptest::Scratch& dir) {
   ASSERT_TRUE(std::filesystem::exists(ZAPBENCH_PYTHON))
       << ZAPBENCH_PYTHON << " missing: apt-get install python3 python3-thrift (scripts/deps.sh)";
-  const std::string cmd = quote(ZAPBENCH_PYTHON) + " -c 'import thrift.protocol.TCompactProtocol' 2>&1";
-  FILE* pipe = ::popen(cmd.c_str(), "r");
-  ASSERT_NE(pipe, nullptr);
-  const int st = ::pclose(pipe);
-  ASSERT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0)
+  const std::filesystem::path log = dir / "probe.log";
+  ASSERT_TRUE(zaptest::run_command(quote(ZAPBENCH_PYTHON) + " -c 'import thrift.protocol.TCompactProtocol'",
+                                   log, log))
       << "python3-thrift missing: apt-get install python3-thrift (scripts/deps.sh installs it)";
   ASSERT_TRUE(std::filesystem::exists(std::filesystem::path(ZAPBENCH_THRIFT_GEN_PY) / "zapbench_thrift"))
       << "generated Python code missing in " << ZAPBENCH_THRIFT_GEN_PY << " (thrift-compiler at build time)";
@@ -156,17 +100,18 @@ struct ProtocolOf<record::ThriftBinaryCodec> {
 template <class C>
 class ThriftInterop : public ::testing::Test {
  protected:
-  void SetUp() override { require_python_thrift(); }
+  void SetUp() override { require_python_thrift(dir_); }
   static std::string proto() { return ProtocolOf<C>::kName; }
 
   // Python writes the struct (values as the script takes them, '-' absent); the bytes come back.
   std::vector<std::uint8_t> python_encode(const std::string& kind, const std::vector<std::string>& values) {
-    const std::filesystem::path file = dir_.path / ("py_" + kind + std::to_string(files_++));
+    const std::filesystem::path file = dir_ / ("py_" + kind + std::to_string(files_++));
     std::vector<std::string> args{proto(), "encode", kind, file.string()};
     args.insert(args.end(), values.begin(), values.end());
-    const PyRun r = python(args);
-    EXPECT_EQ(r.status, 0) << r.out;
-    return read_file(file);
+    std::string out;
+    EXPECT_TRUE(python(dir_, args, out));
+    const std::string bytes = zaptest::read_text(file);
+    return {bytes.begin(), bytes.end()};
   }
   DecodeError decode_request(const std::vector<std::uint8_t>& b, record::RequestView& v) {
     return codec_.decode_request(Padded({b.data(), b.size()}).bytes(), v);
@@ -175,7 +120,7 @@ class ThriftInterop : public ::testing::Test {
     return codec_.decode_response(Padded({b.data(), b.size()}).bytes(), v);
   }
 
-  TempDir dir_;
+  zaptest::Scratch dir_{"interop_thrift"};
   C codec_;
   int files_ = 0;
 };
@@ -189,18 +134,18 @@ const std::string kHashHex = "0123456789abcdeffedcba98765432100f1e2d3c4b5a697887
 TYPED_TEST(ThriftInterop, python_thrift_reads_our_bytes) {
   int k = 0;
   for (const record::Request& r : requests()) {
-    const std::filesystem::path file = this->dir_.path / ("req" + std::to_string(k++));
-    write_file(file, this->codec_.encode_request(r));
-    const PyRun out = python({this->proto(), "decode", "request", file.string()});
-    ASSERT_EQ(out.status, 0) << out.out;
-    EXPECT_EQ(out.out, want_line(r));
+    const std::filesystem::path file = this->dir_ / ("req" + std::to_string(k++));
+    zaptest::write_bytes(file, this->codec_.encode_request(r));
+    std::string out;
+    ASSERT_TRUE(python(this->dir_, {this->proto(), "decode", "request", file.string()}, out));
+    EXPECT_EQ(out, want_line(r));
   }
   for (const record::Response& r : responses()) {
-    const std::filesystem::path file = this->dir_.path / ("resp" + std::to_string(k++));
-    write_file(file, this->codec_.encode_response(r));
-    const PyRun out = python({this->proto(), "decode", "response", file.string()});
-    ASSERT_EQ(out.status, 0) << out.out;
-    EXPECT_EQ(out.out, want_line(r));
+    const std::filesystem::path file = this->dir_ / ("resp" + std::to_string(k++));
+    zaptest::write_bytes(file, this->codec_.encode_response(r));
+    std::string out;
+    ASSERT_TRUE(python(this->dir_, {this->proto(), "decode", "response", file.string()}, out));
+    EXPECT_EQ(out, want_line(r));
   }
 }
 

@@ -1,9 +1,12 @@
-// tests/record/record_alloc_test.cpp — steady state allocates nothing where the
-// project controls the code: the ZAP codec's handler and round trip, the
-// direct JSON codec, and the library codecs that reach 0 (thrift). Counted with the benchmarks' replaced
-// operator new (an allocation count is behaviour, not timing). Other libraries' counts are measured by
-// `zapbench micro`, not asserted here.
+// tests/record/record_alloc_test.cpp — steady state allocates nothing on every
+// codec of the build (the handler loop: decode, encode, round trip), except
+// the few whose library's API allocates, each listed with its count and why.
+// Counted with the benchmarks' replaced operator new (an allocation count is
+// behaviour, not timing).
 #include <gtest/gtest.h>
+
+#include <optional>
+#include <string_view>
 
 #include "micro/alloc_counter.hpp"
 #include "micro/padded.hpp"
@@ -38,76 +41,47 @@ TEST(record_allocations, counter_sees_allocations) {
   delete p;
 }
 
-TEST(record_allocations, zap_handler_allocates_nothing_in_steady_state) {
-  EXPECT_EQ(allocs_per_1000_handler_calls<record::ZapCodec>(), 0u);
-}
+// What a handler loop (decode, encode the answer, encode and decode a request
+// again) allocates per 1000 calls, by codec, where it is not 0 — each with the
+// reason from the library's API. Every other codec of the build must allocate
+// nothing in steady state.
+struct Expected {
+  std::string_view codec;
+  std::optional<std::uint64_t> allocs;  // nullopt: not asserted (the count is the library's business)
+  std::string_view why;
+};
+constexpr std::string_view kNlohmannWhy =
+    "nlohmann's sax_parse builds a parser and its token buffer per call and dump() returns a new string; "
+    "zapbench micro reports the count";
+const Expected kExceptions[] = {
+    {"nlohmann", std::nullopt, kNlohmannWhy},
+    // The arena mallocs nothing (its block is the codec's); each message built on it allocates once: its
+    // byte field's std::string holds 20 or 32 characters, past the small-string buffer, from std::allocator
+    // (protobuf 3.21 keeps `bytes` as std::string). Four messages per handler call here.
+    {"protobuf-arena", 4000, "protobuf 3.21 keeps bytes fields as std::string, even on an arena"},
+};
 
-TEST(record_allocations, direct_json_allocates_nothing_in_steady_state) {
-  EXPECT_EQ(allocs_per_1000_handler_calls<record::DirectCodec>(), 0u);
-}
+template <class C>
+class CodecAllocations : public ::testing::Test {};
+template <class L>
+struct ToTypes;
+template <class... Cs>
+struct ToTypes<record::CodecList<Cs...>> {
+  using type = ::testing::Types<Cs...>;
+};
+using AllCodecs = ToTypes<record::AvailableCodecs>::type;
+TYPED_TEST_SUITE(CodecAllocations, AllCodecs);
 
-#if ZAPBENCH_HAVE_PROTOBUF
-TEST(record_allocations, protobuf_allocates_nothing_in_steady_state) {
-  EXPECT_EQ(allocs_per_1000_handler_calls<record::ProtobufCodec>(), 0u);
+TYPED_TEST(CodecAllocations, steady_state_allocates_nothing_or_its_documented_count) {
+  const std::uint64_t got = allocs_per_1000_handler_calls<TypeParam>();
+  for (const Expected& e : kExceptions)
+    if (e.codec == TypeParam::kName) {
+      if (!e.allocs) GTEST_SKIP() << TypeParam::kName << ": " << got << " per 1000, not asserted: " << e.why;
+      EXPECT_EQ(got, *e.allocs) << e.why;
+      return;
+    }
+  EXPECT_EQ(got, 0u) << TypeParam::kName;
 }
-#endif
-
-#if ZAPBENCH_HAVE_PROTOBUF_ARENA
-// The arena mallocs nothing (its block is the codec's); each message built on
-// it allocates once: its byte field's std::string holds 20 or 32 characters,
-// past the small-string buffer, from std::allocator (protobuf 3.21 keeps
-// `bytes` as std::string). Four messages per handler call here.
-TEST(record_allocations, protobuf_arena_allocates_only_the_byte_fields_characters) {
-  EXPECT_EQ(allocs_per_1000_handler_calls<record::ProtobufArenaCodec>(), 4000u);
-}
-#endif
-
-#if ZAPBENCH_HAVE_MSGPACK
-// msgpack: a reused msgpack::parser per direction (its buffer and container stack kept) and one
-// sbuffer per direction, clear()ed.
-TEST(record_allocations, msgpack_allocates_nothing_in_steady_state) {
-  EXPECT_EQ(allocs_per_1000_handler_calls<record::MsgpackCodec>(), 0u);
-}
-#endif
-
-#if ZAPBENCH_HAVE_CAPNP
-TEST(record_allocations, capnp_allocates_nothing_in_steady_state) {
-  EXPECT_EQ(allocs_per_1000_handler_calls<record::CapnpCodec>(), 0u);
-}
-#endif
-
-#if ZAPBENCH_HAVE_CAPNP_PACKED
-TEST(record_allocations, capnp_packed_allocates_nothing_in_steady_state) {
-  EXPECT_EQ(allocs_per_1000_handler_calls<record::CapnpPackedCodec>(), 0u);
-}
-#endif
-
-#if ZAPBENCH_HAVE_FLATBUFFERS
-// Both FlatBuffers rows: a builder per direction, Clear()ed (it keeps its
-// buffer), and decoding in place on the (aligned) input.
-TEST(record_allocations, flatbuffers_allocates_nothing_in_steady_state) {
-  EXPECT_EQ(allocs_per_1000_handler_calls<record::FlatbuffersCodec>(), 0u);
-}
-#endif
-#if ZAPBENCH_HAVE_FLATBUFFERS_TRUSTED
-TEST(record_allocations, flatbuffers_trusted_allocates_nothing_in_steady_state) {
-  EXPECT_EQ(allocs_per_1000_handler_calls<record::FlatbuffersTrustedCodec>(), 0u);
-}
-#endif
-
-#if ZAPBENCH_HAVE_THRIFT
-// Thrift: reused generated structs (their strings keep their capacity), owned output buffers rewound with
-// resetBuffer(), and an input transport that observes the input without TMemoryBuffer::resetBuffer's
-// per-call TConfiguration.
-TEST(record_allocations, thrift_allocates_nothing_in_steady_state) {
-  EXPECT_EQ(allocs_per_1000_handler_calls<record::ThriftCodec>(), 0u);
-}
-#endif
-#if ZAPBENCH_HAVE_THRIFT_BINARY
-TEST(record_allocations, thrift_binary_allocates_nothing_in_steady_state) {
-  EXPECT_EQ(allocs_per_1000_handler_calls<record::ThriftBinaryCodec>(), 0u);
-}
-#endif
 
 TEST(record_allocations, zap_fresh_builder_allocates_only_its_buffer) {
   const micro::AllocCount before = micro::alloc_count();

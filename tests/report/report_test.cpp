@@ -335,7 +335,7 @@ TEST(report_markdown, states_where_and_how) {
         "| command | `zapbench run --quick --out /tmp/r` |", "| nlohmann\\_json | 3.11.2 |",
         "Server pinned to CPUs 0, loader to CPUs 1", "each cell a fresh server process and a fresh",
         "exceeds 15% is flagged ⚠ noisy", "| rapidjson | application/json | unavailable: not found",
-        "| direct | application/json | record json\\_writer | record json\\_reader |",
+        "| text | direct | application/json | record json\\_writer | record json\\_reader |",
         "- nginx: /usr/sbin/nginx 1.22.1", "- steal time 3.1% during the run",
         "| wall time | 184.2 s (3 min 4 s) |"})
     EXPECT_TRUE(contains(md, s)) << s;
@@ -407,6 +407,9 @@ TEST(report_markdown, binary_peers_are_grouped_compared_and_summarised) {
   EXPECT_TRUE(contains(md, "<a id=\"e2e-rpc-p1\"></a>"));
   // e2e rows: the peer is its own row, labelled as itself, with a ÷ best binary column.
   EXPECT_TRUE(contains(md, "| zapbench ZAP-HTTP + protobuf |"));
+  EXPECT_TRUE(contains(md,
+                       "| binary | flatbuffers-trusted | application/x-flatbuffers | FlatBufferBuilder | "
+                       "accessors, no verifier (trusted input only) |"));
   EXPECT_TRUE(contains(md, "÷ best binary"));
   const std::string html = report::html(with_peers());
   EXPECT_TRUE(contains(html, "<a href=\"#micro\">table</a>"));

@@ -134,7 +134,8 @@ TEST(routes, binary_peers_by_their_content_type) {
   for (std::size_t i = 0; i < server::kPeerTypes; ++i) {
     const record::CodecInfo* want = nullptr;
     for (const record::CodecInfo& c : record::all_codecs())
-      if (!want && c.available && !c.trusted_input_only && c.content_type == server::kPeerContentTypes[i]) want = &c;
+      if (!want && c.available && !c.trusted_input_only && c.content_type == server::kPeerContentTypes[i])
+        want = &c;
     EXPECT_EQ(routes_default.peer_codec(i), want) << server::kPeerContentTypes[i];
     EXPECT_EQ(server::reply_head(server::ok_peer(i)).content_type, server::kPeerContentTypes[i]);
     EXPECT_EQ(server::reply_head(server::ok_peer(i)).status, 200);
@@ -162,8 +163,11 @@ TEST(routes, binary_peers_by_their_content_type) {
       record::ResponseView v;
       ASSERT_EQ(codec->decode_response(out.view(), v), record::DecodeError::ok);
       EXPECT_EQ(v.id, record::kSampleId);
-      EXPECT_EQ(v.balance, record::compute(record::RequestView{record::kSampleId, record::kSampleBlock,
-                                                               record::kSampleMethod, {}, record::kSampleAccount[0]})
+      EXPECT_EQ(v.balance, record::compute(record::RequestView{record::kSampleId,
+                                                               record::kSampleBlock,
+                                                               record::kSampleMethod,
+                                                               {},
+                                                               record::kSampleAccount[0]})
                                .balance);
     }
     // A body of another format under this content type: 400, naming the codec.
@@ -171,7 +175,8 @@ TEST(routes, binary_peers_by_their_content_type) {
     const Body json(direct.encode_request(record::sample_request()));
     const Answer bad = ask(routes, "POST", "/rpc", info.content_type, json.view());
     EXPECT_EQ(bad.reply.kind, ReplyKind::bad_body);
-    EXPECT_TRUE(text(bad.reply.body).starts_with("bad " + std::string(info.name) + " body: ")) << text(bad.reply.body);
+    EXPECT_TRUE(text(bad.reply.body).starts_with("bad " + std::string(info.name) + " body: "))
+        << text(bad.reply.body);
   }
   // The 415 says which content types this server takes.
   const Answer a = ask(routes_default, "POST", "/rpc", "text/plain", {});
