@@ -4,13 +4,21 @@
 # and its results.json, report.md and report.html in docs/results/. Nothing in
 # that section is typed by hand. Run it on a quiet machine after `make build`;
 # extra arguments go to `zapbench run` (default --quick).
+#   scripts/readme-results.sh --from results/<run>   re-render from a run's results.json (no new run),
+#                                                    after a change to the report's writer
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=build/release/src/cli/zapbench
 [ -x "$bin" ] || { echo "readme-results: build first (make build)" >&2; exit 2; }
 
-out=results/readme-$(date -u +%Y-%m-%dT%H%M%SZ)
-"$bin" run "${@:---quick}" --out "$out"
+if [ "${1:-}" = "--from" ]; then
+  [ $# -eq 2 ] && [ -r "$2/results.json" ] || { echo "readme-results: --from wants a run folder with results.json" >&2; exit 2; }
+  out=$2
+  "$bin" report "$out/results.json" --out "$out"
+else
+  out=results/readme-$(date -u +%Y-%m-%dT%H%M%SZ)
+  "$bin" run "${@:---quick}" --out "$out"
+fi
 mkdir -p docs/results
 cp "$out/results.json" "$out/report.md" "$out/report.html" docs/results/
 
