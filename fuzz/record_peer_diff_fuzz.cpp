@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "record/json_reader.hpp"
 #include "record/registry.hpp"
 
 namespace {
@@ -25,21 +26,13 @@ void fail(const char* what, std::string_view from, std::string_view via) {
   __builtin_trap();
 }
 
+// The JSON reader's UTF-8 rule (RFC 3629), the one protobuf's `string` applies too.
 bool valid_utf8(std::string_view s) {
-  std::size_t i = 0;
-  while (i < s.size()) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    std::size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-    if (n == 0 || i + n > s.size()) return false;
-    if (n == 2 && c < 0xc2) return false;
-    for (std::size_t k = 1; k < n; ++k)
-      if ((static_cast<unsigned char>(s[i + k]) >> 6) != 2) return false;
-    const auto c1 = static_cast<unsigned char>(s[i + 1 < s.size() ? i + 1 : i]);
-    if (n == 3 && ((c == 0xe0 && c1 < 0xa0) || (c == 0xed && c1 >= 0xa0))) return false;
-    if (n == 4 && ((c == 0xf0 && c1 < 0x90) || c > 0xf4 || (c == 0xf4 && c1 >= 0x90))) return false;
-    i += n;
-  }
-  return true;
+  const char* p = s.data();
+  const char* const end = p + s.size();
+  while (p != nullptr && p != end)
+    p = static_cast<unsigned char>(*p) < 0x80 ? p + 1 : record::json::skip_utf8(p, end);
+  return p == end;
 }
 
 struct Codec {

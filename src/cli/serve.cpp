@@ -101,14 +101,11 @@ int cmd_serve(int argc, char** argv) {
     for (const server::Endpoint& ep : srv->bound(wire))
       std::printf("zapbench serve: %s listening on %s:%u\n", name, ep.host.c_str(), unsigned(ep.port));
   std::string peers;
-  {
-    const server::Routes routes(*cfg.json, cfg.codecs);
-    for (std::size_t i = 0; i < server::kPeerTypes; ++i)
-      if (const record::CodecInfo* c = routes.peer_codec(i)) {
-        if (!peers.empty()) peers += ", ";
-        peers += c->name;
-      }
-  }
+  for (std::size_t i = 0; i < server::kPeerTypes; ++i)
+    if (const record::CodecInfo* c = server::Routes::peer_codec_for(i, cfg.codecs)) {
+      if (!peers.empty()) peers += ", ";
+      peers += c->name;
+    }
   std::printf("zapbench serve: %u thread(s), JSON codec %.*s, binary peers: %s\n", cfg.threads,
               int(cfg.json->name.size()), cfg.json->name.data(),
               peers.empty() ? "none in this build" : peers.c_str());

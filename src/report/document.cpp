@@ -789,6 +789,17 @@ Table e2e_table(const Results& r, const Group& g, Figure fig, std::vector<std::s
 
 double median_rate(const Cell* c) { return c && usable(*c) ? c->rate().median() : NAN; }
 
+// The zapbench cell of the group whose body is of family `fam`, on `framing` at `conns` connections, with
+// the highest median requests/s (ties to the first); null when none ran.
+const Cell* fastest_body(const Results& r, const Group& g, Family fam, Framing framing, unsigned conns) {
+  const Cell* best = nullptr;
+  for (const Cell* c : g.cells)
+    if (c->arm == Arm::zapbench && c->framing == framing && c->connections == conns && !c->body.empty() &&
+        family(r, c->body) == fam && usable(*c) && (!best || c->rate().median() > best->rate().median()))
+      best = c;
+  return best;
+}
+
 void ratios(const Results& r, const Group& g, Out& out) {
   // Which comparisons this group has at all.
   bool has_json = false, has_peer = false, has_floor = false;
@@ -809,14 +820,6 @@ void ratios(const Results& r, const Group& g, Out& out) {
       t.align += "r";
     }
   }
-  auto fastest = [&](Family fam, Framing framing, unsigned conns) {
-    double best = NAN;
-    for (const Cell* c : g.cells)
-      if (c->arm == Arm::zapbench && c->framing == framing && c->connections == conns && !c->body.empty() &&
-          family(r, c->body) == fam && usable(*c) && !(c->rate().median() <= best))
-        best = c->rate().median();
-    return best;
-  };
   auto floor_rate = [&](unsigned conns) {
     for (const Cell* c : g.cells)
       if (c->arm == Arm::floor && c->connections == conns && usable(*c)) return c->rate().median();
@@ -827,8 +830,10 @@ void ratios(const Results& r, const Group& g, Out& out) {
     std::vector<Text> row{row_label(r, k, g.row_cells(k))};
     for (unsigned conns : g.connections) {
       const double mine = median_rate(g.find(k, conns));
-      if (has_json) row.emplace_back(times(mine / fastest(Family::json, k.framing, conns)));
-      if (has_peer) row.emplace_back(times(mine / fastest(Family::peer, k.framing, conns)));
+      if (has_json)
+        row.emplace_back(times(mine / median_rate(fastest_body(r, g, Family::json, k.framing, conns))));
+      if (has_peer)
+        row.emplace_back(times(mine / median_rate(fastest_body(r, g, Family::peer, k.framing, conns))));
       if (has_floor) row.emplace_back(times(mine / floor_rate(conns)));
     }
     t.rows.push_back(std::move(row));
@@ -968,15 +973,6 @@ void found(const Results& r, Out& out) {
             (!zap || c->rate().median() > zap->rate().median()))
           zap = c;
       if (!zap) continue;
-      auto best_of = [&](Family fam) {
-        const Cell* best = nullptr;
-        for (const Cell* c : g.cells)
-          if (c->arm == Arm::zapbench && c->framing == framing && c->connections == zap->connections &&
-              !c->body.empty() && family(r, c->body) == fam && usable(*c) &&
-              (!best || c->rate().median() > best->rate().median()))
-            best = c;
-        return best;
-      };
       const Samples zap_cpu = server_cpu_per_request_ns(r, *zap);
       Runs item{strong(std::string(bench::display_name(framing)) + ", rpc, depth " +
                        std::to_string(g.pipeline) + ", " + std::to_string(zap->connections) + " connections"),
@@ -985,7 +981,7 @@ void found(const Results& r, Out& out) {
       bool any = false;
       for (auto [fam, what] : {std::pair{Family::json, " the fastest JSON body, "},
                                std::pair{Family::peer, " the fastest binary peer, "}}) {
-        const Cell* b = best_of(fam);
+        const Cell* b = fastest_body(r, g, fam, framing, zap->connections);
         if (!b) continue;
         item.push_back(std::string(any ? ";" : "") + what + b->body + ", serves " +
                        ratio_with_spread(b->rate(), zap->rate()) + " ZAP's requests/s at " +

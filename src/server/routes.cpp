@@ -37,19 +37,21 @@ std::string_view media_type(std::string_view ct) noexcept {
   return ct;
 }
 
+const record::CodecInfo* Routes::peer_codec_for(std::size_t i,
+                                                std::span<const record::CodecInfo* const> codecs) {
+  for (const record::CodecInfo* c : codecs)
+    if (c->content_type == kPeerContentTypes[i]) return c;
+  for (const record::CodecInfo& c : record::all_codecs())
+    if (c.available && !c.trusted_input_only && c.content_type == kPeerContentTypes[i]) return &c;
+  return nullptr;
+}
+
 Routes::Routes(const record::CodecInfo& json_codec, std::span<const record::CodecInfo* const> codecs)
     : json_(json_codec.make()) {
   unsupported_text_ = "unsupported content type: want application/zap, application/json";
   for (std::size_t i = 0; i < kPeerTypes; ++i) {
     Peer& p = peers_[i];
-    for (const record::CodecInfo* c : codecs)
-      if (c->content_type == kPeerContentTypes[i]) p.info = c;
-    if (p.info == nullptr)
-      for (const record::CodecInfo& c : record::all_codecs())
-        if (c.available && !c.trusted_input_only && c.content_type == kPeerContentTypes[i]) {
-          p.info = &c;
-          break;
-        }
+    p.info = peer_codec_for(i, codecs);
     if (p.info == nullptr) continue;
     p.codec = p.info->make();
     p.bad_label = "bad " + std::string(p.info->name) + " body";

@@ -22,27 +22,25 @@ namespace server {
 // The binary peers' content types (codecs.table's rows that are neither ZAP
 // nor JSON, available in this build or not), each once, in table order.
 namespace detail {
-constexpr std::size_t count_peer_types() {
-  std::size_t n = 0;
-  for (std::size_t i = 0; i < record::table::kRows.size(); ++i) {
-    const std::string_view t = record::table::kRows[i].content_type;
-    bool seen = false;
-    for (std::size_t k = 0; k < i; ++k) seen = seen || record::table::kRows[k].content_type == t;
-    if (!seen && record::family_of(t) == record::Family::peer) ++n;
-  }
-  return n;
-}
-}  // namespace detail
-inline constexpr std::size_t kPeerTypes = detail::count_peer_types();
-inline constexpr std::array<std::string_view, kPeerTypes> kPeerContentTypes = [] {
-  std::array<std::string_view, kPeerTypes> out{};
-  std::size_t n = 0;
+struct PeerTypes {
+  std::array<std::string_view, record::table::kRows.size()> types{};
+  std::size_t count = 0;
+};
+constexpr PeerTypes peer_types() {
+  PeerTypes p;
   for (const record::table::Row& row : record::table::kRows) {
     if (record::family_of(row.content_type) != record::Family::peer) continue;
     bool seen = false;
-    for (std::size_t k = 0; k < n; ++k) seen = seen || out[k] == row.content_type;
-    if (!seen) out[n++] = row.content_type;
+    for (std::size_t k = 0; k < p.count; ++k) seen = seen || p.types[k] == row.content_type;
+    if (!seen) p.types[p.count++] = row.content_type;
   }
+  return p;
+}
+}  // namespace detail
+inline constexpr std::size_t kPeerTypes = detail::peer_types().count;
+inline constexpr std::array<std::string_view, kPeerTypes> kPeerContentTypes = [] {
+  std::array<std::string_view, kPeerTypes> out{};
+  for (std::size_t i = 0; i < kPeerTypes; ++i) out[i] = detail::peer_types().types[i];
   return out;
 }();
 
@@ -109,6 +107,12 @@ class Routes {
   // The codec answering binary peer content type i (kPeerContentTypes), or
   // nullptr when this build has none for it.
   const record::CodecInfo* peer_codec(std::size_t i) const noexcept { return peers_[i].info; }
+
+  // The codec Routes(json, codecs) answers binary peer content type i with:
+  // the one in `codecs` of that type, else the first available codec of it in
+  // codecs.table that checks its input; nullptr when there is none.
+  static const record::CodecInfo* peer_codec_for(std::size_t i,
+                                                 std::span<const record::CodecInfo* const> codecs);
 
   // Answers one request (inline: the request path). body must carry record::kInputPaddingBytes of
   // readable padding (connection buffers do).
