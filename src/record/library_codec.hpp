@@ -25,6 +25,7 @@
 #include <type_traits>
 
 #include "record/json_writer.hpp"
+#include "record/logs.hpp"
 #include "record/record.hpp"
 
 namespace record {
@@ -43,6 +44,11 @@ struct LibraryDefaults {
   // the loader never reads a server's bytes with it, and its fuzz target
   // round-trips values instead of decoding arbitrary bytes.
   static constexpr bool kTrustedInputOnly = false;
+  // Whether State implements the eth_getLogs record (record/logs.hpp):
+  //   Bytes encode_logs_request(const LogsRequest&), encode_logs(std::span<const Log>),
+  //   DecodeError decode_logs_request(Bytes, LogsRequest&), logs_decode_all(Bytes, LogsDigest&),
+  //   logs_access_one(Bytes, std::uint32_t, LogPick&), logs_scan(Bytes, LogsScan&).
+  static constexpr bool kHasLogs = false;
 };
 
 template <class Library>
@@ -80,6 +86,18 @@ class LibraryCodec {
   // on this object.
   DecodeError decode_request(Bytes in, RequestView& out) noexcept(Library::kDecodeNoexcept);
   DecodeError decode_response(Bytes in, ResponseView& out) noexcept(Library::kDecodeNoexcept);
+
+  // The eth_getLogs record (record::LogsCodec), when the Library has it.
+  Bytes encode_logs_request(const LogsRequest& r) requires Library::kHasLogs;
+  DecodeError decode_logs_request(Bytes in, LogsRequest& out) noexcept(
+      Library::kDecodeNoexcept) requires Library::kHasLogs;
+  Bytes encode_logs(std::span<const Log> logs) requires Library::kHasLogs;
+  DecodeError logs_decode_all(Bytes in,
+                              LogsDigest& out) noexcept(Library::kDecodeNoexcept) requires Library::kHasLogs;
+  DecodeError logs_access_one(Bytes in, std::uint32_t k,
+                              LogPick& out) noexcept(Library::kDecodeNoexcept) requires Library::kHasLogs;
+  DecodeError logs_scan(Bytes in,
+                        LogsScan& out) noexcept(Library::kDecodeNoexcept) requires Library::kHasLogs;
 
  private:
   // Out of line, with the library's State. Never called when kInlineWriter,

@@ -45,4 +45,41 @@ DecodeError LibraryCodec<L>::decode_response(Bytes in, ResponseView& out) noexce
   return state_->decode_response(in, out);
 }
 
+// The logs members: clang 14 compiles constrained-out members on `template
+// class` too, so each body also compiles (and is never called) without logs.
+template <class L>
+Bytes LibraryCodec<L>::encode_logs_request(const LogsRequest& r) requires L::kHasLogs {
+  if constexpr (L::kHasLogs) return state_->encode_logs_request(r);
+  return {};
+}
+template <class L>
+DecodeError LibraryCodec<L>::decode_logs_request(Bytes in, LogsRequest& out) noexcept(
+    L::kDecodeNoexcept) requires L::kHasLogs {
+  if constexpr (L::kHasLogs) return state_->decode_logs_request(in, out);
+  return DecodeError::syntax;
+}
+template <class L>
+Bytes LibraryCodec<L>::encode_logs(std::span<const Log> logs) requires L::kHasLogs {
+  if constexpr (L::kHasLogs) return state_->encode_logs(logs);
+  return {};
+}
+template <class L>
+DecodeError LibraryCodec<L>::logs_decode_all(Bytes in, LogsDigest& out) noexcept(
+    L::kDecodeNoexcept) requires L::kHasLogs {
+  if constexpr (L::kHasLogs) return state_->logs_decode_all(in, out);
+  return DecodeError::syntax;
+}
+template <class L>
+DecodeError LibraryCodec<L>::logs_access_one(Bytes in, std::uint32_t k,
+                                             LogPick& out) noexcept(L::kDecodeNoexcept) requires L::kHasLogs {
+  if constexpr (L::kHasLogs) return state_->logs_access_one(in, k, out);
+  return DecodeError::syntax;
+}
+template <class L>
+DecodeError LibraryCodec<L>::logs_scan(Bytes in,
+                                       LogsScan& out) noexcept(L::kDecodeNoexcept) requires L::kHasLogs {
+  if constexpr (L::kHasLogs) return state_->logs_scan(in, out);
+  return DecodeError::syntax;
+}
+
 }  // namespace record
