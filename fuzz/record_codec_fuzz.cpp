@@ -8,6 +8,13 @@
 // A codec for trusted input only (flatbuffers-trusted) is never handed bytes
 // it did not write: its target takes the input as the record's values
 // instead, encodes them and must decode the same values back.
+//
+// The eth_getLogs record (record::LogsCodec): the input is decoded as a logs
+// request (re-encoded, decoded again: the same request) and as an answer by
+// all three read operations, which must agree (a DecodeAll that succeeds
+// means ScanField succeeds with the same count, and AccessOne finds every
+// k < N and refuses k = N). Every codec also takes the input as logs values
+// (logs_of_input): encoded, they must read back as the reference answers.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -17,6 +24,7 @@
 #include <vector>
 
 #include "record/codecs.hpp"
+#include "record/logs.hpp"
 
 namespace {
 
@@ -67,16 +75,110 @@ int round_trip_values(C& codec, const std::uint8_t* data, std::size_t size) {
   return 0;
 }
 
+// Bytes with kInputPaddingBytes of readable padding after them, reused.
+[[maybe_unused]] record::Bytes padded_copy(record::Bytes b) {
+  static std::vector<std::uint8_t> buf;
+  buf.assign(b.begin(), b.end());
+  buf.resize(b.size() + record::kInputPaddingBytes, '}');
+  return {buf.data(), b.size()};
+}
+
+// The input as up to 8 logs: per log, a shape byte (topics 0–4, data length
+// 0–63 from the input), then its fixed fields and bytes from the input,
+// zeros once the input runs out.
+struct InputLogs {
+  std::vector<std::uint8_t> bytes;
+  std::vector<record::Log> logs;
+};
+[[maybe_unused]] InputLogs logs_of_input(const std::uint8_t* data, std::size_t size) {
+  InputLogs out;
+  out.bytes.assign(data, data + size);
+  out.bytes.resize(size + 8 * 300, 0);  // a log takes at most 1 + 20 + 128 + 63 + 8 + 32 + 8 bytes
+  std::size_t at = 0;
+  auto take = [&](std::size_t n) {
+    const std::uint8_t* p = out.bytes.data() + at;
+    at += n;
+    return p;
+  };
+  const std::size_t count = size == 0 ? 0 : data[0] % 9;
+  at = 1;
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::uint8_t shape = *take(1);
+    record::Log l;
+    std::memcpy(l.address.data(), take(record::kAccountBytes), record::kAccountBytes);
+    const std::size_t topics = (shape & 7) % (record::kMaxTopics + 1);
+    l.topics = record::Bytes{take(topics * record::kTopicBytes), topics * record::kTopicBytes};
+    const std::size_t data_bytes = shape >> 2;
+    l.data = record::Bytes{take(data_bytes), data_bytes};
+    std::memcpy(&l.block_number, take(8), 8);
+    std::memcpy(l.tx_hash.data(), take(record::kHashBytes), record::kHashBytes);
+    std::memcpy(&l.tx_index, take(4), 4);
+    std::memcpy(&l.log_index, take(4), 4);
+    l.removed = (shape & 0x80) != 0;
+    out.logs.push_back(l);
+  }
+  return out;
+}
+
+template <class C>
+void logs_round_trip_values(C& codec, const std::uint8_t* data, std::size_t size) {
+  const InputLogs in = logs_of_input(data, size);
+  const record::Bytes wire = padded_copy(codec.encode_logs(in.logs));
+  record::LogsDigest d;
+  check(codec.logs_decode_all(wire, d) == record::DecodeError::ok);
+  check(d == record::digest_of(in.logs));
+  record::LogsScan scan;
+  check(codec.logs_scan(wire, scan) == record::DecodeError::ok && scan == record::scan_of(in.logs));
+  for (std::uint32_t k = 0; k < in.logs.size(); ++k) {
+    record::LogPick pick;
+    check(codec.logs_access_one(wire, k, pick) == record::DecodeError::ok &&
+          pick == record::pick_of(in.logs[k]));
+  }
+  record::LogsRequest q{};
+  std::memcpy(&q, data, std::min(size, sizeof q));
+  record::LogsRequest back;
+  const record::LogsRequest want{q.from_block, q.to_block, q.address, q.limit};
+  check(codec.decode_logs_request(padded_copy(codec.encode_logs_request(want)), back) ==
+        record::DecodeError::ok);
+  check(back == want);
+}
+
+// The input decoded by every logs reader of an untrusted-input codec.
+template <class C>
+void logs_decode(C& codec, record::Bytes in) {
+  record::LogsRequest q;
+  if (codec.decode_logs_request(in, q) == record::DecodeError::ok) {
+    record::LogsRequest again;
+    check(codec.decode_logs_request(padded_copy(codec.encode_logs_request(q)), again) ==
+          record::DecodeError::ok);
+    check(again == q);
+  }
+  record::LogsDigest d;
+  const bool all_ok = codec.logs_decode_all(in, d) == record::DecodeError::ok;
+  record::LogsScan scan;
+  const bool scan_ok = codec.logs_scan(in, scan) == record::DecodeError::ok;
+  if (all_ok) check(scan_ok && scan.count == d.count);
+  for (std::uint32_t k : {0u, 1u, 2u, 7u}) {
+    record::LogPick pick;
+    const record::DecodeError e = codec.logs_access_one(in, k, pick);
+    if (all_ok && k < d.count) check(e == record::DecodeError::ok);
+    if (all_ok && k == d.count) check(e == record::DecodeError::missing_field);
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static ZAPFUZZ_CODEC codec;
+  if constexpr (record::LogsCodec<ZAPFUZZ_CODEC>) logs_round_trip_values(codec, data, size);
   if constexpr (record::trusted_input_only<ZAPFUZZ_CODEC>()) return round_trip_values(codec, data, size);
   // Padding filled with a non-zero byte: a decoder may read it, never rely on it.
   std::unique_ptr<std::uint8_t[]> buf(new std::uint8_t[size + record::kInputPaddingBytes]);
   if (size != 0) std::memcpy(buf.get(), data, size);
   std::memset(buf.get() + size, '}', record::kInputPaddingBytes);
   const record::Bytes in{buf.get(), size};
+
+  if constexpr (record::LogsCodec<ZAPFUZZ_CODEC>) logs_decode(codec, in);
 
   record::RequestView q;
   if (codec.decode_request(in, q) == record::DecodeError::ok) {

@@ -2,7 +2,10 @@
 // targets, written at build time by the peers' own encoders (no format's
 // bytes are kept in this repository): for each available binary peer, a few
 // requests and responses into OUT/<codec>/, and all of them into OUT/all/ for
-// the cross-codec differential.
+// the cross-codec differential. And for every codec with the eth_getLogs
+// record (ZAP and JSON too), its logs requests and answers (0, 1, 3 and 20
+// logs) into OUT/logs/<codec>/, which that codec's target also starts from
+// (a trusted-input codec's target reads them as values, as any input).
 //   record_peer_seeds OUT
 #include <cstdio>
 #include <filesystem>
@@ -11,6 +14,7 @@
 #include <vector>
 
 #include "record/codecs.hpp"
+#include "record/logs.hpp"
 
 namespace {
 
@@ -50,6 +54,17 @@ int main(int argc, char** argv) {
   const fs::path out = argv[1];
   fs::create_directories(out / "all");
   record::AvailableCodecs::for_each([&]<class C>() {
+    const fs::path dir = out / "logs" / std::string(C::kName);
+    fs::create_directories(dir);  // every codec's target reads it, empty or not
+    if constexpr (record::LogsCodec<C>) {
+      C codec;
+      for (std::uint32_t n : {0u, 1u, 3u, 20u}) {
+        record::LogSet set;
+        record::generate(record::sample_logs_request(n), set);
+        write(dir / ("logs_req" + std::to_string(n)), codec.encode_logs_request(set.request));
+        write(dir / ("logs_resp" + std::to_string(n)), codec.encode_logs(set.logs));
+      }
+    }
     if constexpr (record::family_of(C::kContentType) == record::Family::peer) {
       C codec;
       const std::string name(C::kName);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # fuzz/run_fuzzer.sh — runs a libFuzzer binary for the fuzz.* ctests and for longer runs on demand.
 #   run_fuzzer.sh BINARY SEED_DIR WORK_DIR [libFuzzer args...]   fuzz a scratch copy of SEED_DIR
+#     (SEED_DIR may be several directories joined by ':', their seeds copied together)
 #   run_fuzzer.sh --replay BINARY SEED_DIR                        run each seed file once, no fuzzing
 # FUZZ_SECONDS (default 30) bounds the run; it is clamped to 60 unless FUZZ_LONG=1. The seed dir is never
 # written; WORK_DIR/corpus (grown corpus) and WORK_DIR/artifacts (crash-*, timeout-*, ...) are recreated.
@@ -39,10 +40,13 @@ if [[ "${FUZZ_LONG:-0}" != 1 && $secs -gt 60 ]]; then
 fi
 ((secs >= 1)) || secs=1  # -max_total_time=0 would mean "forever"
 
-[[ -d "$seeds" ]] || { echo "fuzz: seed dir $seeds missing (build the fuzz preset first)" >&2; exit 1; }
+IFS=: read -ra seed_dirs <<<"$seeds"
 rm -rf "$work"
 mkdir -p "$work/corpus" "$work/artifacts"
-cp "$seeds"/* "$work/corpus/"
+for dir in "${seed_dirs[@]}"; do
+  [[ -d "$dir" ]] || { echo "fuzz: seed dir $dir missing (build the fuzz preset first)" >&2; exit 1; }
+  cp -r "$dir"/. "$work/corpus/"
+done
 
 echo "fuzz: $(basename "$bin") for ${secs}s on $(ls "$work/corpus" | wc -l) seeds, work dir $work"
 rc=0
