@@ -449,6 +449,7 @@ void go_reference(const Results& r, Out& out) {
   }
 }
 
+void logs_micro(const Results& r, Out& out);
 void micro(const Results& r, Out& out) {
   out.heading(2, "Microbenchmarks", "micro");
   const Micro& m = r.micro;
@@ -565,10 +566,11 @@ void micro(const Results& r, Out& out) {
 
   go_reference(r, out);
   request_path(r, out);
+  logs_micro(r, out);
 
   Table other{{"benchmark", "ns/op", "allocs/op", "wire bytes"}, "lrrr", {}};
   for (const MicroFigure& f : m.figures)
-    if (!is_main_op(f.op) && f.op != "Server" && !is_go_codec(f.codec))
+    if (!is_main_op(f.op) && f.op != "Server" && f.op != "Logs" && !is_go_codec(f.codec))
       other.rows.push_back({f.name, med_range(f.ns_per_op, 1, false), count(f.allocs_per_op),
                             f.wire_bytes > 0 ? count(f.wire_bytes) : "—"});
   if (!other.rows.empty()) {
@@ -583,6 +585,225 @@ void micro(const Results& r, Out& out) {
       out.para({"Codecs not measured:"});
       out.bullets(std::move(items));
     }
+  }
+}
+
+// --- cost against work: Logs/<op>/<codec>/<N> --------------------------------------
+
+const char* const kLogOps[] = {"Encode", "DecodeAll", "AccessOne", "ScanField"};
+
+// One Logs/<op>/<codec>/<N> figure, its name taken apart. The limits are
+// Logs/Copy/memcpy/<N> and Logs/ScanField/structs/<N>: not codecs.
+struct LogFigure {
+  std::string op, codec;
+  double n = 0;
+  const MicroFigure* f = nullptr;
+};
+bool is_log_limit(std::string_view codec) { return codec == "memcpy" || codec == "structs"; }
+
+std::vector<LogFigure> log_figures(const Micro& m) {
+  std::vector<LogFigure> out;
+  for (const MicroFigure& f : m.figures) {
+    if (f.op != "Logs") continue;
+    const auto a = f.codec.find('/'), b = f.codec.rfind('/');
+    if (a == std::string::npos || b == a) continue;
+    LogFigure lf{f.codec.substr(0, a), f.codec.substr(a + 1, b - a - 1), 0, &f};
+    try {
+      lf.n = std::stod(f.codec.substr(b + 1));
+    } catch (const std::exception&) {
+      continue;
+    }
+    if (lf.n > 0 && f.ns_per_op.median() > 0) out.push_back(std::move(lf));
+  }
+  return out;
+}
+
+struct LogTable {
+  std::vector<LogFigure> figs;
+  std::vector<double> ns;           // every N measured, ascending
+  std::vector<std::string> codecs;  // grouped: text, then binary, each in registry order
+  const LogFigure* find(std::string_view op, std::string_view codec, double n) const {
+    for (const LogFigure& f : figs)
+      if (f.op == op && f.codec == codec && f.n == n) return &f;
+    return nullptr;
+  }
+  // The slope of ln(ns/op) against ln(N) over every N measured (least squares).
+  double slope(std::string_view op, std::string_view codec) const {
+    double sx = 0, sy = 0, sxx = 0, sxy = 0, k = 0;
+    for (double n : ns)
+      if (const LogFigure* f = find(op, codec, n)) {
+        const double x = std::log(n), y = std::log(f->f->ns_per_op.median());
+        sx += x, sy += y, sxx += x * x, sxy += x * y, k += 1;
+      }
+    if (k < 2 || k * sxx - sx * sx <= 0) return NAN;
+    return (k * sxy - sx * sy) / (k * sxx - sx * sx);
+  }
+  // The fastest codec of a family for op at N (a trusted-input decoder never counts as a peer).
+  const LogFigure* fastest(const Results& r, std::string_view op, double n, Family fam) const {
+    const LogFigure* best = nullptr;
+    for (const LogFigure& f : figs)
+      if (f.op == op && f.n == n && !is_log_limit(f.codec) && family(r, f.codec) == fam &&
+          !trusted_input_only(r, f.codec) && (!best || f.f->ns_per_op.median() < best->f->ns_per_op.median()))
+        best = &f;
+    return best;
+  }
+};
+
+LogTable log_table(const Results& r) {
+  LogTable t;
+  t.figs = log_figures(r.micro);
+  for (const LogFigure& f : t.figs) {
+    if (std::find(t.ns.begin(), t.ns.end(), f.n) == t.ns.end()) t.ns.push_back(f.n);
+    if (!is_log_limit(f.codec) && std::find(t.codecs.begin(), t.codecs.end(), f.codec) == t.codecs.end())
+      t.codecs.push_back(f.codec);
+  }
+  std::sort(t.ns.begin(), t.ns.end());
+  std::stable_sort(t.codecs.begin(), t.codecs.end(), [&](const std::string& a, const std::string& b) {
+    return std::make_tuple(!is_json(r, a), codec_rank(r, a)) <
+           std::make_tuple(!is_json(r, b), codec_rank(r, b));
+  });
+  return t;
+}
+
+std::string n_label(double n) { return grouped(n); }
+
+// A slope to two decimals, never "-0.00".
+std::string slope_text(double v) { return std::isfinite(v) ? fixed(std::fabs(v) < 0.005 ? 0.0 : v, 2) : "—"; }
+// ns per log: sig() above 1 ns, three decimals below (AccessOne's is a
+// fraction of a nanosecond at large N).
+std::string per_log(double ns) { return ns >= 1 ? sig(ns) : fixed(ns, ns >= 0.1 ? 3 : 4); }
+
+// GB/s of wire bytes: bytes per ns.
+std::string gbps(const LogFigure* f) {
+  if (!f || f->f->wire_bytes <= 0) return "—";
+  return sig(f->f->wire_bytes / f->f->ns_per_op.median());
+}
+
+void logs_micro(const Results& r, Out& out) {
+  const LogTable t = log_table(r);
+  if (t.figs.empty()) return;
+  const double n_max = t.ns.back();
+  out.heading(3, "Cost against work: eth_getLogs, N logs", "logs");
+  out.para(
+      {"The second record (", code("docs/spec/zap-logs.md"),
+       "): an answer of N logs, most ERC-20 Transfers, the same logs on every codec. ", strong("Encode"),
+       ": the server builds the answer. ", strong("DecodeAll"),
+       ": every field of every log read (hex decoded) and folded into a checksum. ", strong("AccessOne"),
+       ": logIndex and transactionHash of log N/2 only. ", strong("ScanField"),
+       ": the sum of blockNumber over every log. The limits of the machine: ", code("memcpy"),
+       " copies ZAP's answer (the same wire bytes); ", code("structs"),
+       " is the ScanField loop over plain C++ structs. CPU ns per op, median of the repetitions; how each "
+       "codec does each op is in docs/fairness.md."});
+
+  // Growth: the slope, and the cost per log at the largest N.
+  Table g{{"format", "codec"}, "ll", {}};
+  for (const char* op : kLogOps) {
+    g.header.push_back(std::string(op) + " slope");
+    g.header.push_back(std::string(op) + " ns/log @" + n_label(n_max));
+    g.align += "rr";
+  }
+  g.header.push_back("wire bytes/log @" + n_label(n_max));
+  g.align += "r";
+  auto growth_row = [&](const std::string& codec, std::string_view fmt) {
+    std::vector<Text> row{std::string(fmt), codec};
+    bool any = false;
+    for (const char* op : kLogOps) {
+      const std::string_view o = codec == "memcpy" ? "Copy" : op;
+      const LogFigure* f = t.find(o, codec, n_max);
+      const double sl = t.slope(o, codec);
+      row.emplace_back(slope_text(sl));
+      row.emplace_back(f ? per_log(f->f->ns_per_op.median() / n_max) : "—");
+      any = any || f;
+    }
+    const LogFigure* w = t.find("Encode", codec, n_max);
+    if (!w) w = t.find("Copy", codec, n_max);
+    row.emplace_back(w && w->f->wire_bytes > 0 ? sig(w->f->wire_bytes / n_max) : "—");
+    if (any) g.rows.push_back(std::move(row));
+  };
+  for (const std::string& codec : t.codecs) growth_row(codec, format_of(r, codec));
+  growth_row("memcpy", "limit");
+  growth_row("structs", "limit");
+  out.para({"Growth: the slope of log(ns/op) against log(N) over N = ", n_label(t.ns.front()), " … ",
+            n_label(n_max),
+            " (1 = linear in N, 0 = flat), and the cost per log at the largest N. memcpy's row is the "
+            "same under every op."});
+  out.table(std::move(g));
+
+  for (const char* op : kLogOps) {
+    Table tab{{"format", "codec"}, "ll", {}};
+    for (double n : t.ns) {
+      tab.header.push_back("N=" + n_label(n) + " ns");
+      tab.align += "r";
+    }
+    tab.header.push_back("GB/s @" + n_label(n_max));
+    tab.header.push_back("allocs @" + n_label(n_max));
+    tab.align += "rr";
+    Chart c{std::string("logs-") + op,
+            std::string("Logs/") + op + ": ns per op against N (log–log; dashed: the machine's limit)",
+            "N logs (log scale)",
+            "ns per op (log scale)",
+            true,
+            {},
+            {},
+            "N"};
+    auto add = [&](const std::string& codec, std::string_view fig_op, std::string_view fmt, bool limit) {
+      std::vector<Text> row{std::string(fmt), codec};
+      Series se{codec, {}, limit};
+      for (double n : t.ns) {
+        const LogFigure* f = t.find(fig_op, codec, n);
+        row.emplace_back(f ? med_range(f->f->ns_per_op, 1, false) : "—");
+        if (f)
+          se.points.push_back({n, f->f->ns_per_op.median(), f->f->ns_per_op.min(), f->f->ns_per_op.max()});
+      }
+      const LogFigure* top = t.find(fig_op, codec, n_max);
+      row.emplace_back(gbps(top));
+      row.emplace_back(top ? count(top->f->allocs_per_op) : "—");
+      if (se.points.empty()) return;
+      tab.rows.push_back(std::move(row));
+      c.series.push_back(std::move(se));
+    };
+    for (const std::string& codec : t.codecs) add(codec, op, format_of(r, codec), false);
+    add("memcpy", "Copy", "limit", true);
+    if (std::string_view(op) == "ScanField") add("structs", "ScanField", "limit", true);
+    if (tab.rows.empty()) continue;
+    out.para({strong(std::string("Logs/") + op),
+              ": ns per op (min–max), GB/s of wire bytes and heap "
+              "allocations per op at the largest N."});
+    out.table(std::move(tab));
+    out.chart(std::move(c));
+  }
+
+  // Wire bytes against N.
+  Table w{{"format", "codec"}, "ll", {}};
+  for (double n : t.ns) {
+    w.header.push_back("N=" + n_label(n));
+    w.align += "r";
+  }
+  Chart wc{"logs-wire",
+           "The answer's wire bytes against N (log–log)",
+           "N logs (log scale)",
+           "bytes (log scale)",
+           true,
+           {},
+           {},
+           "N"};
+  for (const std::string& codec : t.codecs) {
+    std::vector<Text> row{format_of(r, codec), codec};
+    Series se{codec, {}, false};
+    for (double n : t.ns) {
+      const LogFigure* f = t.find("Encode", codec, n);
+      row.emplace_back(f && f->f->wire_bytes > 0 ? grouped(f->f->wire_bytes) : "—");
+      if (f && f->f->wire_bytes > 0)
+        se.points.push_back({n, f->f->wire_bytes, f->f->wire_bytes, f->f->wire_bytes});
+    }
+    if (se.points.empty()) continue;
+    w.rows.push_back(std::move(row));
+    wc.series.push_back(std::move(se));
+  }
+  if (!w.rows.empty()) {
+    out.para({"The answer's size in bytes, as each codec encodes it."});
+    out.table(std::move(w));
+    out.chart(std::move(wc));
   }
 }
 
@@ -996,7 +1217,61 @@ void found(const Results& r, Out& out) {
       e2e_items.push_back(std::move(item));
     }
   }
-  if (items.empty() && e2e_items.empty()) return;
+  // Cost against work: DecodeAll at N = 1 000 (or the largest N measured) against the fastest of each
+  // family; AccessOne's growth; Encode's GB/s against memcpy's at the largest N.
+  std::vector<Runs> logs_items;
+  {
+    const LogTable t = log_table(r);
+    if (!t.ns.empty()) {
+      const double n_max = t.ns.back();
+      const double n_mid = std::find(t.ns.begin(), t.ns.end(), 1000.0) != t.ns.end() ? 1000.0 : n_max;
+      if (const LogFigure* z = t.find("DecodeAll", "zap", n_mid)) {
+        Runs item{strong("DecodeAll, N = " + n_label(n_mid)),
+                  ": ZAP " + sig(z->f->ns_per_op.median()) + " ns;"};
+        bool any = false;
+        for (auto [fam, what] : {std::pair{Family::json, " the fastest JSON, "},
+                                 std::pair{Family::peer, " the fastest binary peer, "}})
+          if (const LogFigure* b = t.fastest(r, "DecodeAll", n_mid, fam)) {
+            item.push_back(std::string(any ? ";" : "") + what + b->codec + " (" +
+                           sig(b->f->ns_per_op.median()) + " ns), takes " +
+                           ratio_with_spread(b->f->ns_per_op, z->f->ns_per_op) + " ZAP's time");
+            any = true;
+          }
+        item.push_back(" — ");
+        item.push_back(link("table", "logs"));
+        item.push_back(".");
+        logs_items.push_back(std::move(item));
+      }
+      const LogFigure* a1 = t.find("AccessOne", "zap", t.ns.front());
+      const LogFigure* an = t.find("AccessOne", "zap", n_max);
+      if (a1 && an && n_max > t.ns.front()) {
+        Runs item{strong("AccessOne"), ": ZAP reads log N/2 of " + n_label(n_max) + " logs in " +
+                                           sig(an->f->ns_per_op.median()) + " ns, " +
+                                           times(an->f->ns_per_op.median() / a1->f->ns_per_op.median()) +
+                                           " its time at N = " + n_label(t.ns.front())};
+        if (const LogFigure* b = t.fastest(r, "AccessOne", n_max, Family::json))
+          item.push_back("; the fastest JSON, " + b->codec + ", takes " + sig(b->f->ns_per_op.median()) +
+                         " ns");
+        if (const LogFigure* b = t.fastest(r, "AccessOne", n_max, Family::peer))
+          item.push_back("; the fastest binary peer, " + b->codec + ", " + sig(b->f->ns_per_op.median()) +
+                         " ns");
+        item.push_back(".");
+        logs_items.push_back(std::move(item));
+      }
+      const LogFigure* e = t.find("Encode", "zap", n_max);
+      const LogFigure* c = t.find("Copy", "memcpy", n_max);
+      if (e && c && e->f->wire_bytes > 0 && c->f->wire_bytes > 0) {
+        const double e_gbps = e->f->wire_bytes / e->f->ns_per_op.median();
+        const double c_gbps = c->f->wire_bytes / c->f->ns_per_op.median();
+        logs_items.push_back(
+            {strong("Encode, N = " + n_label(n_max)), ": ZAP writes " + sig(e_gbps) + " GB/s of answer, " +
+                                                          fixed(100 * e_gbps / c_gbps, 0) + "% of memcpy's " +
+                                                          sig(c_gbps) + " GB/s on the same bytes."});
+      }
+    }
+  }
+
+  if (items.empty() && e2e_items.empty() && logs_items.empty()) return;
   out.heading(2, "What it found", "found");
   out.para(
       {"Generated from this run's figures: ratios of medians, with the extremes the min–max ranges "
@@ -1005,6 +1280,10 @@ void found(const Results& r, Out& out) {
   if (!items.empty()) {
     out.para({"Per op, in process (ns per op):"});
     out.bullets(std::move(items));
+  }
+  if (!logs_items.empty()) {
+    out.para({"Cost against work, in process (the eth_getLogs answer of N logs):"});
+    out.bullets(std::move(logs_items));
   }
   if (!e2e_items.empty()) {
     out.para(

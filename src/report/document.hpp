@@ -46,9 +46,10 @@ struct Bar {  // one codec's ns/op for one op
 struct Point {
   double x = 0, median = 0, lo = 0, hi = 0;
 };
-struct Series {  // one arm/framing/body across connection counts
+struct Series {  // one arm/framing/body across connection counts, or one codec across N
   std::string label;
   std::vector<Point> points;
+  bool limit = false;  // a limit of the machine (memcpy), drawn dashed in black
 };
 struct Chart {
   std::string id;  // data-chart attribute, unique in the report
@@ -57,6 +58,7 @@ struct Chart {
   bool log_y = false;          // bars: the value axis; lines: the y axis (x is always log)
   std::vector<Bar> bars;       // a horizontal bar chart when non-empty
   std::vector<Series> series;  // else a line chart
+  std::string x_short = "c";   // lines: the x value's name in a point's tooltip ("c 16", "N 1000")
 };
 
 struct Block {

@@ -230,20 +230,22 @@ std::string line_chart(const doc::Chart& c) {
        ") rotate(-90)\" text-anchor=\"middle\">" + esc(c.y_title) + "</text>\n";
   for (std::size_t i = 0; i < c.series.size(); ++i) {
     const doc::Series& se = c.series[i];
-    const std::string colour = kPalette[i % std::size(kPalette)];
+    const std::string colour = se.limit ? "#000000" : kPalette[i % std::size(kPalette)];
     std::string d;
     for (const doc::Point& p : se.points) {
       d += d.empty() ? 'M' : 'L';
       d.append(px(x.at(p.x))).append(" ").append(px(y(p.median)));
     }
     s += "<g style=\"color:" + colour + "\">\n";
-    if (se.points.size() > 1) s += "<path class=\"mark line\" d=\"" + d + "\"/>\n";
+    if (se.points.size() > 1)
+      s += "<path class=\"mark line\"" + std::string(se.limit ? " stroke-dasharray=\"6 4\"" : "") + " d=\"" +
+           d + "\"/>\n";
     for (const doc::Point& p : se.points) {
       if (p.hi > p.lo) s += line(x.at(p.x), y(p.lo), x.at(p.x), y(p.hi), "whisker");
       s += "<circle class=\"mark\" cx=\"" + px(x.at(p.x)) + "\" cy=\"" + px(y(p.median)) +
            "\" r=\"3.5\"><title>" +
-           esc(se.label + ", c " + short_num(p.x) + ": " + doc::sig(p.median) + " (min " + doc::sig(p.lo) +
-               ", max " + doc::sig(p.hi) + ")") +
+           esc(se.label + ", " + c.x_short + " " + short_num(p.x) + ": " + doc::sig(p.median) + " (min " +
+               doc::sig(p.lo) + ", max " + doc::sig(p.hi) + ")") +
            "</title></circle>\n";
     }
     const double ly = axis_y + 44 + legend_row * double(i);
