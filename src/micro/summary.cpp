@@ -2,6 +2,7 @@
 #include "micro/summary.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <optional>
 
@@ -15,7 +16,9 @@ void CollectingReporter::ReportRuns(const std::vector<Run>& runs) {
   for (const Run& run : runs) {
     const bool aggregate = run.run_type == Run::RT_Aggregate;
     if (aggregate && run.aggregate_name != "median") continue;
-    const std::string name = run.run_name.function_name;
+    // Logs/<op>/<codec> is registered with N as its argument: the name ends in /N.
+    const std::string name =
+        run.run_name.function_name + (run.run_name.args.empty() ? "" : "/" + run.run_name.args);
     const auto slash = name.find('/');
     Result r;
     r.op = name.substr(0, slash);
@@ -85,6 +88,82 @@ void print_request_paths(std::FILE* out, const std::vector<Result>& rs) {
   }
 }
 
+// Cost against work (Logs/<op>/<codec>/<N>): ns/op per codec at every N,
+// then the figures: ZAP's AccessOne growth, DecodeAll against the
+// fastest JSON codec and the fastest binary peer, Encode against memcpy.
+void print_logs(std::FILE* out, const std::vector<Result>& rs) {
+  struct Log {
+    std::string op, codec;
+    long n;
+    const Result* r;
+  };
+  std::vector<Log> logs;
+  std::vector<long> ns;
+  for (const Result& r : rs) {
+    if (r.op != "Logs" || !r.error.empty()) continue;
+    const auto a = r.codec.find('/'), b = r.codec.rfind('/');
+    if (a == std::string::npos || a == b) continue;
+    const long n = std::strtol(r.codec.c_str() + b + 1, nullptr, 10);
+    logs.push_back({r.codec.substr(0, a), r.codec.substr(a + 1, b - a - 1), n, &r});
+    if (std::find(ns.begin(), ns.end(), n) == ns.end()) ns.push_back(n);
+  }
+  if (logs.empty()) return;
+  std::sort(ns.begin(), ns.end());
+  const auto at = [&](const std::string& op, const std::string& codec, long n) -> const Result* {
+    for (const Log& l : logs)
+      if (l.op == op && l.codec == codec && l.n == n) return l.r;
+    return nullptr;
+  };
+  std::fprintf(out,
+               "\nCost against work: eth_getLogs, N logs (CPU ns/op; allocs/op at N = %ld)\n\n| op | codec |",
+               ns.back());
+  for (long n : ns) std::fprintf(out, " N=%ld |", n);
+  std::fprintf(out, " allocs |\n|---|---|");
+  for (std::size_t i = 0; i <= ns.size(); ++i) std::fprintf(out, "---:|");
+  std::fprintf(out, "\n");
+  std::vector<std::pair<std::string, std::string>> rows;  // (op, codec) in first-seen order
+  for (const Log& l : logs)
+    if (std::find(rows.begin(), rows.end(), std::pair{l.op, l.codec}) == rows.end())
+      rows.emplace_back(l.op, l.codec);
+  for (const auto& [op, codec] : rows) {
+    std::fprintf(out, "| %s | %s |", op.c_str(), codec.c_str());
+    for (long n : ns)
+      if (const Result* r = at(op, codec, n))
+        std::fprintf(out, " %.1f |", r->ns_per_op);
+      else
+        std::fprintf(out, " — |");
+    const Result* top = at(op, codec, ns.back());
+    std::fprintf(out, top ? " %.2g |\n" : " — |\n", top ? top->allocs_per_op : 0.0);
+  }
+  // The fastest of a family for op at N, by the registry's content types (never trusted-input only).
+  const auto fastest = [&](const std::string& op, long n, record::Family family) -> const Log* {
+    const Log* best = nullptr;
+    for (const Log& l : logs) {
+      const record::CodecInfo* c = record::find_codec(l.codec);
+      if (l.op != op || l.n != n || c == nullptr || c->family() != family || c->trusted_input_only) continue;
+      if (best == nullptr || l.r->ns_per_op < best->r->ns_per_op) best = &l;
+    }
+    return best;
+  };
+  std::fprintf(out, "\n");
+  if (const Result* a1 = at("AccessOne", "zap", ns.front()), *an = at("AccessOne", "zap", ns.back());
+      a1 && an && a1->ns_per_op > 0)
+    std::fprintf(out, "- AccessOne: zap at N=%ld takes %.2fx its time at N=%ld\n", ns.back(),
+                 an->ns_per_op / a1->ns_per_op, ns.front());
+  const long mid = std::find(ns.begin(), ns.end(), 1000L) != ns.end() ? 1000L : ns.back();
+  if (const Result* z = at("DecodeAll", "zap", mid); z && z->ns_per_op > 0)
+    for (auto [family, what] :
+         {std::pair{record::Family::json, "JSON"}, std::pair{record::Family::peer, "binary"}})
+      if (const Log* b = fastest("DecodeAll", mid, family))
+        std::fprintf(out, "- DecodeAll at N=%ld: zap %.0f ns vs %s %s %.0f ns: %.1fx\n", mid, z->ns_per_op,
+                     what, b->codec.c_str(), b->r->ns_per_op, b->r->ns_per_op / z->ns_per_op);
+  if (const Result* e = at("Encode", "zap", ns.back()), *c = at("Copy", "memcpy", ns.back());
+      e && c && e->ns_per_op > 0 && c->ns_per_op > 0)
+    std::fprintf(out, "- Encode at N=%ld: zap %.1f GB/s, memcpy of the same bytes %.1f GB/s (%.0f%%)\n",
+                 ns.back(), e->wire_bytes / e->ns_per_op, c->wire_bytes / c->ns_per_op,
+                 100 * (e->wire_bytes / e->ns_per_op) / (c->wire_bytes / c->ns_per_op));
+}
+
 }  // namespace
 
 void print_summary(std::FILE* out, const std::vector<Result>& rs) {
@@ -96,6 +175,7 @@ void print_summary(std::FILE* out, const std::vector<Result>& rs) {
   }
   if (codecs.empty()) {
     print_request_paths(out, rs);
+    print_logs(out, rs);
     return;
   }
   // zap-fresh right after zap, whatever order the benchmarks ran in.
@@ -146,6 +226,7 @@ void print_summary(std::FILE* out, const std::vector<Result>& rs) {
                      b->codec.c_str(), b->ns_per_op, b->ns_per_op / z->ns_per_op);
   }
   print_request_paths(out, rs);
+  print_logs(out, rs);
   for (const Result& r : rs)
     if (!r.error.empty())
       std::fprintf(out, "- %s/%s skipped: %s\n", r.op.c_str(), r.codec.c_str(), r.error.c_str());
