@@ -44,6 +44,7 @@ struct Msgpack : LibraryDefaults {
       "msgpack::packer into one msgpack::sbuffer per direction, clear()ed and reused; array of 4, bin 20/32";
   static constexpr std::string_view kDecodePath =
       "msgpack::parser (reused, one per direction) with a record visitor: no msgpack::object, no zone";
+  static constexpr bool kHasLogs = true;
   struct State;  // codec_msgpack.cpp
 };
 

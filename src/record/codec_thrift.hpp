@@ -32,6 +32,7 @@ struct Thrift : LibraryDefaults {
       "generated write<TCompactProtocolT<TMemoryBuffer>> (cpp:templates), reused struct and buffer";
   static constexpr std::string_view kDecodePath =
       "generated read<TCompactProtocolT<TMemoryBuffer>> (cpp:templates) on the observed input, reused struct";
+  static constexpr bool kHasLogs = true;
   struct State;  // codec_thrift.cpp
 };
 
@@ -42,6 +43,7 @@ struct ThriftBinary : LibraryDefaults {
       "generated write<TBinaryProtocolT<TMemoryBuffer>> (cpp:templates), reused struct and buffer";
   static constexpr std::string_view kDecodePath =
       "generated read<TBinaryProtocolT<TMemoryBuffer>> (cpp:templates) on the observed input, reused struct";
+  static constexpr bool kHasLogs = true;
   struct State;  // codec_thrift.cpp
 };
 
