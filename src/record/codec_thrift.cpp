@@ -1,7 +1,7 @@
 // record/codec_thrift.cpp — Thrift::State and ThriftBinary::State, the thrift codecs' work: the reused
-// memory transports and protocols around the generated Request/Response (schemas/thrift.thrift), the
-// u64 <-> i64 casts, and the mapping of Thrift's exceptions onto the fairness contract's errors. See the
-// header for why.
+// memory transports and protocols around the generated structs (schemas/thrift.thrift: Request/Response,
+// LogsRequest/LogsResponse), the u64 <-> i64 and u32 <-> i32 casts, the logs' length checks and container
+// limit, and the mapping of Thrift's exceptions onto the fairness contract's errors. See the header for why.
 #include "record/codec_thrift.hpp"
 
 #include <thrift/Thrift.h>
@@ -379,6 +379,19 @@ struct Wire {
 // The protocols' string reads copy: TCompactProtocol reads a string into its own reused buffer and then
 // assigns it to the struct's std::string (two copies); TBinaryProtocol borrows the transport's bytes and
 // assigns once. Both reuse the strings' capacity, so neither allocates once the strings have grown.
+//
+// eth_getLogs, N = 1000 logs (compact 218 KB, binary 265 KB), CPU µs per op, the least of 3 runs:
+//   Encode     fill the reused LogsResponse, generated write (this)  compact ~96-104, binary ~137, 0 allocs
+//   DecodeAll  generated read of the whole LogsResponse (this)       ~284-384 / ~296-321, 6 848 allocs
+//   ScanField  the same read, then the sum                           ~300-350 / ~330, 6 848 allocs
+//   AccessOne  k = 500: the same whole read (this, the row)          ~289 / ~276, 6 848 allocs
+//              TProtocol::skip(T_STRUCT) over logs 0..k-1 by hand, then the generated gen::Log::read of
+//              log k, the rest unread                                ~189 / ~154, 2 922 allocs (skip()
+//              reads each string into a std::string of its own to drop it)
+// The skip is not the row: skip() is Thrift's way past fields a reader does not know, and using it
+// here needs a hand-written reader of LogsResponse (readStructBegin, readFieldBegin, readListBegin …)
+// where the idiomatic code is the generated read of the whole struct. At N = 10 000 every figure is
+// ~10-20× (the 69 000 allocations and ~1.7 MB of gen::Log no longer fit the caches; noisy on this VM).
 struct Thrift::State : Wire<at::protocol::TCompactProtocolT<TMemoryBuffer>, CompactReader> {};
 struct ThriftBinary::State : Wire<at::protocol::TBinaryProtocolT<TMemoryBuffer>, BinaryReader> {};
 
