@@ -3,7 +3,9 @@
 // ZAPBENCH_PYTHON3. Our bytes are read by Python, which prints what it found (types and values) for
 // the test to compare; Python packs the same records, which must be our bytes exactly (both write
 // MessagePack's smallest formats) and decode to the same values; Python also packs the malformed
-// records, each of which must get the DecodeError the codec documents (codec_msgpack.hpp).
+// records, each of which must get the DecodeError the codec documents (codec_msgpack.hpp). The same for
+// the eth_getLogs record (record/logs.hpp): the request and an answer of sample and edge logs both ways,
+// and the logs' own errors (a topic not 32 bytes, more than 4 topics, a u32 past 2^32-1 …).
 // Files go to the test's scratch directory (support/scratch.hpp), removed at the end. A missing python3
 // or python3-msgpack is a failure (scripts/deps.sh installs them).
 #include <gtest/gtest.h>
@@ -11,12 +13,14 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <span>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "micro/padded.hpp"
 #include "record/codec_msgpack.hpp"
+#include "record/logs.hpp"
 #include "support/scratch.hpp"
 #include "support/tools.hpp"
 
@@ -293,6 +297,285 @@ TEST_F(MsgpackInterop, malformed_bytes_get_the_documented_error) {
   // After every one of those, the codec still decodes (the parser's state is reset per decode).
   ASSERT_EQ(codec_.decode_request(Padded({req.data(), req.size()}).bytes(), v), DecodeError::ok);
   EXPECT_EQ(v.method, record::kSampleMethod);
+}
+
+// ---- eth_getLogs ------------------------------------------------------------------
+
+// The answer both directions are tested with: the sample request's two logs (N = 2), then logs at the
+// edges: no topics and no data, the largest integers (uint 64 / uint 32 formats), four topics and a
+// 300-byte data (bin 16).
+struct TestLogs {
+  record::LogSet sample;
+  std::vector<std::uint8_t> bytes = std::vector<std::uint8_t>(4 * 32 + 300);
+  std::vector<record::Log> logs;
+  TestLogs() {
+    record::generate(record::sample_logs_request(2), sample);
+    logs = sample.logs;
+    for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<std::uint8_t>(i * 13 + 5);
+    record::Log max;
+    max.address.fill(0xff);
+    max.tx_hash.fill(0xee);
+    max.block_number = ~0ULL;
+    max.tx_index = ~0U;
+    max.log_index = ~0U;
+    max.removed = true;
+    logs.push_back(max);
+    record::Log four;
+    four.topics = record::Bytes{bytes.data(), 4 * 32};
+    four.data = record::Bytes{bytes.data() + 128, 300};
+    four.block_number = 1ULL << 32;
+    four.tx_index = 1U << 16;
+    four.log_index = 255;
+    logs.push_back(four);
+  }
+};
+
+std::string topics_hex(const record::Log& l) {
+  std::string out;
+  for (std::size_t t = 0; t < l.topic_count(); ++t)
+    out.append(t == 0 ? "" : ",").append(hex(l.topics.subspan(t * record::kTopicBytes, record::kTopicBytes)));
+  return out;
+}
+
+// What Python prints for an answer (its type and length, then a line per log: the log's type, length
+// and its elements' types, then the values), and the lines it reads the logs from (one per log, the
+// values blank-separated, topics comma-separated, '.' for none; data '.' for empty).
+std::string expect_logs(std::span<const record::Log> logs) {
+  std::string out = "list " + std::to_string(logs.size()) + "\n";
+  for (const record::Log& l : logs)
+    out += "list 8 bytes list bytes int bytes int int bool " + hex(l.address) + " " + topics_hex(l) + " " +
+           hex(l.data) + " " + std::to_string(l.block_number) + " " + hex(l.tx_hash) + " " +
+           std::to_string(l.tx_index) + " " + std::to_string(l.log_index) + " " +
+           (l.removed ? "True" : "False") + "\n";
+  return out;
+}
+std::string logs_input(std::span<const record::Log> logs) {
+  std::string out;
+  for (const record::Log& l : logs) {
+    const std::string topics = topics_hex(l), data = hex(l.data);
+    out += hex(l.address) + " " + (topics.empty() ? "." : topics) + " " + (data.empty() ? "." : data) + " " +
+           std::to_string(l.block_number) + " " + hex(l.tx_hash) + " " + std::to_string(l.tx_index) + " " +
+           std::to_string(l.log_index) + " " + (l.removed ? "1" : "0") + "\n";
+  }
+  return out;
+}
+
+constexpr const char* kReadLogsScript = R"(import sys, msgpack
+with open(sys.argv[1], "rb") as f:
+    v = msgpack.unpackb(f.read(), raw=False)
+print(type(v).__name__, len(v))
+for log in v:
+    address, topics, data, block, txhash, txindex, logindex, removed = log
+    print(type(log).__name__, len(log), *(type(x).__name__ for x in log), address.hex(),
+          ",".join(t.hex() for t in topics), data.hex(), block, txhash.hex(), txindex, logindex, removed)
+with open(sys.argv[2], "rb") as f:
+    q = msgpack.unpackb(f.read(), raw=False)
+print(type(q).__name__, *(type(x).__name__ for x in q), q[0], q[1], q[2].hex(), q[3])
+)";
+
+// Python packs the answer it reads from stdin (logs_input's lines) by hand, printing its hex on one line,
+// then the sample request, then the malformed answers and requests, "name hex" each: one good log, then
+// the case's log (so AccessOne of log 1 meets it).
+constexpr const char* kPackLogsScript = R"(import sys, msgpack
+def unhex(s):
+    return b"" if s == "." else bytes.fromhex(s)
+logs = []
+for line in sys.stdin.read().splitlines():
+    a, t, d, b, h, ti, li, r = line.split(" ")
+    logs.append([unhex(a), [] if t == "." else [bytes.fromhex(x) for x in t.split(",")], unhex(d), int(b),
+                 unhex(h), int(ti), int(li), r == "1"])
+print(msgpack.packb(logs, use_bin_type=True).hex())
+print(msgpack.packb([0x112a880, 0x112a880 + 999, bytes.fromhex(sys.argv[1]), 2], use_bin_type=True).hex())
+good = [bytes(20), [bytes(32)], b"\x01", 7, bytes(32), 1, 2, False]
+def log(**change):
+    fields = ["address", "topics", "data", "block", "hash", "txindex", "logindex", "removed"]
+    out = list(good)
+    for k, v in change.items():
+        out[fields.index(k)] = v
+    return out
+cases = {
+    "topic31": [good, log(topics=[bytes(32), bytes(31)])],
+    "topic33": [good, log(topics=[bytes(33)])],
+    "five_topics": [good, log(topics=[bytes(32)] * 5)],
+    "address19": [good, log(address=bytes(19))],
+    "hash33": [good, log(hash=bytes(33))],
+    "txindex_2_32": [good, log(txindex=2**32)],
+    "logindex_2_64": [good, log(logindex=2**64 - 1)],
+    "block_negative": [good, log(block=-1)],
+    "hash_nil": [good, log(hash=None)],
+    "address_str": [good, log(address="a" * 20)],
+    "topic_str": [good, log(topics=["t" * 32])],
+    "topics_bin": [good, log(topics=bytes(32))],
+    "topics_nested": [good, log(topics=[[bytes(32)]])],
+    "removed_int": [good, log(removed=0)],
+    "seven": [good, good[:7]],
+    "nine": [good, good + [0]],
+    "log_map": [good, {"address": bytes(20)}],
+    "log_scalar": [good, 7],
+    "answer_map": {"logs": [good]},
+    "empty": [],
+}
+for name, v in cases.items():
+    print("logs_" + name, msgpack.packb(v, use_bin_type=True).hex())
+acct = bytes(range(20))
+req = {
+    "limit_2_32": [1, 2, acct, 2**32],
+    "limit_str": [1, 2, acct, "3"],
+    "address19": [1, 2, acct[:19], 3],
+    "address_nil": [1, 2, None, 3],
+    "three": [1, 2, acct],
+    "five": [1, 2, acct, 3, 4],
+}
+for name, v in req.items():
+    print("req_" + name, msgpack.packb(v, use_bin_type=True).hex())
+)";
+
+TEST_F(MsgpackInterop, python_reads_our_logs) {
+  const TestLogs t;
+  const fs::path answer = dir_ / "logs.msgpack";
+  zaptest::write_bytes(answer, codec_.encode_logs(t.logs));
+  const fs::path request = dir_ / "logs_request.msgpack";
+  const record::LogsRequest q = record::sample_logs_request(2);
+  zaptest::write_bytes(request, codec_.encode_logs_request(q));
+  const fs::path script = dir_ / "read_logs.py";
+  zaptest::write_bytes(script, kReadLogsScript);
+  std::string out;
+  ASSERT_TRUE(run_python(script, "'" + answer.string() + "' '" + request.string() + "'", out));
+  EXPECT_EQ(out, expect_logs(t.logs) + "list int int bytes int " + std::to_string(q.from_block) + " " +
+                     std::to_string(q.to_block) + " " + hex(q.address) + " " + std::to_string(q.limit) +
+                     "\n");
+}
+
+TEST_F(MsgpackInterop, python_packs_our_logs_and_we_read_its) {
+  const TestLogs t;
+  const fs::path input = dir_ / "logs.txt";
+  zaptest::write_bytes(input, logs_input(t.logs));
+  const fs::path script = dir_ / "pack_logs.py";
+  zaptest::write_bytes(script, kPackLogsScript);
+  std::string out;
+  ASSERT_TRUE(run_python(script, hex(record::kLogsAddress) + " < '" + input.string() + "'", out));
+  std::istringstream lines(out);
+  std::string line;
+
+  ASSERT_TRUE(std::getline(lines, line));
+  EXPECT_EQ(line, hex(codec_.encode_logs(t.logs))) << "python's bytes differ from ours";
+  const std::vector<std::uint8_t> theirs = unhex(line);
+  const Padded answer({theirs.data(), theirs.size()});
+  record::LogsDigest d;
+  ASSERT_EQ(codec_.logs_decode_all(answer.bytes(), d), DecodeError::ok);
+  EXPECT_EQ(d, record::digest_of(t.logs));
+  record::LogsScan scan;
+  ASSERT_EQ(codec_.logs_scan(answer.bytes(), scan), DecodeError::ok);
+  EXPECT_EQ(scan, record::scan_of(t.logs));
+  for (std::uint32_t k = 0; k < t.logs.size(); ++k) {
+    record::LogPick pick;
+    ASSERT_EQ(codec_.logs_access_one(answer.bytes(), k, pick), DecodeError::ok);
+    EXPECT_EQ(pick, record::pick_of(t.logs[k])) << k;
+  }
+  record::LogPick past;
+  EXPECT_EQ(codec_.logs_access_one(answer.bytes(), static_cast<std::uint32_t>(t.logs.size()), past),
+            DecodeError::missing_field);
+
+  ASSERT_TRUE(std::getline(lines, line));
+  const record::LogsRequest q = record::sample_logs_request(2);
+  EXPECT_EQ(line, hex(codec_.encode_logs_request(q))) << "python's bytes differ from ours";
+  const std::vector<std::uint8_t> req = unhex(line);
+  record::LogsRequest back;
+  ASSERT_EQ(codec_.decode_logs_request(Padded({req.data(), req.size()}).bytes(), back), DecodeError::ok);
+  EXPECT_EQ(back, q);
+
+  // The malformed answers and requests, and the error each gets (codec_msgpack.hpp) on every read
+  // operation (AccessOne of log 1, the case's log).
+  const std::map<std::string, DecodeError> want = {
+      {"logs_topic31", DecodeError::bad_length},
+      {"logs_topic33", DecodeError::bad_length},
+      {"logs_five_topics", DecodeError::bad_length},
+      {"logs_address19", DecodeError::bad_length},
+      {"logs_hash33", DecodeError::bad_length},
+      {"logs_txindex_2_32", DecodeError::integer_overflow},
+      {"logs_logindex_2_64", DecodeError::integer_overflow},
+      {"logs_block_negative", DecodeError::wrong_type},
+      {"logs_hash_nil", DecodeError::missing_field},
+      {"logs_address_str", DecodeError::wrong_type},
+      {"logs_topic_str", DecodeError::wrong_type},
+      {"logs_topics_bin", DecodeError::wrong_type},
+      {"logs_topics_nested", DecodeError::wrong_type},
+      {"logs_removed_int", DecodeError::wrong_type},
+      {"logs_seven", DecodeError::missing_field},
+      {"logs_nine", DecodeError::wrong_type},
+      {"logs_log_map", DecodeError::wrong_type},
+      {"logs_log_scalar", DecodeError::wrong_type},
+      {"logs_answer_map", DecodeError::wrong_type},
+      {"logs_empty", DecodeError::ok},
+      {"req_limit_2_32", DecodeError::integer_overflow},
+      {"req_limit_str", DecodeError::wrong_type},
+      {"req_address19", DecodeError::bad_length},
+      {"req_address_nil", DecodeError::missing_field},
+      {"req_three", DecodeError::missing_field},
+      {"req_five", DecodeError::wrong_type},
+  };
+  std::size_t seen = 0;
+  while (std::getline(lines, line)) {
+    const std::size_t blank = line.find(' ');
+    ASSERT_NE(blank, std::string::npos) << line;
+    const std::string name = line.substr(0, blank);
+    const std::vector<std::uint8_t> bytes = unhex(line.substr(blank + 1));
+    const auto it = want.find(name);
+    ASSERT_NE(it, want.end()) << "unexpected case " << name;
+    ++seen;
+    const Padded in({bytes.data(), bytes.size()});
+    const auto expect = [&](DecodeError got, const char* op) {
+      EXPECT_EQ(got, it->second) << name << " (" << op << "): got " << record::describe(got) << ", want "
+                                 << record::describe(it->second) << " (" << line.substr(blank + 1) << ")";
+    };
+    if (name.rfind("req", 0) == 0) {
+      record::LogsRequest r;
+      expect(codec_.decode_logs_request(in.bytes(), r), "request");
+      continue;
+    }
+    record::LogsDigest all;
+    expect(codec_.logs_decode_all(in.bytes(), all), "DecodeAll");
+    record::LogsScan s;
+    expect(codec_.logs_scan(in.bytes(), s), "ScanField");
+    if (name == "logs_empty") {
+      EXPECT_EQ(all, record::LogsDigest{});
+      EXPECT_EQ(s, record::LogsScan{});
+      record::LogPick p;
+      EXPECT_EQ(codec_.logs_access_one(in.bytes(), 0, p), DecodeError::missing_field);
+      continue;
+    }
+    record::LogPick p;
+    expect(codec_.logs_access_one(in.bytes(), 1, p), "AccessOne");
+  }
+  EXPECT_EQ(seen, want.size());
+}
+
+// AccessOne reads up to log k and stops: a malformed log after k is not its business (DecodeAll and
+// ScanField, which read every log, see it); truncated answers and trailing bytes are syntax / trailing.
+TEST_F(MsgpackInterop, logs_access_one_stops_at_log_k_and_malformed_bytes_are_errors) {
+  const TestLogs t;
+  const record::Bytes wire = codec_.encode_logs(t.logs);
+  std::vector<std::uint8_t> answer(wire.begin(), wire.end());
+  // The last log's last byte is its `removed` (0xc2 false): 0xc1 is never used in MessagePack.
+  ASSERT_EQ(answer.back(), 0xc2);
+  answer.back() = 0xc1;
+  const Padded bad({answer.data(), answer.size()});
+  record::LogPick p;
+  EXPECT_EQ(codec_.logs_access_one(bad.bytes(), 0, p), DecodeError::ok);
+  EXPECT_EQ(p, record::pick_of(t.logs[0]));
+  record::LogsDigest d;
+  EXPECT_EQ(codec_.logs_decode_all(bad.bytes(), d), DecodeError::syntax);
+  record::LogsScan s;
+  EXPECT_EQ(codec_.logs_scan(bad.bytes(), s), DecodeError::syntax);
+  answer.back() = 0xc2;
+  for (std::size_t n = 0; n < answer.size(); n += 7)
+    EXPECT_EQ(codec_.logs_decode_all(Padded({answer.data(), n}).bytes(), d), DecodeError::syntax) << n;
+  answer.push_back(0xc0);
+  EXPECT_EQ(codec_.logs_decode_all(Padded({answer.data(), answer.size()}).bytes(), d), DecodeError::trailing);
+  answer.pop_back();
+  record::LogsDigest good;
+  ASSERT_EQ(codec_.logs_decode_all(Padded({answer.data(), answer.size()}).bytes(), good), DecodeError::ok);
+  EXPECT_EQ(good, record::digest_of(t.logs));
 }
 
 }  // namespace

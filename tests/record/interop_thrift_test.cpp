@@ -3,18 +3,22 @@
 // generated at build time from src/record/schemas/thrift.thrift): our bytes decode there to every value
 // (`thrift`: TCompactProtocol, `thrift-binary`: TBinaryProtocol), its bytes decode here, and the codec's
 // own error cases (byte fields of the wrong length or absent, wrong wire types, trailing bytes, garbage)
-// give the documented DecodeError. Files live in the test's scratch directory (support/scratch.hpp), removed
-// at the end.
+// give the documented DecodeError. The same for the eth_getLogs record (record/logs.hpp): the request,
+// answers of sample and edge logs, and the logs' own errors (a topic not 32 bytes, more than 4 topics). Files
+// live in the test's scratch directory (support/scratch.hpp), removed at the end.
 #include <gtest/gtest.h>
 
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "micro/padded.hpp"
 #include "record/codec_thrift.hpp"
+#include "record/logs.hpp"
 #include "support/scratch.hpp"
 #include "support/tools.hpp"
 
@@ -311,6 +315,222 @@ TEST(ThriftErrors, deep_nesting_is_refused_and_forgotten) {
   EXPECT_EQ(compact.decode_request(cw.bytes(), v), DecodeError::ok);
   const Padded bw(binary.encode_request(record::sample_request()));
   EXPECT_EQ(binary.decode_request(bw.bytes(), v), DecodeError::ok);
+}
+
+// ---- eth_getLogs ------------------------------------------------------------------
+
+// The answer every direction is tested with: the sample request's two logs, then logs at the edges (no
+// topics and no data, four topics, the largest integers: -1 in Thrift's signed i64 / i32).
+struct TestLogs {
+  record::LogSet sample;
+  std::vector<std::uint8_t> bytes = std::vector<std::uint8_t>(4 * 32 + 40);
+  std::vector<record::Log> logs;
+  TestLogs() {
+    record::generate(record::sample_logs_request(2), sample);
+    logs = sample.logs;
+    for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<std::uint8_t>(i * 13 + 5);
+    record::Log max;
+    max.address.fill(0xff);
+    max.tx_hash.fill(0xee);
+    max.block_number = ~0ULL;
+    max.tx_index = ~0U;
+    max.log_index = ~0U;
+    max.removed = true;
+    logs.push_back(max);
+    record::Log four;
+    four.topics = record::Bytes{bytes.data(), 4 * 32};
+    four.data = record::Bytes{bytes.data() + 128, 40};
+    four.block_number = 1ULL << 63;
+    four.tx_index = 1U << 31;
+    four.log_index = 7;
+    logs.push_back(four);
+  }
+};
+
+std::string want_line(const record::Log& l) {
+  std::string topics;
+  for (std::size_t t = 0; t < l.topic_count(); ++t)
+    topics.append(t == 0 ? "" : ",")
+        .append(hex(l.topics.subspan(t * record::kTopicBytes, record::kTopicBytes)));
+  return "address=" + hex(l.address) + " topics=" + topics + " data=" + hex(l.data) +
+         " blockNumber=" + std::to_string(l.block_number) + " transactionHash=" + hex(l.tx_hash) +
+         " transactionIndex=" + std::to_string(l.tx_index) + " logIndex=" + std::to_string(l.log_index) +
+         " removed=" + (l.removed ? "1" : "0");
+}
+std::string want_lines(std::span<const record::Log> logs) {
+  std::string out;
+  for (const record::Log& l : logs) out += want_line(l) + "\n";
+  return out + "logs=" + std::to_string(logs.size()) + " trailing=0";
+}
+std::string want_line(const record::LogsRequest& q) {
+  return "fromBlock=" + std::to_string(q.from_block) + " toBlock=" + std::to_string(q.to_block) +
+         " address=" + hex(q.address) + " limit=" + std::to_string(q.limit) + " trailing=0";
+}
+
+// A log as the script's JSON: its fields in order, each "key":value; field `key` gets `value` (JSON)
+// instead of the log's, or is left out when `value` is "-" (the error cases).
+std::string json_of(const record::Log& l, const std::string& key = "", const std::string& value = "") {
+  std::string topics;
+  for (std::size_t t = 0; t < l.topic_count(); ++t)
+    topics.append(t == 0 ? "\"" : ",\"")
+        .append(hex(l.topics.subspan(t * record::kTopicBytes, record::kTopicBytes)))
+        .append("\"");
+  const std::pair<std::string, std::string> fields[] = {
+      {"address", "\"" + hex(l.address) + "\""},
+      {"topics", "[" + topics + "]"},
+      {"data", "\"" + hex(l.data) + "\""},
+      {"blockNumber", std::to_string(l.block_number)},
+      {"transactionHash", "\"" + hex(l.tx_hash) + "\""},
+      {"transactionIndex", std::to_string(l.tx_index)},
+      {"logIndex", std::to_string(l.log_index)},
+      {"removed", l.removed ? "true" : "false"},
+  };
+  std::string out;
+  for (const auto& [k, v] : fields) {
+    if (k == key && value == "-") continue;  // left out
+    out.append(out.empty() ? "{\"" : ",\"").append(k).append("\":").append(k == key ? value : v);
+  }
+  return out + "}";
+}
+std::string json_of(std::span<const record::Log> logs) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < logs.size(); ++i) out.append(i == 0 ? "" : ",").append(json_of(logs[i]));
+  return out + "]";
+}
+
+TYPED_TEST(ThriftInterop, python_thrift_reads_our_logs) {
+  const TestLogs t;
+  const std::filesystem::path answer = this->dir_ / "logs";
+  zaptest::write_bytes(answer, this->codec_.encode_logs(t.logs));
+  std::string out;
+  ASSERT_TRUE(python(this->dir_, {this->proto(), "decode", "logs", answer.string()}, out));
+  EXPECT_EQ(out, want_lines(t.logs));
+  const std::filesystem::path request = this->dir_ / "logs_request";
+  for (const record::LogsRequest& q :
+       {record::sample_logs_request(2), record::LogsRequest{~0ULL, 1ULL << 63, record::kLogsAddress, ~0U}}) {
+    zaptest::write_bytes(request, this->codec_.encode_logs_request(q));
+    ASSERT_TRUE(python(this->dir_, {this->proto(), "decode", "logs_request", request.string()}, out));
+    EXPECT_EQ(out, want_line(q));
+  }
+}
+
+TYPED_TEST(ThriftInterop, we_read_python_thrifts_logs_and_they_are_our_bytes) {
+  const TestLogs t;
+  const auto b = this->python_encode("logs", {json_of(t.logs)});
+  const Padded in({b.data(), b.size()});
+  record::LogsDigest d;
+  ASSERT_EQ(this->codec_.logs_decode_all(in.bytes(), d), DecodeError::ok);
+  EXPECT_EQ(d, record::digest_of(t.logs));
+  record::LogsScan scan;
+  ASSERT_EQ(this->codec_.logs_scan(in.bytes(), scan), DecodeError::ok);
+  EXPECT_EQ(scan, record::scan_of(t.logs));
+  for (std::uint32_t k = 0; k < t.logs.size(); ++k) {
+    record::LogPick pick;
+    ASSERT_EQ(this->codec_.logs_access_one(in.bytes(), k, pick), DecodeError::ok);
+    EXPECT_EQ(pick, record::pick_of(t.logs[k])) << k;
+  }
+  const record::Bytes ours = this->codec_.encode_logs(t.logs);
+  EXPECT_EQ(hex(ours), hex(b)) << "Python's bytes differ from ours";
+
+  const record::LogsRequest q = record::sample_logs_request(2);
+  const auto r = this->python_encode(
+      "logs_request",
+      {std::to_string(q.from_block), std::to_string(q.to_block), hex(q.address), std::to_string(q.limit)});
+  record::LogsRequest back;
+  ASSERT_EQ(this->codec_.decode_logs_request(Padded({r.data(), r.size()}).bytes(), back), DecodeError::ok);
+  EXPECT_EQ(back, q);
+  EXPECT_EQ(hex(this->codec_.encode_logs_request(q)), hex(r));
+}
+
+// The logs' own errors, each on every read operation: the byte fields' lengths, the topics' count
+// and lengths (bad_length), the required fields absent (missing_field); the other fields absent read
+// as empty / 0 / false.
+TYPED_TEST(ThriftInterop, logs_errors_are_the_documented_ones) {
+  const std::string topic31 = "\"" + std::string(62, 'a') + "\"";
+  const std::string topic32 = "\"" + std::string(64, 'b') + "\"";
+  const std::string five =
+      "[" + topic32 + "," + topic32 + "," + topic32 + "," + topic32 + "," + topic32 + "]";
+  struct Case {
+    std::string key, value;
+    DecodeError want;
+  };
+  const Case cases[] = {
+      {"topics", "[" + topic32 + "," + topic31 + "]", DecodeError::bad_length},
+      {"topics", five, DecodeError::bad_length},
+      {"address", "\"" + std::string(38, 'c') + "\"", DecodeError::bad_length},
+      {"transactionHash", "\"" + std::string(66, 'd') + "\"", DecodeError::bad_length},
+      {"address", "-", DecodeError::missing_field},
+      {"transactionHash", "-", DecodeError::missing_field},
+      {"topics", "-", DecodeError::ok},
+      {"data", "-", DecodeError::ok},
+      {"blockNumber", "-", DecodeError::ok},
+      {"removed", "-", DecodeError::ok},
+  };
+  const TestLogs t;
+  for (const Case& c : cases) {
+    // The case's log second, after a good one.
+    std::string json = "[";  // (append: GCC 12's -Wrestrict misfires on "[" + std::string&&)
+    json.append(json_of(t.logs[1])).append(",").append(json_of(t.logs[0], c.key, c.value)).append("]");
+    const auto b = this->python_encode("logs", {json});
+    const Padded in({b.data(), b.size()});
+    record::LogsDigest d;
+    EXPECT_EQ(this->codec_.logs_decode_all(in.bytes(), d), c.want) << json;
+    record::LogsScan scan;
+    EXPECT_EQ(this->codec_.logs_scan(in.bytes(), scan), c.want) << json;
+    record::LogPick pick;
+    EXPECT_EQ(this->codec_.logs_access_one(in.bytes(), 0, pick), c.want) << json;
+    if (c.want == DecodeError::ok) {
+      EXPECT_EQ(d.count, 2u);
+      EXPECT_EQ(scan.block_sum,
+                t.logs[1].block_number + (c.key == "blockNumber" ? 0 : t.logs[0].block_number));
+    }
+  }
+  record::LogsRequest q;
+  EXPECT_EQ(this->codec_.decode_logs_request(
+                Padded(this->python_encode("logs_request", {"1", "2", "-", "3"})).bytes(), q),
+            DecodeError::missing_field);
+  EXPECT_EQ(this->codec_.decode_logs_request(
+                Padded(this->python_encode("logs_request", {"1", "2", hex(record::kLogsAddress) + "00", "3"}))
+                    .bytes(),
+                q),
+            DecodeError::bad_length);
+  // Absent integers read as 0.
+  ASSERT_EQ(
+      this->codec_.decode_logs_request(
+          Padded(this->python_encode("logs_request", {"-", "-", hex(record::kLogsAddress), "-"})).bytes(), q),
+      DecodeError::ok);
+  EXPECT_EQ(q, (record::LogsRequest{0, 0, record::kLogsAddress, 0}));
+  // No logs field at all: no logs.
+  const std::vector<std::uint8_t> empty{0x00};
+  record::LogsDigest d;
+  EXPECT_EQ(this->codec_.logs_decode_all(Padded({empty.data(), empty.size()}).bytes(), d), DecodeError::ok);
+  EXPECT_EQ(d, record::LogsDigest{});
+}
+
+// A list announcing 2^31-1 logs in a few bytes is refused before the generated read resize()s a vector
+// for them (the container limit is what the input can hold), and a truncated answer is syntax.
+TEST(ThriftErrors, a_huge_log_count_is_refused) {
+  record::ThriftCodec compact;
+  record::ThriftBinaryCodec binary;
+  // compact: field 1 (delta 1), a list (9); its header: size 15 (a varint follows), structs (12); 2^31-1.
+  const std::vector<std::uint8_t> c{0x19, 0xfc, 0xff, 0xff, 0xff, 0xff, 0x07, 0x00};
+  // binary: a list (15), field id 1, of structs (12), 2^31-1.
+  const std::vector<std::uint8_t> b{0x0f, 0x00, 0x01, 0x0c, 0x7f, 0xff, 0xff, 0xff, 0x00};
+  // And 1000 logs announced in 64 bytes: past the limit of what 64 bytes can hold.
+  const std::vector<std::uint8_t> c1000{0x19, 0xfc, 0xe8, 0x07, 0x00};
+  record::LogsDigest d;
+  EXPECT_EQ(compact.logs_decode_all(Padded({c.data(), c.size()}).bytes(), d), DecodeError::syntax);
+  EXPECT_EQ(binary.logs_decode_all(Padded({b.data(), b.size()}).bytes(), d), DecodeError::syntax);
+  EXPECT_EQ(compact.logs_decode_all(Padded({c1000.data(), c1000.size()}).bytes(), d), DecodeError::syntax);
+  const TestLogs t;
+  const record::Bytes wire = compact.encode_logs(t.logs);
+  const std::vector<std::uint8_t> whole(wire.begin(), wire.end());
+  EXPECT_EQ(compact.logs_decode_all(Padded({whole.data(), whole.size() - 3}).bytes(), d),
+            DecodeError::syntax);
+  // The codec still decodes after all that.
+  record::LogsDigest good;
+  ASSERT_EQ(compact.logs_decode_all(Padded({whole.data(), whole.size()}).bytes(), good), DecodeError::ok);
+  EXPECT_EQ(good, record::digest_of(t.logs));
 }
 
 }  // namespace
