@@ -44,6 +44,7 @@ struct Protobuf : LibraryDefaults {
       "reused buffer";
   static constexpr std::string_view kDecodePath =
       "generated message per direction, reused: ParseFromArray (clears, keeps string capacity)";
+  static constexpr bool kHasLogs = true;
   struct State;  // codec_protobuf.cpp
 };
 
@@ -55,6 +56,7 @@ struct ProtobufArena : LibraryDefaults {
       "SerializeWithCachedSizesToArray into a reused buffer";
   static constexpr std::string_view kDecodePath =
       "Arena::CreateMessage per op on an arena Reset() per op (initial block in State); ParseFromArray";
+  static constexpr bool kHasLogs = true;
   struct State;  // codec_protobuf.cpp
 };
 
