@@ -44,6 +44,7 @@ struct Flatbuffers : LibraryDefaults {
   static constexpr std::string_view kDecodePath =
       "flatbuffers::Verifier (VerifySizePrefixedBuffer<T>, default options), then the generated accessors "
       "in place";
+  static constexpr bool kHasLogs = true;
   struct State;  // codec_flatbuffers.cpp
 };
 
@@ -54,6 +55,7 @@ struct FlatbuffersTrusted : LibraryDefaults {
   static constexpr std::string_view kDecodePath =
       "the generated accessors in place (GetSizePrefixedRoot<T>), no verifier: trusted input only";
   static constexpr bool kTrustedInputOnly = true;
+  static constexpr bool kHasLogs = true;
   struct State;  // codec_flatbuffers.cpp
 };
 
