@@ -41,6 +41,7 @@ struct Capnp : LibraryDefaults {
   static constexpr std::string_view kDecodePath =
       "capnp::FlatArrayMessageReader (default ReaderOptions) in place; misaligned input copied to a reused "
       "aligned buffer";
+  static constexpr bool kHasLogs = true;
   struct State;  // codec_capnp.cpp
 };
 
@@ -52,6 +53,7 @@ struct CapnpPacked : LibraryDefaults {
       "kj::ArrayOutputStream";
   static constexpr std::string_view kDecodePath =
       "capnp::PackedMessageReader (default ReaderOptions) over kj::ArrayInputStream, reused scratch space";
+  static constexpr bool kHasLogs = true;
   struct State;  // codec_capnp.cpp
 };
 
