@@ -122,10 +122,13 @@ DecodeError read(wire::LogsRequest::Reader r, LogsRequest& out) {
 // reader's traversal limit), then every log's fields, each pointer bounds-checked as it is followed.
 DecodeError read_all(wire::LogsResponse::Reader r, LogsDigest& d) {
   for (const wire::Log::Reader l : r.getLogs()) {
-    if (!l.hasAddress() || !l.hasTransactionHash()) return DecodeError::missing_field;
     const capnp::Data::Reader address = l.getAddress();
     const capnp::Data::Reader tx_hash = l.getTransactionHash();
-    if (address.size() != kAccountBytes || tx_hash.size() != kHashBytes) return DecodeError::bad_length;
+    // Of the right length, a Data field is present (a null pointer reads as empty), so has*() (two
+    // more calls into the library, 8% of DecodeAll) is asked only to tell missing from bad_length.
+    if (address.size() != kAccountBytes || tx_hash.size() != kHashBytes)
+      return !l.hasAddress() || !l.hasTransactionHash() ? DecodeError::missing_field
+                                                        : DecodeError::bad_length;
     const capnp::List<capnp::Data>::Reader topics = l.getTopics();  // absent: empty
     if (topics.size() > kMaxTopics) return DecodeError::bad_length;
     d.fixed(address.begin(), kAccountBytes);
@@ -152,9 +155,9 @@ DecodeError read_one(wire::LogsResponse::Reader r, std::uint32_t k, LogPick& out
   const capnp::List<wire::Log>::Reader logs = r.getLogs();
   if (k >= logs.size()) return DecodeError::missing_field;
   const wire::Log::Reader l = logs[k];
-  if (!l.hasTransactionHash()) return DecodeError::missing_field;
   const capnp::Data::Reader tx_hash = l.getTransactionHash();
-  if (tx_hash.size() != kHashBytes) return DecodeError::bad_length;
+  if (tx_hash.size() != kHashBytes)
+    return l.hasTransactionHash() ? DecodeError::bad_length : DecodeError::missing_field;
   out.log_index = l.getLogIndex();
   std::memcpy(out.tx_hash.data(), tx_hash.begin(), kHashBytes);
   return DecodeError::ok;
