@@ -300,6 +300,22 @@ class GrowingArena {
 // free; the reused message pays none of them. ParseFromArray already Clear()s
 // (message_lite.h: "Clear() will be called before merging the input"), so an
 // explicit Clear() first would only clear twice.
+//
+// The logs record (`zapbench micro`, Logs/*, CPU µs per op at N = 1 000 /
+// 10 000, two runs on the same loaded VM; the figures move 10-40% run to run):
+//   protobuf        Encode 102-112 / 1 266-1 328, DecodeAll 158-161 /
+//                   1 684-1 686, AccessOne 144-148 / 1 675-1 848 (the parse),
+//                   ScanField 121-147 / 1 267-1 496; 0 allocs
+//   protobuf-arena  Encode 278-311 / 3 954-4 105, DecodeAll 318-379 /
+//                   4 184-4 537, AccessOne 408-464 / 3 848-6 245, ScanField
+//                   266-426 / 3 087-3 689; 5 848 / 58 977 allocs per op (the
+//                   strings)
+// Measured alternative for the arena variant: the same arena never rebuilt
+// (its 64 KiB first block, Reset() per op) spills and mallocs its blocks again
+// every op: 5 891 allocs per op at N = 1 000 against 5 848, 563 against 211 KB
+// allocated, Encode 466 against 311 µs in one run (at N = 10 000 the
+// difference is within the noise: the strings dominate). GrowingArena removes
+// the arena's own share; the strings' allocations stay, whatever the arena.
 // One message per direction and operation, kept for the codec's life: a decode
 // never writes the message an encode fills, so a decoded view survives encodes.
 struct Protobuf::State {
