@@ -13,8 +13,10 @@
 
 #include <array>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <map>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -598,5 +600,34 @@ TYPED_TEST(CapnpInterop, cut_trailing_or_misaligned_answers) {
     EXPECT_EQ(d, record::digest_of(set.logs)) << offset;
   }
 }
+
+#if ZAPBENCH_HAVE_CAPNP
+// The encoder sizes its first segment exactly from the logs (logs_words in codec_capnp.cpp), so an
+// answer is one segment. A second one would be calloc'ed by the builder on every encode, which the
+// allocation test (it counts operator new) would not see; the flat framing's first word tells: the
+// segment count less one (0), then the one segment's size in words (the rest of the message).
+TEST(CapnpLogs, an_answer_is_always_one_segment) {
+  record::CapnpCodec codec;
+  std::vector<std::uint8_t> bytes(4 * 32 + 300, 0x5a);
+  std::vector<record::Log> edge(3);
+  edge[1].topics = {bytes.data(), 4 * 32};
+  edge[1].data = {bytes.data(), 257};
+  edge[2].topics = {bytes.data(), 32};
+  edge[2].data = {bytes.data(), 1};
+  for (std::uint32_t n : {0u, 1u, 2u, 1000u}) {
+    const record::LogSet set = sample_logs(n);
+    for (const std::span<const record::Log> logs :
+         {std::span<const record::Log>(set.logs), std::span<const record::Log>(edge)}) {
+      const record::Bytes wire = codec.encode_logs(logs);
+      ASSERT_GE(wire.size(), 8u);
+      std::uint32_t segments_less_one, words;
+      std::memcpy(&segments_less_one, wire.data(), 4);
+      std::memcpy(&words, wire.data() + 4, 4);
+      EXPECT_EQ(segments_less_one, 0u) << n << " logs";
+      EXPECT_EQ(8 + std::size_t{words} * 8, wire.size()) << n << " logs";
+    }
+  }
+}
+#endif
 
 }  // namespace
