@@ -251,7 +251,8 @@ class BlockArena {
 // op that spilled, the next fresh() rebuilds the arena on one block as large
 // as everything it took (SpaceAllocated(): the initial block and the
 // spilled ones), which then holds the same answer with no malloc of the
-// arena's own.
+// arena's own. Up to kMaxBlockBytes: a larger message (past any answer of
+// kMaxLogs) spills as before rather than pinning its size for the codec's life.
 class GrowingArena {
  public:
   GrowingArena() { rebuild(kFirstBlockBytes); }
@@ -261,7 +262,7 @@ class GrowingArena {
   template <class Message>
   Message& fresh() {
     const std::uint64_t took = arena_->SpaceAllocated();
-    if (took > block_bytes_)
+    if (took > block_bytes_ && took <= kMaxBlockBytes)
       rebuild(static_cast<std::size_t>(took));
     else
       arena_->Reset();
@@ -270,6 +271,7 @@ class GrowingArena {
 
  private:
   static constexpr std::size_t kFirstBlockBytes = 64 * 1024;
+  static constexpr std::uint64_t kMaxBlockBytes = std::uint64_t{256} << 20;
 
   void rebuild(std::size_t bytes) {
     arena_.reset();  // before its block goes
