@@ -540,7 +540,8 @@ TYPED_TEST(CapnpInterop, we_read_the_tools_logs) {
 TYPED_TEST(CapnpInterop, logs_of_the_wrong_lengths_or_absent_fields) {
   zaptest::Scratch dir("interop_capnp");
   typename TypeParam::Codec codec;
-  const record::Log log = sample_logs(1).logs[0];
+  const record::LogSet set = sample_logs(1);  // holds the bytes the log's topics and data point into
+  const record::Log& log = set.logs[0];
   const std::string good = log_text(log, topics_of(log));
   const std::string topic(32, '\x07');
   std::string no_address = log_text(log, {topic});

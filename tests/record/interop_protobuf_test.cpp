@@ -444,7 +444,8 @@ TYPED_TEST(ProtobufInterop, we_read_the_logs_protoc_encodes) {
 TYPED_TEST(ProtobufInterop, logs_of_the_wrong_lengths_or_absent_fields) {
   zaptest::Scratch dir("interop_protobuf");
   TypeParam codec;
-  const record::Log log = sample_logs(1).logs[0];
+  const record::LogSet set = sample_logs(1);  // holds the bytes the log's topics and data point into
+  const record::Log& log = set.logs[0];
   const std::string topic(32, '\x07');
   struct Case {
     std::string text;
