@@ -24,6 +24,26 @@
 // catches it and answers syntax. Bytes after the message are `trailing`. account / blockHash are Data
 // (capnp has no fixed-size arrays): a null pointer is missing_field, another length bad_length.
 // Measured alternatives are in codec_capnp.cpp.
+//
+// The eth_getLogs record (record/logs.hpp; schema: LogsResponse { logs: List(Log) }, Log a struct of
+// 3 data words and 4 pointers, Data fields, topics a List(Data)):
+//   - Logs/Encode: the same builder over a first segment of its own sized exactly to the answer
+//     (logs_words in codec_capnp.cpp counts the words the builder lays out), so the answer is always
+//     one segment and no segment is ever malloc'ed; the segment grows once to the largest answer
+//     (2.8 MB at N = 10 000). writeMessage's copy of the segment into the output (a memcpy of the
+//     answer) and the builder's re-zeroing of the segment on destruction are part of each encode.
+//   - reads: the readers above with their default ReaderOptions. The traversal limit (8 Mi words,
+//     64 MiB) is counted once per word read, and the largest answer the generator writes (kMaxLogs,
+//     100 000 logs) is about 3.3 Mi words, so the default holds; DecodeAll takes the list once (each
+//     getLogs() counts the whole list again).
+//   - Logs/AccessOne: logs[k], the list's struct k at k × 7 words in the list's body, then its two
+//     fields: O(1) on `capnp`. `capnp-packed` must first unpack the whole message into its scratch
+//     (packed words say nothing of where word k is until every word before it is unpacked): O(N).
+//     The packed scratch grows once to the largest answer, up to the traversal limit.
+//   - Logs/ScanField: blockNumber of every struct of the list, in place (`capnp`), after unpacking
+//     (`capnp-packed`).
+// Every read checks what capnp cannot: address 20 bytes and transaction hash 32 (bad_length; absent:
+// missing_field), each topic 32 bytes and at most 4 of them (bad_length).
 #pragma once
 
 #include <string_view>
@@ -41,6 +61,7 @@ struct Capnp : LibraryDefaults {
   static constexpr std::string_view kDecodePath =
       "capnp::FlatArrayMessageReader (default ReaderOptions) in place; misaligned input copied to a reused "
       "aligned buffer";
+  static constexpr bool kHasLogs = true;
   struct State;  // codec_capnp.cpp
 };
 
@@ -52,6 +73,7 @@ struct CapnpPacked : LibraryDefaults {
       "kj::ArrayOutputStream";
   static constexpr std::string_view kDecodePath =
       "capnp::PackedMessageReader (default ReaderOptions) over kj::ArrayInputStream, reused scratch space";
+  static constexpr bool kHasLogs = true;
   struct State;  // codec_capnp.cpp
 };
 

@@ -27,6 +27,35 @@
 // straight on the input, the way FlatBuffers is used on bytes a program wrote
 // itself. It may read out of bounds on anything else, so it is for trusted
 // input only (kTrustedInputOnly): never served, never fuzzed on raw bytes.
+//
+// The eth_getLogs record (record/logs.hpp; schema: table LogsResponse { logs:
+// [Log] }, table Log with the Account / Hash structs inline, topics [Hash],
+// data [ubyte]):
+//   Logs/Encode     each Log table built with the generated CreateLog after its
+//                   children (topics: CreateVectorOfStructs straight from the
+//                   record's 32 × count bytes, one copy; data: CreateVector,
+//                   one copy), then the vector of the N offsets (kept in a
+//                   reused std::vector), FinishSizePrefixed, on a builder kept
+//                   in State and Clear()ed: 0 allocations once it has grown to
+//                   the answer.
+//   Logs/DecodeAll  the accessors in place over every log; `flatbuffers`
+//                   verifies the whole answer first (every Log table, vtable,
+//                   vector and struct), `flatbuffers-trusted` does not.
+//   Logs/AccessOne  logs()->Get(k): one offset from the vector, one vtable,
+//                   the two fields: O(1) on `flatbuffers-trusted`. The verified
+//                   row runs the verifier over the whole answer first, so its
+//                   AccessOne is O(N) and almost all verification: the honest
+//                   price of reading untrusted bytes with this library. The
+//                   Verifier's building blocks could check the root, the vector
+//                   and table k alone, in O(1), but the library offers no such
+//                   verification of a buffer (the generated Verify() walks every
+//                   element), and hand-written verification would have to
+//                   follow the schema by hand; not the library's path.
+//   Logs/ScanField  block_number of every Log through its vtable (verified
+//                   first on `flatbuffers`).
+// Both rows check what the schema cannot: at most 4 topics (bad_length; a
+// topic is 32 bytes by the Hash struct), an absent address or transaction
+// hash (missing_field). Figures are in codec_flatbuffers.cpp.
 #pragma once
 
 #include <string_view>
@@ -44,6 +73,7 @@ struct Flatbuffers : LibraryDefaults {
   static constexpr std::string_view kDecodePath =
       "flatbuffers::Verifier (VerifySizePrefixedBuffer<T>, default options), then the generated accessors "
       "in place";
+  static constexpr bool kHasLogs = true;
   struct State;  // codec_flatbuffers.cpp
 };
 
@@ -54,6 +84,7 @@ struct FlatbuffersTrusted : LibraryDefaults {
   static constexpr std::string_view kDecodePath =
       "the generated accessors in place (GetSizePrefixedRoot<T>), no verifier: trusted input only";
   static constexpr bool kTrustedInputOnly = true;
+  static constexpr bool kHasLogs = true;
   struct State;  // codec_flatbuffers.cpp
 };
 

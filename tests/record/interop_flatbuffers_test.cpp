@@ -4,7 +4,11 @@
 // our codecs decode to the same values. Plus the codec's own error cases, each with the DecodeError
 // documented in codec_flatbuffers.cpp: an absent account or hash is missing_field; a fixed-size array
 // cannot have another length (flatc refuses to write one; a struct cut short by the end of the message
-// is the verifier's syntax); garbage is syntax.
+// is the verifier's syntax); garbage is syntax. The same for the eth_getLogs record (record/logs.hpp):
+// flatc reads our LogsRequest and our answer of two logs (a vector of Log tables, topics a vector of
+// Hash structs) as the same values, our decoders read flatc's; five topics are bad_length, an absent
+// address or transaction hash missing_field, and a topic of 31 bytes cannot be written (flatc refuses
+// it: a Hash is 32 bytes by the schema).
 //
 // Every file goes to the test's scratch directory (support/scratch.hpp), removed whether the test passes
 // or fails.
@@ -19,6 +23,7 @@
 
 #include "micro/padded.hpp"
 #include "record/codec_flatbuffers.hpp"
+#include "record/logs.hpp"
 #include "support/scratch.hpp"
 #include "support/tools.hpp"
 
@@ -292,6 +297,152 @@ TEST_F(Flatc, a_misaligned_body_decodes_the_same) {
   EXPECT_EQ(q.block, record::kSampleBlock);
   EXPECT_EQ(q.method, record::kSampleMethod);
   EXPECT_EQ(q.account, chars(record::Bytes(record::kSampleAccount)));
+}
+
+// ---- the eth_getLogs record ----------------------------------------------------
+
+json bytes_json(record::Bytes b) {
+  json out = json::array();
+  for (std::uint8_t x : b) out.push_back(x);
+  return out;
+}
+
+// A Log as flatc --json --defaults-json prints it: every scalar; the structs; topics and data only
+// when not empty (the encoder leaves an empty vector out, and flatc prints no absent vector).
+json log_json(const record::Log& l) {
+  json o = {{"address", {{"value", array_json(l.address)}}}};
+  if (l.topic_count() != 0) {
+    o["topics"] = json::array();
+    for (std::size_t t = 0; t < l.topic_count(); ++t)
+      o["topics"].push_back(
+          {{"value", bytes_json(l.topics.subspan(t * record::kTopicBytes, record::kTopicBytes))}});
+  }
+  if (!l.data.empty()) o["data"] = bytes_json(l.data);
+  o["block_number"] = l.block_number;
+  o["transaction_hash"] = {{"value", array_json(l.tx_hash)}};
+  o["transaction_index"] = l.tx_index;
+  o["log_index"] = l.log_index;
+  o["removed"] = l.removed;
+  return o;
+}
+
+json logs_json(std::span<const record::Log> logs) {
+  json list = json::array();
+  for (const record::Log& l : logs) list.push_back(log_json(l));
+  return {{"logs", list}};
+}
+
+record::LogSet sample_logs(std::uint32_t n) {
+  record::LogSet s;
+  record::generate(record::sample_logs_request(n), s);
+  return s;
+}
+
+TEST_F(Flatc, reads_our_logs_request_and_answer_as_the_same_values) {
+  record::FlatbuffersCodec codec;
+  const record::LogsRequest q = record::sample_logs_request(2);
+  const json req = to_json(codec.encode_logs_request(q), "LogsRequest");
+  EXPECT_EQ(req, (json{{"from_block", q.from_block},
+                       {"to_block", q.to_block},
+                       {"address", {{"value", array_json(q.address)}}},
+                       {"limit", q.limit}}));
+  const record::LogSet set = sample_logs(2);
+  const json got = to_json(codec.encode_logs(set.logs), "LogsResponse");
+  EXPECT_EQ(got, logs_json(set.logs)) << got.dump();
+}
+
+// flatc's bytes, from JSON, read by both rows: the same request, the same answer by every operation.
+template <class Codec>
+void expect_flatc_logs_read(const std::string& request, const std::string& answer,
+                            const record::LogSet& set) {
+  Codec codec;
+  record::LogsRequest q;
+  ASSERT_EQ(codec.decode_logs_request(Padded(bytes_of(request)).bytes(), q), DecodeError::ok) << Codec::kName;
+  EXPECT_EQ(q, set.request) << Codec::kName;
+  const Padded in(bytes_of(answer));
+  record::LogsDigest d;
+  ASSERT_EQ(codec.logs_decode_all(in.bytes(), d), DecodeError::ok) << Codec::kName;
+  EXPECT_EQ(d, record::digest_of(set.logs)) << Codec::kName;
+  record::LogPick pick;
+  ASSERT_EQ(codec.logs_access_one(in.bytes(), 1, pick), DecodeError::ok) << Codec::kName;
+  EXPECT_EQ(pick, record::pick_of(set.logs[1])) << Codec::kName;
+  EXPECT_EQ(codec.logs_access_one(in.bytes(), 2, pick), DecodeError::missing_field) << Codec::kName;
+  record::LogsScan scan;
+  ASSERT_EQ(codec.logs_scan(in.bytes(), scan), DecodeError::ok) << Codec::kName;
+  EXPECT_EQ(scan, record::scan_of(set.logs)) << Codec::kName;
+}
+
+TEST_F(Flatc, writes_logs_our_codecs_read_as_the_same_values) {
+  const record::LogSet set = sample_logs(2);
+  const record::LogsRequest& q = set.request;
+  const std::string request = from_json(json{{"from_block", q.from_block},
+                                             {"to_block", q.to_block},
+                                             {"address", {{"value", array_json(q.address)}}},
+                                             {"limit", q.limit}}
+                                            .dump(),
+                                        "LogsRequest");
+  const std::string answer = from_json(logs_json(set.logs).dump(), "LogsResponse");
+  expect_flatc_logs_read<record::FlatbuffersCodec>(request, answer, set);
+  expect_flatc_logs_read<record::FlatbuffersTrustedCodec>(request, answer, set);
+}
+
+// The Hash struct fixes a topic's length, so only the count can be wrong (more than 4: bad_length); a
+// struct field may be absent (missing_field). The bad log comes second, after a good one.
+TEST_F(Flatc, logs_with_five_topics_or_absent_fields_and_no_31_byte_topic) {
+  record::FlatbuffersCodec codec;
+  const record::LogSet set = sample_logs(1);
+  const json good = log_json(set.logs[0]);
+  const json topic = {{"value", json(std::vector<int>(32, 7))}};
+  auto answer = [&](const json& bad) {
+    return from_json(json{{"logs", {good, bad}}}.dump(), "LogsResponse");
+  };
+  auto decode_all = [&](const std::string& wire) {
+    record::LogsDigest d;
+    return codec.logs_decode_all(Padded(bytes_of(wire)).bytes(), d);
+  };
+  json four = good, five = good, no_address = good, no_hash = good;
+  four["topics"] = {topic, topic, topic, topic};
+  five["topics"] = {topic, topic, topic, topic, topic};
+  no_address.erase("address");
+  no_hash.erase("transaction_hash");
+  EXPECT_EQ(decode_all(answer(four)), DecodeError::ok);
+  EXPECT_EQ(decode_all(answer(five)), DecodeError::bad_length);
+  EXPECT_EQ(decode_all(answer(no_address)), DecodeError::missing_field);
+  const std::string no_hash_wire = answer(no_hash);
+  EXPECT_EQ(decode_all(no_hash_wire), DecodeError::missing_field);
+  record::LogPick pick;
+  EXPECT_EQ(codec.logs_access_one(Padded(bytes_of(no_hash_wire)).bytes(), 1, pick),
+            DecodeError::missing_field);
+  EXPECT_EQ(codec.logs_access_one(Padded(bytes_of(no_hash_wire)).bytes(), 0, pick), DecodeError::ok);
+
+  std::string log;
+  json short_topic = good;
+  short_topic["topics"] = {{{"value", json(std::vector<int>(31, 7))}}};
+  EXPECT_EQ(from_json(json{{"logs", {short_topic}}}.dump(), "LogsResponse", log), "")
+      << "flatc wrote a 31-byte topic";
+  EXPECT_NE(log.find("Fixed-length array size is incorrect"), std::string::npos) << log;
+}
+
+TEST_F(Flatc, cut_garbage_or_misaligned_answers) {
+  record::FlatbuffersCodec codec;
+  const record::LogSet set = sample_logs(2);
+  const record::Bytes w = codec.encode_logs(set.logs);
+  const std::string wire(chars(w));
+  record::LogsDigest d;
+  record::LogPick pick;
+  record::LogsScan scan;
+  for (const std::string& bad : {wire.substr(0, wire.size() - 1), wire + '\0',
+                                 std::string("\x10\x00\x00\x00garbage, not a FlatBuffer")}) {
+    const Padded in(bytes_of(bad));
+    EXPECT_EQ(codec.logs_decode_all(in.bytes(), d), DecodeError::syntax);
+    EXPECT_EQ(codec.logs_access_one(in.bytes(), 0, pick), DecodeError::syntax);
+    EXPECT_EQ(codec.logs_scan(in.bytes(), scan), DecodeError::syntax);
+  }
+  std::vector<std::uint8_t> at_odd(1 + wire.size() + record::kInputPaddingBytes);
+  std::copy(wire.begin(), wire.end(), at_odd.begin() + 1);
+  d = {};
+  ASSERT_EQ(codec.logs_decode_all({at_odd.data() + 1, wire.size()}, d), DecodeError::ok);
+  EXPECT_EQ(d, record::digest_of(set.logs));
 }
 
 }  // namespace

@@ -4,7 +4,11 @@
 // `protoc --encode` writes from text format, our decoders read as the same values. Plus the errors the
 // codec documents (record/codec_protobuf.cpp): a byte field of the wrong length is bad_length, an absent
 // (or empty) one missing_field, anything protobuf's parser rejects (garbage, invalid UTF-8 in `method`)
-// syntax. Files go to the test's scratch directory (support/scratch.hpp), removed when it ends.
+// syntax. The same for the eth_getLogs record (record/logs.hpp): protoc reads our LogsRequest and our
+// answer of two logs (nested Log messages, repeated topics) as the same values, our decoders read
+// protoc's, and a topic of 31 bytes, five topics or an absent address / transaction hash written by
+// protoc are bad_length / missing_field. Files go to the test's scratch directory
+// (support/scratch.hpp), removed when it ends.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -18,6 +22,7 @@
 
 #include "micro/padded.hpp"
 #include "record/codec_protobuf.hpp"
+#include "record/logs.hpp"
 #include "record/record.hpp"
 #include "support/scratch.hpp"
 #include "support/tools.hpp"
@@ -55,45 +60,72 @@ using zaptest::hex;
 
 // ---- text format, as protoc prints it -------------------------------------------------
 
-// One message in text format, as protoc --decode prints a flat one: `name: value` per line, strings
-// and bytes in double quotes with C escapes (\ooo octal, \" \' \\ \n \r \t); fields at their default
-// are not printed. Values are kept unescaped, as bytes.
-std::map<std::string, std::string> parse_text(std::string_view text) {
-  std::map<std::string, std::string> fields;
+// One `name: value` line of text format, as protoc --decode prints it: strings and bytes in double
+// quotes with C escapes (\ooo octal, \" \' \\ \n \r \t), kept unescaped, as bytes. False for a line
+// that is not a field (a brace).
+bool parse_field(std::string_view line, std::string& name, std::string& value) {
+  while (!line.empty() && line.front() == ' ') line.remove_prefix(1);  // nested messages are indented
+  const std::size_t colon = line.find(": ");
+  if (colon == std::string_view::npos) return false;
+  name = std::string(line.substr(0, colon));
+  std::string_view v = line.substr(colon + 2);
+  value.clear();
+  if (v.empty() || v.front() != '"') {
+    value = std::string(v);
+    return true;
+  }
+  v = v.substr(1, v.size() >= 2 ? v.size() - 2 : 0);
+  for (std::size_t k = 0; k < v.size(); ++k) {
+    if (v[k] != '\\' || k + 1 == v.size()) {
+      value += v[k];
+      continue;
+    }
+    const char c = v[++k];
+    if (c >= '0' && c <= '7') {
+      int n = 0, digits = 0;
+      while (digits < 3 && k < v.size() && v[k] >= '0' && v[k] <= '7') n = n * 8 + (v[k++] - '0'), ++digits;
+      --k;
+      value += static_cast<char>(n);
+    } else {
+      value += c == 'n' ? '\n' : c == 'r' ? '\r' : c == 't' ? '\t' : c;  // \" \' \\ stand for themselves
+    }
+  }
+  return true;
+}
+
+std::vector<std::string_view> lines_of(std::string_view text) {
+  std::vector<std::string_view> out;
   std::size_t i = 0;
   while (i < text.size()) {
     const std::size_t eol = text.find('\n', i);
-    const std::string_view line = text.substr(i, eol == std::string_view::npos ? text.npos : eol - i);
+    out.push_back(text.substr(i, eol == std::string_view::npos ? text.npos : eol - i));
     i = eol == std::string_view::npos ? text.size() : eol + 1;
-    const std::size_t colon = line.find(": ");
-    if (colon == std::string_view::npos) continue;
-    const std::string name(line.substr(0, colon));
-    std::string_view v = line.substr(colon + 2);
-    std::string value;
-    if (!v.empty() && v.front() == '"') {
-      v = v.substr(1, v.size() >= 2 ? v.size() - 2 : 0);
-      for (std::size_t k = 0; k < v.size(); ++k) {
-        if (v[k] != '\\' || k + 1 == v.size()) {
-          value += v[k];
-          continue;
-        }
-        const char c = v[++k];
-        if (c >= '0' && c <= '7') {
-          int n = 0, digits = 0;
-          while (digits < 3 && k < v.size() && v[k] >= '0' && v[k] <= '7')
-            n = n * 8 + (v[k++] - '0'), ++digits;
-          --k;
-          value += static_cast<char>(n);
-        } else {
-          value += c == 'n' ? '\n' : c == 'r' ? '\r' : c == 't' ? '\t' : c;  // \" \' \\ stand for themselves
-        }
-      }
-    } else {
-      value = std::string(v);
-    }
-    fields[name] = value;
   }
+  return out;
+}
+
+// One flat message in text format: its fields by name (fields at their default are not printed).
+std::map<std::string, std::string> parse_text(std::string_view text) {
+  std::map<std::string, std::string> fields;
+  std::string name, value;
+  for (const std::string_view line : lines_of(text))
+    if (parse_field(line, name, value)) fields[name] = value;
   return fields;
+}
+
+// A LogsResponse in text format: one `logs { ... }` block per log, each its fields in order (topics
+// repeat).
+using Fields = std::vector<std::pair<std::string, std::string>>;
+std::vector<Fields> parse_logs_text(std::string_view text) {
+  std::vector<Fields> logs;
+  std::string name, value;
+  for (const std::string_view line : lines_of(text)) {
+    if (line == "logs {")
+      logs.emplace_back();
+    else if (parse_field(line, name, value) && !logs.empty())
+      logs.back().emplace_back(name, value);
+  }
+  return logs;
 }
 
 // A byte string as text-format escapes, for protoc --encode: every byte as \ooo.
@@ -300,6 +332,172 @@ TYPED_TEST(ProtobufInterop, malformed_input_is_syntax) {
           v),
       DecodeError::ok);
   EXPECT_EQ(v.id, 7u);
+}
+
+// ---- the eth_getLogs record --------------------------------------------------------------------
+
+template <class T>
+std::string as_string(const T& bytes) {
+  return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
+}
+
+record::Bytes bytes_of(std::string_view s) {
+  return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()};
+}
+
+// One Log as a `logs { ... }` block of text format, for protoc --encode; `topics` given apart, so a
+// test can write any number of any length.
+std::string log_text(const record::Log& l, const std::vector<std::string>& topics) {
+  std::string t = "logs {\n  address: " + escaped(as_string(l.address)) + "\n";
+  for (const std::string& topic : topics) t += "  topics: " + escaped(topic) + "\n";
+  if (!l.data.empty()) t += "  data: " + escaped(as_string(l.data)) + "\n";
+  t += "  block_number: " + std::to_string(l.block_number) +
+       "\n  transaction_hash: " + escaped(as_string(l.tx_hash)) +
+       "\n  transaction_index: " + std::to_string(l.tx_index) +
+       "\n  log_index: " + std::to_string(l.log_index) + "\n  removed: " + (l.removed ? "true" : "false") +
+       "\n}\n";
+  return t;
+}
+std::vector<std::string> topics_of(const record::Log& l) {
+  std::vector<std::string> out;
+  for (std::size_t t = 0; t < l.topic_count(); ++t)
+    out.push_back(as_string(l.topics.subspan(t * record::kTopicBytes, record::kTopicBytes)));
+  return out;
+}
+
+record::LogSet sample_logs(std::uint32_t n) {
+  record::LogSet s;
+  record::generate(record::sample_logs_request(n), s);
+  return s;
+}
+
+TYPED_TEST(ProtobufInterop, protoc_decodes_our_logs_request) {
+  zaptest::Scratch dir("interop_protobuf");
+  TypeParam codec;
+  const record::LogsRequest q = record::sample_logs_request(2);
+  std::string text;
+  ASSERT_TRUE(protoc(dir, "decode", "LogsRequest", as_string(codec.encode_logs_request(q)), text));
+  const auto m = parse_text(text);
+  EXPECT_EQ(number_or_default(m, "from_block"), std::to_string(q.from_block)) << text;
+  EXPECT_EQ(number_or_default(m, "to_block"), std::to_string(q.to_block)) << text;
+  EXPECT_EQ(number_or_default(m, "limit"), std::to_string(q.limit)) << text;
+  EXPECT_EQ(hex(bytes_or_default(m, "address")), hex(q.address)) << text;
+  EXPECT_EQ(m.size(), 4u) << text;
+}
+
+// The answer of sample_logs_request(2): every field of both logs, in the schema's order (protoc prints
+// fields in number order, repeated topics in list order; fields at their default not at all).
+TYPED_TEST(ProtobufInterop, protoc_decodes_our_logs) {
+  zaptest::Scratch dir("interop_protobuf");
+  TypeParam codec;
+  const record::LogSet set = sample_logs(2);
+  std::string text;
+  ASSERT_TRUE(protoc(dir, "decode", "LogsResponse", as_string(codec.encode_logs(set.logs)), text));
+  const std::vector<Fields> logs = parse_logs_text(text);
+  ASSERT_EQ(logs.size(), set.logs.size()) << text;
+  for (std::size_t i = 0; i < logs.size(); ++i) {
+    const record::Log& l = set.logs[i];
+    Fields want = {{"address", as_string(l.address)}};
+    for (const std::string& t : topics_of(l)) want.emplace_back("topics", t);
+    if (!l.data.empty()) want.emplace_back("data", as_string(l.data));
+    want.emplace_back("block_number", std::to_string(l.block_number));
+    want.emplace_back("transaction_hash", as_string(l.tx_hash));
+    if (l.tx_index != 0) want.emplace_back("transaction_index", std::to_string(l.tx_index));
+    if (l.log_index != 0) want.emplace_back("log_index", std::to_string(l.log_index));
+    if (l.removed) want.emplace_back("removed", "true");
+    EXPECT_EQ(logs[i], want) << "log " << i << " of\n" << text;
+  }
+}
+
+TYPED_TEST(ProtobufInterop, we_read_the_logs_protoc_encodes) {
+  zaptest::Scratch dir("interop_protobuf");
+  TypeParam codec;
+  const record::LogsRequest q = record::sample_logs_request(2);
+  std::string wire;
+  ASSERT_TRUE(protoc(dir, "encode", "LogsRequest",
+                     "address: " + escaped(as_string(q.address)) + "\nlimit: 2\nto_block: " +
+                         std::to_string(q.to_block) + "\nfrom_block: " + std::to_string(q.from_block) + "\n",
+                     wire));
+  record::LogsRequest back;
+  ASSERT_EQ(codec.decode_logs_request(micro::Padded(bytes_of(wire)).bytes(), back), DecodeError::ok);
+  EXPECT_EQ(back, q);
+
+  const record::LogSet set = sample_logs(2);
+  std::string text;
+  for (const record::Log& l : set.logs) text += log_text(l, topics_of(l));
+  ASSERT_TRUE(protoc(dir, "encode", "LogsResponse", text, wire));
+  const micro::Padded in(bytes_of(wire));
+  record::LogsDigest d;
+  ASSERT_EQ(codec.logs_decode_all(in.bytes(), d), DecodeError::ok);
+  EXPECT_EQ(d, record::digest_of(set.logs));
+  record::LogPick pick;
+  ASSERT_EQ(codec.logs_access_one(in.bytes(), 1, pick), DecodeError::ok);
+  EXPECT_EQ(pick, record::pick_of(set.logs[1]));
+  EXPECT_EQ(codec.logs_access_one(in.bytes(), 2, pick), DecodeError::missing_field);
+  record::LogsScan scan;
+  ASSERT_EQ(codec.logs_scan(in.bytes(), scan), DecodeError::ok);
+  EXPECT_EQ(scan, record::scan_of(set.logs));
+}
+
+// What protobuf cannot bound, the decoder does: each topic 32 bytes, at most 4; address and
+// transaction hash present (proto3: absent and empty are one) and of their lengths.
+TYPED_TEST(ProtobufInterop, logs_of_the_wrong_lengths_or_absent_fields) {
+  zaptest::Scratch dir("interop_protobuf");
+  TypeParam codec;
+  const record::LogSet set = sample_logs(1);  // holds the bytes the log's topics and data point into
+  const record::Log& log = set.logs[0];
+  const std::string topic(32, '\x07');
+  struct Case {
+    std::string text;
+    DecodeError want;
+  };
+  std::string no_address = log_text(log, {topic});
+  no_address.erase(no_address.find("  address:"),
+                   no_address.find("  topics:") - no_address.find("  address:"));
+  std::string no_hash = log_text(log, {topic});
+  const std::size_t hash_at = no_hash.find("  transaction_hash:");
+  no_hash.erase(hash_at, no_hash.find('\n', hash_at) + 1 - hash_at);
+  std::string short_address_text = log_text(log, {topic});
+  const std::size_t address_at = short_address_text.find(escaped(as_string(log.address)));
+  short_address_text.replace(address_at, escaped(as_string(log.address)).size(),
+                             escaped(as_string(log.address).substr(0, 19)));
+  const Case cases[] = {
+      {log_text(log, {}), DecodeError::ok},
+      {log_text(log, {topic, topic, topic, topic}), DecodeError::ok},
+      {log_text(log, {topic, topic, topic, topic, topic}), DecodeError::bad_length},
+      {log_text(log, {topic.substr(0, 31)}), DecodeError::bad_length},
+      {log_text(log, {topic, topic + '\x07'}), DecodeError::bad_length},
+      {log_text(log, {""}), DecodeError::bad_length},  // an empty topic is there, and 0 bytes long
+      {short_address_text, DecodeError::bad_length},
+      {no_address, DecodeError::missing_field},
+      {no_hash, DecodeError::missing_field},
+  };
+  for (const Case& c : cases) {
+    std::string wire;
+    // The bad log second, after a good one: the error is found wherever it is.
+    ASSERT_TRUE(protoc(dir, "encode", "LogsResponse", log_text(log, topics_of(log)) + c.text, wire));
+    const micro::Padded in(bytes_of(wire));
+    record::LogsDigest d;
+    EXPECT_EQ(codec.logs_decode_all(in.bytes(), d), c.want) << c.text;
+    // AccessOne reads log 1's transaction hash only; ScanField its block number only.
+    record::LogPick pick;
+    EXPECT_EQ(codec.logs_access_one(in.bytes(), 1, pick),
+              c.text == no_hash ? DecodeError::missing_field : DecodeError::ok)
+        << c.text;
+    record::LogsScan scan;
+    EXPECT_EQ(codec.logs_scan(in.bytes(), scan), DecodeError::ok) << c.text;
+  }
+  // A Log that is not a message (garbage in its length-delimited bytes), and a cut answer: syntax.
+  record::LogsDigest d;
+  const std::string bad_log("\x0a\x03\xff\xff\xff", 5);
+  EXPECT_EQ(codec.logs_decode_all(micro::Padded(bytes_of(bad_log)).bytes(), d), DecodeError::syntax);
+  const record::Bytes full = codec.encode_logs(sample_logs(2).logs);
+  const std::string cut = as_string(full).substr(0, full.size() - 1);
+  EXPECT_EQ(codec.logs_decode_all(micro::Padded(bytes_of(cut)).bytes(), d), DecodeError::syntax);
+  record::LogPick pick;
+  EXPECT_EQ(codec.logs_access_one(micro::Padded(bytes_of(cut)).bytes(), 0, pick), DecodeError::syntax);
+  record::LogsScan scan;
+  EXPECT_EQ(codec.logs_scan(micro::Padded(bytes_of(cut)).bytes(), scan), DecodeError::syntax);
 }
 
 }  // namespace
