@@ -33,6 +33,10 @@ struct Boostjson : LibraryDefaults {
   static constexpr std::string_view kDecodePath =
       "boost::json::basic_parser (reused) with a record SAX handler: no DOM, views into the input";
   static constexpr bool kDecodeNoexcept = true;
+  static constexpr bool kHasLogs = true;
+  static constexpr std::string_view kLogsPath =
+      "boost::json::basic_parser SAX; AccessOne: logs 0..k-1 parsed and validated, the parse stopped after "
+      "log k; ScanField: every value parsed, blockNumber decoded";
   struct State;  // codec_boostjson.cpp
 };
 

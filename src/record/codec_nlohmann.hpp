@@ -27,6 +27,10 @@ struct Nlohmann : LibraryDefaults {
       "nlohmann::ordered_json per direction, values overwritten in place, dump()";
   static constexpr std::string_view kDecodePath =
       "nlohmann::json::sax_parse (strict) with a record handler; kept strings copied to reused scratch";
+  static constexpr bool kHasLogs = true;
+  static constexpr std::string_view kLogsPath =
+      "nlohmann::json::sax_parse (strict); AccessOne: logs 0..k-1 parsed and validated, the parse stopped "
+      "after log k; ScanField: every value parsed, blockNumber decoded";
   struct State;  // codec_nlohmann.cpp
 };
 

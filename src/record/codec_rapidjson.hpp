@@ -29,6 +29,10 @@ struct Rapidjson : LibraryDefaults {
       "rapidjson::Writer<StringBuffer>, one StringBuffer per direction, Clear()ed and reused";
   static constexpr std::string_view kDecodePath =
       "rapidjson::Reader SAX (in situ on a reused copy, UTF-8 validated) with a record handler, reused";
+  static constexpr bool kHasLogs = true;
+  static constexpr std::string_view kLogsPath =
+      "rapidjson::Reader SAX; AccessOne: over a MemoryStream (no copy), logs 0..k-1 parsed and validated, "
+      "the parse stopped after log k; ScanField: in situ, every value parsed, blockNumber decoded";
   struct State;  // codec_rapidjson.cpp
 };
 

@@ -28,7 +28,11 @@ struct Simdjson : LibraryDefaults {
       "raw key compare, get_uint64 / get_string";
   static constexpr bool kDecodeNoexcept = true;
   static constexpr bool kEncodesWithJsonWriter = true;  // simdjson 3.0.1 has no serializer
-  struct State;                                         // codec_simdjson.cpp
+  static constexpr bool kHasLogs = true;
+  static constexpr std::string_view kLogsPath =
+      "On-Demand over the answer's array; AccessOne: On-Demand skips logs 0..k-1 and stops after log k; "
+      "ScanField: each log's fields but blockNumber skipped by On-Demand";
+  struct State;  // codec_simdjson.cpp
 };
 
 using SimdjsonCodec = LibraryCodec<Simdjson>;
