@@ -31,8 +31,8 @@ struct Rapidjson : LibraryDefaults {
       "rapidjson::Reader SAX (in situ on a reused copy, UTF-8 validated) with a record handler, reused";
   static constexpr bool kHasLogs = true;
   static constexpr std::string_view kLogsPath =
-      "rapidjson::Reader SAX; AccessOne: over a MemoryStream (no copy), logs 0..k-1 parsed and validated, "
-      "the parse stopped after log k; ScanField: in situ, every value parsed, blockNumber decoded";
+      "rapidjson::Reader SAX in situ; AccessOne: logs 0..k-1 parsed and validated, the parse stopped after "
+      "log k; ScanField: every value parsed, blockNumber decoded";
   struct State;  // codec_rapidjson.cpp
 };
 

@@ -340,6 +340,19 @@ DecodeError not_a_container(od::value& v, error_code e) noexcept {
   return well_formed(v, 3) ? DecodeError::wrong_type : DecodeError::syntax;
 }
 
+// A hex string's text read in place from its raw token, when the string is
+// plain (no escape): stage 1 has validated every string and all UTF-8 of the
+// input, and the hex readers refuse any byte but a digit (a backslash
+// included), so a string they accept here is exactly its unescaped text.
+// Saves get_string's copy into the parser's string buffer; anything else
+// (escapes, errors) takes get_string, which gives the outcome.
+inline bool raw_text(od::value& v, std::string_view& text) noexcept {
+  const std::string_view tok = trim_right(v.raw_json_token());
+  if (tok.size() < 2 || tok.front() != '"' || tok.back() != '"') return false;
+  text = tok.substr(1, tok.size() - 2);
+  return true;
+}
+
 DecodeError read_topics(od::value& v, logs_json::LogFields& log) noexcept {
   od::array topics;
   if (const error_code e = v.get_array().get(topics); e != simdjson::SUCCESS) return not_a_container(v, e);
@@ -348,6 +361,10 @@ DecodeError read_topics(od::value& v, logs_json::LogFields& log) noexcept {
     if (item.error() != simdjson::SUCCESS) return DecodeError::syntax;
     od::value&& t = std::move(item).value_unsafe();
     std::string_view s;
+    const std::uint32_t count = log.topic_count;
+    if (raw_text(t, s) && logs_json::read_topic(log, s) == DecodeError::ok) [[likely]]
+      continue;  // the value is left to On-Demand to step over
+    log.topic_count = count;
     DecodeError r = read_string(t, s);
     if (r == DecodeError::syntax) return r;
     if (r == DecodeError::ok) r = logs_json::read_topic(log, s);
@@ -367,6 +384,8 @@ DecodeError read_log_value(int f, od::value& v, logs_json::LogFields& log,
     return not_a_container(v, e);  // a literal that is not true or false is syntax there
   }
   std::string_view s;
+  if (raw_text(v, s) && logs_json::read_log_string(log, f, s, data) == DecodeError::ok) [[likely]]
+    return DecodeError::ok;
   const DecodeError r = read_string(v, s);
   if (r != DecodeError::ok) return r;
   return logs_json::read_log_string(log, f, s, data);
