@@ -534,7 +534,7 @@ struct Boostjson::State {
     char text[2 + 2 * kAccountBytes];
     assign(kv[logs_json::kFromBlock].value(), text, hex::write_quantity(text, r.from_block));
     assign(kv[logs_json::kToBlock].value(), text, hex::write_quantity(text, r.to_block));
-    assign(kv[logs_json::kFilterAddress].value(), text, hex::write(text, r.address));
+    assign(kv[logs_json::kFilterAddress].value(), text, hex::encode(text, r.address));
     assign(kv[logs_json::kLimit].value(), text, hex::write_quantity(text, r.limit));
     return serialize(sr, logs_request_doc, logs_request_text);
   }
@@ -547,18 +547,18 @@ struct Boostjson::State {
     for (std::size_t i = 0; i < logs.size(); ++i) {
       const Log& l = logs[i];
       json::key_value_pair* kv = logs_doc[i].get_object().begin();  // in kLogKeys' order
-      assign(kv[kAddress].value(), text, hex::write(text, l.address));
+      assign(kv[kAddress].value(), text, hex::encode(text, l.address));
       json::array& topics = kv[kTopics].value().get_array();
       topics.resize(l.topic_count());  // new elements are null
       for (std::size_t t = 0; t < l.topic_count(); ++t) {
         json::value& topic = topics[t];
         if (!topic.is_string()) topic.emplace_string();
-        assign(topic, text, hex::write(text, l.topics.subspan(t * kTopicBytes, kTopicBytes)));
+        assign(topic, text, hex::encode(text, l.topics.subspan(t * kTopicBytes, kTopicBytes)));
       }
       if (data_text.size() < 2 + 2 * l.data.size()) data_text.resize(2 + 2 * l.data.size());
-      assign(kv[kData].value(), data_text.data(), hex::write(data_text.data(), l.data));
+      assign(kv[kData].value(), data_text.data(), hex::encode(data_text.data(), l.data));
       assign(kv[kBlockNumber].value(), text, hex::write_quantity(text, l.block_number));
-      assign(kv[kTxHash].value(), text, hex::write(text, l.tx_hash));
+      assign(kv[kTxHash].value(), text, hex::encode(text, l.tx_hash));
       assign(kv[kTxIndex].value(), text, hex::write_quantity(text, l.tx_index));
       assign(kv[kLogIndex].value(), text, hex::write_quantity(text, l.log_index));
       kv[kRemoved].value().get_bool() = l.removed;

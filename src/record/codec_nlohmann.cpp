@@ -337,7 +337,7 @@ struct Nlohmann::State {
     char text[2 + 2 * kAccountBytes];
     assign(nth(o, logs_json::kFromBlock), text, hex::write_quantity(text, r.from_block));
     assign(nth(o, logs_json::kToBlock), text, hex::write_quantity(text, r.to_block));
-    assign(nth(o, logs_json::kFilterAddress), text, hex::write(text, r.address));
+    assign(nth(o, logs_json::kFilterAddress), text, hex::encode(text, r.address));
     assign(nth(o, logs_json::kLimit), text, hex::write_quantity(text, r.limit));
     return dump(logs_request_doc, logs_request_out);
   }
@@ -351,17 +351,17 @@ struct Nlohmann::State {
     for (std::size_t i = 0; i < logs.size(); ++i) {
       const Log& l = logs[i];
       auto& o = array[i].get_ref<ordered_json::object_t&>();  // in kLogKeys' order
-      assign(nth(o, kAddress), text, hex::write(text, l.address));
+      assign(nth(o, kAddress), text, hex::encode(text, l.address));
       auto& topics = nth(o, kTopics).get_ref<ordered_json::array_t&>();
       topics.resize(l.topic_count());  // new elements are null
       for (std::size_t t = 0; t < l.topic_count(); ++t) {
         if (!topics[t].is_string()) topics[t] = std::string();
-        assign(topics[t], text, hex::write(text, l.topics.subspan(t * kTopicBytes, kTopicBytes)));
+        assign(topics[t], text, hex::encode(text, l.topics.subspan(t * kTopicBytes, kTopicBytes)));
       }
       if (data_text.size() < 2 + 2 * l.data.size()) data_text.resize(2 + 2 * l.data.size());
-      assign(nth(o, kData), data_text.data(), hex::write(data_text.data(), l.data));
+      assign(nth(o, kData), data_text.data(), hex::encode(data_text.data(), l.data));
       assign(nth(o, kBlockNumber), text, hex::write_quantity(text, l.block_number));
-      assign(nth(o, kTxHash), text, hex::write(text, l.tx_hash));
+      assign(nth(o, kTxHash), text, hex::encode(text, l.tx_hash));
       assign(nth(o, kTxIndex), text, hex::write_quantity(text, l.tx_index));
       assign(nth(o, kLogIndex), text, hex::write_quantity(text, l.log_index));
       nth(o, kRemoved).get_ref<bool&>() = l.removed;

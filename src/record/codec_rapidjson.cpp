@@ -358,7 +358,7 @@ struct Rapidjson::State {
     key(w, "toBlock");
     string(w, text, hex::write_quantity(text, r.to_block));
     key(w, "address");
-    string(w, text, hex::write(text, r.address));
+    string(w, text, hex::encode(text, r.address));
     key(w, "limit");
     string(w, text, hex::write_quantity(text, r.limit));
     w.EndObject();
@@ -377,19 +377,19 @@ struct Rapidjson::State {
     for (const Log& l : logs) {
       w.StartObject();
       key(w, "address");
-      string(w, text, hex::write(text, l.address));
+      string(w, text, hex::encode(text, l.address));
       key(w, "topics");
       w.StartArray();
       for (std::size_t t = 0; t < l.topic_count(); ++t)
-        string(w, text, hex::write(text, l.topics.subspan(t * kTopicBytes, kTopicBytes)));
+        string(w, text, hex::encode(text, l.topics.subspan(t * kTopicBytes, kTopicBytes)));
       w.EndArray();
       key(w, "data");
       if (data_text.size() < 2 + 2 * l.data.size()) data_text.resize(2 + 2 * l.data.size());
-      string(w, data_text.data(), hex::write(data_text.data(), l.data));
+      string(w, data_text.data(), hex::encode(data_text.data(), l.data));
       key(w, "blockNumber");
       string(w, text, hex::write_quantity(text, l.block_number));
       key(w, "transactionHash");
-      string(w, text, hex::write(text, l.tx_hash));
+      string(w, text, hex::encode(text, l.tx_hash));
       key(w, "transactionIndex");
       string(w, text, hex::write_quantity(text, l.tx_index));
       key(w, "logIndex");

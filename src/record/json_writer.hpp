@@ -67,7 +67,7 @@ class JsonWriter {
     p = put(p, R"(","toBlock":")");
     p = hex::write_quantity(p, r.to_block);
     p = put(p, R"(","address":")");
-    p = hex::write(p, r.address);
+    p = hex::encode(p, r.address);
     p = put(p, R"(","limit":")");
     p = hex::write_quantity(p, r.limit);
     p = put(p, R"("})");
@@ -86,20 +86,20 @@ class JsonWriter {
     *p++ = '[';
     for (const Log& l : logs) {
       p = put(p, R"({"address":")");
-      p = hex::write(p, l.address);
+      p = hex::encode(p, l.address);
       p = put(p, R"(","topics":[)");
       for (std::size_t t = 0; t < l.topic_count(); ++t) {
         if (t != 0) *p++ = ',';
         *p++ = '"';
-        p = hex::write(p, l.topics.subspan(t * kTopicBytes, kTopicBytes));
+        p = hex::encode(p, l.topics.subspan(t * kTopicBytes, kTopicBytes));
         *p++ = '"';
       }
       p = put(p, R"(],"data":")");
-      p = hex::write(p, l.data);
+      p = hex::encode(p, l.data);
       p = put(p, R"(","blockNumber":")");
       p = hex::write_quantity(p, l.block_number);
       p = put(p, R"(","transactionHash":")");
-      p = hex::write(p, l.tx_hash);
+      p = hex::encode(p, l.tx_hash);
       p = put(p, R"(","transactionIndex":")");
       p = hex::write_quantity(p, l.tx_index);
       p = put(p, R"(","logIndex":")");

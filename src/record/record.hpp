@@ -188,9 +188,22 @@ inline __m128i digits_to_bytes(__m128i c, bool& ok) noexcept {
 #endif
 
 // Writes "0x" + 2n lowercase digits to out (which has room for 2 + 2n chars);
-// returns the end. Sixteen bytes a step where SSE2 is baseline (every
-// x86-64): a log's hashes and data are most of an eth_getLogs answer.
+// returns the end. The first record's writer, kept byte by byte so that its
+// published figures stay comparable; encode() writes the same faster.
 inline char* write(char* out, Bytes b) noexcept {
+  *out++ = '0';
+  *out++ = 'x';
+  for (std::uint8_t v : b) {
+    *out++ = kDigits[v >> 4];
+    *out++ = kDigits[v & 15];
+  }
+  return out;
+}
+
+// write()'s bytes, sixteen bytes a step where SSE2 is baseline (every
+// x86-64): the eth_getLogs writers', whose hashes and data are most of an
+// answer.
+inline char* encode(char* out, Bytes b) noexcept {
   *out++ = '0';
   *out++ = 'x';
   const std::uint8_t* p = b.data();
