@@ -345,12 +345,19 @@ DecodeError not_a_container(od::value& v, error_code e) noexcept {
 // input, and the hex readers refuse any byte but a digit (a backslash
 // included), so a string they accept here is exactly its unescaped text.
 // Saves get_string's copy into the parser's string buffer; anything else
-// (escapes, errors) takes get_string, which gives the outcome.
+// (escapes, errors) takes get_string, which gives the outcome. The token is
+// only peeked at: consume() then steps over the string as get_string would,
+// so that the iterator checks what follows it (left unconsumed, On-Demand's
+// skip would step over a stray ':' too).
 inline bool raw_text(od::value& v, std::string_view& text) noexcept {
   const std::string_view tok = trim_right(v.raw_json_token());
   if (tok.size() < 2 || tok.front() != '"' || tok.back() != '"') return false;
   text = tok.substr(1, tok.size() - 2);
   return true;
+}
+inline void consume(od::value& v) noexcept {
+  od::raw_json_string raw;
+  static_cast<void>(v.get_raw_json_string().get(raw));  // a string (raw_text saw its quotes)
 }
 
 DecodeError read_topics(od::value& v, logs_json::LogFields& log) noexcept {
@@ -362,8 +369,10 @@ DecodeError read_topics(od::value& v, logs_json::LogFields& log) noexcept {
     od::value&& t = std::move(item).value_unsafe();
     std::string_view s;
     const std::uint32_t count = log.topic_count;
-    if (raw_text(t, s) && logs_json::read_topic(log, s) == DecodeError::ok) [[likely]]
-      continue;  // the value is left to On-Demand to step over
+    if (raw_text(t, s) && logs_json::read_topic(log, s) == DecodeError::ok) [[likely]] {
+      consume(t);
+      continue;
+    }
     log.topic_count = count;
     DecodeError r = read_string(t, s);
     if (r == DecodeError::syntax) return r;
@@ -384,8 +393,10 @@ DecodeError read_log_value(int f, od::value& v, logs_json::LogFields& log,
     return not_a_container(v, e);  // a literal that is not true or false is syntax there
   }
   std::string_view s;
-  if (raw_text(v, s) && logs_json::read_log_string(log, f, s, data) == DecodeError::ok) [[likely]]
+  if (raw_text(v, s) && logs_json::read_log_string(log, f, s, data) == DecodeError::ok) [[likely]] {
+    consume(v);
     return DecodeError::ok;
+  }
   const DecodeError r = read_string(v, s);
   if (r != DecodeError::ok) return r;
   return logs_json::read_log_string(log, f, s, data);
@@ -517,8 +528,12 @@ DecodeError Simdjson::State::logs_decode_all(Bytes in, LogsDigest& d) noexcept {
 DecodeError Simdjson::State::logs_access_one(Bytes in, std::uint32_t k, LogPick& out) noexcept {
   bool found = false;
   const DecodeError e = walk_logs(logs, in, [&](std::uint32_t i, od::value& v, bool& stop) noexcept {
-    if (i < k) return DecodeError::ok;  // not consumed: On-Demand skips it
-    stop = found = true;
+    if (i != k) return DecodeError::ok;  // not consumed: On-Demand skips it
+    found = true;
+    // An element k that is not a log is wrong_type on the error path, which
+    // reads on to the end (as the SAX codecs must).
+    od::json_type t;
+    stop = v.type().get(t) == simdjson::SUCCESS && t == od::json_type::object;
     return read_log(v, logs_json::kPickFields, false, log, data);
   });
   if (e != DecodeError::ok) return e;

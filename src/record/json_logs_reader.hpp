@@ -51,13 +51,16 @@ class JsonLogsReader : public JsonReader {
 
   // Log k's logIndex and transactionHash: the logs before it are skipped
   // (validated, not decoded), log k's other fields too, and nothing after it
-  // is read.
+  // is read. An element k that is not a log is wrong_type on the error path,
+  // which reads on to the end (as the SAX codecs must: a library reports a
+  // number before it has seen the byte after it).
   DecodeError access_one(Bytes in, std::uint32_t k, LogPick& out) noexcept {
     bool found = false;
     const DecodeError e =
         walk(in, [&](std::uint32_t i, const char* p, const char* end, DecodeError& err, bool& stop) {
-          if (i < k) return json::skip_value(p, end, json::kMaxDepth - 1);
-          stop = found = true;
+          if (i != k) return json::skip_value(p, end, json::kMaxDepth - 1);
+          found = true;
+          stop = *p == '{';
           return read_log(p, end, logs_json::kPickFields, err);
         });
     if (e != DecodeError::ok) return e;

@@ -6,9 +6,9 @@
 // these calls (as json_sax.hpp's Collector does for the first record).
 //
 // Every event returns whether the parse goes on: always, except past
-// kMaxDepth (a syntax error) and, for AccessOne, once log k is read — the
-// handler then stops the parse on purpose (stopped()), and nothing after log
-// k is parsed. Field errors are remembered, not returned, so a malformed
+// kMaxDepth (a syntax error) and, for AccessOne, once log k (an object) has
+// been read — the handler then stops the parse on purpose (stopped()), and
+// nothing after log k is parsed. Field errors are remembered, not returned, so a malformed
 // document still reads as syntax.
 #pragma once
 
@@ -59,7 +59,7 @@ class AnswerCollector {
     if (depth_ == 0) {
       root_is_array_ = true;
     } else if (depth_ == 1) {
-      if (!element(false)) return false;
+      element(false);
     } else if (depth_ == 2 && log_) {
       if (field_ == logs_json::kTopics)
         topics_ = true;  // its elements are at depth 3
@@ -76,7 +76,7 @@ class AnswerCollector {
     if (depth_ == 0) {
       fail(DecodeError::wrong_type);  // the top level is not an array
     } else if (depth_ == 1) {
-      if (!element(true)) return false;
+      element(true);
     } else {
       not_a_scalar();
     }
@@ -149,21 +149,22 @@ class AnswerCollector {
     count_ = block_sum_ = 0;
   }
 
-  // Element index_ of the root array begins: a log (an object) or not. False
-  // stops the parse (AccessOne's element k is not a log: nothing to read).
-  bool element(bool object) noexcept {
-    if (!root_is_array_) return true;  // a member of a root object: already wrong_type
+  // Element index_ of the root array begins: a log (an object) or not. An
+  // AccessOne's element k that is not a log is wrong_type on the error path,
+  // which parses on to the end: a library reports a number before it has
+  // seen the byte after it ("[00]" is malformed, not a number 0).
+  void element(bool object) noexcept {
+    if (!root_is_array_) return;  // a member of a root object: already wrong_type
     const std::uint32_t i = index_++;
-    if (access_ && i != k_) return true;  // AccessOne looks at log k only
+    if (access_ && i != k_) return;  // AccessOne looks at log k only
     if (!object) {
       fail(DecodeError::wrong_type);
-      return access_ ? stop() : true;
+      return;
     }
     log_ = true;
     fields_.seen = 0;
     fields_.topic_count = 0;
     field_ = kNone;
-    return true;
   }
 
   void end_log() noexcept {
@@ -185,10 +186,11 @@ class AnswerCollector {
     if (depth_ == 0) {
       fail(DecodeError::wrong_type);  // a scalar top level
       done_ = true;
-      return true;
+    } else if (depth_ == 1) {
+      element(false);
+    } else {
+      not_a_scalar();
     }
-    if (depth_ == 1) return element(false);
-    not_a_scalar();
     return true;
   }
 
