@@ -1,6 +1,14 @@
 // record/codec_direct.hpp — the `direct` codec: the record as JSON by hand-written,
 // record-specific code (record::JsonWriter out, record::JsonReader in), standing in for the
 // compile-time-reflection libraries (glaze, yyjson) Debian does not package: the upper bound of JSON.
+//
+// The eth_getLogs record (record/logs_json.hpp): JsonWriter's logs writers (hex by record::hex::encode,
+// sixteen bytes a step) and JsonLogsReader (record/json_logs_reader.hpp), the same one validating pass
+// over the answer's array, every hex digit decoded by record::hex::decode (SSE2) — fixed-size fields
+// straight from the input, data and quantities after the string scan. DecodeAll reads every field of
+// every log; AccessOne skips logs 0..k-1 with the validating skip (each checked as JSON, nothing decoded),
+// reads log k's logIndex and transactionHash and stops there; ScanField decodes each log's blockNumber
+// and skips (validates) its other values. No allocation in steady state.
 #pragma once
 
 #include <cstdint>
