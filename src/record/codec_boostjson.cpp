@@ -4,6 +4,7 @@
 #include "record/codec_boostjson.hpp"
 
 #include <array>
+#include <boost/json/array.hpp>
 #include <boost/json/basic_parser_impl.hpp>
 #include <boost/json/object.hpp>
 #include <boost/json/serializer.hpp>
@@ -12,10 +13,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <span>
 #include <string>
 #include <string_view>
 
 #include "record/library_codec_impl.hpp"
+#include "record/logs_json.hpp"
+#include "record/logs_sax.hpp"
 
 namespace record {
 
@@ -250,6 +254,109 @@ class Handler {
   std::array<std::string, F::kCount> scratch_;
 };
 
+// The eth_getLogs documents' handler: basic_parser's events to a logs_sax
+// collector (AnswerCollector or RequestCollector). No JSON number is a field
+// of these documents, so a number is just a value of the wrong type. Escaped
+// strings and keys arrive in parts, gathered into reused scratch.
+template <class C>
+class LogsHandler {
+ public:
+  static constexpr std::size_t max_array_size = static_cast<std::size_t>(-1);
+  static constexpr std::size_t max_object_size = static_cast<std::size_t>(-1);
+  static constexpr std::size_t max_string_size = static_cast<std::size_t>(-1);
+  static constexpr std::size_t max_key_size = static_cast<std::size_t>(-1);
+
+  LogsHandler() {
+    key_.reserve(64);
+    text_.reserve(2 + 2 * kMaxLogDataBytes);
+  }
+
+  void start(C& c) noexcept {
+    c_ = &c;
+    key_.clear();
+    text_.clear();
+  }
+
+  bool on_document_begin(json::error_code&) noexcept { return true; }
+  bool on_document_end(json::error_code&) noexcept { return true; }
+  bool on_object_begin(json::error_code& ec) noexcept { return go(c_->open_object(), ec); }
+  bool on_object_end(std::size_t, json::error_code& ec) noexcept { return go(c_->close(), ec); }
+  bool on_array_begin(json::error_code& ec) noexcept { return go(c_->open_array(), ec); }
+  bool on_array_end(std::size_t, json::error_code& ec) noexcept { return go(c_->close(), ec); }
+
+  bool on_key_part(json::string_view s, std::size_t, json::error_code& ec) noexcept {
+    return append(key_, s, ec);
+  }
+  bool on_key(json::string_view s, std::size_t, json::error_code& ec) noexcept {
+    if (key_.empty()) return go(c_->key(sv(s)), ec);
+    if (!append(key_, s, ec)) return false;
+    const bool more = c_->key(key_);
+    key_.clear();
+    return go(more, ec);
+  }
+  bool on_string_part(json::string_view s, std::size_t, json::error_code& ec) noexcept {
+    return append(text_, s, ec);
+  }
+  bool on_string(json::string_view s, std::size_t, json::error_code& ec) noexcept {
+    if (text_.empty()) return go(c_->text(sv(s)), ec);  // the common case: a view into the input
+    if (!append(text_, s, ec)) return false;
+    const bool more = c_->text(text_);
+    text_.clear();
+    return go(more, ec);
+  }
+
+  bool on_number_part(json::string_view, json::error_code&) noexcept { return true; }
+  bool on_int64(std::int64_t, json::string_view, json::error_code& ec) noexcept {
+    return go(c_->other(), ec);
+  }
+  bool on_uint64(std::uint64_t, json::string_view, json::error_code& ec) noexcept {
+    return go(c_->other(), ec);
+  }
+  bool on_double(double, json::string_view, json::error_code& ec) noexcept { return go(c_->other(), ec); }
+  bool on_bool(bool b, json::error_code& ec) noexcept { return go(c_->boolean(b), ec); }
+  bool on_null(json::error_code& ec) noexcept { return go(c_->other(), ec); }
+  bool on_comment_part(json::string_view, json::error_code&) noexcept { return true; }
+  bool on_comment(json::string_view, json::error_code&) noexcept { return true; }
+
+ private:
+  // false ends the parse (too deep, or AccessOne done): basic_parser wants
+  // an error code then.
+  static bool go(bool more, json::error_code& ec) noexcept {
+    if (!more) ec = json::error::exception;
+    return more;
+  }
+  static bool append(std::string& scratch, json::string_view s, json::error_code& ec) noexcept {
+    try {
+      scratch.append(s.data(), s.size());
+      return true;
+    } catch (...) {  // out of memory: fail the parse rather than throw
+      ec = json::error::exception;
+      return false;
+    }
+  }
+
+  C* c_ = nullptr;
+  std::string key_;   // an escaped key's parts
+  std::string text_;  // an escaped string's parts
+};
+
+// Whether a collector stopped the parse on purpose (AccessOne after log k).
+inline bool stopped(const logs_sax::AnswerCollector& c) noexcept { return c.stopped(); }
+inline bool stopped(const logs_sax::RequestCollector&) noexcept { return false; }
+
+// One parse of in into c: syntax, trailing or ok (a stop after log k is ok).
+template <class C>
+DecodeError run_logs(json::basic_parser<LogsHandler<C>>& p, Bytes in, C& c) noexcept {
+  const char* const data = reinterpret_cast<const char*>(in.data());
+  p.reset();
+  p.handler().start(c);
+  json::error_code ec;
+  const std::size_t n = p.write_some(false, data, in.size(), ec);
+  if (ec) return stopped(c) ? DecodeError::ok : DecodeError::syntax;
+  if (n != in.size()) return DecodeError::trailing;
+  return DecodeError::ok;
+}
+
 json::parse_options parse_options() noexcept {
   json::parse_options o;
   o.max_depth = 1024;  // Boost's default is 32; 1024 is simdjson's (nesting is legal in unknown values)
@@ -269,7 +376,8 @@ DecodeError run(json::basic_parser<Handler<F>>& p, Bytes in, typename F::View& o
 }
 
 // The serializer's output, read into a reused buffer that only ever grows.
-Bytes serialize(json::serializer& sr, const json::object& o, std::string& buf) {
+template <class Doc>
+Bytes serialize(json::serializer& sr, const Doc& o, std::string& buf) {
   sr.reset(&o);
   std::size_t len = 0;
   while (!sr.done()) {
@@ -280,6 +388,29 @@ Bytes serialize(json::serializer& sr, const json::object& o, std::string& buf) {
 }
 
 constexpr std::size_t kOutputBytes = 512;
+
+// A hex string's value written in place: assign keeps the string's capacity.
+void assign(json::value& v, const char* begin, const char* end) {
+  v.get_string().assign(json::string_view(begin, static_cast<std::size_t>(end - begin)));
+}
+
+// One log's object, built once, keys in geth's order; its values are
+// overwritten in place on every later encode.
+json::object log_object() {
+  json::object o;
+  o.reserve(logs_json::kLogFields);
+  for (int f = 0; f < logs_json::kLogFields; ++f) {
+    const std::string_view key = logs_json::kLogKeys[f];
+    const json::string_view k(key.data(), key.size());
+    if (f == logs_json::kTopics)
+      o.emplace(k, json::array());
+    else if (f == logs_json::kRemoved)
+      o.emplace(k, false);
+    else
+      o.emplace(k, json::string());
+  }
+  return o;
+}
 
 }  // namespace
 
@@ -344,6 +475,95 @@ struct Boostjson::State {
     out.block_hash_form = Form::hex;
     std::uint8_t first = 0;
     return hex::check(out.block_hash, kHashBytes, first);
+  }
+
+  // ---- eth_getLogs ---------------------------------------------------------------
+  logs_sax::AnswerCollector answer;
+  logs_sax::RequestCollector logs_request;
+  json::basic_parser<LogsHandler<logs_sax::AnswerCollector>> answer_parser{parse_options()};
+  json::basic_parser<LogsHandler<logs_sax::RequestCollector>> logs_request_parser{parse_options()};
+
+  // The encoders' documents, as the first record's: built once (the answer:
+  // one object per log, grown to the largest answer), values overwritten in
+  // place, serialized into reused buffers.
+  json::object logs_request_doc = [] {
+    json::object o;
+    o.reserve(logs_json::kRequestFields);
+    for (std::string_view key : logs_json::kRequestKeys)
+      o.emplace(json::string_view(key.data(), key.size()), json::string());
+    return o;
+  }();
+  json::array logs_doc;
+  std::string logs_request_text = std::string(kOutputBytes, '\0');
+  std::string logs_text = std::string(kOutputBytes, '\0');
+  std::string data_text = std::string(2 + 2 * kMaxLogDataBytes, '\0');  // a log's data as hex
+
+  DecodeError decode_logs_request(Bytes in, LogsRequest& out) noexcept {
+    logs_request.start();
+    const DecodeError e = run_logs(logs_request_parser, in, logs_request);
+    return e == DecodeError::ok ? logs_request.finish(out) : e;
+  }
+
+  DecodeError logs_decode_all(Bytes in, LogsDigest& d) noexcept {
+    answer.start_decode_all(d);
+    const DecodeError e = run_logs(answer_parser, in, answer);
+    return e == DecodeError::ok ? answer.finish() : e;
+  }
+
+  DecodeError logs_access_one(Bytes in, std::uint32_t k, LogPick& out) noexcept {
+    LogPick pick;
+    answer.start_access_one(k, pick);
+    DecodeError e = run_logs(answer_parser, in, answer);
+    if (e == DecodeError::ok) e = answer.finish();
+    if (e == DecodeError::ok) out = pick;
+    return e;
+  }
+
+  DecodeError logs_scan(Bytes in, LogsScan& out) noexcept {
+    answer.start_scan();
+    DecodeError e = run_logs(answer_parser, in, answer);
+    if (e == DecodeError::ok) e = answer.finish();
+    if (e != DecodeError::ok) return e;
+    out.count += answer.count();
+    out.block_sum += answer.block_sum();
+    return DecodeError::ok;
+  }
+
+  Bytes encode_logs_request(const LogsRequest& r) {
+    json::key_value_pair* kv = logs_request_doc.begin();  // in kRequestKeys' order
+    char text[2 + 2 * kAccountBytes];
+    assign(kv[logs_json::kFromBlock].value(), text, hex::write_quantity(text, r.from_block));
+    assign(kv[logs_json::kToBlock].value(), text, hex::write_quantity(text, r.to_block));
+    assign(kv[logs_json::kFilterAddress].value(), text, hex::encode(text, r.address));
+    assign(kv[logs_json::kLimit].value(), text, hex::write_quantity(text, r.limit));
+    return serialize(sr, logs_request_doc, logs_request_text);
+  }
+
+  Bytes encode_logs(std::span<const Log> logs) {
+    using namespace logs_json;  // NOLINT: the field names
+    if (logs_doc.size() > logs.size()) logs_doc.resize(logs.size());
+    while (logs_doc.size() < logs.size()) logs_doc.emplace_back(log_object());
+    char text[2 + 2 * kHashBytes];
+    for (std::size_t i = 0; i < logs.size(); ++i) {
+      const Log& l = logs[i];
+      json::key_value_pair* kv = logs_doc[i].get_object().begin();  // in kLogKeys' order
+      assign(kv[kAddress].value(), text, hex::encode(text, l.address));
+      json::array& topics = kv[kTopics].value().get_array();
+      topics.resize(l.topic_count());  // new elements are null
+      for (std::size_t t = 0; t < l.topic_count(); ++t) {
+        json::value& topic = topics[t];
+        if (!topic.is_string()) topic.emplace_string();
+        assign(topic, text, hex::encode(text, l.topics.subspan(t * kTopicBytes, kTopicBytes)));
+      }
+      if (data_text.size() < 2 + 2 * l.data.size()) data_text.resize(2 + 2 * l.data.size());
+      assign(kv[kData].value(), data_text.data(), hex::encode(data_text.data(), l.data));
+      assign(kv[kBlockNumber].value(), text, hex::write_quantity(text, l.block_number));
+      assign(kv[kTxHash].value(), text, hex::encode(text, l.tx_hash));
+      assign(kv[kTxIndex].value(), text, hex::write_quantity(text, l.tx_index));
+      assign(kv[kLogIndex].value(), text, hex::write_quantity(text, l.log_index));
+      kv[kRemoved].value().get_bool() = l.removed;
+    }
+    return serialize(sr, logs_doc, logs_text);
   }
 };
 

@@ -18,6 +18,15 @@
 // by a reused boost::json::serializer into a reused buffer: ~60 ns/op, against
 // ~125 ns/op for rebuilding the object on a released monotonic_resource and
 // ~140 ns/op (1 alloc) for json::serialize. No allocation in steady state.
+//
+// The eth_getLogs record (record/logs_json.hpp): basic_parser again, its events given to a logs_sax
+// collector (record/logs_sax.hpp) that decodes every hex digit it keeps — no DOM, as above. DecodeAll
+// reads every field of every log; AccessOne parses (validates) logs 0..k-1 without keeping anything,
+// reads log k's logIndex and transactionHash and stops the parse there (the handler returns false): a DOM
+// would build all N logs to index one; ScanField parses every value and decodes only blockNumber.
+// Encoding as above: a boost::json::array of one object per log (keys in geth's order), built once and
+// grown to the largest answer, its values overwritten in place (strings keep their capacity), written by
+// the reused serializer into a reused buffer. No allocation in steady state.
 #pragma once
 
 #include <string_view>
@@ -33,6 +42,10 @@ struct Boostjson : LibraryDefaults {
   static constexpr std::string_view kDecodePath =
       "boost::json::basic_parser (reused) with a record SAX handler: no DOM, views into the input";
   static constexpr bool kDecodeNoexcept = true;
+  static constexpr bool kHasLogs = true;
+  static constexpr std::string_view kLogsPath =
+      "boost::json::basic_parser SAX; AccessOne: logs 0..k-1 parsed and validated, the parse stopped after "
+      "log k; ScanField: every value parsed, blockNumber decoded";
   struct State;  // codec_boostjson.cpp
 };
 

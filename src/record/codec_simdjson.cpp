@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "record/library_codec_impl.hpp"
+#include "record/logs_json.hpp"
 
 namespace record {
 
@@ -33,10 +34,19 @@ struct Simdjson::State {
   static constexpr std::size_t kInitialCapacity = 4096;
   od::parser req;
   od::parser resp;
+  // The eth_getLogs documents: a parser of their own, grown to the largest
+  // answer once; one log's values and its data buffer, reused.
+  od::parser logs;
+  logs_json::LogFields log;
+  logs_json::DataBuffer data;
 
   // Below, after the helpers they use.
   DecodeError decode_request(Bytes in, RequestView& out) noexcept;
   DecodeError decode_response(Bytes in, ResponseView& out) noexcept;
+  DecodeError decode_logs_request(Bytes in, LogsRequest& out) noexcept;
+  DecodeError logs_decode_all(Bytes in, LogsDigest& d) noexcept;
+  DecodeError logs_access_one(Bytes in, std::uint32_t k, LogPick& out) noexcept;
+  DecodeError logs_scan(Bytes in, LogsScan& out) noexcept;
 };
 
 namespace {
@@ -169,8 +179,10 @@ inline DecodeError read_string(od::value& v, std::string_view& out) noexcept {
   return well_formed(v, 2) ? DecodeError::wrong_type : DecodeError::syntax;
 }
 
-// The top level is not an object: wrong_type if it is well-formed JSON.
-DecodeError root_not_object(od::document& doc, error_code e, const char* end) noexcept {
+// The top level is not the container the document wants (an object for the
+// first record and the logs request, an array for the logs answer):
+// wrong_type if it is well-formed JSON.
+DecodeError root_of_wrong_type(od::document& doc, error_code e, const char* end) noexcept {
   // INCOMPLETE_ARRAY_OR_OBJECT: truncated, or content after the closing brace.
   if (e != simdjson::INCORRECT_TYPE) return DecodeError::syntax;
   od::json_type t;
@@ -187,8 +199,19 @@ DecodeError root_not_object(od::document& doc, error_code e, const char* end) no
       return doc.current_location().error() == simdjson::OUT_OF_BOUNDS ? DecodeError::wrong_type
                                                                        : DecodeError::trailing;
     }
-    case od::json_type::object:
-      return DecodeError::syntax;
+    case od::json_type::object: {
+      od::object o;
+      if (doc.get_object().get(o) != simdjson::SUCCESS) return DecodeError::syntax;
+      for (auto item : o) {
+        if (item.error() != simdjson::SUCCESS) return DecodeError::syntax;
+        od::field&& f = std::move(item).value_unsafe();
+        std::string_view key;
+        if (f.unescaped_key().get(key) != simdjson::SUCCESS) return DecodeError::syntax;
+        if (!well_formed(f.value(), 2)) return DecodeError::syntax;
+      }
+      return doc.current_location().error() == simdjson::OUT_OF_BOUNDS ? DecodeError::wrong_type
+                                                                       : DecodeError::trailing;
+    }
     default: {
       // A root scalar's raw token runs to the next structural or to the end:
       // anything after it is trailing.
@@ -240,7 +263,7 @@ DecodeError decode_object(od::parser& parser, Bytes in, const Names<N>& names, R
     return DecodeError::syntax;  // stage 1: UTF-8, unclosed string, control characters, empty
   od::object obj;
   if (const error_code e = doc.get_object().get(obj); e != simdjson::SUCCESS)
-    return root_not_object(doc, e, data + in.size());
+    return root_of_wrong_type(doc, e, data + in.size());
 
   unsigned seen = 0;
   DecodeError first = DecodeError::ok;
@@ -270,6 +293,179 @@ DecodeError decode_object(od::parser& parser, Bytes in, const Names<N>& names, R
 
 constexpr Names<4> kRequestNames = {"method", "account", "block", "id"};
 constexpr Names<4> kResponseNames = {"id", "balance", "nonce", "blockHash"};
+constexpr Names<4> kLogsRequestNames = {logs_json::kRequestKeys[0], logs_json::kRequestKeys[1],
+                                        logs_json::kRequestKeys[2], logs_json::kRequestKeys[3]};
+
+// ---- eth_getLogs ------------------------------------------------------------------
+
+// A log's key, compared raw in place as match_key does, its first byte
+// choosing the one or two names it can be; escaped keys are unescaped.
+inline int match_log_key(od::field& f) noexcept {
+  using namespace logs_json;  // NOLINT: the field names
+  const od::raw_json_string raw = f.key();
+  const auto is = [&raw](int i) { return raw.unsafe_is_equal(kLogKeys[i]); };  // <= 17 bytes: padded
+  switch (raw.raw()[0]) {
+    case 'a':
+      if (is(kAddress)) return kAddress;
+      break;
+    case 't':
+      if (is(kTopics)) return kTopics;
+      if (is(kTxHash)) return kTxHash;
+      if (is(kTxIndex)) return kTxIndex;
+      break;
+    case 'd':
+      if (is(kData)) return kData;
+      break;
+    case 'b':
+      if (is(kBlockNumber)) return kBlockNumber;
+      break;
+    case 'l':
+      if (is(kLogIndex)) return kLogIndex;
+      break;
+    case 'r':
+      if (is(kRemoved)) return kRemoved;
+      break;
+    default:
+      break;
+  }
+  std::string_view key;
+  if (f.unescaped_key().get(key) != simdjson::SUCCESS) return kBadKey;
+  return log_field(key);
+}
+
+// A container the field wants was not there: wrong_type if the value is
+// well-formed, else syntax.
+DecodeError not_a_container(od::value& v, error_code e) noexcept {
+  if (e != simdjson::INCORRECT_TYPE) return DecodeError::syntax;
+  return well_formed(v, 3) ? DecodeError::wrong_type : DecodeError::syntax;
+}
+
+// A hex string's text read in place from its raw token, when the string is
+// plain (no escape): stage 1 has validated every string and all UTF-8 of the
+// input, and the hex readers refuse any byte but a digit (a backslash
+// included), so a string they accept here is exactly its unescaped text.
+// Saves get_string's copy into the parser's string buffer; anything else
+// (escapes, errors) takes get_string, which gives the outcome. The token is
+// only peeked at: consume() then steps over the string as get_string would,
+// so that the iterator checks what follows it (left unconsumed, On-Demand's
+// skip would step over a stray ':' too).
+inline bool raw_text(od::value& v, std::string_view& text) noexcept {
+  const std::string_view tok = trim_right(v.raw_json_token());
+  if (tok.size() < 2 || tok.front() != '"' || tok.back() != '"') return false;
+  text = tok.substr(1, tok.size() - 2);
+  return true;
+}
+inline void consume(od::value& v) noexcept {
+  od::raw_json_string raw;
+  static_cast<void>(v.get_raw_json_string().get(raw));  // a string (raw_text saw its quotes)
+}
+
+DecodeError read_topics(od::value& v, logs_json::LogFields& log) noexcept {
+  od::array topics;
+  if (const error_code e = v.get_array().get(topics); e != simdjson::SUCCESS) return not_a_container(v, e);
+  DecodeError first = DecodeError::ok;
+  for (auto item : topics) {
+    if (item.error() != simdjson::SUCCESS) return DecodeError::syntax;
+    od::value&& t = std::move(item).value_unsafe();
+    std::string_view s;
+    const std::uint32_t count = log.topic_count;
+    if (raw_text(t, s) && logs_json::read_topic(log, s) == DecodeError::ok) [[likely]] {
+      consume(t);
+      continue;
+    }
+    log.topic_count = count;
+    DecodeError r = read_string(t, s);
+    if (r == DecodeError::syntax) return r;
+    if (r == DecodeError::ok) r = logs_json::read_topic(log, s);
+    if (first == DecodeError::ok) first = r;
+  }
+  return first;
+}
+
+// Field f's value into log.
+DecodeError read_log_value(int f, od::value& v, logs_json::LogFields& log,
+                           logs_json::DataBuffer& data) noexcept {
+  if (f == logs_json::kTopics) return read_topics(v, log);
+  if (f == logs_json::kRemoved) {
+    const error_code e = v.get_bool().get(log.removed);
+    if (e == simdjson::SUCCESS) [[likely]]
+      return DecodeError::ok;
+    return not_a_container(v, e);  // a literal that is not true or false is syntax there
+  }
+  std::string_view s;
+  if (raw_text(v, s) && logs_json::read_log_string(log, f, s, data) == DecodeError::ok) [[likely]] {
+    consume(v);
+    return DecodeError::ok;
+  }
+  const DecodeError r = read_string(v, s);
+  if (r != DecodeError::ok) return r;
+  return logs_json::read_log_string(log, f, s, data);
+}
+
+// One log (an element of the answer) into log: the fields in `want`. The
+// other members are walked for well-formedness when `validate_skipped`
+// (DecodeAll, as the first record's unknown keys), else left to On-Demand's
+// own skip, which balances brackets over stage 1's validated structure
+// (AccessOne, ScanField: "skipped the library's way").
+DecodeError read_log(od::value& v, unsigned want, bool validate_skipped, logs_json::LogFields& log,
+                     logs_json::DataBuffer& data) noexcept {
+  od::object obj;
+  if (const error_code e = v.get_object().get(obj); e != simdjson::SUCCESS) {
+    if (e != simdjson::INCORRECT_TYPE) return DecodeError::syntax;
+    return well_formed(v, 2) ? DecodeError::wrong_type : DecodeError::syntax;
+  }
+  log.seen = 0;
+  log.topic_count = 0;
+  DecodeError first = DecodeError::ok;
+  for (auto item : obj) {
+    if (item.error() != simdjson::SUCCESS) return DecodeError::syntax;
+    od::field&& f = std::move(item).value_unsafe();  // in place: see decode_object
+    const int i = match_log_key(f);
+    if (i == kBadKey) return DecodeError::syntax;
+    const bool wanted = i >= 0 && (want & logs_json::bit(i)) != 0;
+    DecodeError r = DecodeError::ok;
+    if (wanted && (log.seen & logs_json::bit(i)) == 0) [[likely]] {
+      log.seen |= logs_json::bit(i);
+      r = read_log_value(i, f.value(), log, data);
+      if (r == DecodeError::syntax) return r;
+    } else {
+      if (validate_skipped && !well_formed(f.value(), 3)) return DecodeError::syntax;
+      if (wanted) r = DecodeError::duplicate_field;
+    }
+    if (first == DecodeError::ok) first = r;
+  }
+  if (first == DecodeError::ok && log.seen != want) return DecodeError::missing_field;
+  return first;
+}
+
+// The answer's array, element by element: on_element(i, value, stop)
+// returns the element's outcome (syntax ends the walk) and sets stop to end
+// it there (AccessOne). An element on_element does not consume is skipped by
+// On-Demand. Precedence as decode_object's: syntax, trailing, then the first
+// error in document order.
+template <class OnElement>
+DecodeError walk_logs(od::parser& parser, Bytes in, OnElement&& on_element) noexcept {
+  const char* const data = reinterpret_cast<const char*>(in.data());
+  od::document doc;
+  if (parser.iterate(data, in.size(), in.size() + kInputPaddingBytes).get(doc) != simdjson::SUCCESS)
+    return DecodeError::syntax;
+  od::array logs;
+  if (const error_code e = doc.get_array().get(logs); e != simdjson::SUCCESS)
+    return root_of_wrong_type(doc, e, data + in.size());
+  DecodeError first = DecodeError::ok;
+  std::uint32_t i = 0;
+  for (auto item : logs) {
+    if (item.error() != simdjson::SUCCESS) return DecodeError::syntax;
+    od::value&& v = std::move(item).value_unsafe();
+    bool stop = false;
+    const DecodeError r = on_element(i++, v, stop);
+    if (r == DecodeError::syntax) return r;
+    if (first == DecodeError::ok) first = r;
+    if (stop) return first;
+  }
+  if (doc.current_location().error() != simdjson::OUT_OF_BOUNDS) return DecodeError::trailing;
+  return first;
+}
 
 }  // namespace
 
@@ -308,6 +504,57 @@ DecodeError Simdjson::State::decode_response(Bytes in, ResponseView& out) noexce
   out.block_hash_form = Form::hex;
   std::uint8_t first = 0;
   return hex::check(out.block_hash, kHashBytes, first);
+}
+
+DecodeError Simdjson::State::decode_logs_request(Bytes in, LogsRequest& out) noexcept {
+  LogsRequest v;
+  const DecodeError e = decode_object(logs, in, kLogsRequestNames, [&v](int i, od::value& value) noexcept {
+    std::string_view s;
+    const DecodeError r = read_string(value, s);
+    return r == DecodeError::ok ? logs_json::read_request_string(v, i, s) : r;
+  });
+  if (e == DecodeError::ok) out = v;
+  return e;
+}
+
+DecodeError Simdjson::State::logs_decode_all(Bytes in, LogsDigest& d) noexcept {
+  return walk_logs(logs, in, [&](std::uint32_t, od::value& v, bool&) noexcept {
+    const DecodeError r = read_log(v, logs_json::kAllLogFields, true, log, data);
+    if (r == DecodeError::ok) log.fold(d);
+    return r;
+  });
+}
+
+DecodeError Simdjson::State::logs_access_one(Bytes in, std::uint32_t k, LogPick& out) noexcept {
+  bool found = false;
+  const DecodeError e = walk_logs(logs, in, [&](std::uint32_t i, od::value& v, bool& stop) noexcept {
+    if (i != k) return DecodeError::ok;  // not consumed: On-Demand skips it
+    found = true;
+    // An element k that is not a log is wrong_type on the error path, which
+    // reads on to the end (as the SAX codecs must).
+    od::json_type t;
+    stop = v.type().get(t) == simdjson::SUCCESS && t == od::json_type::object;
+    return read_log(v, logs_json::kPickFields, false, log, data);
+  });
+  if (e != DecodeError::ok) return e;
+  if (!found) return DecodeError::missing_field;
+  out.log_index = log.log_index;
+  out.tx_hash = log.tx_hash;
+  return DecodeError::ok;
+}
+
+DecodeError Simdjson::State::logs_scan(Bytes in, LogsScan& out) noexcept {
+  std::uint64_t count = 0, sum = 0;
+  const DecodeError e = walk_logs(logs, in, [&](std::uint32_t, od::value& v, bool&) noexcept {
+    const DecodeError r = read_log(v, logs_json::kScanFields, false, log, data);
+    ++count;
+    sum += log.block_number;
+    return r;
+  });
+  if (e != DecodeError::ok) return e;
+  out.count += count;
+  out.block_sum += sum;
+  return DecodeError::ok;
 }
 
 template class LibraryCodec<Simdjson>;

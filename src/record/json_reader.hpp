@@ -425,7 +425,10 @@ class JsonReader {
     return e;
   }
 
- private:
+ protected:
+  // What follows is shared with JsonLogsReader (record/json_logs_reader.hpp),
+  // the eth_getLogs documents on the same machinery.
+
   // Holds the unescaped text of escaped field values; grown (once, to the
   // input's size) only if an input larger than this has an escaped value.
   static constexpr std::size_t kInitialScratch = 4096;

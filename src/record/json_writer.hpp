@@ -2,7 +2,8 @@
 // fragments as constants, formats integers with std::to_chars and hex from a
 // table, escapes the one free-text field. It is the `direct` codec's encoder
 // and, because simdjson 3.0.1 has no serializer, the `simdjson` codec's too.
-// Output is compact, in Go's field order (103 + 130 bytes for the sample).
+// Output is compact, in Go's field order (103 + 130 bytes for the sample);
+// the eth_getLogs documents in geth's (record/logs_json.hpp).
 #pragma once
 
 #include <charconv>
@@ -10,8 +11,10 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <span>
 #include <string_view>
 
+#include "record/logs.hpp"
 #include "record/record.hpp"
 
 namespace record {
@@ -55,8 +58,68 @@ class JsonWriter {
     return view(begin, p);
   }
 
+  // {"fromBlock":"0x…","toBlock":"0x…","address":"0x…","limit":"0x…"}
+  Bytes logs_request(const LogsRequest& r) {
+    char* p = reserve(64 + 3 * hex::kMaxQuantityChars + 2 + 2 * kAccountBytes);
+    char* const begin = p;
+    p = put(p, R"({"fromBlock":")");
+    p = hex::write_quantity(p, r.from_block);
+    p = put(p, R"(","toBlock":")");
+    p = hex::write_quantity(p, r.to_block);
+    p = put(p, R"(","address":")");
+    p = hex::encode(p, r.address);
+    p = put(p, R"(","limit":")");
+    p = hex::write_quantity(p, r.limit);
+    p = put(p, R"("})");
+    return view(begin, p);
+  }
+
+  // The eth_getLogs result array, compact: [{"address":…,"removed":false},…]
+  // ([] for none). The exact size bound is summed first, so the buffer is
+  // sized once per answer larger than every one before.
+  Bytes logs(std::span<const Log> logs) {
+    std::size_t bound = 2;
+    for (const Log& l : logs)
+      bound += kLogFixedBound + 2 * l.data.size() + l.topic_count() * (2 * kTopicBytes + 5);
+    char* p = reserve(bound);
+    char* const begin = p;
+    *p++ = '[';
+    for (const Log& l : logs) {
+      p = put(p, R"({"address":")");
+      p = hex::encode(p, l.address);
+      p = put(p, R"(","topics":[)");
+      for (std::size_t t = 0; t < l.topic_count(); ++t) {
+        if (t != 0) *p++ = ',';
+        *p++ = '"';
+        p = hex::encode(p, l.topics.subspan(t * kTopicBytes, kTopicBytes));
+        *p++ = '"';
+      }
+      p = put(p, R"(],"data":")");
+      p = hex::encode(p, l.data);
+      p = put(p, R"(","blockNumber":")");
+      p = hex::write_quantity(p, l.block_number);
+      p = put(p, R"(","transactionHash":")");
+      p = hex::encode(p, l.tx_hash);
+      p = put(p, R"(","transactionIndex":")");
+      p = hex::write_quantity(p, l.tx_index);
+      p = put(p, R"(","logIndex":")");
+      p = hex::write_quantity(p, l.log_index);
+      if (l.removed)
+        p = put(p, R"(","removed":true},)");
+      else
+        p = put(p, R"(","removed":false},)");
+    }
+    if (!logs.empty()) --p;  // the last log's comma
+    *p++ = ']';
+    return view(begin, p);
+  }
+
  private:
   static constexpr std::size_t kInitialBytes = 512;
+  // One log's characters besides its topics and data: the keys and
+  // punctuation (150), the address and hash (42 + 66), the data's "0x" and
+  // three quantities (at most 18 each), rounded up.
+  static constexpr std::size_t kLogFixedBound = 160 + 2 + 2 * kAccountBytes + 2 + 2 * kHashBytes + 2 + 3 * 18;
 
   char* reserve(std::size_t n) {
     if (n > cap_) {

@@ -45,10 +45,15 @@ struct LibraryDefaults {
   // round-trips values instead of decoding arbitrary bytes.
   static constexpr bool kTrustedInputOnly = false;
   // Whether State implements the eth_getLogs record (record/logs.hpp):
-  //   Bytes encode_logs_request(const LogsRequest&), encode_logs(std::span<const Log>),
+  //   Bytes encode_logs_request(const LogsRequest&), encode_logs(std::span<const Log>)
+  //     (unless kEncodesWithJsonWriter: JsonWriter writes them, inline),
   //   DecodeError decode_logs_request(Bytes, LogsRequest&), logs_decode_all(Bytes, LogsDigest&),
   //   logs_access_one(Bytes, std::uint32_t, LogPick&), logs_scan(Bytes, LogsScan&).
   static constexpr bool kHasLogs = false;
+  // With kHasLogs: what Logs/AccessOne and Logs/ScanField do on this library
+  // (how far each reads, what it skips and how), for `zapbench codecs` and
+  // the fairness page.
+  static constexpr std::string_view kLogsPath = "";
 };
 
 template <class Library>
@@ -61,6 +66,7 @@ class LibraryCodec {
   static constexpr std::string_view kEncodePath = Library::kEncodePath;
   static constexpr std::string_view kDecodePath = Library::kDecodePath;
   static constexpr bool kTrustedInputOnly = Library::kTrustedInputOnly;
+  static constexpr std::string_view kLogsPath = Library::kLogsPath;
 
   LibraryCodec();
   ~LibraryCodec();
@@ -87,11 +93,22 @@ class LibraryCodec {
   DecodeError decode_request(Bytes in, RequestView& out) noexcept(Library::kDecodeNoexcept);
   DecodeError decode_response(Bytes in, ResponseView& out) noexcept(Library::kDecodeNoexcept);
 
-  // The eth_getLogs record (record::LogsCodec), when the Library has it.
-  Bytes encode_logs_request(const LogsRequest& r) requires Library::kHasLogs;
+  // The eth_getLogs record (record::LogsCodec), when the Library has it;
+  // encoded by the inline writer too when kEncodesWithJsonWriter.
+  Bytes encode_logs_request(const LogsRequest& r) requires Library::kHasLogs {
+    if constexpr (kInlineWriter)
+      return writers_.logs_request.logs_request(r);
+    else
+      return state_encode_logs_request(r);
+  }
   DecodeError decode_logs_request(Bytes in, LogsRequest& out) noexcept(
       Library::kDecodeNoexcept) requires Library::kHasLogs;
-  Bytes encode_logs(std::span<const Log> logs) requires Library::kHasLogs;
+  Bytes encode_logs(std::span<const Log> logs) requires Library::kHasLogs {
+    if constexpr (kInlineWriter)
+      return writers_.logs.logs(logs);
+    else
+      return state_encode_logs(logs);
+  }
   DecodeError logs_decode_all(Bytes in,
                               LogsDigest& out) noexcept(Library::kDecodeNoexcept) requires Library::kHasLogs;
   DecodeError logs_access_one(Bytes in, std::uint32_t k,
@@ -105,10 +122,14 @@ class LibraryCodec {
   // `template class`), so it writes with the inline writer in that case too.
   Bytes state_encode_request(const Request& r);
   Bytes state_encode_response(const Response& r);
+  Bytes state_encode_logs_request(const LogsRequest& r);
+  Bytes state_encode_logs(std::span<const Log> logs);
 
   struct Writers {
     JsonWriter request;
     JsonWriter response;
+    JsonWriter logs_request;
+    JsonWriter logs;
   };
   struct NoWriters {};
 

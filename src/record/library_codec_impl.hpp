@@ -47,9 +47,15 @@ DecodeError LibraryCodec<L>::decode_response(Bytes in, ResponseView& out) noexce
 
 // The logs members: clang 14 compiles constrained-out members on `template
 // class` too, so each body also compiles (and is never called) without logs.
+// The state_encode_ ones are never called when kInlineWriter either.
 template <class L>
-Bytes LibraryCodec<L>::encode_logs_request(const LogsRequest& r) requires L::kHasLogs {
-  if constexpr (L::kHasLogs) return state_->encode_logs_request(r);
+Bytes LibraryCodec<L>::state_encode_logs_request(const LogsRequest& r) {
+  if constexpr (L::kHasLogs && !kInlineWriter) return state_->encode_logs_request(r);
+  return {};
+}
+template <class L>
+Bytes LibraryCodec<L>::state_encode_logs(std::span<const Log> logs) {
+  if constexpr (L::kHasLogs && !kInlineWriter) return state_->encode_logs(logs);
   return {};
 }
 template <class L>
@@ -57,11 +63,6 @@ DecodeError LibraryCodec<L>::decode_logs_request(Bytes in, LogsRequest& out) noe
     L::kDecodeNoexcept) requires L::kHasLogs {
   if constexpr (L::kHasLogs) return state_->decode_logs_request(in, out);
   return DecodeError::syntax;
-}
-template <class L>
-Bytes LibraryCodec<L>::encode_logs(std::span<const Log> logs) requires L::kHasLogs {
-  if constexpr (L::kHasLogs) return state_->encode_logs(logs);
-  return {};
 }
 template <class L>
 DecodeError LibraryCodec<L>::logs_decode_all(Bytes in, LogsDigest& out) noexcept(
