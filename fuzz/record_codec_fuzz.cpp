@@ -76,7 +76,7 @@ int round_trip_values(C& codec, const std::uint8_t* data, std::size_t size) {
 }
 
 // Bytes with kInputPaddingBytes of readable padding after them, reused.
-[[maybe_unused]] record::Bytes padded_copy(record::Bytes b) {
+record::Bytes padded_copy(record::Bytes b) {
   static std::vector<std::uint8_t> buf;
   buf.assign(b.begin(), b.end());
   buf.resize(b.size() + record::kInputPaddingBytes, '}');
@@ -90,7 +90,7 @@ struct InputLogs {
   std::vector<std::uint8_t> bytes;
   std::vector<record::Log> logs;
 };
-[[maybe_unused]] InputLogs logs_of_input(const std::uint8_t* data, std::size_t size) {
+InputLogs logs_of_input(const std::uint8_t* data, std::size_t size) {
   InputLogs out;
   out.bytes.assign(data, data + size);
   out.bytes.resize(size + 8 * 300, 0);  // a log takes at most 1 + 20 + 128 + 63 + 8 + 32 + 8 bytes
@@ -170,7 +170,7 @@ void logs_decode(C& codec, record::Bytes in) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static ZAPFUZZ_CODEC codec;
-  if constexpr (record::LogsCodec<ZAPFUZZ_CODEC>) logs_round_trip_values(codec, data, size);
+  logs_round_trip_values(codec, data, size);
   if constexpr (record::trusted_input_only<ZAPFUZZ_CODEC>()) return round_trip_values(codec, data, size);
   // Padding filled with a non-zero byte: a decoder may read it, never rely on it.
   std::unique_ptr<std::uint8_t[]> buf(new std::uint8_t[size + record::kInputPaddingBytes]);
@@ -178,7 +178,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::memset(buf.get() + size, '}', record::kInputPaddingBytes);
   const record::Bytes in{buf.get(), size};
 
-  if constexpr (record::LogsCodec<ZAPFUZZ_CODEC>) logs_decode(codec, in);
+  logs_decode(codec, in);
 
   record::RequestView q;
   if (codec.decode_request(in, q) == record::DecodeError::ok) {

@@ -192,8 +192,7 @@ void register_counts(const std::string& name, F fn) {
 const bool registered = [] {
   const auto each_codec = [](const char* op, auto bm) {
     record::AvailableCodecs::for_each([&]<class C>() {
-      if constexpr (record::LogsCodec<C>)
-        register_counts(std::string(op) + "/" + std::string(C::kName), bm.template operator()<C>());
+      register_counts(std::string(op) + "/" + std::string(C::kName), bm.template operator()<C>());
     });
   };
   each_codec("Logs/Encode", []<class C>() { return bm_encode<C>; });

@@ -2,13 +2,15 @@
 // code that wants each codec's concrete type (the microbenchmarks, tests, fuzz
 // targets), in codecs.table's order; the list itself is generated from the
 // table (record/codecs_table.hpp). Also the shape every codec class has
-// (record::Codec), checked here for each of them.
+// (record::Codec, and record::LogsCodec for the second record), checked here
+// for each of them.
 #pragma once
 
 #include <concepts>
 #include <string_view>
 
 #include "record/codecs_table.hpp"
+#include "record/logs.hpp"
 #include "record/record.hpp"
 
 namespace record {
@@ -45,6 +47,7 @@ constexpr bool trusted_input_only() {
 template <class... Cs>
 struct CodecList {
   static_assert((Codec<Cs> && ...), "a codec class lacks part of the record::Codec surface");
+  static_assert((LogsCodec<Cs> && ...), "a codec class lacks the eth_getLogs record (record::LogsCodec)");
   static constexpr std::size_t size = sizeof...(Cs);
 
   // f.template operator()<C>() for each codec C, in list order.

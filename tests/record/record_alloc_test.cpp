@@ -156,20 +156,18 @@ std::uint64_t logs_allocs_per_loop(std::span<const record::Log> logs) {
 // arenas and scratch spaces that grow to fit (protobuf-arena's 64 KiB first
 // block, capnp-packed's first scratch): grown once, they hold the answer.
 TYPED_TEST(CodecAllocations, logs_steady_state_allocates_nothing_or_its_documented_count) {
-  if constexpr (!record::LogsCodec<TypeParam>) {
-    GTEST_SKIP() << TypeParam::kName << " does not implement the logs record yet";
-  } else {
-    for (const std::uint32_t n : {100u, 1000u}) {
-      record::LogSet set;
-      record::generate(record::sample_logs_request(n), set);
-      const std::uint64_t got = logs_allocs_per_loop<TypeParam>(set.logs);
-      std::uint64_t want = 0;
-      std::string_view why = "0 in steady state";
-      for (const LogsExpected& e : kLogsExceptions)
-        if (e.codec == TypeParam::kName) want = e.allocs_per_loop(set.logs), why = e.why;
-      EXPECT_EQ(got, want) << TypeParam::kName << " per loop of the four logs operations at N = " << n << ": "
-                           << why;
-    }
+  for (const std::uint32_t n : {100u, 1000u}) {
+    record::LogSet set;
+    record::generate(record::sample_logs_request(n), set);
+    const std::uint64_t got = logs_allocs_per_loop<TypeParam>(set.logs);
+    if (TypeParam::kName == std::string_view("nlohmann"))  // as for the first record
+      GTEST_SKIP() << "nlohmann: " << got << " per loop at N = " << n << ", not asserted: " << kNlohmannWhy;
+    std::uint64_t want = 0;
+    std::string_view why = "0 in steady state";
+    for (const LogsExpected& e : kLogsExceptions)
+      if (e.codec == TypeParam::kName) want = e.allocs_per_loop(set.logs), why = e.why;
+    EXPECT_EQ(got, want) << TypeParam::kName << " per loop of the four logs operations at N = " << n << ": "
+                         << why;
   }
 }
 
