@@ -31,6 +31,10 @@ struct Limits {
   std::size_t max_connections = 16384;               // accepted at once, all threads: newer ones closed
   std::uint32_t idle_timeout_ms = 60'000;            // no bytes either way: close
   std::uint32_t header_timeout_ms = 10'000;          // a request begun but not complete: 408 / close
+  // A /logs answer body larger than this is not sent: 500 naming both sizes
+  // instead (the codec has encoded it; no connection buffer ever holds it).
+  // With the output cap (kMaxPendingOutBytes) it bounds a connection's output.
+  std::size_t max_response_bytes = kDefaultMaxResponseBytes;
 };
 
 struct Config {
