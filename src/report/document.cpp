@@ -1021,6 +1021,36 @@ void found(const Results& r, Out& out) {
       e2e_items.push_back(std::move(item));
     }
   }
+  // logs at the largest N (where bytes dominate), depth 1: ZAP's best MB/s against the floor's at the same
+  // connections (the floor carries ZAP's byte counts at that N).
+  const Group* largest = nullptr;
+  for (const Group& g : gs)
+    if (g.scenario == Scenario::logs &&
+        (!largest || g.logs > largest->logs || (g.logs == largest->logs && g.pipeline < largest->pipeline)))
+      largest = &g;
+  if (largest) {
+    const Group& g = *largest;
+    const Cell* floor = nullptr;
+    for (Framing framing : bench::kFramings) {
+      const Cell* zap = nullptr;
+      for (const Cell* c : g.cells)
+        if (c->arm == Arm::zapbench && c->framing == framing && c->body == "zap" && usable(*c) &&
+            (!zap || c->mb_per_s().median() > zap->mb_per_s().median()))
+          zap = c;
+      if (!zap) continue;
+      floor = nullptr;
+      for (const Cell* c : g.cells)
+        if (c->arm == Arm::floor && c->connections == zap->connections && usable(*c)) floor = c;
+      if (!floor) continue;
+      e2e_items.push_back({strong(std::string(bench::display_name(framing)) + ", " + group_scenario(g) +
+                                  ", depth " + std::to_string(g.pipeline) + ", " +
+                                  std::to_string(zap->connections) + " connections"),
+                           ": ZAP " + sig(zap->mb_per_s().median()) + " MB/s of responses, " +
+                               ratio_with_spread(zap->mb_per_s(), floor->mb_per_s()) +
+                               " the floor's (a raw TCP echo of the same bytes) — ",
+                           link("tables", group_anchor(g)), "."});
+    }
+  }
   if (items.empty() && e2e_items.empty()) return;
   out.heading(2, "What it found", "found");
   out.para(
@@ -1033,8 +1063,9 @@ void found(const Results& r, Out& out) {
   }
   if (!e2e_items.empty()) {
     out.para(
-        {"End to end over loopback TCP, at the deepest pipeline (where the body's cost shows most) and at "
-         "the connection count where ZAP peaks:"});
+        {"End to end over loopback TCP, at the connection count where ZAP peaks: rpc at the deepest pipeline "
+         "(where the body's cost shows most), logs at the largest N and the shallowest pipeline (where the "
+         "bytes do):"});
     out.bullets(std::move(e2e_items));
   }
 }
