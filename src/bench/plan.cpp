@@ -46,10 +46,11 @@ std::string logs_over_budget(unsigned n, unsigned c, unsigned d) {
   const double bytes = double(n) * kLogsBytesPerLogBound * double(c) * double(d);
   if (bytes <= kLogsInFlightBudgetBytes) return "";
   char b[200];
-  std::snprintf(b, sizeof b,
-                "c %u x depth %u x %u logs: up to %.2g GB of answers in flight (~%g bytes a log), over the %g "
-                "GiB a logs cell may hold",
-                c, d, n, bytes / 1e9, kLogsBytesPerLogBound, kLogsInFlightBudgetBytes / (1024.0 * 1024 * 1024));
+  std::snprintf(
+      b, sizeof b,
+      "c %u x depth %u x %u logs: up to %.2g GB of answers in flight (~%g bytes a log), over the %g "
+      "GiB a logs cell may hold",
+      c, d, n, bytes / 1e9, kLogsBytesPerLogBound, kLogsInFlightBudgetBytes / (1024.0 * 1024 * 1024));
   return b;
 }
 
@@ -90,7 +91,9 @@ RunPlan plan_run(const RunRequest& q) {
       throw std::invalid_argument("--logs wants N from 1 to " + std::to_string(record::kMaxLogs) + ", got " +
                                   std::to_string(n));
   if (logs_on)
-    p.logs = !q.logs.empty() ? q.logs : full ? std::vector<unsigned>{1, 100, 10'000} : std::vector<unsigned>{100};
+    p.logs = !q.logs.empty() ? q.logs
+             : full          ? std::vector<unsigned>{1, 100, 10'000}
+                             : std::vector<unsigned>{100};
   p.framings = !q.framings.empty() ? q.framings : std::vector<Framing>{Framing::http1, Framing::zap_http};
   if (!q.arms.empty()) {
     p.arms = q.arms;
@@ -269,8 +272,8 @@ load::Options load_options(const RunPlan& p, const CellPlan& cp, std::uint16_t p
 }
 
 std::string cell_label(const report::Cell& c) {
-  std::string s = c.scenario_label() + " " + std::string(to_string(c.arm)) + " " +
-                  std::string(to_string(c.framing));
+  std::string s =
+      c.scenario_label() + " " + std::string(to_string(c.arm)) + " " + std::string(to_string(c.framing));
   if (!c.body.empty()) s += "+" + c.body;
   return s + " c" + std::to_string(c.connections) + " p" + std::to_string(c.pipeline);
 }

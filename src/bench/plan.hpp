@@ -49,7 +49,8 @@ struct RunPlan {
   std::vector<Scenario> scenarios;
   std::vector<unsigned> logs;  // the logs scenario's N values (empty when it is not run)
   std::vector<Framing> framings;
-  std::vector<std::string> bodies;  // rpc and logs body codecs (unavailable ones stay: reported, never dropped)
+  // rpc and logs body codecs (unavailable ones stay: reported, never dropped)
+  std::vector<std::string> bodies;
   std::vector<Arm> arms;
   bool micro = true;
   std::string micro_filter;

@@ -83,7 +83,8 @@ int cmd_load(int argc, char** argv) {
            {{"hello", load::Scenario::hello}, {"rpc", load::Scenario::rpc}, {"logs", load::Scenario::logs}},
            "GET /health, POST /rpc with the eth record, or POST /logs asking for N logs")
       .no_default();
-  t.number("--logs", &o.logs, {1, record::kMaxLogs}, "the logs scenario's N: the logs each request asks for", "N");
+  t.number("--logs", &o.logs, {1, record::kMaxLogs}, "the logs scenario's N: the logs each request asks for",
+           "N");
   t.text("--body", &body, "CODEC",
          "rpc and logs body codec: zap, json (the default JSON codec), a JSON codec or a binary peer by "
          "name")

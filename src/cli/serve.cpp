@@ -134,7 +134,8 @@ int cmd_serve(int argc, char** argv) {
     for (int r = 0; r < static_cast<int>(server::Route::count_); ++r)
       if (c.requests[w][r] != 0)
         std::printf("  requests %s %.*s %llu\n", wires[w], int(server::describe(server::Route(r)).size()),
-                    server::describe(server::Route(r)).data(), static_cast<unsigned long long>(c.requests[w][r]));
+                    server::describe(server::Route(r)).data(),
+                    static_cast<unsigned long long>(c.requests[w][r]));
   for (int o = 0; o < static_cast<int>(server::Outcome::count_); ++o)
     if (c.outcomes[o] != 0)
       std::printf("  answered %.*s %llu\n", int(server::describe(server::Outcome(o)).size()),

@@ -426,8 +426,8 @@ class Thread {
   // Validates the response (wire_bytes long, framing included) to the oldest
   // in-flight request and records it; false if the connection was dropped (a
   // response nobody asked for).
-  bool complete(Conn& c, int status, record::Bytes body, std::string_view content_type, std::size_t wire_bytes,
-                std::int64_t t) {
+  bool complete(Conn& c, int status, record::Bytes body, std::string_view content_type,
+                std::size_t wire_bytes, std::int64_t t) {
     if (c.head >= c.inflight.size()) {
       drop(c, ErrorKind::read, t);
       return false;
@@ -519,8 +519,9 @@ Result run_with(const Options& opt, Progress* progress, const net::Address& addr
   unsigned first = 0;
   for (unsigned i = 0; i < threads; ++i) {
     const unsigned n = opt.connections / threads + (i < opt.connections % threads ? 1 : 0);
-    ts.push_back(&pool.add(std::make_unique<Thread<W>>(opt, make_wire(), addr, first, n, progress, expect_logs),
-                           net::cpu_for(opt.cpus, i)));
+    ts.push_back(
+        &pool.add(std::make_unique<Thread<W>>(opt, make_wire(), addr, first, n, progress, expect_logs),
+                  net::cpu_for(opt.cpus, i)));
     first += n;
   }
   rusage before{};

@@ -63,8 +63,11 @@ class Http1Client {
     if (pr.status == http::Status::need_more) return {};
     if (pr.status == http::Status::error || r.body_until_close) return {Response::Status::malformed};
     if (in.size() < r.message_bytes()) return {};
-    return {Response::Status::complete, r.message_bytes(), r.status,
-            in.readable().subspan(r.head_bytes, static_cast<std::size_t>(r.content_length)), r.close,
+    return {Response::Status::complete,
+            r.message_bytes(),
+            r.status,
+            in.readable().subspan(r.head_bytes, static_cast<std::size_t>(r.content_length)),
+            r.close,
             r.content_type};
   }
 
@@ -96,7 +99,11 @@ class ZapHttpClient {
     zaphttp::ResponseView v;
     if (zaphttp::decode_response(zaphttp::frame_message(in.readable(), s), v) != zaphttp::FrameError::ok)
       return {Response::Status::malformed};
-    return {Response::Status::complete, s.frame_bytes(), v.status, v.body, false,
+    return {Response::Status::complete,
+            s.frame_bytes(),
+            v.status,
+            v.body,
+            false,
             v.headers.find("Content-Type").value_or(std::string_view{})};
   }
 

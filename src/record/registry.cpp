@@ -91,7 +91,7 @@ CodecInfo available(const table::Row& row) {
 CodecInfo unavailable(const table::Row& row) {
   return CodecInfo{
       row.name, row.content_type, false, row.unavailable_reason, {}, {}, nullptr, row.debian_package,
-      false,    row.rank, false};
+      false,    row.rank,         false};
 }
 
 using Table = std::array<CodecInfo, kRows.size()>;
@@ -161,7 +161,8 @@ std::string available_codec_names(bool json_only) {
 std::string logs_refusal(const CodecInfo& c) {
   const std::string name(c.name);
   if (!c.available) return "codec " + name + " is unavailable: " + std::string(c.unavailable_reason);
-  if (c.trusted_input_only) return "codec " + name + " is for trusted input only: it never reads a peer's bytes";
+  if (c.trusted_input_only)
+    return "codec " + name + " is for trusted input only: it never reads a peer's bytes";
   if (!c.has_logs) return "codec " + name + " has no logs record yet (record::LogsCodec)";
   return "";
 }

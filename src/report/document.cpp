@@ -856,8 +856,7 @@ void ratios(const Results& r, const Group& g, Out& out) {
       if (has_peer)
         row.emplace_back(times(mine / median_rate(fastest_body(r, g, Family::peer, k.framing, conns))));
       if (has_floor)
-        row.emplace_back(
-            times((by_bytes ? median_bytes(g.find(k, conns)) : mine) / floor_rate(conns)));
+        row.emplace_back(times((by_bytes ? median_bytes(g.find(k, conns)) : mine) / floor_rate(conns)));
     }
     t.rows.push_back(std::move(row));
   }
@@ -869,9 +868,10 @@ void ratios(const Results& r, const Group& g, Out& out) {
     caption.push_back(
         "÷ best binary divides by the fastest binary peer body on the same framing, connections and depth; ");
   if (has_floor)
-    caption.push_back(by_bytes ? "MB/s ÷ floor divides the row's MB/s of responses by the raw TCP echo's, at the "
-                                 "same connections and depth (the echo carries ZAP's byte counts at this N); "
-                               : "÷ floor divides by the raw TCP echo at the same connections and depth; ");
+    caption.push_back(by_bytes
+                          ? "MB/s ÷ floor divides the row's MB/s of responses by the raw TCP echo's, at the "
+                            "same connections and depth (the echo carries ZAP's byte counts at this N); "
+                          : "÷ floor divides by the raw TCP echo at the same connections and depth; ");
   caption.push_back("— where there is nothing to compare with.");
   out.para(std::move(caption));
   out.table(std::move(t));
@@ -1042,13 +1042,13 @@ void found(const Results& r, Out& out) {
       for (const Cell* c : g.cells)
         if (c->arm == Arm::floor && c->connections == zap->connections && usable(*c)) floor = c;
       if (!floor) continue;
-      e2e_items.push_back({strong(std::string(bench::display_name(framing)) + ", " + group_scenario(g) +
-                                  ", depth " + std::to_string(g.pipeline) + ", " +
-                                  std::to_string(zap->connections) + " connections"),
-                           ": ZAP " + sig(zap->mb_per_s().median()) + " MB/s of responses, " +
-                               ratio_with_spread(zap->mb_per_s(), floor->mb_per_s()) +
-                               " the floor's (a raw TCP echo of the same bytes) — ",
-                           link("tables", group_anchor(g)), "."});
+      e2e_items.push_back(
+          {strong(std::string(bench::display_name(framing)) + ", " + group_scenario(g) + ", depth " +
+                  std::to_string(g.pipeline) + ", " + std::to_string(zap->connections) + " connections"),
+           ": ZAP " + sig(zap->mb_per_s().median()) + " MB/s of responses, " +
+               ratio_with_spread(zap->mb_per_s(), floor->mb_per_s()) +
+               " the floor's (a raw TCP echo of the same bytes) — ",
+           link("tables", group_anchor(g)), "."});
     }
   }
   if (items.empty() && e2e_items.empty()) return;
@@ -1156,8 +1156,8 @@ void commands(const Results& r, Out& out) {
       if (!rep && usable(*c) && !(c->server_command.empty() && c->loader_command.empty())) rep = c;
     const std::string label = row_label(r, k, row);
     if (!rep) continue;  // unavailable everywhere: its reason is in the tables
-    out.code(label + " — as run for " + rep->scenario_label() + ", c " +
-                 std::to_string(rep->connections) + ", p " + std::to_string(rep->pipeline),
+    out.code(label + " — as run for " + rep->scenario_label() + ", c " + std::to_string(rep->connections) +
+                 ", p " + std::to_string(rep->pipeline),
              "server: " + rep->server_command + "\nloader: " + rep->loader_command);
   }
 }

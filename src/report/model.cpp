@@ -52,8 +52,9 @@ std::string Cell::scenario_label() const {
 Samples Cell::mb_per_s() const {
   Samples s;
   for (const E2ESample& e : samples)
-    s.values.push_back(std::isfinite(e.received_mb_per_s) ? e.received_mb_per_s
-                                                           : e.requests_per_s * e.bytes_received_per_response / 1e6);
+    s.values.push_back(std::isfinite(e.received_mb_per_s)
+                           ? e.received_mb_per_s
+                           : e.requests_per_s * e.bytes_received_per_response / 1e6);
   return s;
 }
 

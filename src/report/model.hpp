@@ -141,9 +141,9 @@ struct Cell {
   [[nodiscard]] std::string id() const;
   // "rpc", "logs N=100": the scenario as a reader sees it.
   [[nodiscard]] std::string scenario_label() const;
-  [[nodiscard]] Samples rate() const;  // requests/s per sample
+  [[nodiscard]] Samples rate() const;      // requests/s per sample
   [[nodiscard]] Samples mb_per_s() const;  // MB (10^6 bytes) of responses per second, per sample
-  [[nodiscard]] Samples p99() const;   // ns per sample
+  [[nodiscard]] Samples p99() const;       // ns per sample
   [[nodiscard]] bool noisy(double threshold) const { return rate().spread() > threshold; }
 };
 

@@ -123,7 +123,7 @@ json to_j(const Cell& c) {
             {"unavailable", c.unavailable},
             {"samples", samples}};
   if (!c.server_codec.empty()) j["server_codec"] = c.server_codec;  // only the Go arms have one
-  if (c.scenario == bench::Scenario::logs) j["logs"] = c.logs;       // only the logs cells have N
+  if (c.scenario == bench::Scenario::logs) j["logs"] = c.logs;      // only the logs cells have N
   return j;
 }
 

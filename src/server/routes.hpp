@@ -162,7 +162,8 @@ class Routes {
       outcome = Outcome::bad_body;
       return decode_error(bad_label, e);
     }
-    if (req.limit > record::kMaxLogs) return logs_error(Outcome::bad_body, req.limit, record::kMaxLogs, outcome);
+    if (req.limit > record::kMaxLogs)
+      return logs_error(Outcome::bad_body, req.limit, record::kMaxLogs, outcome);
     // The logs of the last request are kept: a server answering the same
     // query again serves them from memory, as a cache would, and only encodes
     // them (the work this route measures: Logs/Encode, end to end). Another
@@ -248,7 +249,8 @@ inline int Routes::body_codec(std::string_view content_type) const noexcept {
   if (net::zaphttp::iequals(media, "application/json")) return kJson;
   if (net::zaphttp::iequals(media, "application/zap")) return kZap;
   for (std::size_t i = 0; i < kPeerTypes; ++i)
-    if (peers_[i].codec && net::zaphttp::iequals(media, kPeerContentTypes[i])) return kPeer + static_cast<int>(i);
+    if (peers_[i].codec && net::zaphttp::iequals(media, kPeerContentTypes[i]))
+      return kPeer + static_cast<int>(i);
   return kNone;
 }
 

@@ -148,9 +148,11 @@ TEST(bench_load_command, args_spell_the_loader_flags) {
   o.logs = 10'000;
   o.body = record::find_codec("zap");
   EXPECT_EQ(bench::load_args(o, ""),
-            (std::vector<std::string>{"--framing", "http", "--addr", "127.0.0.1:8080", "--scenario", "logs",
-                                      "--logs", "10000", "--body", "zap", "-c", "10", "-p", "1", "-t", "1", "-d",
-                                      "10", "--warmup", "1"}));
+            (std::vector<std::string>{"--framing",  "http", "--addr",   "127.0.0.1:8080",
+                                      "--scenario", "logs", "--logs",   "10000",
+                                      "--body",     "zap",  "-c",       "10",
+                                      "-p",         "1",    "-t",       "1",
+                                      "-d",         "10",   "--warmup", "1"}));
 }
 
 }  // namespace

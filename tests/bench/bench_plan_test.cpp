@@ -112,8 +112,8 @@ TEST(bench_plan, cells_in_run_order_with_unavailable_ones_kept) {
           "/rpc/http/zap/c1/p1", "/rpc/http/zap/c8/p1", "/rpc/zap/zap/c1/p1", "/rpc/zap/zap/c8/p1"})
       want.push_back(arm + std::string(cell));
     if (arm == std::string("zapbench"))
-      for (const char* cell : {"/logs-100/http/zap/c1/p1", "/logs-100/http/zap/c8/p1", "/logs-100/zap/zap/c1/p1",
-                               "/logs-100/zap/zap/c8/p1"})
+      for (const char* cell : {"/logs-100/http/zap/c1/p1", "/logs-100/http/zap/c8/p1",
+                               "/logs-100/zap/zap/c1/p1", "/logs-100/zap/zap/c8/p1"})
         want.push_back(arm + std::string(cell));
   }
   for (const char* cell : {"nginx/hello/http//c1/p1", "nginx/hello/http//c8/p1", "floor/hello/tcp//c1/p1",

@@ -151,7 +151,8 @@ TEST_F(RunCli, MinimalRealRunOneCellPerArm) {
       }
       for (const report::E2ESample& s : c.samples) EXPECT_GT(s.received_mb_per_s, 0);
       if (c.arm == bench::Arm::zapbench) {
-        EXPECT_NE(c.loader_command.find(" --scenario logs --logs 100 "), std::string::npos) << c.loader_command;
+        EXPECT_NE(c.loader_command.find(" --scenario logs --logs 100 "), std::string::npos)
+            << c.loader_command;
       }
     }
     if (c.arm == bench::Arm::nginx && !nginx_installed()) {
@@ -179,7 +180,8 @@ TEST_F(RunCli, MinimalRealRunOneCellPerArm) {
       const double req = c.samples[0].bytes_sent_per_request, resp = c.samples[0].bytes_received_per_response;
       bool req_seen = false, resp_seen = false;
       for (const report::Cell& z : r.cells)
-        if (z.arm == bench::Arm::zapbench && z.scenario == c.scenario && z.logs == c.logs && !z.samples.empty()) {
+        if (z.arm == bench::Arm::zapbench && z.scenario == c.scenario && z.logs == c.logs &&
+            !z.samples.empty()) {
           EXPECT_LE(req, z.samples[0].bytes_sent_per_request) << z.id();
           EXPECT_LE(resp, z.samples[0].bytes_received_per_response) << z.id();
           req_seen = req_seen || req == z.samples[0].bytes_sent_per_request;

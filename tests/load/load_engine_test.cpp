@@ -310,7 +310,8 @@ RawServer::Handler logs_handler(std::function<void(record::LogSet&)> tamper,
     std::vector<std::uint8_t> padded(q.body.begin(), q.body.end());
     padded.resize(q.body.size() + record::kInputPaddingBytes);
     record::LogsRequest req;
-    if (q.target != "/logs" || codec.decode_logs_request({padded.data(), q.body.size()}, req) != record::DecodeError::ok)
+    if (q.target != "/logs" ||
+        codec.decode_logs_request({padded.data(), q.body.size()}, req) != record::DecodeError::ok)
       return Reply{400, "text/plain", "not a logs request"};
     record::LogSet set;
     record::generate(req, set);
@@ -444,8 +445,8 @@ TEST(load_engine, validates_every_logs_answer_on_both_wires) {
     if (!record::logs_refusal(info).empty()) continue;
     for (Wire wire : {Wire::http, Wire::zap})
       for (const std::uint32_t n : {1u, 10'000u}) {
-        SCOPED_TRACE(std::string(wire == Wire::http ? "http " : "zap ") + std::string(info.name) + " N=" +
-                     std::to_string(n));
+        SCOPED_TRACE(std::string(wire == Wire::http ? "http " : "zap ") + std::string(info.name) +
+                     " N=" + std::to_string(n));
         load::Options o = logs_options(wire, OwnServer::get().port(wire), n);
         o.body = &info;
         o.connections = 2;
@@ -474,7 +475,8 @@ TEST(load_engine, counts_tampered_logs_answers_as_validation_errors) {
        load::ErrorKind::validation},
       {"one byte of the last log", logs_handler([](record::LogSet& s) { s.bytes.back() ^= 1; }),
        load::ErrorKind::validation},
-      {"one log fewer", logs_handler([](record::LogSet& s) { s.logs.pop_back(); }), load::ErrorKind::validation},
+      {"one log fewer", logs_handler([](record::LogSet& s) { s.logs.pop_back(); }),
+       load::ErrorKind::validation},
       {"removed flipped", logs_handler([](record::LogSet& s) { s.logs[0].removed = !s.logs[0].removed; }),
        load::ErrorKind::validation},
       {"another content type", logs_handler(kHonestLogs, "application/json"), load::ErrorKind::validation},

@@ -724,7 +724,8 @@ TEST(report_json, logs_cells_round_trip_with_their_n_and_mb_per_s) {
   EXPECT_EQ(report::to_json(back), json);
   EXPECT_EQ(report::markdown(back), report::markdown(r));
   EXPECT_EQ(back.cells.back().logs, 10'000u);
-  EXPECT_DOUBLE_EQ(back.cells.back().samples[0].received_mb_per_s, r.cells.back().samples[0].received_mb_per_s);
+  EXPECT_DOUBLE_EQ(back.cells.back().samples[0].received_mb_per_s,
+                   r.cells.back().samples[0].received_mb_per_s);
   // Only logs cells carry "logs"; one without it, or with 0, is refused by name.
   nlohmann::ordered_json j = nlohmann::ordered_json::parse(json);
   const std::size_t last = j["cells"].size() - 1;
@@ -732,8 +733,8 @@ TEST(report_json, logs_cells_round_trip_with_their_n_and_mb_per_s) {
   EXPECT_FALSE(j["cells"][0]["samples"][0].contains("received_mb_per_s"));
   EXPECT_EQ(j["cells"][last]["logs"], 10'000);
   j["cells"][last]["logs"] = 0;
-  EXPECT_EQ(error_of(j.dump()), "results.json: cells[" + std::to_string(last) +
-                                    "].logs: expected N >= 1 for the logs scenario");
+  EXPECT_EQ(error_of(j.dump()),
+            "results.json: cells[" + std::to_string(last) + "].logs: expected N >= 1 for the logs scenario");
   j["cells"][last].erase("logs");
   EXPECT_EQ(error_of(j.dump()), "results.json: cells[" + std::to_string(last) + "].logs: missing");
 }
@@ -752,12 +753,15 @@ TEST(report_markdown, logs_groups_per_n_with_mb_per_s_against_the_floor) {
   EXPECT_TRUE(contains(md, "| zapbench HTTP/1.1 + ZAP | 4.00× | 0.80× |"));
   EXPECT_TRUE(contains(md, "MB/s ÷ floor divides the row's MB/s of responses by the raw TCP echo's"));
   // What it found: ZAP's MB/s at the largest N against the floor's (184 / 230 at every N here).
-  EXPECT_TRUE(contains(md, "- **HTTP/1.1, logs N=10000, depth 1, 10 connections**: ZAP 184.0 MB/s of responses, 0.80× "
-                           "(0.78–0.82×) the floor's (a raw TCP echo of the same bytes) — [tables](#e2e-logs-10000-p1)."))
+  EXPECT_TRUE(
+      contains(md,
+               "- **HTTP/1.1, logs N=10000, depth 1, 10 connections**: ZAP 184.0 MB/s of responses, 0.80× "
+               "(0.78–0.82×) the floor's (a raw TCP echo of the same bytes) — [tables](#e2e-logs-10000-p1)."))
       << md.substr(0, 6000);
   // Groups of other scenarios have no MB/s table.
-  const std::string rpc = md.substr(md.find("### rpc, pipeline depth 1"),
-                                    md.find("### rpc, pipeline depth 16") - md.find("### rpc, pipeline depth 1"));
+  const std::string rpc =
+      md.substr(md.find("### rpc, pipeline depth 1"),
+                md.find("### rpc, pipeline depth 16") - md.find("### rpc, pipeline depth 1"));
   EXPECT_FALSE(contains(rpc, "MB/s"));
   // The HTML carries the same groups (its charts keyed by N too).
   const std::string html = report::html(with_logs());

@@ -4,6 +4,8 @@
 // engine (every answer validated); and the response limit: an answer over it is a clean 500 naming both
 // sizes, the connection and the server keep serving. Both framings. Every wait is for an event, bounded by
 // the hang limit only; no figure is a speed.
+#include "record/logs.hpp"
+
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
@@ -24,7 +26,6 @@
 #include "net/buffer.hpp"
 #include "net/client_wires.hpp"
 #include "record/codec_zap.hpp"
-#include "record/logs.hpp"
 #include "server/server.hpp"
 #include "support/await.hpp"
 #include "support/background_load.hpp"
@@ -207,7 +208,8 @@ TEST(logs_server, the_loader_validates_every_large_answer_through_a_small_send_b
     const load::Result& r = l.finish();
     EXPECT_GE(r.responses, 20u);
     EXPECT_EQ(r.error_total(), 0u) << "status " << r.errors[static_cast<int>(load::ErrorKind::status)]
-                                   << ", validation " << r.errors[static_cast<int>(load::ErrorKind::validation)];
+                                   << ", validation "
+                                   << r.errors[static_cast<int>(load::ErrorKind::validation)];
     EXPECT_EQ(r.bytes_received / r.responses > zap_answer_bytes(10'000), true) << "framing on top";
   }
 }

@@ -343,8 +343,8 @@ TEST(request_path, logs_allocates_nothing_per_request_in_steady_state) {
         server::with_wire(conn, [&]<class W>() { server::answer_ready<W>(x, conn, 1); });
         std::size_t hint = 0;
         for (unsigned i = 0; i < depth; ++i) {
-          const net::wire::Response r = wire == server::Wire::http ? http.take(conn.out, hint)
-                                                                   : zhttp.take(conn.out, hint);
+          const net::wire::Response r =
+              wire == server::Wire::http ? http.take(conn.out, hint) : zhttp.take(conn.out, hint);
           ASSERT_EQ(r.status, net::wire::Response::Status::complete);
           EXPECT_EQ(r.code, 200);
           EXPECT_EQ(r.content_type, "application/zap");
