@@ -58,7 +58,8 @@ constexpr const char* kAbout =
     "go-nethttp; 1.5 s samples after 0.5 s; ~15 minutes on 2 cores.\n"
     "--full: connections 1,16,125,1000; every codec; logs N=1,100,10000 (a logs cell\n"
     "with more than 2 GiB of answers in flight is listed unavailable, not run);\n"
-    "5 s samples after 1 s; ~80 minutes.";
+    "5 s samples after 1 s; ~2 hours, and ~6.5 minutes more for each body codec\n"
+    "with the logs record (20 logs cells each).";
 
 // The (name, value) choices of a matrix axis, from its one table of names.
 template <class E, std::size_t N>
