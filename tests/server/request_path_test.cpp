@@ -364,6 +364,35 @@ TEST(request_path, logs_allocates_nothing_per_request_in_steady_state) {
     }
 }
 
+// On ZAP-HTTP an answer past the frame limit (64 MiB, Go's MaxFrameSize) cannot be framed even under a
+// response limit raised past it: the same clean 500, counted as too large. Only a JSON answer of the most
+// logs a request may ask for is that large (~70 MB): skipped while no JSON codec has the logs record.
+TEST(request_path, logs_answer_over_the_zap_frame_limit_is_a_clean_500) {
+  const record::CodecInfo* json = nullptr;
+  for (const record::CodecInfo& c : record::all_codecs())
+    if (!json && c.family() == record::Family::json && record::logs_refusal(c).empty()) json = &c;
+  if (json == nullptr) GTEST_SKIP() << "no JSON codec with the logs record in this build";
+  server::Config config;
+  config.json = json;
+  config.limits.max_response_bytes = std::size_t{1} << 30;
+  server::Context x(config);
+  server::Conn conn(server::Wire::zap);
+  const std::unique_ptr<record::AnyCodec> codec = json->make();
+  net::wire::ZapHttpClient client;
+  client.append_request(conn.in, "POST", "/logs", json->content_type,
+                        codec->encode_logs_request(record::sample_logs_request(record::kMaxLogs)));
+  server::answer_ready<server::ZapHttpWire>(x, conn, 1);
+  std::size_t hint = 0;
+  const net::wire::Response r = client.take(conn.out, hint);
+  ASSERT_EQ(r.status, net::wire::Response::Status::complete);
+  EXPECT_EQ(r.code, 500);
+  const std::string body(reinterpret_cast<const char*>(r.body.data()), r.body.size());
+  EXPECT_TRUE(body.starts_with("answer of ")) << body;
+  EXPECT_NE(body.find(" bytes exceeds the ZAP frame limit of 67108864 bytes"), std::string::npos) << body;
+  EXPECT_EQ(x.counters.outcomes[static_cast<int>(Outcome::too_large)], 1u);
+  EXPECT_EQ(x.counters.outcomes[static_cast<int>(Outcome::ok)], 0u);
+}
+
 // ---- the fixture of Server/<framing>/<body> -----------------------------------
 
 TEST(request_path, every_case_answers_right_and_keeps_answering) {
