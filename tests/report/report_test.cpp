@@ -680,7 +680,7 @@ TEST(report_json, results_of_earlier_versions_load_and_compare_with_new_ones) {
 
 // The logs scenario: cells keyed by N, a group per N and depth, requests/s and MB/s tables, and ZAP's MB/s
 // against the floor's (which carries ZAP's byte counts at that N).
-Results with_logs() {
+Results with_logs_cells() {
   Results r = synthetic();
   for (unsigned n : {100u, 10'000u}) {
     const double zap_bytes = 230.0 * n, json_bytes = 700.0 * n;  // per answer
@@ -718,7 +718,7 @@ TEST(report_cell, a_logs_cell_is_keyed_and_labelled_with_its_n) {
 }
 
 TEST(report_json, logs_cells_round_trip_with_their_n_and_mb_per_s) {
-  const Results r = with_logs();
+  const Results r = with_logs_cells();
   const std::string json = report::to_json(r);
   const Results back = report::from_json(json);
   EXPECT_EQ(report::to_json(back), json);
@@ -740,7 +740,7 @@ TEST(report_json, logs_cells_round_trip_with_their_n_and_mb_per_s) {
 }
 
 TEST(report_markdown, logs_groups_per_n_with_mb_per_s_against_the_floor) {
-  const std::string md = report::markdown(with_logs());
+  const std::string md = report::markdown(with_logs_cells());
   EXPECT_LT(md.find("### rpc, pipeline depth 16"), md.find("### logs N=100, pipeline depth 1"));
   EXPECT_LT(md.find("### logs N=100, pipeline depth 1"), md.find("### logs N=10000, pipeline depth 1"));
   EXPECT_TRUE(contains(md, "**MB/s of responses** — response bytes received per second"));
@@ -764,7 +764,7 @@ TEST(report_markdown, logs_groups_per_n_with_mb_per_s_against_the_floor) {
                 md.find("### rpc, pipeline depth 16") - md.find("### rpc, pipeline depth 1"));
   EXPECT_FALSE(contains(rpc, "MB/s"));
   // The HTML carries the same groups (its charts keyed by N too).
-  const std::string html = report::html(with_logs());
+  const std::string html = report::html(with_logs_cells());
   EXPECT_TRUE(contains(html, "data-chart=\"e2e-logs-100-p1-rate\""));
   EXPECT_TRUE(contains(html, "data-chart=\"e2e-logs-10000-p1-rate\""));
 }
