@@ -65,7 +65,7 @@ int cmd_serve(int argc, char** argv) {
            "HTTP request line + headers; 431 past it");
   t.number("--max-body-bytes", &cfg.limits.max_body_bytes, {1}, "HTTP request body; 413 past it");
   t.number("--max-frame-bytes", &cfg.limits.max_frame_bytes, {1},
-           "ZAP frame (Go's limit); closed without a reply past it");
+           "ZAP frame (Go's limit); a request's past it: closed without a reply; an answer's: 500");
   t.number("--max-response-bytes", &cfg.limits.max_response_bytes, {1},
            "a /logs answer body; 500 naming both sizes past it");
   t.number("--max-connections", &cfg.limits.max_connections, {1}, "open connections; newer ones are closed");

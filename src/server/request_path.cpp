@@ -110,14 +110,15 @@ std::size_t ZapHttpWire::step(Context& x, Conn& c) {
   const std::string_view content_type = req.headers.find("Content-Type").value_or(std::string_view{});
   Outcome outcome;
   const Reply reply = answer(x, kWire, req.method, req.target, content_type, req.body, outcome);
-  if (!x.zap_replies[static_cast<int>(reply.kind)].append(c.out, reply.body)) {
-    // An answer over the frame limit (a /logs answer under a response limit
-    // raised past it): the same clean 500 as over the response limit.
+  if (!x.zap_replies[static_cast<int>(reply.kind)].append(c.out, reply.body, x.limits.max_frame_bytes)) {
+    // An answer whose frame would be over the frame limit, which holds both
+    // ways (a /logs answer under a response limit above it): the same clean
+    // 500 as over the response limit.
     --x.counters.outcomes[static_cast<int>(outcome)];
     ++x.counters.outcomes[static_cast<int>(Outcome::too_large)];
     const int n = std::snprintf(x.error_text, sizeof x.error_text,
                                 "answer of %zu bytes exceeds the ZAP frame limit of %u bytes",
-                                reply.body.size(), net::zaphttp::kMaxFrameBytes);
+                                reply.body.size(), x.limits.max_frame_bytes);
     x.zap_replies[static_cast<int>(ReplyKind::too_large)].append(
         c.out, {reinterpret_cast<const std::uint8_t*>(x.error_text), static_cast<std::size_t>(n)});
   }
