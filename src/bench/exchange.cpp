@@ -16,7 +16,7 @@ struct PerExchange {
 
 // Bytes per request and per response of one real exchange, measured with the
 // real server and loader, in-process, for a moment.
-PerExchange exchange_bytes(Scenario scenario, load::Wire wire) {
+PerExchange exchange_bytes(Scenario scenario, unsigned logs, load::Wire wire) {
   server::Config sc;
   (wire == load::Wire::http ? sc.http : sc.zap).push_back(server::Endpoint{"127.0.0.1", 0});
   sc.json = &record::default_json_codec();
@@ -25,7 +25,10 @@ PerExchange exchange_bytes(Scenario scenario, load::Wire wire) {
   load::Options o;
   o.wire = wire;
   o.port = srv.bound(wire == load::Wire::http ? server::Wire::http : server::Wire::zap).front().port;
-  o.scenario = scenario == Scenario::hello ? load::Scenario::hello : load::Scenario::rpc;
+  o.scenario = scenario == Scenario::hello ? load::Scenario::hello
+               : scenario == Scenario::rpc ? load::Scenario::rpc
+                                           : load::Scenario::logs;
+  o.logs = logs;
   o.body = record::find_codec("zap");
   o.connections = 1;
   o.duration_s = 0.1;
@@ -43,9 +46,9 @@ PerExchange exchange_bytes(Scenario scenario, load::Wire wire) {
 
 }  // namespace
 
-ExchangeBytes floor_bytes(Scenario scenario) {
-  const PerExchange http = exchange_bytes(scenario, load::Wire::http);
-  const PerExchange zap = exchange_bytes(scenario, load::Wire::zap);
+ExchangeBytes floor_bytes(Scenario scenario, unsigned logs) {
+  const PerExchange http = exchange_bytes(scenario, logs, load::Wire::http);
+  const PerExchange zap = exchange_bytes(scenario, logs, load::Wire::zap);
   if (http.request_bytes == 0 || zap.request_bytes == 0) return {};
   return {static_cast<std::uint32_t>(std::min(http.request_bytes, zap.request_bytes) + 0.5),
           static_cast<std::uint32_t>(std::min(http.response_bytes, zap.response_bytes) + 0.5)};

@@ -24,10 +24,11 @@ std::vector<std::string> load_args(const load::Options& o, const std::string& js
     a.insert(a.end(), {"--request-bytes", std::to_string(o.floor_request_bytes), "--response-bytes",
                        std::to_string(o.floor_response_bytes)});
   } else {
-    const bool rpc = o.scenario == load::Scenario::rpc;
-    a.insert(a.end(), {"--scenario", rpc ? "rpc" : "hello"});
+    const bool rpc = o.scenario == load::Scenario::rpc, logs = o.scenario == load::Scenario::logs;
+    a.insert(a.end(), {"--scenario", rpc ? "rpc" : logs ? "logs" : "hello"});
+    if (logs) a.insert(a.end(), {"--logs", std::to_string(o.logs)});
     // --body names the codec itself: zap, or a JSON codec (the CLI's default when none is set).
-    if (rpc) a.insert(a.end(), {"--body", o.body != nullptr ? std::string(o.body->name) : "json"});
+    if (rpc || logs) a.insert(a.end(), {"--body", o.body != nullptr ? std::string(o.body->name) : "json"});
   }
   a.insert(a.end(), {"-c", std::to_string(o.connections), "-p", std::to_string(o.pipeline), "-t",
                      std::to_string(o.threads)});

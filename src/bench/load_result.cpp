@@ -167,8 +167,9 @@ std::string load_result_json(const load::Options& o, const load::Result& r) {
   const bool floor = o.wire == load::Wire::floor;
   // The floor has no scenario and no body codec: "" for both.
   const bool rpc = !floor && o.scenario == load::Scenario::rpc;
-  const std::string scenario = floor ? "" : rpc ? "rpc" : "hello";
-  const std::string body = !rpc ? "" : o.body != nullptr ? std::string(o.body->name) : "";
+  const bool logs = !floor && o.scenario == load::Scenario::logs;
+  const std::string scenario = floor ? "" : rpc ? "rpc" : logs ? "logs" : "hello";
+  const std::string body = !rpc && !logs ? "" : o.body != nullptr ? std::string(o.body->name) : "";
   json errors = json::object();
   for (int k = 0; k < static_cast<int>(load::ErrorKind::count_); ++k)
     errors[std::string(load::describe(load::ErrorKind(k)))] = r.errors[k];
@@ -177,6 +178,7 @@ std::string load_result_json(const load::Options& o, const load::Result& r) {
             {"framing", std::string(framing_name(o.wire))},
             {"scenario", scenario},
             {"body", body},
+            {"logs", logs ? o.logs : 0},
             {"addr", (v6 ? "[" + o.host + "]" : o.host) + ":" + std::to_string(o.port)},
             {"connections", o.connections},
             {"threads", o.threads},
@@ -194,6 +196,7 @@ std::string load_result_json(const load::Options& o, const load::Result& r) {
             {"requests_per_s", r.rate_per_s()},
             {"bytes_sent", r.bytes_sent},
             {"bytes_received", r.bytes_received},
+            {"received_mb_per_s", r.received_mb_per_s()},
             {"connections_answered", r.connections_answered},
             {"errors", errors},
             {"loader_cpu_user_s", r.cpu_user_s},
@@ -228,8 +231,21 @@ LoadReport parse_load_result(const std::string& text) {
     fail("framing", "unknown \"" + framing + "\" (one of: http, zap, floor)");
   const std::string scenario = str(j, p, "scenario");
   if (o.wire != load::Wire::floor) {
-    if (scenario != "hello" && scenario != "rpc") fail("scenario", "unknown \"" + scenario + "\"");
-    o.scenario = scenario == "rpc" ? load::Scenario::rpc : load::Scenario::hello;
+    if (scenario != "hello" && scenario != "rpc" && scenario != "logs")
+      fail("scenario", "unknown \"" + scenario + "\"");
+    o.scenario = scenario == "rpc"    ? load::Scenario::rpc
+                 : scenario == "logs" ? load::Scenario::logs
+                                      : load::Scenario::hello;
+  }
+  // "logs": N for the logs scenario, 0 otherwise; files written before it have none.
+  if (j.contains("logs")) {
+    const unsigned n = uns(j, p, "logs");
+    if (o.scenario == load::Scenario::logs && o.wire != load::Wire::floor) {
+      if (n == 0) fail("logs", "expected N >= 1 for the logs scenario");
+      o.logs = n;
+    }
+  } else if (o.scenario == load::Scenario::logs && o.wire != load::Wire::floor) {
+    fail("logs", "missing");
   }
   const std::string body = str(j, p, "body");
   if (!body.empty()) {

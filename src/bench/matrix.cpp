@@ -14,7 +14,7 @@ struct Names {
 constexpr Names kArmNames[] = {
     {"zapbench", "zapbench"},      {"go-zip", "Go zip"}, {"go-fasthttp", "Go fasthttp"},
     {"go-nethttp", "Go net/http"}, {"nginx", "nginx"},   {"floor", "floor"}};
-constexpr Names kScenarioNames[] = {{"hello", "hello"}, {"rpc", "rpc"}};
+constexpr Names kScenarioNames[] = {{"hello", "hello"}, {"rpc", "rpc"}, {"logs", "logs"}};
 constexpr Names kFramingNames[] = {{"http", "HTTP/1.1"}, {"zap", "ZAP-HTTP"}, {"tcp", "raw TCP"}};
 
 static_assert(std::size(kArmNames) == kArms.size());

@@ -19,7 +19,8 @@ namespace bench {
 // The go_* arms are the Go reference's stack (bench/go_arm.hpp): zap-proto/zip,
 // valyala/fasthttp and net/http.
 enum class Arm : std::uint8_t { zapbench, go_zip, go_fasthttp, go_nethttp, nginx, floor };
-enum class Scenario : std::uint8_t { hello, rpc };
+// logs carries N, the logs each request asks for, beside it (report::Cell::logs).
+enum class Scenario : std::uint8_t { hello, rpc, logs };
 // raw_tcp is the floor's "framing": none at all, a fixed number of bytes each
 // way (named "tcp" in results.json since the first runs). Later: http2,
 // zap_rpc, grpc.
@@ -27,7 +28,7 @@ enum class Framing : std::uint8_t { http1, zap_http, raw_tcp };
 
 inline constexpr std::array kArms{Arm::zapbench,   Arm::go_zip, Arm::go_fasthttp,
                                   Arm::go_nethttp, Arm::nginx,  Arm::floor};
-inline constexpr std::array kScenarios{Scenario::hello, Scenario::rpc};
+inline constexpr std::array kScenarios{Scenario::hello, Scenario::rpc, Scenario::logs};
 inline constexpr std::array kFramings{Framing::http1, Framing::zap_http, Framing::raw_tcp};
 
 // The Go reference's arms (go_zip, go_fasthttp, go_nethttp).

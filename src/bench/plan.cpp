@@ -3,12 +3,14 @@
 #include "bench/plan.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <stdexcept>
 #include <utility>
 
 #include "bench/host.hpp"
 #include "bench/nginx.hpp"
 #include "net/affinity.hpp"
+#include "record/logs.hpp"
 #include "record/registry.hpp"
 
 namespace bench {
@@ -29,6 +31,27 @@ std::string codec_unavailable(const std::string& name) {
   if (c->trusted_input_only)
     return "for trusted input only: its decoder does not verify, so a server never answers with it";
   return "";
+}
+
+// Why a logs cell of body `name` cannot run ("" when it can): the codec's
+// reason, or the lack of the logs record.
+std::string logs_unavailable(const std::string& name) {
+  if (std::string why = codec_unavailable(name); !why.empty()) return why;
+  if (!record::find_codec(name)->has_logs) return "no logs record in this codec yet (record::LogsCodec)";
+  return "";
+}
+
+// Why a logs cell of n logs at c connections and depth d is not run ("" when it is).
+std::string logs_over_budget(unsigned n, unsigned c, unsigned d) {
+  const double bytes = double(n) * kLogsBytesPerLogBound * double(c) * double(d);
+  if (bytes <= kLogsInFlightBudgetBytes) return "";
+  char b[200];
+  std::snprintf(
+      b, sizeof b,
+      "c %u x depth %u x %u logs: up to %.2g GB of answers in flight (~%g bytes a log), over the %g "
+      "GiB a logs cell may hold",
+      c, d, n, bytes / 1e9, kLogsBytesPerLogBound, kLogsInFlightBudgetBytes / (1024.0 * 1024 * 1024));
+  return b;
 }
 
 }  // namespace
@@ -60,6 +83,17 @@ RunPlan plan_run(const RunRequest& q) {
     if (d > 1024) throw std::invalid_argument("--pipeline wants depths of 1..1024");
   p.scenarios =
       !q.scenarios.empty() ? q.scenarios : std::vector<Scenario>(kScenarios.begin(), kScenarios.end());
+  const bool logs_on = std::find(p.scenarios.begin(), p.scenarios.end(), Scenario::logs) != p.scenarios.end();
+  if (!q.logs.empty() && !logs_on)
+    throw std::invalid_argument("--logs is for the logs scenario, which --scenarios leaves out");
+  for (unsigned n : q.logs)
+    if (n < 1 || n > record::kMaxLogs)
+      throw std::invalid_argument("--logs wants N from 1 to " + std::to_string(record::kMaxLogs) + ", got " +
+                                  std::to_string(n));
+  if (logs_on)
+    p.logs = !q.logs.empty() ? q.logs
+             : full          ? std::vector<unsigned>{1, 100, 10'000}
+                             : std::vector<unsigned>{100};
   p.framings = !q.framings.empty() ? q.framings : std::vector<Framing>{Framing::http1, Framing::zap_http};
   if (!q.arms.empty()) {
     p.arms = q.arms;
@@ -97,20 +131,23 @@ RunPlan plan_run(const RunRequest& q) {
   return p;
 }
 
-std::vector<CellPlan> plan_cells(const RunPlan& p, ExchangeBytes (*floor_bytes_of)(Scenario)) {
+std::vector<CellPlan> plan_cells(const RunPlan& p, ExchangeBytes (*floor_bytes_of)(Scenario, unsigned)) {
   std::vector<CellPlan> out;
   auto add = [&](Arm arm, Scenario scenario, Framing framing, const std::string& body,
-                 const std::string& unavailable, ExchangeBytes floor = {}) {
+                 const std::string& unavailable, ExchangeBytes floor = {}, unsigned logs = 0) {
     for (unsigned c : p.connections)
       for (unsigned d : p.pipelines) {
         CellPlan cp;
         cp.cell.arm = arm;
         cp.cell.scenario = scenario;
+        cp.cell.logs = logs;
         cp.cell.framing = framing;
         cp.cell.body = body;
         cp.cell.connections = c;
         cp.cell.pipeline = d;
         cp.cell.unavailable = unavailable;
+        if (cp.cell.unavailable.empty() && scenario == Scenario::logs)
+          cp.cell.unavailable = logs_over_budget(logs, c, d);
         cp.floor = floor;
         out.push_back(std::move(cp));
       }
@@ -126,12 +163,18 @@ std::vector<CellPlan> plan_cells(const RunPlan& p, ExchangeBytes (*floor_bytes_o
           add(Arm::zapbench, s, f, "", "");
           continue;
         }
+        if (s == Scenario::logs) {
+          for (unsigned n : p.logs)
+            for (const std::string& b : p.bodies) add(Arm::zapbench, s, f, b, logs_unavailable(b), {}, n);
+          continue;
+        }
         for (const std::string& b : p.bodies) add(Arm::zapbench, s, f, b, codec_unavailable(b));
       }
   for (Arm go : {Arm::go_zip, Arm::go_fasthttp, Arm::go_nethttp}) {
     if (!arm_on(go)) continue;
     for (Scenario s : p.scenarios)
       for (Framing f : p.framings) {
+        if (s == Scenario::logs) continue;  // the Go reference serves no /logs
         if (s == Scenario::hello) {
           add(go, s, f, "", go_cell_unavailable(p.go, go, f, s, "", p.go_json));
           continue;
@@ -158,9 +201,13 @@ std::vector<CellPlan> plan_cells(const RunPlan& p, ExchangeBytes (*floor_bytes_o
   }
   if (arm_on(Arm::floor))
     for (Scenario s : p.scenarios) {
-      const ExchangeBytes bytes = floor_bytes_of(s);
-      add(Arm::floor, s, Framing::raw_tcp, "",
-          bytes.request == 0 ? "could not measure the exchange's byte counts" : "", bytes);
+      // logs: one floor per N, carrying ZAP's byte counts at that N.
+      const std::vector<unsigned> ns = s == Scenario::logs ? p.logs : std::vector<unsigned>{0};
+      for (unsigned n : ns) {
+        const ExchangeBytes bytes = floor_bytes_of(s, n);
+        add(Arm::floor, s, Framing::raw_tcp, "",
+            bytes.request == 0 ? "could not measure the exchange's byte counts" : "", bytes, n);
+      }
     }
   for (CellPlan& cp : out)
     if (is_go_arm(cp.cell.arm) && cp.cell.scenario == Scenario::rpc && cp.cell.body != "zap")
@@ -216,16 +263,17 @@ load::Options load_options(const RunPlan& p, const CellPlan& cp, std::uint16_t p
     return o;
   }
   o.wire = c.framing == Framing::http1 ? load::Wire::http : load::Wire::zap;
-  o.scenario = c.scenario == Scenario::rpc ? load::Scenario::rpc : load::Scenario::hello;
-  if (c.scenario == Scenario::rpc) {
-    o.body = record::find_codec(c.body);
-  }
+  o.scenario = c.scenario == Scenario::rpc    ? load::Scenario::rpc
+               : c.scenario == Scenario::logs ? load::Scenario::logs
+                                              : load::Scenario::hello;
+  if (c.scenario != Scenario::hello) o.body = record::find_codec(c.body);
+  if (c.scenario == Scenario::logs) o.logs = c.logs;
   return o;
 }
 
 std::string cell_label(const report::Cell& c) {
-  std::string s = std::string(to_string(c.scenario)) + " " + std::string(to_string(c.arm)) + " " +
-                  std::string(to_string(c.framing));
+  std::string s =
+      c.scenario_label() + " " + std::string(to_string(c.arm)) + " " + std::string(to_string(c.framing));
   if (!c.body.empty()) s += "+" + c.body;
   return s + " c" + std::to_string(c.connections) + " p" + std::to_string(c.pipeline);
 }

@@ -27,6 +27,7 @@ struct RunRequest {
   std::optional<double> duration_s, warmup_s, micro_min_time_s;
   std::vector<unsigned> connections, pipelines;
   std::vector<Scenario> scenarios;
+  std::vector<unsigned> logs;  // the logs scenario's N values (--logs)
   std::vector<Framing> framings;
   std::vector<std::string> bodies;
   std::vector<Arm> arms;
@@ -46,8 +47,10 @@ struct RunPlan {
   std::string out_dir;
   std::vector<unsigned> connections, pipelines;
   std::vector<Scenario> scenarios;
+  std::vector<unsigned> logs;  // the logs scenario's N values (empty when it is not run)
   std::vector<Framing> framings;
-  std::vector<std::string> bodies;  // rpc body codecs (unavailable ones stay: reported, never dropped)
+  // rpc and logs body codecs (unavailable ones stay: reported, never dropped)
+  std::vector<std::string> bodies;
   std::vector<Arm> arms;
   bool micro = true;
   std::string micro_filter;
@@ -57,9 +60,11 @@ struct RunPlan {
 };
 
 // Fills the defaults of the mode (quick: connections 1,16,125, the fastest
-// JSON codec and ZAP, every arm but go-nethttp, 1.5 s + 0.5 s; full:
-// 1,16,125,1000, every codec, every arm, 5 s + 1 s; server on the first half of the allowed CPUs, loader on
-// the rest) and checks the request. Throws std::invalid_argument with the message a user should see
+// JSON codec and ZAP, logs N = 100, every arm but go-nethttp, 1.5 s + 0.5 s;
+// full: 1,16,125,1000, every codec, logs N = 1, 100, 10000, every arm, 5 s +
+// 1 s; server on the first half of the allowed CPUs, loader on the rest) and
+// checks the request (--logs: N from 1 to record::kMaxLogs, and only with the
+// logs scenario). Throws std::invalid_argument with the message a user should see
 // ("--server-cpus: CPU 9 is not available ...").
 RunPlan plan_run(const RunRequest& request);
 
@@ -67,20 +72,31 @@ RunPlan plan_run(const RunRequest& request);
 // zap-fresh (a benchmark variant of zap), available or not.
 std::vector<std::string> body_names();
 
+// A logs cell may have at most this many answer bytes in flight (connections
+// × depth × N logs at kLogsBytesPerLogBound each, the largest codec's size
+// rounded up): past it, the answers in flight would take seconds to drain
+// (past the loader's timeout) and gigabytes of buffers, so such a cell is
+// planned unavailable with the figures, not run.
+inline constexpr double kLogsInFlightBudgetBytes = 2.0 * 1024 * 1024 * 1024;
+inline constexpr double kLogsBytesPerLogBound = 1024;
+
 // One cell and what it needs to run.
 struct CellPlan {
   report::Cell cell;
   ExchangeBytes floor;  // the floor arm's byte counts
 };
 
-// Every cell, in run order: zapbench (scenario x framing x body), the Go
-// arms (the same cells but one JSON body, the first available: the Go server
-// decodes every JSON body with its own codec; what the Go build cannot serve
-// is unavailable with its reason), nginx (hello over HTTP/1.1), floor (per scenario), each x connections x
-// depth. A cell that cannot run carries the reason in cell.unavailable. `floor_bytes_of` measures the floor's
-// byte counts (exchange.hpp).
+// Every cell, in run order: zapbench (scenario x framing x body; logs also x
+// N), the Go arms (hello and rpc: the same cells but one JSON body, the first
+// available: the Go server decodes every JSON body with its own codec; what
+// the Go build cannot serve is unavailable with its reason; the Go reference
+// has no /logs, so no logs cells), nginx (hello over HTTP/1.1), floor (per
+// scenario, and per N for logs), each x connections x depth. A cell that
+// cannot run carries the reason in cell.unavailable (a logs body codec
+// without the record, a logs cell over kLogsInFlightBudgetBytes).
+// `floor_bytes_of` measures the floor's byte counts (exchange.hpp).
 std::vector<CellPlan> plan_cells(const RunPlan& plan,
-                                 ExchangeBytes (*floor_bytes_of)(Scenario) = floor_bytes);
+                                 ExchangeBytes (*floor_bytes_of)(Scenario, unsigned) = floor_bytes);
 
 // The server child of a zapbench, Go or floor cell (listening on a port of
 // its choosing, announced on its ready channel). Not for nginx (nginx.hpp).
@@ -89,7 +105,8 @@ ChildSpec server_spec(const RunPlan& plan, const std::string& zapbench_exe, cons
 // The load that measures a cell against a server on 127.0.0.1:port.
 load::Options load_options(const RunPlan& plan, const CellPlan& cp, std::uint16_t port);
 
-// "rpc zapbench http+simdjson c16 p1": a cell in progress lines and notes.
+// "rpc zapbench http+simdjson c16 p1", "logs N=100 zapbench zap+zap c1 p16":
+// a cell in progress lines and notes.
 std::string cell_label(const report::Cell& c);
 
 }  // namespace bench

@@ -36,6 +36,7 @@ report::E2ESample sample_of(const load::Result& r) {
   }
   if (r.requests > 0) s.bytes_sent_per_request = double(r.bytes_sent) / double(r.requests);
   if (r.responses > 0) s.bytes_received_per_response = double(r.bytes_received) / double(r.responses);
+  s.received_mb_per_s = r.received_mb_per_s();
   s.loader_cpu_s = r.cpu_user_s + r.cpu_sys_s;
   return s;
 }

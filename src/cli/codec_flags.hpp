@@ -71,6 +71,17 @@ inline std::string wire_codec_names() {
   return out;
 }
 
+// "zap, ...": the codecs with the logs record (load --scenario logs).
+inline std::string logs_codec_names() {
+  std::string out;
+  for (const record::CodecInfo& c : record::all_codecs()) {
+    if (!record::logs_refusal(c).empty()) continue;
+    if (!out.empty()) out += ", ";
+    out += c.name;
+  }
+  return out;
+}
+
 // The codec of --body: the named one, or the default JSON codec when `name`
 // is empty or "json". Call after body_codec_check() accepted the name.
 inline const record::CodecInfo& body_codec_or_default(std::string_view name) {

@@ -46,11 +46,14 @@ int cmd_load(int argc, char** argv) {
   std::string body, json_name, json_out;
   flags::Table t("load");
   t.usage("--framing http|zap --addr HOST:PORT --scenario hello|rpc [--body CODEC] [options]");
+  t.usage("--framing http|zap --addr HOST:PORT --scenario logs [--logs N] [--body CODEC] [options]");
   t.usage("--framing floor --addr HOST:PORT --request-bytes N --response-bytes M [options]");
   t.about(
       "One load engine for every framing. Every response is parsed and validated (status\n"
       "200; hello: body 'ok'; rpc: the body decodes with the same codec, echoes the\n"
-      "request id and carries the balance the record's compute gives); every latency\n"
+      "request id and carries the balance the record's compute gives; logs: the\n"
+      "codec's content type, and every field of every log read with the codec and\n"
+      "folded into a digest equal to that of the N logs asked for); every latency\n"
       "is recorded (no sampling) in a log-linear histogram (relative error < 1/2048).\n"
       "Closed loop by default: -c connections, each keeping -p requests in flight.\n"
       "With --rate, an open loop: requests on a fixed schedule spread over the\n"
@@ -76,11 +79,15 @@ int cmd_load(int argc, char** argv) {
       .deprecated_alias("--wire")
       .no_default();
   t.host_port("--addr", &addr, "the server", /*port_zero_ok=*/false);
-  t.choice("--scenario", &o.scenario, {{"hello", load::Scenario::hello}, {"rpc", load::Scenario::rpc}},
-           "GET /health, or POST /rpc with the eth record")
+  t.choice("--scenario", &o.scenario,
+           {{"hello", load::Scenario::hello}, {"rpc", load::Scenario::rpc}, {"logs", load::Scenario::logs}},
+           "GET /health, POST /rpc with the eth record, or POST /logs asking for N logs")
       .no_default();
+  t.number("--logs", &o.logs, {1, record::kMaxLogs}, "the logs scenario's N: the logs each request asks for",
+           "N");
   t.text("--body", &body, "CODEC",
-         "rpc body codec: zap, json (the default JSON codec), a JSON codec or a binary peer by name")
+         "rpc and logs body codec: zap, json (the default JSON codec), a JSON codec or a binary peer by "
+         "name")
       .check(body_codec_check())
       .default_text("json = " + std::string(record::default_json_codec().name));
   t.text("--json", &json_name, "CODEC", "").check(json_codec_check()).deprecated("--body CODEC");
@@ -113,12 +120,17 @@ int cmd_load(int argc, char** argv) {
     if (t.seen("--request-bytes") || t.seen("--response-bytes"))
       t.fail("--request-bytes and --response-bytes are for " + framing + " floor only");
   }
+  if (t.seen("--logs") && (floor || o.scenario != load::Scenario::logs))
+    t.fail("--logs is for --scenario logs only");
   // --body zap | json | CODEC. The old --json CODEC names the codec of "--body json" (its old pair).
   const bool body_names_codec = !body.empty() && body != "json" && body != "zap";
   if (body_names_codec && t.seen("--json"))
     t.fail("--body " + body + " and --json " + json_name +
            " both name the JSON codec: give --body CODEC only");
   o.body = &body_codec_or_default(body_names_codec || body == "zap" ? body : json_name);
+  if (!floor && o.scenario == load::Scenario::logs)
+    if (const std::string why = record::logs_refusal(*o.body); !why.empty())
+      t.fail("--scenario logs: " + why + "; codecs with it: " + logs_codec_names());
   o.host = addr.host;
   o.port = addr.port;
   const std::string addr_text = flags::to_string(addr);
@@ -162,9 +174,11 @@ int cmd_load(int argc, char** argv) {
   const char* wire = o.wire == load::Wire::http ? "http" : o.wire == load::Wire::zap ? "zap" : "floor";
   // The floor has no scenario and no body codec: "" in the JSON, its byte counts in the report line.
   const bool rpc = !floor && o.scenario == load::Scenario::rpc;
-  const std::string scenario = floor ? "" : rpc ? "rpc" : "hello";
-  const std::string body_name = rpc ? std::string(o.body->name) : "";
-  std::string what = rpc ? scenario + " body " + body_name : scenario;
+  const bool logs = !floor && o.scenario == load::Scenario::logs;
+  const std::string scenario = floor ? "" : rpc ? "rpc" : logs ? "logs" : "hello";
+  const std::string body_name = rpc || logs ? std::string(o.body->name) : "";
+  std::string what = rpc || logs ? scenario + " body " + body_name : scenario;
+  if (logs) what = "logs N=" + std::to_string(o.logs) + " body " + body_name;
   if (floor)
     what = std::to_string(o.floor_request_bytes) + " B requests, " + std::to_string(o.floor_response_bytes) +
            " B responses";
@@ -192,6 +206,7 @@ int cmd_load(int argc, char** argv) {
   }
   std::printf("  bytes/s      sent %.0f, received %.0f\n", per_s(double(r.bytes_sent)),
               per_s(double(r.bytes_received)));
+  std::printf("  MB/s         %.1f of responses (10^6 bytes received per second)\n", r.received_mb_per_s());
   const load::Histogram& h = r.latency;
   std::printf("  latency us   p50 %s  p90 %s  p99 %s  p99.9 %s  max %s  mean %.1f  stdev %.1f%s\n",
               us(h.value_at_percentile(50)).c_str(), us(h.value_at_percentile(90)).c_str(),

@@ -27,6 +27,7 @@
 #include "cli/args.hpp"
 #include "cli/flags.hpp"
 #include "net/affinity.hpp"
+#include "record/logs.hpp"
 #include "report/model.hpp"
 
 namespace cli {
@@ -38,10 +39,10 @@ using Clock = std::chrono::steady_clock;
 constexpr const char* kAbout =
     "The whole benchmark on this machine, from one command:\n"
     "  1. the codec microbenchmarks (zapbench micro) with repetitions;\n"
-    "  2. the end-to-end matrix: scenario {hello, rpc} x framing {HTTP/1.1, ZAP-HTTP}\n"
-    "     x body {each JSON codec, ZAP} (rpc) x connections x pipelining, each\n"
-    "     sample a fresh server process and a fresh loader process, pinned to\n"
-    "     separate CPUs, every response validated;\n"
+    "  2. the end-to-end matrix: scenario {hello, rpc, logs of N entries} x framing\n"
+    "     {HTTP/1.1, ZAP-HTTP} x body {each JSON codec, ZAP, each binary peer} (rpc,\n"
+    "     logs) x connections x pipelining, each sample a fresh server process and a\n"
+    "     fresh loader process, pinned to separate CPUs, every response validated;\n"
     "  3. reference arms: the Go reference's own stack (zapbench-go: zip, fasthttp,\n"
     "     net/http, its JSON codecs; what its build lacks is listed as unavailable),\n"
     "     nginx serving /health (when installed), and the floor: a raw TCP echo of\n"
@@ -52,9 +53,13 @@ constexpr const char* kAbout =
     "sample, and samples taken while the machine was busy are flagged. Writes\n"
     "DIR/results.json (every sample and the environment; paths relative to DIR),\n"
     "DIR/report.md and DIR/report.html.\n"
-    "--quick (default): connections 1,16,125; pipelining 1,16; rpc bodies the fastest\n"
-    "JSON codec and ZAP; every arm but go-nethttp; 1.5 s samples after 0.5 s; ~8 minutes on 2 cores.\n"
-    "--full: connections 1,16,125,1000; every codec; 5 s samples after 1 s; ~55 minutes.";
+    "--quick (default): connections 1,16,125; pipelining 1,16; bodies the fastest\n"
+    "JSON codec, ZAP and the fastest binary peer; logs N=100; every arm but\n"
+    "go-nethttp; 1.5 s samples after 0.5 s; ~15 minutes on 2 cores.\n"
+    "--full: connections 1,16,125,1000; every codec; logs N=1,100,10000 (a logs cell\n"
+    "with more than 2 GiB of answers in flight is listed unavailable, not run);\n"
+    "5 s samples after 1 s; ~2 hours, and ~6.5 minutes more for each body codec\n"
+    "with the logs record (20 logs cells each).";
 
 // The (name, value) choices of a matrix axis, from its one table of names.
 template <class E, std::size_t N>
@@ -82,12 +87,14 @@ bench::RunPlan parse(int argc, char** argv) {
   t.number_list("--pipeline", &q.pipelines, {1, 1024}, "requests in flight per connection, e.g. 1,16")
       .default_text("1,16");
   t.choice_list("--scenarios", &q.scenarios, choices(bench::kScenarios), "scenarios").default_text("all");
+  t.number_list("--logs", &q.logs, {1, record::kMaxLogs}, "the logs scenario's N values, e.g. 1,100,10000")
+      .default_text("quick 100, full 1,100,10000");
   t.choice_list("--framings", &q.framings,
                 {{"http", bench::Framing::http1}, {"zap", bench::Framing::zap_http}}, "framings")
       .default_text("all");
   std::vector<std::pair<std::string, std::string>> bodies;
   for (const std::string& b : bench::body_names()) bodies.emplace_back(b, b);
-  t.choice_list("--bodies", &q.bodies, bodies, "rpc body codecs").default_text("by mode");
+  t.choice_list("--bodies", &q.bodies, bodies, "rpc and logs body codecs").default_text("by mode");
   t.choice_list("--arms", &q.arms, choices(bench::kArms), "servers to measure")
       .default_text("all; quick: all but go-nethttp");
   t.cpu_list("--server-cpus", &q.server_cpus, "CPUs of the server process").default_text("the first half");

@@ -22,12 +22,15 @@ int cmd_serve(int argc, char** argv) {
   std::string json_name;
   flags::Table t("serve");
   t.about(
-      "Serves GET /health and POST /rpc over HTTP/1.1 (--http) and over ZAP-HTTP,\n"
-      "the ZAP TCP transport (--zap; 9999 is ZAP's conventional port), from one\n"
-      "process with the same handlers. /rpc decodes its body by Content-Type:\n"
-      "application/json with the --json codec, application/zap with ZAP, and each\n"
-      "binary peer's type (application/x-protobuf, ...) with its codec: the first\n"
-      "of that type in 'zapbench codecs' unless --codec names another. Request\n"
+      "Serves GET /health, POST /rpc and POST /logs over HTTP/1.1 (--http) and over\n"
+      "ZAP-HTTP, the ZAP TCP transport (--zap; 9999 is ZAP's conventional port), from\n"
+      "one process with the same handlers. /rpc and /logs decode their body by\n"
+      "Content-Type: application/json with the --json codec, application/zap with\n"
+      "ZAP, and each binary peer's type (application/x-protobuf, ...) with its codec:\n"
+      "the first of that type in 'zapbench codecs' unless --codec names another.\n"
+      "/logs answers an eth_getLogs request (N logs, N up to 100000) with the\n"
+      "record's generated logs, kept in memory for the next identical request (as a\n"
+      "cache would); a codec without the logs record gets 415 there. Request\n"
       "bodies with Transfer-Encoding (chunked) are refused with 501. SIGINT or\n"
       "SIGTERM stops accepting, answers the requests already read, and prints the\n"
       "counters. Port 0 picks a free port; the bound addresses are printed.");
@@ -62,7 +65,9 @@ int cmd_serve(int argc, char** argv) {
            "HTTP request line + headers; 431 past it");
   t.number("--max-body-bytes", &cfg.limits.max_body_bytes, {1}, "HTTP request body; 413 past it");
   t.number("--max-frame-bytes", &cfg.limits.max_frame_bytes, {1},
-           "ZAP frame (Go's limit); closed without a reply past it");
+           "ZAP frame (Go's limit); a request's past it: closed without a reply; an answer's: 500");
+  t.number("--max-response-bytes", &cfg.limits.max_response_bytes, {1},
+           "a /logs answer body; 500 naming both sizes past it");
   t.number("--max-connections", &cfg.limits.max_connections, {1}, "open connections; newer ones are closed");
   t.number("--idle-timeout-ms", &cfg.limits.idle_timeout_ms, {1}, "close a connection silent this long");
   t.number("--header-timeout-ms", &cfg.limits.header_timeout_ms, {1},
@@ -124,12 +129,12 @@ int cmd_serve(int argc, char** argv) {
   const server::Counters c = srv->counters();
   std::printf("zapbench serve: stopped\n  connections %llu\n",
               static_cast<unsigned long long>(c.connections));
-  const char* routes[] = {"/health", "/rpc", "other"};
   const char* wires[] = {"http", "zap"};
   for (int w = 0; w < 2; ++w)
-    for (int r = 0; r < 3; ++r)
+    for (int r = 0; r < static_cast<int>(server::Route::count_); ++r)
       if (c.requests[w][r] != 0)
-        std::printf("  requests %s %s %llu\n", wires[w], routes[r],
+        std::printf("  requests %s %.*s %llu\n", wires[w], int(server::describe(server::Route(r)).size()),
+                    server::describe(server::Route(r)).data(),
                     static_cast<unsigned long long>(c.requests[w][r]));
   for (int o = 0; o < static_cast<int>(server::Outcome::count_); ++o)
     if (c.outcomes[o] != 0)

@@ -83,8 +83,13 @@ template <class W>
 class Thread {
  public:
   Thread(const Options& opt, W wire, const net::Address& addr, unsigned first_conn, unsigned n_conns,
-         Progress* progress)
-      : opt_(opt), wire_(std::move(wire)), addr_(addr), first_conn_(first_conn), progress_(progress) {
+         Progress* progress, const record::LogsDigest& expect_logs)
+      : opt_(opt),
+        wire_(std::move(wire)),
+        addr_(addr),
+        first_conn_(first_conn),
+        progress_(progress),
+        expect_logs_(expect_logs) {
     conns_.resize(n_conns);
     for (Conn& c : conns_) c.inflight.reserve(std::max(1u, opt.pipeline));
     if (!W::kRawBytes && opt.scenario == Scenario::rpc) {
@@ -93,6 +98,16 @@ class Thread {
       content_type_ = codec->content_type;
       const record::Request r = record::sample_request();
       expect_balance_ = record::balance_of(r.block, r.method.size(), r.account[0]);
+    } else if (!W::kRawBytes && opt.scenario == Scenario::logs) {
+      // Every logs request is the same bytes (no id: the answer depends on
+      // the request only), built once; the digest every answer must give is
+      // computed once, from the logical values (run() made the set).
+      const record::CodecInfo* codec = opt.body != nullptr ? opt.body : &record::default_json_codec();
+      codec_ = codec->make();
+      content_type_ = codec->content_type;
+      fixed_request_ = true;
+      wire_.append_request(hello_, "POST", "/logs", content_type_,
+                           codec_->encode_logs_request(record::sample_logs_request(opt.logs)));
     } else {
       // Every hello or floor request is the same bytes: built once, copied per send.
       fixed_request_ = true;
@@ -398,7 +413,7 @@ class Thread {
       drop(c, ErrorKind::read, t);
       return -1;
     }
-    const bool keep = complete(c, r.code, r.body, r.consumed_bytes, t);
+    const bool keep = complete(c, r.code, r.body, r.content_type, r.consumed_bytes, t);
     c.in.consume(r.consumed_bytes);
     if (!keep) return -1;
     if (r.close) {  // answered, then closed as announced: reconnect without an error
@@ -411,7 +426,8 @@ class Thread {
   // Validates the response (wire_bytes long, framing included) to the oldest
   // in-flight request and records it; false if the connection was dropped (a
   // response nobody asked for).
-  bool complete(Conn& c, int status, record::Bytes body, std::size_t wire_bytes, std::int64_t t) {
+  bool complete(Conn& c, int status, record::Bytes body, std::string_view content_type,
+                std::size_t wire_bytes, std::int64_t t) {
     if (c.head >= c.inflight.size()) {
       drop(c, ErrorKind::read, t);
       return false;
@@ -427,7 +443,7 @@ class Thread {
       return true;
     }
     if constexpr (!W::kRawBytes) {
-      if (!valid(body, req.id)) {
+      if (!valid(body, content_type, req.id)) {
         error(ErrorKind::validation, std::max(t, warm_end_ns_));
         return true;
       }
@@ -443,8 +459,15 @@ class Thread {
     return true;
   }
 
-  bool valid(record::Bytes body, std::uint64_t id) {
+  bool valid(record::Bytes body, std::string_view content_type, std::uint64_t id) {
     if (opt_.scenario == Scenario::hello) return body.size() == 2 && body[0] == 'o' && body[1] == 'k';
+    if (opt_.scenario == Scenario::logs) {
+      // Every field of every log, read with the codec and folded (the body
+      // lies in the connection's input, whose padding the decoders may read).
+      if (content_type != content_type_) return false;
+      record::LogsDigest d;
+      return codec_->logs_decode_all(body, d) == record::DecodeError::ok && d == expect_logs_;
+    }
     record::ResponseView v;
     if (codec_->decode_response(body, v) != record::DecodeError::ok) return false;
     if (v.id != id || v.balance != expect_balance_ || v.nonce != record::kSampleNonce) return false;
@@ -461,13 +484,14 @@ class Thread {
   net::Address addr_;
   unsigned first_conn_;
   Progress* progress_;
+  const record::LogsDigest expect_logs_;  // logs: what every answer's logs_decode_all must give
   net::Loop loop_;
   std::vector<Conn> conns_;
   std::unique_ptr<record::AnyCodec> codec_;
   std::string_view content_type_;
   std::uint64_t expect_balance_ = 0;
-  net::Buffer hello_{256};      // the hello or floor request, ready to send
-  bool fixed_request_ = false;  // every request is hello_ (hello, floor)
+  net::Buffer hello_{256};      // the hello, logs or floor request, ready to send
+  bool fixed_request_ = false;  // every request is hello_ (hello, logs, floor)
   double per_conn_interval_ns_ = 0;
   std::int64_t t0_ns_ = 0, warm_end_ns_ = 0, end_ns_ = 0;
   std::uint64_t next_id_ = 0;
@@ -481,14 +505,23 @@ double seconds(const timeval& tv) { return double(tv.tv_sec) + double(tv.tv_usec
 template <class MakeWire>
 Result run_with(const Options& opt, Progress* progress, const net::Address& addr, MakeWire make_wire) {
   using W = decltype(make_wire());
+  // The logs answer's digest, once for every thread: from the logical values
+  // of the request every connection sends.
+  record::LogsDigest expect_logs;
+  if (!W::kRawBytes && opt.scenario == Scenario::logs) {
+    record::LogSet set;
+    record::generate(record::sample_logs_request(opt.logs), set);
+    expect_logs = record::digest_of(set.logs);
+  }
   const unsigned threads = std::max(1u, std::min(opt.threads, std::max(1u, opt.connections)));
   net::Pool<Thread<W>> pool;
   std::vector<Thread<W>*> ts;
   unsigned first = 0;
   for (unsigned i = 0; i < threads; ++i) {
     const unsigned n = opt.connections / threads + (i < opt.connections % threads ? 1 : 0);
-    ts.push_back(&pool.add(std::make_unique<Thread<W>>(opt, make_wire(), addr, first, n, progress),
-                           net::cpu_for(opt.cpus, i)));
+    ts.push_back(
+        &pool.add(std::make_unique<Thread<W>>(opt, make_wire(), addr, first, n, progress, expect_logs),
+                  net::cpu_for(opt.cpus, i)));
     first += n;
   }
   rusage before{};
@@ -528,6 +561,14 @@ Result run_with(const Options& opt, Progress* progress, const net::Address& addr
 Result run(const Options& opt, Progress* progress) {
   if (opt.wire == Wire::floor && (opt.floor_request_bytes == 0 || opt.floor_response_bytes == 0))
     throw std::runtime_error("the floor wire needs a request and a response byte count, both at least 1");
+  if (opt.wire != Wire::floor && opt.scenario == Scenario::logs) {
+    if (opt.logs == 0 || opt.logs > record::kMaxLogs)
+      throw std::runtime_error("the logs scenario needs N from 1 to " + std::to_string(record::kMaxLogs) +
+                               ", got " + std::to_string(opt.logs));
+    const record::CodecInfo& codec = opt.body != nullptr ? *opt.body : record::default_json_codec();
+    if (const std::string why = record::logs_refusal(codec); !why.empty())
+      throw std::runtime_error("the logs scenario: " + why);
+  }
   const net::Address addr = net::resolve(opt.host, opt.port);
   // The wire is chosen here, once per run.
   switch (opt.wire) {

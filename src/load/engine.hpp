@@ -22,16 +22,26 @@ namespace load {
 
 // floor: raw TCP, fixed byte counts (Options::floor_*_bytes), nothing parsed.
 enum class Wire : std::uint8_t { http, zap, floor };
-enum class Scenario : std::uint8_t { hello, rpc };
+enum class Scenario : std::uint8_t { hello, rpc, logs };
+
+// The logs scenario's default N (Options::logs).
+inline constexpr std::uint32_t kDefaultLogs = 100;
 
 struct Options {
   Wire wire = Wire::http;
   std::string host = "127.0.0.1";
   std::uint16_t port = 0;
   Scenario scenario = Scenario::hello;
-  // rpc: the body's codec (zap, a JSON codec or a binary peer; never one for
-  // trusted input only, as it reads the server's bytes); null: the default JSON codec.
+  // rpc, logs: the body's codec (zap, a JSON codec or a binary peer; never
+  // one for trusted input only, as it reads the server's bytes; for logs, one
+  // with the logs record, else run() throws); null: the default JSON codec.
   const record::CodecInfo* body = nullptr;
+  // logs: N, the logs each request asks for (1..record::kMaxLogs). Every
+  // request is POST /logs with encode_logs_request(sample_logs_request(N));
+  // every answer must be status 200 with the codec's content type, and its
+  // logs_decode_all must equal the digest of generate(that request), computed
+  // once before the run.
+  std::uint32_t logs = kDefaultLogs;
   unsigned connections = 10;
   unsigned threads = 1;
   double duration_s = 10;  // the window; with `stop`, the longest it may last
@@ -84,6 +94,10 @@ struct Result {
   double cpu_user_s = 0;           // the loader's own CPU time over the whole run
   double cpu_sys_s = 0;
   [[nodiscard]] double rate_per_s() const { return elapsed_s > 0 ? double(responses) / elapsed_s : 0; }
+  // Response bytes per second of the window, in MB (10^6 bytes): bytes_received / elapsed_s.
+  [[nodiscard]] double received_mb_per_s() const {
+    return elapsed_s > 0 ? double(bytes_received) / elapsed_s / 1e6 : 0;
+  }
   [[nodiscard]] std::uint64_t error_total() const;
 };
 
@@ -96,8 +110,9 @@ struct Progress {
 };
 
 // Runs the whole load (warm-up, window, drain) and returns the merged result.
-// Throws std::runtime_error for a target that cannot be resolved, and for
-// Wire::floor without both byte counts.
+// Throws std::runtime_error for a target that cannot be resolved, for
+// Wire::floor without both byte counts, and for the logs scenario with N out
+// of range or a body codec without the logs record (record::logs_refusal).
 Result run(const Options& opt, Progress* progress = nullptr);
 
 }  // namespace load

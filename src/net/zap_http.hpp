@@ -600,11 +600,12 @@ class PreparedResponse {
     return true;
   }
 
-  // Appends the frame with `body`; false (nothing appended) when it would be
-  // over kMaxFrameBytes or prepare() did not succeed.
-  bool append(net::Buffer& out, zap::Bytes body) const {
+  // Appends the frame with `body`; false (nothing appended) when its message
+  // would be over max_frame_bytes (the peer's limit: Go's kMaxFrameBytes by
+  // default, a server's --max-frame-bytes) or prepare() did not succeed.
+  bool append(net::Buffer& out, zap::Bytes body, std::size_t max_frame_bytes = kMaxFrameBytes) const {
     const std::size_t message_bytes = head_bytes_ - kPrefixBytes + body.size();
-    if (head_bytes_ == 0 || message_bytes > kMaxFrameBytes) return false;
+    if (head_bytes_ == 0 || message_bytes > max_frame_bytes) return false;
     std::uint8_t* dst = out.prepare(kPrefixBytes + message_bytes);
     zap::detail::copy_bytes(dst, head_.get(), head_bytes_);
     if (!body.empty()) {

@@ -22,6 +22,23 @@ class Adapter final : public AnyCodec {
   DecodeError decode_request(Bytes in, RequestView& out) override { return c_.decode_request(in, out); }
   DecodeError decode_response(Bytes in, ResponseView& out) override { return c_.decode_response(in, out); }
 
+  Bytes encode_logs_request(const LogsRequest& r) override {
+    if constexpr (LogsCodec<C>) return c_.encode_logs_request(r);
+    return {};
+  }
+  DecodeError decode_logs_request(Bytes in, LogsRequest& out) override {
+    if constexpr (LogsCodec<C>) return c_.decode_logs_request(in, out);
+    return DecodeError::missing_field;
+  }
+  Bytes encode_logs(std::span<const Log> logs) override {
+    if constexpr (LogsCodec<C>) return c_.encode_logs(logs);
+    return {};
+  }
+  DecodeError logs_decode_all(Bytes in, LogsDigest& out) override {
+    if constexpr (LogsCodec<C>) return c_.logs_decode_all(in, out);
+    return DecodeError::missing_field;
+  }
+
  private:
   C c_;
 };
@@ -67,13 +84,14 @@ CodecInfo available(const table::Row& row) {
                    [] { return std::unique_ptr<AnyCodec>(new Adapter<C>()); },
                    row.debian_package,
                    trusted_input_only<C>(),
-                   row.rank};
+                   row.rank,
+                   LogsCodec<C>};
 }
 
 CodecInfo unavailable(const table::Row& row) {
   return CodecInfo{
       row.name, row.content_type, false, row.unavailable_reason, {}, {}, nullptr, row.debian_package,
-      false,    row.rank};
+      false,    row.rank,         false};
 }
 
 using Table = std::array<CodecInfo, kRows.size()>;
@@ -138,6 +156,15 @@ std::string available_codec_names(bool json_only) {
     out += c.name;
   }
   return out;
+}
+
+std::string logs_refusal(const CodecInfo& c) {
+  const std::string name(c.name);
+  if (!c.available) return "codec " + name + " is unavailable: " + std::string(c.unavailable_reason);
+  if (c.trusted_input_only)
+    return "codec " + name + " is for trusted input only: it never reads a peer's bytes";
+  if (!c.has_logs) return "codec " + name + " has no logs record yet (record::LogsCodec)";
+  return "";
 }
 
 }  // namespace record

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "record/logs.hpp"
 #include "record/record.hpp"
 
 namespace record {
@@ -22,6 +23,15 @@ class AnyCodec {
   virtual Bytes encode_response(const Response& r) = 0;
   virtual DecodeError decode_request(Bytes in, RequestView& out) = 0;
   virtual DecodeError decode_response(Bytes in, ResponseView& out) = 0;
+
+  // The eth_getLogs record (record/logs.hpp), for the codecs that have it
+  // (CodecInfo::has_logs): what the server's POST /logs and the loader's logs
+  // scenario need. On a codec without it, the encoders return an empty view
+  // and the decoders DecodeError::missing_field; callers check has_logs first.
+  virtual Bytes encode_logs_request(const LogsRequest& r) = 0;
+  virtual DecodeError decode_logs_request(Bytes in, LogsRequest& out) = 0;
+  virtual Bytes encode_logs(std::span<const Log> logs) = 0;
+  virtual DecodeError logs_decode_all(Bytes in, LogsDigest& out) = 0;
 };
 
 struct CodecInfo {
@@ -40,6 +50,9 @@ struct CodecInfo {
   // never the loader's reader of a server's bytes.
   bool trusted_input_only = false;
   int rank = 0;  // codecs.table's rank: fastest first within its family; 0: never chosen by rank
+  // Its class implements the logs record (record::LogsCodec): it can answer
+  // POST /logs and carry the loader's logs scenario.
+  bool has_logs = false;
 
   Family family() const noexcept { return family_of(content_type); }
 };
@@ -62,5 +75,10 @@ const CodecInfo* fastest_binary_peer();
 
 // "a, b, c": the available codecs' names, for error messages.
 std::string available_codec_names(bool json_only);
+
+// Why `c` cannot carry the logs scenario (serve it, or read a server's logs
+// answers): "" when it can; else a sentence naming the codec (unavailable,
+// for trusted input only, or no logs record).
+std::string logs_refusal(const CodecInfo& c);
 
 }  // namespace record

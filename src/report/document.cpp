@@ -857,6 +857,7 @@ std::string group_anchor(const Group& g);
 
 struct Group {
   Scenario scenario = Scenario::hello;
+  unsigned logs = 0;  // logs: N (one group per N and depth)
   unsigned pipeline = 1;
   std::vector<const Cell*> cells;
   std::vector<RowKey> rows;
@@ -875,21 +876,33 @@ struct Group {
   }
 };
 
-std::string group_anchor(const Group& g) {
-  return "e2e-" + std::string(bench::to_string(g.scenario)) + "-p" + std::to_string(g.pipeline);
+// "rpc", "logs N=100".
+std::string group_scenario(const Group& g) {
+  std::string s(bench::to_string(g.scenario));
+  if (g.scenario == Scenario::logs) s += " N=" + std::to_string(g.logs);
+  return s;
 }
+
+// "e2e-rpc-p16", "e2e-logs-100-p1".
+std::string group_id(const Group& g) {
+  std::string s = "e2e-" + std::string(bench::to_string(g.scenario));
+  if (g.scenario == Scenario::logs) s += "-" + std::to_string(g.logs);
+  return s + "-p" + std::to_string(g.pipeline);
+}
+
+std::string group_anchor(const Group& g) { return group_id(g); }
 
 std::vector<Group> groups(const Results& r) {
   std::vector<Group> gs;
   for (const Cell& c : r.cells) {
     auto it = std::find_if(gs.begin(), gs.end(), [&](const Group& g) {
-      return g.scenario == c.scenario && g.pipeline == c.pipeline;
+      return g.scenario == c.scenario && g.logs == c.logs && g.pipeline == c.pipeline;
     });
-    if (it == gs.end()) it = gs.insert(gs.end(), Group{c.scenario, c.pipeline, {}, {}, {}});
+    if (it == gs.end()) it = gs.insert(gs.end(), Group{c.scenario, c.logs, c.pipeline, {}, {}, {}});
     it->cells.push_back(&c);
   }
   std::stable_sort(gs.begin(), gs.end(), [](const Group& a, const Group& b) {
-    return std::make_tuple(a.scenario, a.pipeline) < std::make_tuple(b.scenario, b.pipeline);
+    return std::make_tuple(a.scenario, a.logs, a.pipeline) < std::make_tuple(b.scenario, b.logs, b.pipeline);
   });
   for (Group& g : gs) {
     std::set<unsigned> conns;
@@ -933,14 +946,15 @@ Samples server_cpu_per_request_ns(const Results& r, const Cell& c) {
   return out;
 }
 
-enum class Figure { rate, p99, server_cpu };
+enum class Figure { rate, p99, server_cpu, mb_per_s };
 
 // One e2e table: rows = arm/framing/body, columns = connections.
 Table e2e_table(const Results& r, const Group& g, Figure fig, std::vector<std::string>* error_notes,
                 bool* any_noisy, std::vector<std::string>* busy_notes) {
-  Table t{{fig == Figure::rate  ? "requests/s"
-           : fig == Figure::p99 ? "p99 µs"
-                                : "server CPU µs/request"},
+  Table t{{fig == Figure::rate       ? "requests/s"
+           : fig == Figure::p99      ? "p99 µs"
+           : fig == Figure::mb_per_s ? "MB/s of responses"
+                                     : "server CPU µs/request"},
           "l",
           {}};
   for (unsigned c : g.connections) {
@@ -973,6 +987,8 @@ Table e2e_table(const Results& r, const Group& g, Figure fig, std::vector<std::s
         row.emplace_back(med_range(c->p99(), 1000, false));
       } else if (fig == Figure::server_cpu) {
         row.emplace_back(med_range(server_cpu_per_request_ns(r, *c), 1000, false));
+      } else if (fig == Figure::mb_per_s) {
+        row.emplace_back(med_range(c->mb_per_s(), 1, false));
       } else {
         std::string s = med_range(c->rate(), 1, true);
         if (c->noisy(r.config.noisy_spread)) {
@@ -1026,16 +1042,19 @@ void ratios(const Results& r, const Group& g, Out& out) {
   bool has_json = false, has_peer = false, has_floor = false;
   for (const Cell* c : g.cells) {
     if (!usable(*c)) continue;
-    const bool rpc = c->arm == Arm::zapbench && g.scenario == Scenario::rpc;
+    const bool rpc = c->arm == Arm::zapbench && g.scenario != Scenario::hello;
     has_json |= rpc && is_json(r, c->body);
     has_peer |= rpc && !c->body.empty() && family(r, c->body) == Family::peer;
     has_floor |= c->arm == Arm::floor;
   }
   if (!has_json && !has_peer && !has_floor) return;
+  // logs: the floor's comparison is of MB/s (it carries ZAP's byte counts at
+  // that N; another body's answers are larger or smaller than its).
+  const bool by_bytes = g.scenario == Scenario::logs;
   Table t{{std::string(bench::to_string(Arm::zapbench))}, "l", {}};
   for (unsigned conns : g.connections) {
     for (auto [on, what] : {std::pair{has_json, " ÷ best JSON"}, std::pair{has_peer, " ÷ best binary"},
-                            std::pair{has_floor, " ÷ floor"}}) {
+                            std::pair{has_floor, by_bytes ? " MB/s ÷ floor" : " ÷ floor"}}) {
       if (!on) continue;
       t.header.push_back("c " + std::to_string(conns) + what);
       t.align += "r";
@@ -1043,9 +1062,11 @@ void ratios(const Results& r, const Group& g, Out& out) {
   }
   auto floor_rate = [&](unsigned conns) {
     for (const Cell* c : g.cells)
-      if (c->arm == Arm::floor && c->connections == conns && usable(*c)) return c->rate().median();
+      if (c->arm == Arm::floor && c->connections == conns && usable(*c))
+        return by_bytes ? c->mb_per_s().median() : c->rate().median();
     return double(NAN);
   };
+  auto median_bytes = [&](const Cell* c) { return c && usable(*c) ? c->mb_per_s().median() : NAN; };
   for (const RowKey& k : g.rows) {
     if (k.arm != Arm::zapbench) continue;
     std::vector<Text> row{row_label(r, k, g.row_cells(k))};
@@ -1055,7 +1076,8 @@ void ratios(const Results& r, const Group& g, Out& out) {
         row.emplace_back(times(mine / median_rate(fastest_body(r, g, Family::json, k.framing, conns))));
       if (has_peer)
         row.emplace_back(times(mine / median_rate(fastest_body(r, g, Family::peer, k.framing, conns))));
-      if (has_floor) row.emplace_back(times(mine / floor_rate(conns)));
+      if (has_floor)
+        row.emplace_back(times((by_bytes ? median_bytes(g.find(k, conns)) : mine) / floor_rate(conns)));
     }
     t.rows.push_back(std::move(row));
   }
@@ -1066,7 +1088,11 @@ void ratios(const Results& r, const Group& g, Out& out) {
   if (has_peer)
     caption.push_back(
         "÷ best binary divides by the fastest binary peer body on the same framing, connections and depth; ");
-  if (has_floor) caption.push_back("÷ floor divides by the raw TCP echo at the same connections and depth; ");
+  if (has_floor)
+    caption.push_back(by_bytes
+                          ? "MB/s ÷ floor divides the row's MB/s of responses by the raw TCP echo's, at the "
+                            "same connections and depth (the echo carries ZAP's byte counts at this N); "
+                          : "÷ floor divides by the raw TCP echo at the same connections and depth; ");
   caption.push_back("— where there is nothing to compare with.");
   out.para(std::move(caption));
   out.table(std::move(t));
@@ -1115,8 +1141,7 @@ void go_ratios(const Results& r, const Group& g, Out& out) {
 }
 
 void charts(const Results& r, const Group& g, const std::string& where, Out& out) {
-  const std::string id =
-      "e2e-" + std::string(bench::to_string(g.scenario)) + "-p" + std::to_string(g.pipeline);
+  const std::string id = group_id(g);
   Chart rate{id + "-rate",
              "requests/s against connections — " + where,
              "connections (log scale)",
@@ -1217,6 +1242,36 @@ void found(const Results& r, Out& out) {
       e2e_items.push_back(std::move(item));
     }
   }
+  // logs at the largest N (where bytes dominate), depth 1: ZAP's best MB/s against the floor's at the same
+  // connections (the floor carries ZAP's byte counts at that N).
+  const Group* largest = nullptr;
+  for (const Group& g : gs)
+    if (g.scenario == Scenario::logs &&
+        (!largest || g.logs > largest->logs || (g.logs == largest->logs && g.pipeline < largest->pipeline)))
+      largest = &g;
+  if (largest) {
+    const Group& g = *largest;
+    const Cell* floor = nullptr;
+    for (Framing framing : bench::kFramings) {
+      const Cell* zap = nullptr;
+      for (const Cell* c : g.cells)
+        if (c->arm == Arm::zapbench && c->framing == framing && c->body == "zap" && usable(*c) &&
+            (!zap || c->mb_per_s().median() > zap->mb_per_s().median()))
+          zap = c;
+      if (!zap) continue;
+      floor = nullptr;
+      for (const Cell* c : g.cells)
+        if (c->arm == Arm::floor && c->connections == zap->connections && usable(*c)) floor = c;
+      if (!floor) continue;
+      e2e_items.push_back(
+          {strong(std::string(bench::display_name(framing)) + ", " + group_scenario(g) + ", depth " +
+                  std::to_string(g.pipeline) + ", " + std::to_string(zap->connections) + " connections"),
+           ": ZAP " + sig(zap->mb_per_s().median()) + " MB/s of responses, " +
+               ratio_with_spread(zap->mb_per_s(), floor->mb_per_s()) +
+               " the floor's (a raw TCP echo of the same bytes) — ",
+           link("tables", group_anchor(g)), "."});
+    }
+  }
   // Cost against work: DecodeAll at N = 1 000 (or the largest N measured) against the fastest of each
   // family; AccessOne's growth; Encode's GB/s against memcpy's at the largest N.
   std::vector<Runs> logs_items;
@@ -1287,8 +1342,9 @@ void found(const Results& r, Out& out) {
   }
   if (!e2e_items.empty()) {
     out.para(
-        {"End to end over loopback TCP, at the deepest pipeline (where the body's cost shows most) and at "
-         "the connection count where ZAP peaks:"});
+        {"End to end over loopback TCP, at the connection count where ZAP peaks: rpc at the deepest pipeline "
+         "(where the body's cost shows most), logs at the largest N and the shallowest pipeline (where the "
+         "bytes do):"});
     out.bullets(std::move(e2e_items));
   }
 }
@@ -1304,12 +1360,13 @@ void end_to_end(const Results& r, Out& out) {
        "the "
        "cell's samples (min–max)."});
   for (const Group& g : groups(r)) {
-    const std::string where =
-        std::string(bench::to_string(g.scenario)) + ", pipeline depth " + std::to_string(g.pipeline);
+    const std::string where = group_scenario(g) + ", pipeline depth " + std::to_string(g.pipeline);
     out.heading(3, where, group_anchor(g));
     std::vector<std::string> error_notes, busy_notes;
     bool any_noisy = false;
     Table rate = e2e_table(r, g, Figure::rate, &error_notes, &any_noisy, &busy_notes);
+    std::vector<std::string> unused_notes_mb;
+    bool unused_noisy_mb = false;
     out.para({strong("Requests per second")});
     out.table(std::move(rate));
     if (any_noisy)
@@ -1329,6 +1386,12 @@ void end_to_end(const Results& r, Out& out) {
       for (std::string& n : error_notes) items.push_back({std::move(n)});
       out.para({"‡ responses the loader counted as errors (failed, late or invalid), by kind:"});
       out.bullets(std::move(items));
+    }
+    if (g.scenario == Scenario::logs) {
+      // A workload that grows: bytes per second say what requests per second cannot.
+      out.para({strong("MB/s of responses"),
+                " — response bytes received per second of the window (10^6 bytes), framing included."});
+      out.table(e2e_table(r, g, Figure::mb_per_s, &unused_notes_mb, &unused_noisy_mb, &unused_notes_mb));
     }
     out.para({strong("p99 latency, µs")});
     std::vector<std::string> unused_notes;
@@ -1372,8 +1435,8 @@ void commands(const Results& r, Out& out) {
       if (!rep && usable(*c) && !(c->server_command.empty() && c->loader_command.empty())) rep = c;
     const std::string label = row_label(r, k, row);
     if (!rep) continue;  // unavailable everywhere: its reason is in the tables
-    out.code(label + " — as run for " + std::string(bench::to_string(rep->scenario)) + ", c " +
-                 std::to_string(rep->connections) + ", p " + std::to_string(rep->pipeline),
+    out.code(label + " — as run for " + rep->scenario_label() + ", c " + std::to_string(rep->connections) +
+                 ", p " + std::to_string(rep->pipeline),
              "server: " + rep->server_command + "\nloader: " + rep->loader_command);
   }
 }

@@ -30,7 +30,9 @@ double Samples::spread() const {
 
 std::string Cell::id() const {
   std::string s;
-  s.append(bench::to_string(arm)).append("/").append(bench::to_string(scenario)).append("/");
+  s.append(bench::to_string(arm)).append("/").append(bench::to_string(scenario));
+  if (scenario == bench::Scenario::logs) s.append("-").append(std::to_string(logs));
+  s.append("/");
   s.append(bench::to_string(framing)).append("/").append(body);
   return s + "/c" + std::to_string(connections) + "/p" + std::to_string(pipeline);
 }
@@ -38,6 +40,21 @@ std::string Cell::id() const {
 Samples Cell::rate() const {
   Samples s;
   for (const E2ESample& e : samples) s.values.push_back(e.requests_per_s);
+  return s;
+}
+
+std::string Cell::scenario_label() const {
+  std::string s(bench::to_string(scenario));
+  if (scenario == bench::Scenario::logs) s += " N=" + std::to_string(logs);
+  return s;
+}
+
+Samples Cell::mb_per_s() const {
+  Samples s;
+  for (const E2ESample& e : samples)
+    s.values.push_back(std::isfinite(e.received_mb_per_s)
+                           ? e.received_mb_per_s
+                           : e.requests_per_s * e.bytes_received_per_response / 1e6);
   return s;
 }
 

@@ -105,6 +105,10 @@ struct E2ESample {
   std::map<std::string, std::uint64_t> errors_by_kind;
   double bytes_sent_per_request = 0;
   double bytes_received_per_response = 0;
+  // Response bytes per second of the window, MB (10^6 bytes): the loader's
+  // bytes_received / elapsed_s. NaN when not recorded (runs before the logs
+  // scenario); the report derives it from the rate and the bytes then.
+  double received_mb_per_s = NAN;
   double loader_cpu_s = 0;  // user + sys of the loader process
   double server_cpu_s = 0;  // user + sys of the server process over its lifetime
   // The machine's 1-minute load average (/proc/loadavg) just before the
@@ -114,10 +118,11 @@ struct E2ESample {
 
 // One cell of the matrix (bench/matrix.hpp names the axes; results.json
 // carries their stable names). The floor's framing is raw_tcp. `body`: a codec
-// name for rpc, "" for hello (floor: "" too).
+// name for rpc and logs, "" for hello (floor: "" too).
 struct Cell {
   bench::Arm arm = bench::Arm::zapbench;
   bench::Scenario scenario = bench::Scenario::hello;
+  unsigned logs = 0;  // logs: N, the logs each request asks for (the floor's too); 0 for the other scenarios
   bench::Framing framing = bench::Framing::http1;
   std::string body;
   // The codec the server decodes and encodes the body with, when it is not
@@ -131,10 +136,14 @@ struct Cell {
   std::string unavailable;  // non-empty: this arm could not run, and why
   std::vector<E2ESample> samples;
 
-  // Stable key: "arm/scenario/framing/body/c<N>/p<D>".
+  // Stable key: "arm/scenario/framing/body/c<N>/p<D>"; a logs cell's
+  // scenario part carries its N: "zapbench/logs-100/http/zap/c16/p1".
   [[nodiscard]] std::string id() const;
-  [[nodiscard]] Samples rate() const;  // requests/s per sample
-  [[nodiscard]] Samples p99() const;   // ns per sample
+  // "rpc", "logs N=100": the scenario as a reader sees it.
+  [[nodiscard]] std::string scenario_label() const;
+  [[nodiscard]] Samples rate() const;      // requests/s per sample
+  [[nodiscard]] Samples mb_per_s() const;  // MB (10^6 bytes) of responses per second, per sample
+  [[nodiscard]] Samples p99() const;       // ns per sample
   [[nodiscard]] bool noisy(double threshold) const { return rate().spread() > threshold; }
 };
 

@@ -3,7 +3,8 @@
 // from another version or a hand edit gone wrong fails with the member's path
 // ("cells[3].samples[0].requests_per_s: expected a number") instead of
 // quietly reading as zero. Unknown members are ignored. Members added since
-// the first runs (env.online_cpus, samples[].load_avg_1m) are optional, so
+// the first runs (env.online_cpus, samples[].load_avg_1m,
+// samples[].received_mb_per_s; cells[].logs, required of logs cells) are optional, so
 // every earlier results.json still loads, and are written only when known, so
 // such a file writes back byte for byte. The matrix's names (arm, scenario,
 // framing) are bench/matrix.hpp's stable names.
@@ -104,6 +105,7 @@ json to_j(const E2ESample& s) {
             {"loader_cpu_s", s.loader_cpu_s},
             {"server_cpu_s", s.server_cpu_s}};
   if (std::isfinite(s.load_avg_1m)) j["load_avg_1m"] = s.load_avg_1m;
+  if (std::isfinite(s.received_mb_per_s)) j["received_mb_per_s"] = s.received_mb_per_s;
   return j;
 }
 
@@ -121,6 +123,7 @@ json to_j(const Cell& c) {
             {"unavailable", c.unavailable},
             {"samples", samples}};
   if (!c.server_codec.empty()) j["server_codec"] = c.server_codec;  // only the Go arms have one
+  if (c.scenario == bench::Scenario::logs) j["logs"] = c.logs;      // only the logs cells have N
   return j;
 }
 
@@ -342,6 +345,10 @@ Results parse(const std::string& text) {
     cell.scenario = named(o, p, "scenario", bench::scenario_from, bench::scenario_names);
     cell.framing = named(o, p, "framing", bench::framing_from, bench::framing_names);
     cell.body = str(o, p, "body");
+    if (cell.scenario == bench::Scenario::logs) {
+      cell.logs = uns(o, p, "logs");
+      if (cell.logs == 0) fail(member_path(p, "logs"), "expected N >= 1 for the logs scenario");
+    }
     if (o.contains("server_codec")) cell.server_codec = str(o, p, "server_codec");
     cell.connections = uns(o, p, "connections");
     cell.pipeline = uns(o, p, "pipeline");
@@ -365,6 +372,7 @@ Results parse(const std::string& text) {
       s.loader_cpu_s = num(so, sp, "loader_cpu_s");
       s.server_cpu_s = num(so, sp, "server_cpu_s");
       if (so.contains("load_avg_1m")) s.load_avg_1m = num(so, sp, "load_avg_1m");
+      if (so.contains("received_mb_per_s")) s.received_mb_per_s = num(so, sp, "received_mb_per_s");
       cell.samples.push_back(std::move(s));
     });
     r.cells.push_back(std::move(cell));

@@ -1,10 +1,12 @@
 // server/floor.cpp — the floor arm's handler on the event core
 // (net/loop.hpp). One FloorWorker per pinned thread: its own loop and
 // SO_REUSEPORT listener, its own connections. Per read batch a connection
-// counts the bytes, answers every request they complete by copying the
+// counts the bytes, answers the requests they complete by copying the
 // constant response into its output buffer (the same copy the real server
-// makes of its encoded response), and sends once (net::flush). The floor
-// echo is the one wire here, so nothing is chosen per connection.
+// makes of its encoded response) while that holds less than the output cap,
+// as the real server does (the rest are owed and answered as it drains), and
+// sends once (net::flush). The floor echo is the one wire here, so nothing
+// is chosen per connection.
 #include "server/floor.hpp"
 
 #include <sys/epoll.h>
@@ -32,6 +34,7 @@ constexpr std::size_t kReadChunkBytes = 64 * 1024;
 struct FloorConn : net::Connection {
   FloorConn() : net::Connection(0, 4 * 1024) {}
   std::size_t partial_bytes = 0;  // bytes of the request not yet complete
+  std::size_t owed = 0;           // complete requests not answered yet: held at the output cap
   bool peer_closed = false;
 };
 
@@ -135,27 +138,44 @@ class FloorWorker {
   // n more bytes arrived: one response per request they complete.
   void answer(FloorConn* c, std::size_t n) {
     const std::size_t total = c->partial_bytes + n;
-    const std::size_t complete = total / config_.request_bytes;
+    c->owed += total / config_.request_bytes;
     c->partial_bytes = total % config_.request_bytes;
-    const auto resp = response_.readable();
-    for (std::size_t i = 0; i < complete; ++i) c->out.append(resp.data(), resp.size());
-    requests_.add(complete);
+    pay(c);
   }
 
-  // Everything ready goes out (net::flush); EPOLLOUT only while something is left.
+  // Answers owed requests while the output holds less than the cap, as the
+  // real server answers held requests (server/request_path.cpp): with answers
+  // of megabytes, answering a whole pipelined batch at once would make the
+  // floor buffer tens of MB the real server never holds, and copy them again
+  // as the buffer grows — a floor below the arms it should bound.
+  void pay(FloorConn* c) {
+    const auto resp = response_.readable();
+    std::size_t paid = 0;
+    for (; c->owed > 0 && c->out.size() < kMaxPendingOutBytes; --c->owed, ++paid)
+      c->out.append(resp.data(), resp.size());
+    requests_.add(paid);
+  }
+
+  // Everything ready goes out (net::flush), and what was owed at the cap as
+  // it drains; EPOLLOUT only while something is left.
   void flush(FloorConn* c) {
-    const net::FlushResult f = net::flush(*c);
-    bytes_sent_.add(f.sent_bytes);
-    if (f.status == net::FlushResult::Status::failed) {
-      if (!c->peer_closed) io_errors_.add(1);  // answering a peer that left is not an error
-      return destroy(c);
+    for (;;) {
+      const net::FlushResult f = net::flush(*c);
+      bytes_sent_.add(f.sent_bytes);
+      if (f.status == net::FlushResult::Status::failed) {
+        if (!c->peer_closed) io_errors_.add(1);  // answering a peer that left is not an error
+        return destroy(c);
+      }
+      if (c->owed == 0 || c->out.size() >= kMaxPendingOutBytes) break;
+      pay(c);
+      if (f.status == net::FlushResult::Status::blocked) break;
     }
-    if (c->peer_closed && c->out.empty()) return destroy(c);
+    if (c->peer_closed && c->out.empty() && c->owed == 0) return destroy(c);
     // Stop reading while the peer does not read its responses; after its
     // close only wait to write (a level-triggered EOF would fire forever).
     std::uint32_t want = 0;
     if (!c->out.empty()) want |= EPOLLOUT;
-    if (!c->peer_closed && c->out.size() < kMaxPendingOutBytes) want |= EPOLLIN;
+    if (!c->peer_closed && c->owed == 0 && c->out.size() < kMaxPendingOutBytes) want |= EPOLLIN;
     net::set_interest(loop_, *c, want);
   }
 

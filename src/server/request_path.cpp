@@ -11,9 +11,8 @@ std::string_view text(record::Bytes b) { return {reinterpret_cast<const char*>(b
 
 // The routes answer one request; its route and outcome are counted.
 Reply answer(Context& x, Wire w, std::string_view method, std::string_view target,
-             std::string_view content_type, record::Bytes body) {
+             std::string_view content_type, record::Bytes body, Outcome& outcome) {
   Route route;
-  Outcome outcome;
   const Reply reply = x.routes.handle(method, target, content_type, body, route, outcome);
   ++x.counters.requests[static_cast<int>(w)][static_cast<int>(route)];
   ++x.counters.outcomes[static_cast<int>(outcome)];
@@ -22,6 +21,7 @@ Reply answer(Context& x, Wire w, std::string_view method, std::string_view targe
 }  // namespace
 
 Context::Context(const Config& config) : limits(config.limits), routes(*config.json, config.codecs) {
+  routes.set_max_response_bytes(config.limits.max_response_bytes);
   http_limits.max_header_bytes = config.limits.max_header_bytes;
   http_limits.max_body_bytes = config.limits.max_body_bytes;
   for (int k = 0; k < static_cast<int>(ReplyKind::count_); ++k) {
@@ -67,7 +67,8 @@ std::size_t Http1Wire::step(Context& x, Conn& c) {
   }
   if (c.in.size() < req.message_bytes()) return 0;  // the body is still arriving
   const record::Bytes body{c.in.readable().data() + req.head_bytes, req.content_length};
-  const Reply reply = answer(x, kWire, req.method, req.target, req.content_type, body);
+  Outcome outcome;
+  const Reply reply = answer(x, kWire, req.method, req.target, req.content_type, body, outcome);
   x.http_replies[static_cast<int>(reply.kind)][req.close].append(c.out, text(reply.body));
   if (req.close) c.closing = true;
   return req.message_bytes();
@@ -107,8 +108,20 @@ std::size_t ZapHttpWire::step(Context& x, Conn& c) {
     return 0;
   }
   const std::string_view content_type = req.headers.find("Content-Type").value_or(std::string_view{});
-  const Reply reply = answer(x, kWire, req.method, req.target, content_type, req.body);
-  x.zap_replies[static_cast<int>(reply.kind)].append(c.out, reply.body);
+  Outcome outcome;
+  const Reply reply = answer(x, kWire, req.method, req.target, content_type, req.body, outcome);
+  if (!x.zap_replies[static_cast<int>(reply.kind)].append(c.out, reply.body, x.limits.max_frame_bytes)) {
+    // An answer whose frame would be over the frame limit, which holds both
+    // ways (a /logs answer under a response limit above it): the same clean
+    // 500 as over the response limit.
+    --x.counters.outcomes[static_cast<int>(outcome)];
+    ++x.counters.outcomes[static_cast<int>(Outcome::too_large)];
+    const int n = std::snprintf(x.error_text, sizeof x.error_text,
+                                "answer of %zu bytes exceeds the ZAP frame limit of %u bytes",
+                                reply.body.size(), x.limits.max_frame_bytes);
+    x.zap_replies[static_cast<int>(ReplyKind::too_large)].append(
+        c.out, {reinterpret_cast<const std::uint8_t*>(x.error_text), static_cast<std::size_t>(n)});
+  }
   return s.frame_bytes();
 }
 

@@ -24,10 +24,27 @@ std::string_view describe(Outcome o) noexcept {
       return "unsupported_media_type";
     case Outcome::bad_body:
       return "bad_body";
+    case Outcome::too_large:
+      return "response_too_large";
     case Outcome::count_:
       break;
   }
   return "?";
+}
+
+std::string_view describe(Route r) noexcept {
+  switch (r) {
+    case Route::health:
+      return "/health";
+    case Route::rpc:
+      return "/rpc";
+    case Route::logs:
+      return "/logs";
+    case Route::other:
+    case Route::count_:
+      break;
+  }
+  return "other";
 }
 
 std::string_view media_type(std::string_view ct) noexcept {
@@ -47,8 +64,16 @@ const record::CodecInfo* Routes::peer_codec_for(std::size_t i,
 }
 
 Routes::Routes(const record::CodecInfo& json_codec, std::span<const record::CodecInfo* const> codecs)
-    : json_(json_codec.make()) {
+    : json_(json_codec.make()), json_has_logs_(json_codec.has_logs) {
+  static_assert(record::LogsCodec<record::ZapCodec>, "ZAP answers /logs by its concrete type");
+  for (const record::CodecInfo* c : codecs)
+    if (c->family() == record::Family::json) {
+      json_ = c->make();
+      json_has_logs_ = c->has_logs;
+    }
   unsupported_text_ = "unsupported content type: want application/zap, application/json";
+  unsupported_logs_text_ = "unsupported content type for /logs: want application/zap";
+  if (json_has_logs_) unsupported_logs_text_ += ", application/json";
   for (std::size_t i = 0; i < kPeerTypes; ++i) {
     Peer& p = peers_[i];
     p.info = peer_codec_for(i, codecs);
@@ -57,9 +82,11 @@ Routes::Routes(const record::CodecInfo& json_codec, std::span<const record::Code
     p.bad_label = "bad " + std::string(p.info->name) + " body";
     unsupported_text_ += ", ";
     unsupported_text_ += kPeerContentTypes[i];
+    if (p.info->has_logs) {
+      unsupported_logs_text_ += ", ";
+      unsupported_logs_text_ += kPeerContentTypes[i];
+    }
   }
-  for (const record::CodecInfo* c : codecs)
-    if (c->family() == record::Family::json) json_ = c->make();
 }
 
 const ReplyHead& reply_head(ReplyKind k) noexcept {
@@ -74,11 +101,26 @@ const ReplyHead& reply_head(ReplyKind k) noexcept {
         {405, kText, "GET"},
         {405, kText, "POST"},
         {415, kText, {}},
+        {500, kText, {}},
     }};
     for (std::size_t i = 0; i < kPeerTypes; ++i) h[kNamed + i] = {200, kPeerContentTypes[i], {}};
     return h;
   }();
   return kHeads[static_cast<std::size_t>(k)];
+}
+
+Reply Routes::logs_error(Outcome why, std::uint64_t got, std::uint64_t limit, Outcome& outcome) {
+  outcome = why;
+  const int n =
+      why == Outcome::too_large
+          ? std::snprintf(error_text_, sizeof error_text_,
+                          "answer of %llu bytes exceeds the server's response limit of %llu bytes",
+                          static_cast<unsigned long long>(got), static_cast<unsigned long long>(limit))
+          : std::snprintf(error_text_, sizeof error_text_,
+                          "limit %llu is above the most logs one request may ask for (%llu)",
+                          static_cast<unsigned long long>(got), static_cast<unsigned long long>(limit));
+  return {why == Outcome::too_large ? ReplyKind::too_large : ReplyKind::bad_body,
+          {reinterpret_cast<const std::uint8_t*>(error_text_), static_cast<std::size_t>(n)}};
 }
 
 Reply Routes::decode_error(std::string_view prefix, record::DecodeError e) {

@@ -1,7 +1,7 @@
 // server/routes.hpp — what the server answers, the same on every wire:
-// GET /health and POST /rpc (body codec chosen by Content-Type: ZAP, the JSON
-// codec, or the binary peer of that content type), and the error statuses for
-// anything else. Owns no sockets and no framing: the HTTP/1.1 and
+// GET /health, POST /rpc and POST /logs (body codec chosen by Content-Type:
+// ZAP, the JSON codec, or the binary peer of that content type), and the
+// error statuses for anything else. Owns no sockets and no framing: the HTTP/1.1 and
 // ZAP-HTTP connections turn a Reply into bytes their own way.
 #pragma once
 
@@ -15,9 +15,14 @@
 #include "net/zap_http.hpp"
 #include "record/codec_zap.hpp"
 #include "record/codecs_table.hpp"
+#include "record/logs.hpp"
 #include "record/registry.hpp"
 
 namespace server {
+
+// The default of Limits::max_response_bytes: the largest /logs answer body
+// the server sends (the ZAP-HTTP frame limit, Go's MaxFrameSize, is the same).
+inline constexpr std::size_t kDefaultMaxResponseBytes = 64 * 1024 * 1024;
 
 // The binary peers' content types (codecs.table's rows that are neither ZAP
 // nor JSON, available in this build or not), each once, in table order.
@@ -58,6 +63,7 @@ enum class ReplyKind : std::uint8_t {
   get_only,           // 405, Allow: GET
   post_only,          // 405, Allow: POST
   unsupported_media,  // 415 text/plain
+  too_large,          // 500 text/plain: the answer is over the server's response limit
   ok_peer_first,      // 200 kPeerContentTypes[0], then the others in order
   count_ = static_cast<std::uint8_t>(ok_peer_first + kPeerTypes),
 };
@@ -85,13 +91,15 @@ enum class Outcome : std::uint8_t {
   not_found,           // 404
   method_not_allowed,  // 405
   unsupported_media,   // 415
-  bad_body,            // 400: the body did not decode
+  bad_body,            // 400: the body did not decode (or asked for more logs than record::kMaxLogs)
+  too_large,           // 500: the answer is over Limits::max_response_bytes (or the ZAP frame limit)
   count_,
 };
 
 std::string_view describe(Outcome o) noexcept;
 
-enum class Route : std::uint8_t { health = 0, rpc, other, count_ };
+enum class Route : std::uint8_t { health = 0, rpc, logs, other, count_ };
+std::string_view describe(Route r) noexcept;  // "/health", "/rpc", "/logs", "other"
 
 // One per worker thread: owns that thread's codec objects (their buffers are
 // reused for every request the thread answers).
@@ -103,6 +111,10 @@ class Routes {
   // `codecs` that has it (available, not for trusted input only: Server and
   // the CLI check).
   explicit Routes(const record::CodecInfo& json_codec, std::span<const record::CodecInfo* const> codecs = {});
+
+  // The largest /logs answer body this object hands out; a larger one is
+  // refused with a 500 naming both sizes (Limits::max_response_bytes).
+  void set_max_response_bytes(std::size_t n) noexcept { max_response_bytes_ = n; }
 
   // The codec answering binary peer content type i (kPeerContentTypes), or
   // nullptr when this build has none for it.
@@ -122,6 +134,14 @@ class Routes {
  private:
   Reply decode_error(std::string_view prefix, record::DecodeError e);
   Reply rpc(std::string_view method, std::string_view content_type, record::Bytes body, Outcome& outcome);
+  Reply logs(std::string_view method, std::string_view content_type, record::Bytes body, Outcome& outcome);
+  Reply logs_error(Outcome why, std::uint64_t got, std::uint64_t limit, Outcome& outcome);
+
+  // The codec a Content-Type names, as the loader writes it (compared whole
+  // first) or in any other spelling (media_type() and iequals): kZap, kJson,
+  // kPeer + i for binary peer content type i, or kNone.
+  static constexpr int kNone = -1, kZap = 0, kJson = 1, kPeer = 2;
+  int body_codec(std::string_view content_type) const noexcept;
   // Decode, compute, encode: the handler, on a concrete or a runtime codec.
   template <class Codec>
   Reply run(Codec& codec, record::Bytes body, std::string_view bad_label, ReplyKind ok, Outcome& outcome) {
@@ -133,8 +153,34 @@ class Routes {
     outcome = Outcome::ok;
     return {ok, codec.encode_response(record::compute(req))};
   }
+  // Decode the LogsRequest, produce its logs, encode them: the /logs handler.
+  template <class Codec>
+  Reply run_logs(Codec& codec, record::Bytes body, std::string_view bad_label, ReplyKind ok,
+                 Outcome& outcome) {
+    record::LogsRequest req;
+    if (const record::DecodeError e = codec.decode_logs_request(body, req); e != record::DecodeError::ok) {
+      outcome = Outcome::bad_body;
+      return decode_error(bad_label, e);
+    }
+    if (req.limit > record::kMaxLogs)
+      return logs_error(Outcome::bad_body, req.limit, record::kMaxLogs, outcome);
+    // The logs of the last request are kept: a server answering the same
+    // query again serves them from memory, as a cache would, and only encodes
+    // them (the work this route measures: Logs/Encode, end to end). Another
+    // request regenerates them into the same storage, which keeps its capacity.
+    if (!logs_ready_ || logs_.request != req) {
+      record::generate(req, logs_);
+      logs_ready_ = true;
+    }
+    const record::Bytes answer = codec.encode_logs(logs_.logs);
+    if (answer.size() > max_response_bytes_)
+      return logs_error(Outcome::too_large, answer.size(), max_response_bytes_, outcome);
+    outcome = Outcome::ok;
+    return {ok, answer};
+  }
 
   std::unique_ptr<record::AnyCodec> json_;
+  bool json_has_logs_ = false;
   // ZAP, the standard body, by its concrete type (its calls inline into the
   // request path, as in Handler/zap); the JSON codec is the flag's choice.
   record::ZapCodec zap_;
@@ -144,8 +190,13 @@ class Routes {
     std::string bad_label;  // "bad <codec> body"
   };
   std::array<Peer, kPeerTypes> peers_;
-  std::string unsupported_text_;  // the 415's body: the content types this server takes
-  char error_text_[96];           // "bad json body: <reason>", rebuilt per bad request
+  std::string unsupported_text_;       // the 415's body: the content types this server takes
+  std::string unsupported_logs_text_;  // the same for /logs: the content types whose codec has the record
+  char error_text_[128];               // "bad json body: <reason>", rebuilt per bad request
+  // /logs: the logs of the last request (logs_.request), kept for the next.
+  record::LogSet logs_;
+  bool logs_ready_ = false;
+  std::size_t max_response_bytes_ = kDefaultMaxResponseBytes;
 };
 
 // The media type of a Content-Type value: before any ';', trimmed, compared
@@ -162,6 +213,10 @@ inline Reply Routes::handle(std::string_view method, std::string_view target, st
     route = Route::rpc;
     return rpc(method, content_type, body, outcome);
   }
+  if (target == "/logs") {
+    route = Route::logs;
+    return logs(method, content_type, body, outcome);
+  }
   const std::string_view path = target == "/health" ? target : target.substr(0, target.find('?'));
   if (path == "/health") {
     route = Route::health;
@@ -176,9 +231,27 @@ inline Reply Routes::handle(std::string_view method, std::string_view target, st
     route = Route::rpc;
     return rpc(method, content_type, body, outcome);
   }
+  if (path == "/logs") {
+    route = Route::logs;
+    return logs(method, content_type, body, outcome);
+  }
   route = Route::other;
   outcome = Outcome::not_found;
   return {ReplyKind::not_found, zap::as_bytes("not found")};
+}
+
+inline int Routes::body_codec(std::string_view content_type) const noexcept {
+  if (content_type == "application/zap") return kZap;
+  if (content_type == "application/json") return kJson;
+  for (std::size_t i = 0; i < kPeerTypes; ++i)
+    if (peers_[i].codec && content_type == kPeerContentTypes[i]) return kPeer + static_cast<int>(i);
+  const std::string_view media = media_type(content_type);
+  if (net::zaphttp::iequals(media, "application/json")) return kJson;
+  if (net::zaphttp::iequals(media, "application/zap")) return kZap;
+  for (std::size_t i = 0; i < kPeerTypes; ++i)
+    if (peers_[i].codec && net::zaphttp::iequals(media, kPeerContentTypes[i]))
+      return kPeer + static_cast<int>(i);
+  return kNone;
 }
 
 inline Reply Routes::rpc(std::string_view method, std::string_view content_type, record::Bytes body,
@@ -187,28 +260,35 @@ inline Reply Routes::rpc(std::string_view method, std::string_view content_type,
     outcome = Outcome::method_not_allowed;
     return {ReplyKind::post_only, zap::as_bytes("method not allowed")};
   }
-  // The media types as the loader writes them, compared whole first;
-  // parameters, spaces and other cases take media_type() and iequals.
-  bool zap = content_type == "application/zap";
-  bool json = !zap && content_type == "application/json";
-  if (!zap && !json) {
-    for (std::size_t i = 0; i < kPeerTypes; ++i)
-      if (peers_[i].codec && content_type == kPeerContentTypes[i])
-        return run(*peers_[i].codec, body, peers_[i].bad_label, ok_peer(i), outcome);
-    const std::string_view media = media_type(content_type);
-    json = net::zaphttp::iequals(media, "application/json");
-    zap = !json && net::zaphttp::iequals(media, "application/zap");
-    if (!zap && !json)
-      for (std::size_t i = 0; i < kPeerTypes; ++i)
-        if (peers_[i].codec && net::zaphttp::iequals(media, kPeerContentTypes[i]))
-          return run(*peers_[i].codec, body, peers_[i].bad_label, ok_peer(i), outcome);
+  const int codec = body_codec(content_type);
+  if (codec == kZap) return run(zap_, body, "bad zap body", ReplyKind::ok_zap, outcome);
+  if (codec == kJson) return run(*json_, body, "bad json body", ReplyKind::ok_json, outcome);
+  if (codec >= kPeer) {
+    Peer& p = peers_[static_cast<std::size_t>(codec - kPeer)];
+    return run(*p.codec, body, p.bad_label, ok_peer(static_cast<std::size_t>(codec - kPeer)), outcome);
   }
-  if (!zap && !json) {
-    outcome = Outcome::unsupported_media;
-    return {ReplyKind::unsupported_media, zap::as_bytes(unsupported_text_)};
+  outcome = Outcome::unsupported_media;
+  return {ReplyKind::unsupported_media, zap::as_bytes(unsupported_text_)};
+}
+
+inline Reply Routes::logs(std::string_view method, std::string_view content_type, record::Bytes body,
+                          Outcome& outcome) {
+  if (method != "POST") {
+    outcome = Outcome::method_not_allowed;
+    return {ReplyKind::post_only, zap::as_bytes("method not allowed")};
   }
-  return zap ? run(zap_, body, "bad zap body", ReplyKind::ok_zap, outcome)
-             : run(*json_, body, "bad json body", ReplyKind::ok_json, outcome);
+  const int codec = body_codec(content_type);
+  if (codec == kZap) return run_logs(zap_, body, "bad zap body", ReplyKind::ok_zap, outcome);
+  if (codec == kJson && json_has_logs_)
+    return run_logs(*json_, body, "bad json body", ReplyKind::ok_json, outcome);
+  if (codec >= kPeer) {
+    Peer& p = peers_[static_cast<std::size_t>(codec - kPeer)];
+    if (p.info->has_logs)
+      return run_logs(*p.codec, body, p.bad_label, ok_peer(static_cast<std::size_t>(codec - kPeer)), outcome);
+  }
+  // No codec, or one without the logs record: the 415 lists what /logs takes.
+  outcome = Outcome::unsupported_media;
+  return {ReplyKind::unsupported_media, zap::as_bytes(unsupported_logs_text_)};
 }
 
 }  // namespace server

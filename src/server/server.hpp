@@ -25,12 +25,18 @@ enum class Wire : std::uint8_t { http = 0, zap, count_ };
 
 // Every limit has a default and a flag; each says what it stops.
 struct Limits {
-  std::size_t max_header_bytes = 8 * 1024;           // HTTP request line + headers: 431 past it
-  std::uint64_t max_body_bytes = 1024 * 1024;        // HTTP Content-Length: 413 past it
-  std::uint32_t max_frame_bytes = 64 * 1024 * 1024;  // ZAP frame (Go's MaxFrameSize): close past it
-  std::size_t max_connections = 16384;               // accepted at once, all threads: newer ones closed
-  std::uint32_t idle_timeout_ms = 60'000;            // no bytes either way: close
-  std::uint32_t header_timeout_ms = 10'000;          // a request begun but not complete: 408 / close
+  std::size_t max_header_bytes = 8 * 1024;     // HTTP request line + headers: 431 past it
+  std::uint64_t max_body_bytes = 1024 * 1024;  // HTTP Content-Length: 413 past it
+  // ZAP frame (Go's MaxFrameSize), both ways: a request's past it closes the
+  // connection; an answer's past it is a 500 instead.
+  std::uint32_t max_frame_bytes = 64 * 1024 * 1024;
+  std::size_t max_connections = 16384;       // accepted at once, all threads: newer ones closed
+  std::uint32_t idle_timeout_ms = 60'000;    // no bytes either way: close
+  std::uint32_t header_timeout_ms = 10'000;  // a request begun but not complete: 408 / close
+  // A /logs answer body larger than this is not sent: 500 naming both sizes
+  // instead (the codec has encoded it; no connection buffer ever holds it).
+  // With the output cap (kMaxPendingOutBytes) it bounds a connection's output.
+  std::size_t max_response_bytes = kDefaultMaxResponseBytes;
 };
 
 struct Config {

@@ -70,8 +70,11 @@ class bench_load_command_run : public ::testing::Test {
     EXPECT_EQ(a.floor_response_bytes, b.floor_response_bytes);
     if (a.wire != load::Wire::floor) {
       EXPECT_EQ(a.scenario, b.scenario);
-      if (a.scenario == load::Scenario::rpc) {
+      if (a.scenario != load::Scenario::hello) {
         EXPECT_EQ(a.body, b.body);
+      }
+      if (a.scenario == load::Scenario::logs) {
+        EXPECT_EQ(a.logs, b.logs);
       }
     }
   }
@@ -100,6 +103,13 @@ TEST_F(bench_load_command_run, serve_cells_round_trip) {
   o.body = record::find_codec("zap");
   o.rate_per_s = 2000.5;
   expect_same(o, round_trip(o).options);  // rpc, ZAP body, open loop
+
+  o.scenario = load::Scenario::logs;
+  o.logs = 37;
+  o.rate_per_s = 0;
+  const bench::LoadReport logs = round_trip(o);  // logs, N = 37, ZAP body
+  expect_same(o, logs.options);
+  EXPECT_EQ(logs.result.errors[static_cast<int>(load::ErrorKind::validation)], 0u);
 }
 
 TEST_F(bench_load_command_run, floor_cells_round_trip) {
@@ -133,6 +143,16 @@ TEST(bench_load_command, args_spell_the_loader_flags) {
       bench::load_args(o, ""),
       (std::vector<std::string>{"--framing", "http", "--addr", "127.0.0.1:8080", "--scenario", "hello", "-c",
                                 "10", "-p", "1", "-t", "1", "--cpus", "1,2,3", "-d", "10", "--warmup", "1"}));
+  o.cpus.clear();
+  o.scenario = load::Scenario::logs;
+  o.logs = 10'000;
+  o.body = record::find_codec("zap");
+  EXPECT_EQ(bench::load_args(o, ""),
+            (std::vector<std::string>{"--framing",  "http", "--addr",   "127.0.0.1:8080",
+                                      "--scenario", "logs", "--logs",   "10000",
+                                      "--body",     "zap",  "-c",       "10",
+                                      "-p",         "1",    "-t",       "1",
+                                      "-d",         "10",   "--warmup", "1"}));
 }
 
 }  // namespace

@@ -105,6 +105,34 @@ TEST(bench_load_result, floor_and_zap_bodies_round_trip) {
   EXPECT_EQ(z.result.latency.count(), 0u);
 }
 
+// The logs scenario carries N; the file says the response bytes per second (derived, not read back).
+TEST(bench_load_result, logs_round_trips_with_its_n_and_says_mb_per_s) {
+  load::Options o;
+  o.wire = load::Wire::zap;
+  o.scenario = load::Scenario::logs;
+  o.logs = 10'000;
+  o.body = record::find_codec("zap");
+  const load::Result r = sample_result();
+  const std::string text = bench::load_result_json(o, r);
+  EXPECT_NE(text.find("\n  \"scenario\": \"logs\",\n  \"body\": \"zap\",\n  \"logs\": 10000,\n"),
+            std::string::npos)
+      << text.substr(0, 400);
+  const nlohmann::json j = nlohmann::json::parse(text);
+  EXPECT_DOUBLE_EQ(j.at("received_mb_per_s").get<double>(), 170.0 * 1000 / 1.25 / 1e6);
+  EXPECT_DOUBLE_EQ(r.received_mb_per_s(), 170.0 * 1000 / 1.25 / 1e6);
+  const bench::LoadReport back = bench::parse_load_result(text);
+  EXPECT_EQ(back.options.scenario, load::Scenario::logs);
+  EXPECT_EQ(back.options.logs, 10'000u);
+  EXPECT_EQ(back.options.body, record::find_codec("zap"));
+  expect_same_result(r, back.result);
+
+  // Another scenario writes "logs": 0; a file from before the logs scenario has none and still reads.
+  nlohmann::ordered_json rpc = nlohmann::ordered_json::parse(bench::load_result_json(load::Options{}, r));
+  EXPECT_EQ(rpc.at("logs"), 0);
+  rpc.erase("logs");
+  EXPECT_EQ(bench::parse_load_result(rpc.dump()).options.scenario, load::Scenario::hello);
+}
+
 TEST(bench_load_result, strings_are_escaped) {
   load::Options o;
   o.host = "we\"ird\\host\n";  // never a real host: the file must still be JSON
@@ -136,6 +164,17 @@ TEST(bench_load_result, damage_names_the_member) {
   nlohmann::ordered_json j = nlohmann::ordered_json::parse(good);
   j.erase("responses");
   EXPECT_EQ(error_of(j.dump()), "load result: responses: missing");
+  load::Options logs;
+  logs.scenario = load::Scenario::logs;
+  logs.body = record::find_codec("zap");
+  j = nlohmann::ordered_json::parse(bench::load_result_json(logs, sample_result()));
+  j["logs"] = 0;
+  EXPECT_EQ(error_of(j.dump()), "load result: logs: expected N >= 1 for the logs scenario");
+  j.erase("logs");
+  EXPECT_EQ(error_of(j.dump()), "load result: logs: missing");
+  j = nlohmann::ordered_json::parse(bench::load_result_json(logs, sample_result()));
+  j["scenario"] = "log";
+  EXPECT_EQ(error_of(j.dump()), "load result: scenario: unknown \"log\"");
   j = nlohmann::ordered_json::parse(good);
   j["latency"]["count"] = 3;
   EXPECT_EQ(error_of(j.dump()), "load result: latency: the totals do not match the buckets");

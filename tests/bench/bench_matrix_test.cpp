@@ -23,6 +23,7 @@ TEST(bench_matrix, stable_names_are_the_results_json_spelling) {
   EXPECT_EQ(bench::to_string(Arm::floor), "floor");
   EXPECT_EQ(bench::to_string(Scenario::hello), "hello");
   EXPECT_EQ(bench::to_string(Scenario::rpc), "rpc");
+  EXPECT_EQ(bench::to_string(Scenario::logs), "logs");
   EXPECT_EQ(bench::to_string(Framing::http1), "http");
   EXPECT_EQ(bench::to_string(Framing::zap_http), "zap");
   EXPECT_EQ(bench::to_string(Framing::raw_tcp), "tcp");
@@ -44,7 +45,7 @@ TEST(bench_matrix, unknown_names_are_refused) {
 
 TEST(bench_matrix, choices_list_every_name_in_order) {
   EXPECT_EQ(bench::arm_names(), "zapbench, go-zip, go-fasthttp, go-nethttp, nginx, floor");
-  EXPECT_EQ(bench::scenario_names(), "hello, rpc");
+  EXPECT_EQ(bench::scenario_names(), "hello, rpc, logs");
   EXPECT_EQ(bench::framing_names(), "http, zap, tcp");
 }
 

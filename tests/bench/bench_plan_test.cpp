@@ -18,10 +18,12 @@ using bench::Arm;
 using bench::Framing;
 using bench::Scenario;
 
-bench::ExchangeBytes fake_floor(Scenario s) {
+// The logs exchange's byte counts grow with N, as ZAP's answer does.
+bench::ExchangeBytes fake_floor(Scenario s, unsigned logs) {
+  if (s == Scenario::logs) return {90, 100 + 230 * logs};
   return s == Scenario::hello ? bench::ExchangeBytes{40, 41} : bench::ExchangeBytes{82, 80};
 }
-bench::ExchangeBytes unmeasurable(Scenario) { return {}; }
+bench::ExchangeBytes unmeasurable(Scenario, unsigned) { return {}; }
 
 std::string message_of(const bench::RunRequest& q) {
   try {
@@ -49,6 +51,8 @@ TEST(bench_plan, quick_and_full_defaults) {
             (std::vector<Arm>{Arm::zapbench, Arm::go_zip, Arm::go_fasthttp, Arm::nginx, Arm::floor}));
   EXPECT_FALSE(quick.cfg.server_cpus.empty());
   EXPECT_FALSE(quick.cfg.loader_cpus.empty());
+  EXPECT_EQ(quick.scenarios, (std::vector<Scenario>{Scenario::hello, Scenario::rpc, Scenario::logs}));
+  EXPECT_EQ(quick.logs, (std::vector<unsigned>{100}));
   q.full = true;
   const bench::RunPlan full = bench::plan_run(q);
   EXPECT_EQ(full.cfg.mode, "full");
@@ -59,6 +63,13 @@ TEST(bench_plan, quick_and_full_defaults) {
   std::size_t codecs = 0;  // every codec but zap-fresh (a benchmark variant of zap), available or not
   for (const record::CodecInfo& c : record::all_codecs()) codecs += c.name != "zap-fresh";
   EXPECT_EQ(full.bodies.size(), codecs);
+  EXPECT_EQ(full.logs, (std::vector<unsigned>{1, 100, 10'000}));
+  // Without the logs scenario, no N.
+  q.scenarios = {Scenario::rpc};
+  EXPECT_TRUE(bench::plan_run(q).logs.empty());
+  q.scenarios = {Scenario::logs};
+  q.logs = {7, 70};
+  EXPECT_EQ(bench::plan_run(q).logs, (std::vector<unsigned>{7, 70}));
 }
 
 TEST(bench_plan, usage_errors_say_what_is_wrong) {
@@ -72,6 +83,14 @@ TEST(bench_plan, usage_errors_say_what_is_wrong) {
   const std::vector<std::string> bodies = bench::body_names();  // what --bodies accepts
   EXPECT_EQ(std::count(bodies.begin(), bodies.end(), "zap-fresh"), 0);
   EXPECT_EQ(std::count(bodies.begin(), bodies.end(), "zap"), 1);
+  q = {};
+  q.logs = {0};
+  EXPECT_EQ(message_of(q), "--logs wants N from 1 to 100000, got 0");
+  q.logs = {100, 100'001};
+  EXPECT_EQ(message_of(q), "--logs wants N from 1 to 100000, got 100001");
+  q.logs = {100};
+  q.scenarios = {Scenario::hello, Scenario::rpc};
+  EXPECT_EQ(message_of(q), "--logs is for the logs scenario, which --scenarios leaves out");
 }
 
 TEST(bench_plan, cells_in_run_order_with_unavailable_ones_kept) {
@@ -86,20 +105,29 @@ TEST(bench_plan, cells_in_run_order_with_unavailable_ones_kept) {
   for (const bench::CellPlan& c : cells) ids.push_back(c.cell.id());
   std::vector<std::string> want;
   // zapbench, then the quick run's Go arms (the same cells; unavailable here: no Go arm was probed).
-  for (const char* arm : {"zapbench", "go-zip", "go-fasthttp"})
+  // The Go reference has no /logs: its arms have no logs cells.
+  for (const char* arm : {"zapbench", "go-zip", "go-fasthttp"}) {
     for (const char* cell :
          {"/hello/http//c1/p1", "/hello/http//c8/p1", "/hello/zap//c1/p1", "/hello/zap//c8/p1",
           "/rpc/http/zap/c1/p1", "/rpc/http/zap/c8/p1", "/rpc/zap/zap/c1/p1", "/rpc/zap/zap/c8/p1"})
       want.push_back(arm + std::string(cell));
+    if (arm == std::string("zapbench"))
+      for (const char* cell : {"/logs-100/http/zap/c1/p1", "/logs-100/http/zap/c8/p1",
+                               "/logs-100/zap/zap/c1/p1", "/logs-100/zap/zap/c8/p1"})
+        want.push_back(arm + std::string(cell));
+  }
   for (const char* cell : {"nginx/hello/http//c1/p1", "nginx/hello/http//c8/p1", "floor/hello/tcp//c1/p1",
-                           "floor/hello/tcp//c8/p1", "floor/rpc/tcp//c1/p1", "floor/rpc/tcp//c8/p1"})
+                           "floor/hello/tcp//c8/p1", "floor/rpc/tcp//c1/p1", "floor/rpc/tcp//c8/p1",
+                           "floor/logs-100/tcp//c1/p1", "floor/logs-100/tcp//c8/p1"})
     want.emplace_back(cell);
   EXPECT_EQ(ids, want);
   for (const bench::CellPlan& c : cells)
     if (bench::is_go_arm(c.cell.arm)) {
       EXPECT_NE(c.cell.unavailable.find("zapbench-go"), std::string::npos) << c.cell.unavailable;
     }
-  EXPECT_EQ(cells.back().floor.request, 82u);
+  EXPECT_EQ(cells.back().floor.request, 90u);
+  EXPECT_EQ(cells.back().floor.response, 100u + 230u * 100u) << "the floor carries ZAP's bytes at that N";
+  EXPECT_EQ(cells.back().cell.logs, 100u);
 
   bench::RunPlan none = p;
   none.nginx.clear();
@@ -189,6 +217,76 @@ TEST(bench_plan, go_arms_serve_what_their_build_has) {
   q.go.unavailable = "go not found on PATH";
   for (const bench::CellPlan& cp : bench::plan_cells(bench::plan_run(q), fake_floor))
     EXPECT_EQ(cp.cell.unavailable, "go not found on PATH");
+}
+
+// The logs scenario: a cell per N, framing and body; a body codec without the record and a cell with too
+// many answer bytes in flight are kept, unavailable with the reason; the loader asks for N logs.
+TEST(bench_plan, logs_cells_per_n_with_the_floor_at_each_n) {
+  bench::RunRequest q;
+  q.server_cpus = {bench::allowed_cpus().front()};
+  q.loader_cpus = {bench::allowed_cpus().back()};
+  q.connections = {1, 1000};
+  q.pipelines = {16};
+  q.scenarios = {Scenario::logs};
+  q.framings = {Framing::http1};
+  q.arms = {Arm::zapbench, Arm::go_fasthttp, Arm::floor};
+  q.go = go_without_zap();
+  q.full = true;
+  // A codec without the logs record, when this build has one (every codec will have it).
+  std::string without;
+  for (const record::CodecInfo& c : record::all_codecs())
+    if (c.available && !c.trusted_input_only && !c.has_logs && without.empty()) without = c.name;
+  q.bodies = {"zap"};
+  if (!without.empty()) q.bodies.push_back(without);
+  const bench::RunPlan p = bench::plan_run(q);
+  ASSERT_EQ(p.logs, (std::vector<unsigned>{1, 100, 10'000}));
+  const std::vector<bench::CellPlan> cells = bench::plan_cells(p, fake_floor);
+  // zapbench: 3 N x bodies x 2 connections; no Go cells; floor: 3 N x 2 connections.
+  ASSERT_EQ(cells.size(), 3 * q.bodies.size() * 2 + 3 * 2);
+  for (const bench::CellPlan& cp : cells) {
+    const report::Cell& c = cp.cell;
+    SCOPED_TRACE(c.id());
+    EXPECT_EQ(c.scenario, Scenario::logs);
+    EXPECT_NE(c.arm, Arm::go_fasthttp);
+    ASSERT_TRUE(c.logs == 1 || c.logs == 100 || c.logs == 10'000);
+    EXPECT_EQ(c.id().substr(0, c.id().find('/', c.id().find('/') + 1)),
+              std::string(bench::to_string(c.arm)) + "/logs-" + std::to_string(c.logs));
+    const bool over = double(c.logs) * bench::kLogsBytesPerLogBound * c.connections * c.pipeline >
+                      bench::kLogsInFlightBudgetBytes;
+    if (c.arm == Arm::zapbench && c.body == without) {
+      EXPECT_EQ(c.unavailable, "no logs record in this codec yet (record::LogsCodec)");
+    } else if (over) {
+      EXPECT_NE(c.unavailable.find("answers in flight"), std::string::npos) << c.unavailable;
+    } else {
+      EXPECT_EQ(c.unavailable, "");
+    }
+    if (c.arm == Arm::floor) {
+      EXPECT_EQ(cp.floor.response, 100u + 230u * c.logs);
+      const load::Options f = bench::load_options(p, cp, 6666);
+      EXPECT_EQ(f.floor_response_bytes, 100u + 230u * c.logs);
+    }
+  }
+  // c 1000 x depth 16 x 10 000 logs: over the budget; c 1 x 16 x 10 000: not.
+  const auto find = [&](Arm arm, unsigned n, unsigned conns) -> const bench::CellPlan& {
+    for (const bench::CellPlan& cp : cells)
+      if (cp.cell.arm == arm && cp.cell.logs == n && cp.cell.connections == conns && cp.cell.body != without)
+        return cp;
+    throw std::logic_error("no such cell");
+  };
+  EXPECT_NE(find(Arm::zapbench, 10'000, 1000).cell.unavailable, "");
+  EXPECT_EQ(find(Arm::zapbench, 10'000, 1).cell.unavailable, "");
+  EXPECT_EQ(find(Arm::zapbench, 1, 1000).cell.unavailable, "");
+
+  const bench::CellPlan& zap = find(Arm::zapbench, 10'000, 1);
+  EXPECT_EQ(zap.cell.id(), "zapbench/logs-10000/http/zap/c1/p16");
+  EXPECT_EQ(bench::cell_label(zap.cell), "logs N=10000 zapbench http+zap c1 p16");
+  const load::Options o = bench::load_options(p, zap, 5555);
+  EXPECT_EQ(o.scenario, load::Scenario::logs);
+  EXPECT_EQ(o.logs, 10'000u);
+  EXPECT_EQ(o.body, record::find_codec("zap"));
+  EXPECT_EQ(bench::server_spec(p, "/bin/zapbench", zap).argv,
+            (std::vector<std::string>{"/bin/zapbench", "serve", "--http", "127.0.0.1:0", "--threads", "1",
+                                      "--cpus", std::to_string(q.server_cpus[0])}));
 }
 
 TEST(bench_plan, children_command_lines) {

@@ -79,6 +79,41 @@ if "$bin" codecs | grep -q "^flatbuffers-trusted .* available"; then
   [ $? = 2 ] && grep -q "got 'flatbuffers-trusted': its decoder is for trusted input only" "$work/err"
   check "load --body: a decoder for trusted input only is refused" $?
 fi
+# ---- the logs scenario's flags
+usage_error "load --logs 0" "zapbench load: --logs wants 1..100000, got '0' (see 'zapbench load --help')" \
+  load --framing http --addr 127.0.0.1:1 --scenario logs --logs 0
+usage_error "load --logs past the record's bound" \
+  "zapbench load: --logs wants 1..100000, got '100001' (see 'zapbench load --help')" \
+  load --framing http --addr 127.0.0.1:1 --scenario logs --logs 100001
+usage_error "load --logs without the logs scenario" \
+  "zapbench load: --logs is for --scenario logs only (see 'zapbench load --help')" \
+  load --framing http --addr 127.0.0.1:1 --scenario rpc --logs 5
+usage_error "load --logs on the floor" "zapbench load: --logs is for --scenario logs only (see 'zapbench load --help')" \
+  load --framing floor --addr 127.0.0.1:1 --request-bytes 1 --response-bytes 1 --logs 5
+# A body codec without the logs record (while some codecs lack it) is refused, naming those that have it.
+for codec in $("$bin" codecs | awk '$2 == "available" || $3 == "available" {print $1}'); do
+  "$bin" load --framing http --addr 127.0.0.1:1 --scenario logs --body "$codec" -d 1ms --warmup 0 --timeout-ms 1 \
+    >/dev/null 2>"$work/err"
+  rc=$?
+  if [ "$rc" = 2 ] && grep -q "has no logs record yet" "$work/err"; then
+    grep -qx "zapbench load: --scenario logs: codec $codec has no logs record yet (record::LogsCodec); codecs with it: zap.* (see 'zapbench load --help')" "$work/err"
+    check "load --scenario logs --body $codec: refused, naming the codecs with the record" $?
+    break
+  fi
+done
+usage_error "run --logs 0" \
+  "zapbench run: --logs wants a comma-separated list of whole numbers, each 1..100000, got '0': bad item '0' (see 'zapbench run --help')" \
+  run --logs 0
+usage_error "run --logs without the logs scenario" \
+  "zapbench run: --logs is for the logs scenario, which --scenarios leaves out (see 'zapbench run --help')" \
+  run --scenarios hello,rpc --logs 100
+usage_error "serve --max-response-bytes 0" \
+  "zapbench serve: --max-response-bytes wants at least 1, got '0' (see 'zapbench serve --help')" \
+  serve --http 127.0.0.1:0 --max-response-bytes 0
+grep -q -- "^  --scenario hello|rpc|logs" "$work/help_load" && grep -q -- "^  --logs N " "$work/help_load" &&
+  grep -q -- "^  --max-response-bytes N " "$work/help_serve" && grep -q -- "^  --logs LIST " "$work/help_run"
+check "--help: load --scenario logs and --logs, serve --max-response-bytes, run --logs" $?
+
 usage_error "micro --min-time 0" \
   "zapbench micro: --min-time wants a duration > 0s (e.g. 10s, 500ms, 250us, 1m, 2h; a plain number is seconds), got '0' (see 'zapbench micro --help')" \
   micro --min-time 0
@@ -160,8 +195,18 @@ rc=$?
 [ "$rc" = 0 ] && ran_rpc_direct "$work/new.json" &&
   grep -q '"duration_s": 0.2,$' "$work/new.json" && grep -q '"warmup_s": 0.0,$' "$work/new.json" && [ ! -s "$work/new.err" ]
 check "load --framing http --body direct -d 200ms (new spelling): the same run, no warning (exit $rc)" $?
+"$bin" load --framing http --addr "127.0.0.1:$port" --scenario logs --logs 50 --body zap -c 1 -d 200ms --warmup 0 \
+  --json-out "$work/logs.json" >"$work/logs.out" 2>"$work/logs.err"
+rc=$?
+[ "$rc" = 0 ] && grep -q '"scenario": "logs",$' "$work/logs.json" && grep -q '"body": "zap",$' "$work/logs.json" &&
+  grep -q '"logs": 50,$' "$work/logs.json" && grep -q '"received_mb_per_s": [1-9]' "$work/logs.json" &&
+  grep -q '"responses": [1-9]' "$work/logs.json" && grep -q "^  errors       0$" "$work/logs.out" &&
+  grep -q "^zapbench load: http logs N=50 body zap at " "$work/logs.out" &&
+  grep -q "^  MB/s         [0-9.]* of responses" "$work/logs.out"
+check "load --scenario logs --logs 50 --body zap: every answer valid, MB/s in the summary and the file (exit $rc)" $?
 kill -TERM "$pid"
 wait "$pid"
 pid=
+grep -q "^  requests http /logs [1-9]" "$work/out"; check "serve counts the /logs requests by route" $?
 
 finish

@@ -117,8 +117,9 @@ TEST_F(RunCli, MinimalRealRunOneCellPerArm) {
   }
   EXPECT_FALSE(fs::exists(out / "instructions")) << "the counter's working files are removed";
 
-  // One cell per arm: zapbench hello x2 framings, rpc x2 framings x2 bodies, the same for the quick
-  // run's Go arms (go-zip, go-fasthttp), nginx hello, floor hello and rpc.
+  // One cell per arm: zapbench hello x2 framings, rpc and logs (N = 100, quick's) x2 framings x2 bodies,
+  // the same but logs for the quick run's Go arms (go-zip, go-fasthttp: the Go reference has no /logs),
+  // nginx hello, floor hello, rpc and logs.
   int zapbench_cells = 0, nginx_cells = 0, floor_cells = 0, go_cells = 0, go_ran = 0;
   for (const report::Cell& c : r.cells) {
     SCOPED_TRACE(c.id());
@@ -140,6 +141,20 @@ TEST_F(RunCli, MinimalRealRunOneCellPerArm) {
     }
     if (c.arm == bench::Arm::nginx) ++nginx_cells;
     if (c.arm == bench::Arm::floor) ++floor_cells;
+    if (c.scenario == bench::Scenario::logs) {
+      EXPECT_EQ(c.logs, 100u);
+      // A body codec without the logs record (while some lack it) is listed with the reason, not run.
+      if (c.arm == bench::Arm::zapbench && !record::find_codec(c.body)->has_logs) {
+        EXPECT_EQ(c.unavailable, "no logs record in this codec yet (record::LogsCodec)");
+        EXPECT_TRUE(c.samples.empty());
+        continue;
+      }
+      for (const report::E2ESample& s : c.samples) EXPECT_GT(s.received_mb_per_s, 0);
+      if (c.arm == bench::Arm::zapbench) {
+        EXPECT_NE(c.loader_command.find(" --scenario logs --logs 100 "), std::string::npos)
+            << c.loader_command;
+      }
+    }
     if (c.arm == bench::Arm::nginx && !nginx_installed()) {
       EXPECT_NE(c.unavailable.find("nginx"), std::string::npos);
       EXPECT_TRUE(c.samples.empty());
@@ -165,7 +180,8 @@ TEST_F(RunCli, MinimalRealRunOneCellPerArm) {
       const double req = c.samples[0].bytes_sent_per_request, resp = c.samples[0].bytes_received_per_response;
       bool req_seen = false, resp_seen = false;
       for (const report::Cell& z : r.cells)
-        if (z.arm == bench::Arm::zapbench && z.scenario == c.scenario && !z.samples.empty()) {
+        if (z.arm == bench::Arm::zapbench && z.scenario == c.scenario && z.logs == c.logs &&
+            !z.samples.empty()) {
           EXPECT_LE(req, z.samples[0].bytes_sent_per_request) << z.id();
           EXPECT_LE(resp, z.samples[0].bytes_received_per_response) << z.id();
           req_seen = req_seen || req == z.samples[0].bytes_sent_per_request;
@@ -174,11 +190,11 @@ TEST_F(RunCli, MinimalRealRunOneCellPerArm) {
       EXPECT_TRUE(req_seen && resp_seen);
     }
   }
-  EXPECT_EQ(zapbench_cells, 6);
+  EXPECT_EQ(zapbench_cells, 10);
   EXPECT_EQ(go_cells, 12);
   EXPECT_EQ(go_ran, go_runs ? 2 : 0);
   EXPECT_EQ(nginx_cells, 1);
-  EXPECT_EQ(floor_cells, 2);
+  EXPECT_EQ(floor_cells, 3);
 
   // The report is a function of results.json alone.
   EXPECT_EQ(zaptest::read_text(out / "report.md"), report::markdown(r));

@@ -301,6 +301,33 @@ RawServer::Handler rpc_handler(std::string health_body, std::function<void(recor
 
 const std::function<void(record::Response&)> kHonest = [](record::Response&) {};
 
+// POST /logs: the true answer to a ZAP logs request (the record's generated logs, ZAP-encoded), after
+// tamper() changes the logs; sent with `content_type` and `status`.
+RawServer::Handler logs_handler(std::function<void(record::LogSet&)> tamper,
+                                std::string content_type = "application/zap", int status = 200) {
+  return [=](const Req& q) -> std::optional<Reply> {
+    record::ZapCodec codec;
+    std::vector<std::uint8_t> padded(q.body.begin(), q.body.end());
+    padded.resize(q.body.size() + record::kInputPaddingBytes);
+    record::LogsRequest req;
+    if (q.target != "/logs" ||
+        codec.decode_logs_request({padded.data(), q.body.size()}, req) != record::DecodeError::ok)
+      return Reply{400, "text/plain", "not a logs request"};
+    record::LogSet set;
+    record::generate(req, set);
+    tamper(set);
+    const record::Bytes out = codec.encode_logs(set.logs);
+    return Reply{status, content_type, std::string(reinterpret_cast<const char*>(out.data()), out.size())};
+  };
+}
+const std::function<void(record::LogSet&)> kHonestLogs = [](record::LogSet&) {};
+
+load::Options logs_options(Wire wire, std::uint16_t port, std::uint32_t n) {
+  load::Options o = options(wire, port, Scenario::logs, /*zap_body=*/true);
+  o.logs = n;
+  return o;
+}
+
 // Answers "ok" at once, except the first request to arrive after the last arm(): that one waits `stall`
 // first. stalls_begun() and stalls_ended() are the events a test waits for.
 class StallingServer {
@@ -408,6 +435,92 @@ TEST(load_engine, validates_every_binary_peer_body_on_both_wires) {
       expect_clean(l.finish());
     }
   }
+}
+
+// The logs scenario against the project's server: every answer's content type and digest checked, on both
+// wires, with ZAP and with every other codec that has the record; answers of 230 bytes to 2.3 MB (the
+// loader's input grows to take them), pipelined.
+TEST(load_engine, validates_every_logs_answer_on_both_wires) {
+  for (const record::CodecInfo& info : record::all_codecs()) {
+    if (!record::logs_refusal(info).empty()) continue;
+    for (Wire wire : {Wire::http, Wire::zap})
+      for (const std::uint32_t n : {1u, 10'000u}) {
+        SCOPED_TRACE(std::string(wire == Wire::http ? "http " : "zap ") + std::string(info.name) +
+                     " N=" + std::to_string(n));
+        load::Options o = logs_options(wire, OwnServer::get().port(wire), n);
+        o.body = &info;
+        o.connections = 2;
+        o.pipeline = 2;
+        zaptest::BackgroundLoad l(o);
+        l.await_responses(20, "20 valid logs answers");
+        const load::Result& r = l.finish();
+        expect_clean(r);
+        EXPECT_GT(r.received_mb_per_s(), 0);
+        EXPECT_EQ(r.bytes_received / std::max<std::uint64_t>(r.responses, 1) > 1'000'000, n == 10'000)
+            << "N=10 000 answers are megabytes";
+      }
+  }
+}
+
+// Every field of every log counts: an answer with one value changed, one log fewer, the right logs under
+// another content type — each a validation error; a 500 a status error. The honest server is the control.
+TEST(load_engine, counts_tampered_logs_answers_as_validation_errors) {
+  struct Case {
+    const char* name;
+    RawServer::Handler handler;
+    load::ErrorKind kind;
+  };
+  const Case cases[] = {
+      {"one block number", logs_handler([](record::LogSet& s) { ++s.logs[s.logs.size() / 2].block_number; }),
+       load::ErrorKind::validation},
+      {"one byte of the last log", logs_handler([](record::LogSet& s) { s.bytes.back() ^= 1; }),
+       load::ErrorKind::validation},
+      {"one log fewer", logs_handler([](record::LogSet& s) { s.logs.pop_back(); }),
+       load::ErrorKind::validation},
+      {"removed flipped", logs_handler([](record::LogSet& s) { s.logs[0].removed = !s.logs[0].removed; }),
+       load::ErrorKind::validation},
+      {"another content type", logs_handler(kHonestLogs, "application/json"), load::ErrorKind::validation},
+      {"status 500", logs_handler(kHonestLogs, "application/zap", 500), load::ErrorKind::status},
+  };
+  for (Wire wire : {Wire::http, Wire::zap}) {
+    {
+      SCOPED_TRACE(std::string(wire == Wire::http ? "http" : "zap") + " honest");
+      RawServer srv(wire, logs_handler(kHonestLogs));
+      expect_clean(run_until_responses(logs_options(wire, srv.port(), 100), 20));
+    }
+    for (const Case& c : cases) {
+      SCOPED_TRACE(std::string(wire == Wire::http ? "http " : "zap ") + c.name);
+      RawServer srv(wire, c.handler);
+      const load::Result r = run_until_errors(logs_options(wire, srv.port(), 100), 10);
+      EXPECT_GT(errors_of(r, c.kind), 0u);
+      EXPECT_EQ(r.error_total(), errors_of(r, c.kind)) << describe_errors(r);
+      EXPECT_EQ(r.responses, 0u);
+    }
+  }
+}
+
+// What the logs scenario cannot run with is refused before anything is sent.
+TEST(load_engine, refuses_a_logs_scenario_it_cannot_validate) {
+  const auto error_of = [](const load::Options& o) -> std::string {
+    try {
+      load::run(o);
+    } catch (const std::runtime_error& e) {
+      return e.what();
+    }
+    return "(no error)";
+  };
+  load::Options o = logs_options(Wire::http, OwnServer::get().port(Wire::http), 0);
+  EXPECT_EQ(error_of(o), "the logs scenario needs N from 1 to 100000, got 0");
+  o.logs = record::kMaxLogs + 1;
+  EXPECT_EQ(error_of(o), "the logs scenario needs N from 1 to 100000, got 100001");
+  for (const record::CodecInfo& info : record::all_codecs())
+    if (info.available && !info.trusted_input_only && !info.has_logs) {
+      o.logs = 1;
+      o.body = &info;
+      EXPECT_EQ(error_of(o), "the logs scenario: codec " + std::string(info.name) +
+                                 " has no logs record yet (record::LogsCodec)");
+      break;
+    }
 }
 
 TEST(load_engine, pipelines_eight_deep_on_both_wires_without_errors) {

@@ -678,6 +678,97 @@ TEST(report_json, results_of_earlier_versions_load_and_compare_with_new_ones) {
   for (const report::Change& ch : cmp.changes) EXPECT_FALSE(ch.significant) << ch.key;
 }
 
+// The logs scenario: cells keyed by N, a group per N and depth, requests/s and MB/s tables, and ZAP's MB/s
+// against the floor's (which carries ZAP's byte counts at that N).
+Results with_logs_cells() {
+  Results r = synthetic();
+  for (unsigned n : {100u, 10'000u}) {
+    const double zap_bytes = 230.0 * n, json_bytes = 700.0 * n;  // per answer
+    const double k = 100.0 / n;
+    auto logs_cell = [&](const char* arm, const char* framing, const char* body, double rate, double bytes) {
+      Cell c = cell(arm, "logs", framing, body, 10, 1, rate * k, 100 / k);
+      c.logs = n;
+      for (E2ESample& s : c.samples) {
+        s.bytes_received_per_response = bytes;
+        s.received_mb_per_s = s.requests_per_s * bytes / 1e6;
+      }
+      return c;
+    };
+    r.cells.push_back(logs_cell("zapbench", "http", "zap", 8000, zap_bytes));
+    r.cells.push_back(logs_cell("zapbench", "http", "direct", 2000, json_bytes));
+    r.cells.push_back(logs_cell("floor", "tcp", "", 10000, zap_bytes));
+  }
+  return r;
+}
+
+TEST(report_cell, a_logs_cell_is_keyed_and_labelled_with_its_n) {
+  Cell c = named_cell("zapbench", "logs", "zap", "zap", 16, 1);
+  c.logs = 100;
+  EXPECT_EQ(c.id(), "zapbench/logs-100/zap/zap/c16/p1");
+  EXPECT_EQ(c.scenario_label(), "logs N=100");
+  EXPECT_EQ(named_cell("zapbench", "rpc", "zap", "zap", 16, 1).scenario_label(), "rpc");
+  // MB/s: as recorded, or (samples of earlier runs) the rate times the bytes per response.
+  E2ESample s;
+  s.requests_per_s = 1000;
+  s.bytes_received_per_response = 2'000'000;
+  c.samples = {s};
+  EXPECT_DOUBLE_EQ(c.mb_per_s().median(), 2000);
+  c.samples[0].received_mb_per_s = 1500;
+  EXPECT_DOUBLE_EQ(c.mb_per_s().median(), 1500);
+}
+
+TEST(report_json, logs_cells_round_trip_with_their_n_and_mb_per_s) {
+  const Results r = with_logs_cells();
+  const std::string json = report::to_json(r);
+  const Results back = report::from_json(json);
+  EXPECT_EQ(report::to_json(back), json);
+  EXPECT_EQ(report::markdown(back), report::markdown(r));
+  EXPECT_EQ(back.cells.back().logs, 10'000u);
+  EXPECT_DOUBLE_EQ(back.cells.back().samples[0].received_mb_per_s,
+                   r.cells.back().samples[0].received_mb_per_s);
+  // Only logs cells carry "logs"; one without it, or with 0, is refused by name.
+  nlohmann::ordered_json j = nlohmann::ordered_json::parse(json);
+  const std::size_t last = j["cells"].size() - 1;
+  EXPECT_FALSE(j["cells"][0].contains("logs"));
+  EXPECT_FALSE(j["cells"][0]["samples"][0].contains("received_mb_per_s"));
+  EXPECT_EQ(j["cells"][last]["logs"], 10'000);
+  j["cells"][last]["logs"] = 0;
+  EXPECT_EQ(error_of(j.dump()),
+            "results.json: cells[" + std::to_string(last) + "].logs: expected N >= 1 for the logs scenario");
+  j["cells"][last].erase("logs");
+  EXPECT_EQ(error_of(j.dump()), "results.json: cells[" + std::to_string(last) + "].logs: missing");
+}
+
+TEST(report_markdown, logs_groups_per_n_with_mb_per_s_against_the_floor) {
+  const std::string md = report::markdown(with_logs_cells());
+  EXPECT_LT(md.find("### rpc, pipeline depth 16"), md.find("### logs N=100, pipeline depth 1"));
+  EXPECT_LT(md.find("### logs N=100, pipeline depth 1"), md.find("### logs N=10000, pipeline depth 1"));
+  EXPECT_TRUE(contains(md, "**MB/s of responses** — response bytes received per second"));
+  EXPECT_TRUE(contains(md, "| MB/s of responses | c 10 |"));
+  // N = 100 at c 10: ZAP 8000/s x 23 000 B = 184 MB/s; direct 2000/s x 70 000 B = 140; the floor 230.
+  EXPECT_TRUE(contains(md, "| zapbench HTTP/1.1 + ZAP | 184.0 (180.3–185.8) |")) << md;
+  EXPECT_TRUE(contains(md, "| zapbench HTTP/1.1 + JSON (direct) | 140.0 (137.2–141.4) |"));
+  // Requests/s against the best JSON body (the same N logs), MB/s against the floor: 184 / 230 = 0.80.
+  EXPECT_TRUE(contains(md, "| zapbench | c 10 ÷ best JSON | c 10 MB/s ÷ floor |"));
+  EXPECT_TRUE(contains(md, "| zapbench HTTP/1.1 + ZAP | 4.00× | 0.80× |"));
+  EXPECT_TRUE(contains(md, "MB/s ÷ floor divides the row's MB/s of responses by the raw TCP echo's"));
+  // What it found: ZAP's MB/s at the largest N against the floor's (184 / 230 at every N here).
+  EXPECT_TRUE(
+      contains(md,
+               "- **HTTP/1.1, logs N=10000, depth 1, 10 connections**: ZAP 184.0 MB/s of responses, 0.80× "
+               "(0.78–0.82×) the floor's (a raw TCP echo of the same bytes) — [tables](#e2e-logs-10000-p1)."))
+      << md.substr(0, 6000);
+  // Groups of other scenarios have no MB/s table.
+  const std::string rpc =
+      md.substr(md.find("### rpc, pipeline depth 1"),
+                md.find("### rpc, pipeline depth 16") - md.find("### rpc, pipeline depth 1"));
+  EXPECT_FALSE(contains(rpc, "MB/s"));
+  // The HTML carries the same groups (its charts keyed by N too).
+  const std::string html = report::html(with_logs_cells());
+  EXPECT_TRUE(contains(html, "data-chart=\"e2e-logs-100-p1-rate\""));
+  EXPECT_TRUE(contains(html, "data-chart=\"e2e-logs-10000-p1-rate\""));
+}
+
 TEST(report_markdown, flags_samples_taken_while_the_machine_was_busy) {
   Results r = synthetic();
   r.env.online_cpus = 2;

@@ -272,6 +272,22 @@ TEST(floor_server, answers_a_large_pipelined_batch_in_full) {
   EXPECT_EQ(f.floor().counters().requests, kBatch);
 }
 
+// Answers of megabytes (the logs floor at N = 10 000), pipelined 24 deep in one write: the floor answers
+// while its output holds less than the cap, owes the rest and answers them as it drains — every one, whole,
+// with nothing more.
+TEST(floor_server, owes_pipelined_megabyte_answers_past_the_cap_and_pays_them_as_it_drains) {
+  constexpr std::size_t kBig = 2'320'321, kDepth = 24;  // 56 MB: more than the cap and the kernel's buffers
+  RunningFloor f(kRequestBytes, kBig);
+  Client c(f.port());
+  c.send_requests(kDepth);
+  EXPECT_TRUE(zaptest::await([&] { return f.floor().counters().requests >= 1; }));
+  EXPECT_LT(f.floor().counters().requests, kDepth) << "all answered before any was read: nothing owed";
+  for (std::size_t i = 0; i < kDepth; ++i) ASSERT_TRUE(c.read_exact(kBig)) << "answer " << i;
+  EXPECT_TRUE(c.silent_for(50ms));
+  EXPECT_EQ(f.floor().counters().requests, kDepth);
+  EXPECT_EQ(f.floor().counters().bytes_sent, kDepth * kBig);
+}
+
 TEST(floor_server, a_peer_that_closes_mid_request_does_not_disturb_others) {
   RunningFloor f;
   Client steady(f.port());

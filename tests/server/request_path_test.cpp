@@ -2,16 +2,21 @@
 // sockets: Routes (what each request gets: reply kind, route, outcome, body)
 // and the micro fixture that drives the server's own answer_ready() on the
 // loader's bytes (micro/request_path.hpp): every case answers right, keeps
-// answering, allocates nothing per request, and its errors are clear.
+// answering, allocates nothing per request, and its errors are clear; /logs
+// (each error, every codec with the record, no allocation per request).
 #include "micro/request_path.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <span>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "micro/alloc_counter.hpp"
+#include "net/client_wires.hpp"
 #include "record/codec_direct.hpp"
 #include "record/codec_zap.hpp"
 #include "record/registry.hpp"
@@ -184,6 +189,219 @@ TEST(routes, binary_peers_by_their_content_type) {
   for (std::size_t i = 0; i < server::kPeerTypes; ++i) {
     if (routes_default.peer_codec(i) == nullptr) continue;
     EXPECT_NE(text(a.reply.body).find(server::kPeerContentTypes[i]), std::string::npos) << text(a.reply.body);
+  }
+}
+
+// ---- /logs -------------------------------------------------------------------------
+
+record::LogsDigest digest_for(std::uint32_t n) {
+  record::LogSet set;
+  record::generate(record::sample_logs_request(n), set);
+  return record::digest_of(set.logs);
+}
+
+TEST(routes, logs_answers_the_logs_asked_for_in_every_spelling_of_its_path_and_type) {
+  server::Routes routes(record::default_json_codec());
+  record::ZapCodec zap;
+  // Repeated and alternating N: the kept logs are served again or regenerated, never stale.
+  for (const std::uint32_t n : {1u, 100u, 100u, 0u, 10'000u, 1u, 10'000u}) {
+    SCOPED_TRACE(n);
+    const Body req(zap.encode_logs_request(record::sample_logs_request(n)));
+    for (const char* type : {"application/zap", "Application/ZAP; charset=binary"})
+      for (const char* target : {"/logs", "/logs?from=cache"}) {
+        const Answer a = ask(routes, "POST", target, type, req.view());
+        ASSERT_EQ(a.reply.kind, ReplyKind::ok_zap) << type << " " << target << ": " << text(a.reply.body);
+        EXPECT_EQ(a.route, Route::logs);
+        EXPECT_EQ(a.outcome, Outcome::ok);
+        const Body out(a.reply.body);
+        record::LogsDigest d;
+        ASSERT_EQ(zap.logs_decode_all(out.view(), d), record::DecodeError::ok);
+        EXPECT_EQ(d, digest_for(n));
+      }
+  }
+}
+
+TEST(routes, logs_errors_are_clear_and_the_route_keeps_serving) {
+  server::Routes routes(record::default_json_codec());
+  record::ZapCodec zap;
+  const Body req(zap.encode_logs_request(record::sample_logs_request(100)));
+  Answer a = ask(routes, "GET", "/logs", "application/zap", req.view());
+  EXPECT_EQ(a.reply.kind, ReplyKind::post_only);
+  EXPECT_EQ(a.route, Route::logs);
+  EXPECT_EQ(a.outcome, Outcome::method_not_allowed);
+
+  const Body junk(record::Bytes{reinterpret_cast<const std::uint8_t*>("junk"), 4});
+  a = ask(routes, "POST", "/logs", "application/zap", junk.view());
+  EXPECT_EQ(a.reply.kind, ReplyKind::bad_body);
+  EXPECT_EQ(a.outcome, Outcome::bad_body);
+  EXPECT_TRUE(text(a.reply.body).starts_with("bad zap body: ")) << text(a.reply.body);
+
+  // More logs than one request may ask for: 400, before anything is generated.
+  record::LogsRequest big = record::sample_logs_request(record::kMaxLogs + 1);
+  const Body too_many(zap.encode_logs_request(big));
+  a = ask(routes, "POST", "/logs", "application/zap", too_many.view());
+  EXPECT_EQ(a.reply.kind, ReplyKind::bad_body);
+  EXPECT_EQ(server::reply_head(a.reply.kind).status, 400);
+  EXPECT_EQ(a.outcome, Outcome::bad_body);
+  EXPECT_EQ(text(a.reply.body), "limit 100001 is above the most logs one request may ask for (100000)");
+
+  a = ask(routes, "POST", "/logs", "text/plain", req.view());
+  EXPECT_EQ(a.reply.kind, ReplyKind::unsupported_media);
+  EXPECT_EQ(a.outcome, Outcome::unsupported_media);
+  EXPECT_TRUE(text(a.reply.body).starts_with("unsupported content type for /logs: want application/zap"))
+      << text(a.reply.body);
+
+  // An answer over the response limit: 500 naming both sizes; a smaller one right after is served.
+  record::LogSet set;
+  record::generate(record::sample_logs_request(100), set);
+  const std::size_t answer_bytes = zap.encode_logs(set.logs).size();
+  routes.set_max_response_bytes(answer_bytes - 1);
+  a = ask(routes, "POST", "/logs", "application/zap", req.view());
+  EXPECT_EQ(a.reply.kind, ReplyKind::too_large);
+  EXPECT_EQ(server::reply_head(a.reply.kind).status, 500);
+  EXPECT_EQ(a.outcome, Outcome::too_large);
+  EXPECT_EQ(text(a.reply.body), "answer of " + std::to_string(answer_bytes) +
+                                    " bytes exceeds the server's response limit of " +
+                                    std::to_string(answer_bytes - 1) + " bytes");
+  const Body one(zap.encode_logs_request(record::sample_logs_request(1)));
+  a = ask(routes, "POST", "/logs", "application/zap", one.view());
+  EXPECT_EQ(a.reply.kind, ReplyKind::ok_zap);
+  routes.set_max_response_bytes(answer_bytes);  // at the limit exactly: served
+  a = ask(routes, "POST", "/logs", "application/zap", req.view());
+  EXPECT_EQ(a.reply.kind, ReplyKind::ok_zap);
+  // /rpc is not held to it (its answers are of one small size).
+  routes.set_max_response_bytes(1);
+  const Body rpc(zap.encode_request(record::sample_request()));
+  EXPECT_EQ(ask(routes, "POST", "/rpc", "application/zap", rpc.view()).reply.kind, ReplyKind::ok_zap);
+}
+
+// Every codec with the logs record answers /logs under its content type (the JSON codec as the server's
+// JSON codec, a peer as the one chosen for its type); one without it is a 415 that lists only the types
+// /logs takes. In this build: whichever codecs have the record (ZAP always).
+TEST(routes, logs_with_every_codec_that_has_the_record) {
+  for (const record::CodecInfo& info : record::all_codecs()) {
+    if (!info.available || info.trusted_input_only || info.family() == record::Family::zap) continue;
+    SCOPED_TRACE(std::string(info.name));
+    const record::CodecInfo* const chosen[] = {&info};
+    server::Routes routes(info.family() == record::Family::json ? info : record::default_json_codec(),
+                          info.family() == record::Family::peer ? std::span(chosen) : std::span(chosen, 0));
+    const std::unique_ptr<record::AnyCodec> codec = info.make();
+    const record::LogsRequest q = record::sample_logs_request(1000);
+    // A codec without the record encodes no request: send ZAP's bytes under its type, which it cannot take.
+    record::ZapCodec zap;
+    const Body req(info.has_logs ? codec->encode_logs_request(q) : zap.encode_logs_request(q));
+    const Answer a = ask(routes, "POST", "/logs", info.content_type, req.view());
+    if (!info.has_logs) {
+      EXPECT_EQ(a.reply.kind, ReplyKind::unsupported_media);
+      EXPECT_EQ(text(a.reply.body).find(info.content_type), std::string::npos) << text(a.reply.body);
+      continue;
+    }
+    ASSERT_EQ(server::reply_head(a.reply.kind).status, 200) << text(a.reply.body);
+    EXPECT_EQ(server::reply_head(a.reply.kind).content_type, info.content_type);
+    const Body out(a.reply.body);
+    record::LogsDigest d;
+    ASSERT_EQ(codec->logs_decode_all(out.view(), d), record::DecodeError::ok);
+    EXPECT_EQ(d, digest_for(1000));
+  }
+}
+
+// The /logs request path over both framings, pipelined, answers of 23 KB and 2.3 MB: after the first
+// batch (the buffers grow and the logs are generated once) nothing is allocated per request.
+TEST(request_path, logs_allocates_nothing_per_request_in_steady_state) {
+  server::Config config;
+  config.json = &record::default_json_codec();
+  for (const server::Wire wire : {server::Wire::http, server::Wire::zap})
+    for (const auto& [n, depth] : {std::pair{100u, 4u}, std::pair{10'000u, 1u}}) {
+      SCOPED_TRACE(std::string(wire == server::Wire::http ? "http " : "zap ") + std::to_string(n));
+      server::Context x(config);
+      server::Conn conn(wire);
+      record::ZapCodec zap;
+      const record::Bytes body = zap.encode_logs_request(record::sample_logs_request(n));
+      net::wire::Http1Client http(std::string{"127.0.0.1:8080"});
+      net::wire::ZapHttpClient zhttp;
+      for (unsigned i = 0; i < depth; ++i)
+        if (wire == server::Wire::http)
+          http.append_request(conn.in, "POST", "/logs", "application/zap", body);
+        else
+          zhttp.append_request(conn.in, "POST", "/logs", "application/zap", body);
+      const std::size_t batch_bytes = conn.in.size();
+      const auto batch = [&] {
+        conn.in.prepare(batch_bytes);  // the bytes are where the last batch left them
+        conn.in.commit(batch_bytes);
+        server::with_wire(conn, [&]<class W>() { server::answer_ready<W>(x, conn, 1); });
+        EXPECT_TRUE(conn.in.empty());
+        const std::size_t out_bytes = conn.out.size();
+        conn.out.clear();
+        return out_bytes;
+      };
+      conn.in.consume(batch_bytes);
+      const std::size_t first = batch();
+      // Every answer whole and right, in order.
+      {
+        conn.in.prepare(batch_bytes);
+        conn.in.commit(batch_bytes);
+        server::with_wire(conn, [&]<class W>() { server::answer_ready<W>(x, conn, 1); });
+        std::size_t hint = 0;
+        for (unsigned i = 0; i < depth; ++i) {
+          const net::wire::Response r =
+              wire == server::Wire::http ? http.take(conn.out, hint) : zhttp.take(conn.out, hint);
+          ASSERT_EQ(r.status, net::wire::Response::Status::complete);
+          EXPECT_EQ(r.code, 200);
+          EXPECT_EQ(r.content_type, "application/zap");
+          std::vector<std::uint8_t> padded(r.body.begin(), r.body.end());
+          padded.resize(padded.size() + record::kInputPaddingBytes);
+          record::LogsDigest d;
+          ASSERT_EQ(zap.logs_decode_all({padded.data(), r.body.size()}, d), record::DecodeError::ok);
+          EXPECT_EQ(d, digest_for(n));
+          conn.out.consume(r.consumed_bytes);
+        }
+        EXPECT_TRUE(conn.out.empty());
+      }
+      const micro::AllocCount before = micro::alloc_count();
+      for (int k = 0; k < 20; ++k) EXPECT_EQ(batch(), first);
+      EXPECT_EQ(micro::alloc_count().allocs - before.allocs, 0u);
+      EXPECT_EQ(x.counters.requests[static_cast<int>(wire)][static_cast<int>(Route::logs)], 22u * depth);
+    }
+}
+
+// On ZAP-HTTP the frame limit holds for answers too: an answer whose frame would pass it (a response limit
+// above it) is the same clean 500, counted as too large; over HTTP/1.1 the same answer is served.
+TEST(request_path, logs_answer_over_the_zap_frame_limit_is_a_clean_500) {
+  record::LogSet set;
+  record::generate(record::sample_logs_request(1000), set);
+  record::ZapCodec zap;
+  const std::size_t answer_bytes = zap.encode_logs(set.logs).size();
+  server::Config config;
+  config.json = &record::default_json_codec();
+  config.limits.max_frame_bytes = static_cast<std::uint32_t>(answer_bytes);  // the frame's head tips it over
+  config.limits.max_response_bytes = std::size_t{1} << 30;
+  for (const server::Wire wire : {server::Wire::zap, server::Wire::http}) {
+    SCOPED_TRACE(wire == server::Wire::zap ? "zap" : "http");
+    server::Context x(config);
+    server::Conn conn(wire);
+    const record::Bytes body = zap.encode_logs_request(record::sample_logs_request(1000));
+    net::wire::ZapHttpClient zclient;
+    net::wire::Http1Client hclient(std::string{"127.0.0.1:8080"});
+    if (wire == server::Wire::zap)
+      zclient.append_request(conn.in, "POST", "/logs", "application/zap", body);
+    else
+      hclient.append_request(conn.in, "POST", "/logs", "application/zap", body);
+    server::with_wire(conn, [&]<class W>() { server::answer_ready<W>(x, conn, 1); });
+    std::size_t hint = 0;
+    const net::wire::Response r =
+        wire == server::Wire::zap ? zclient.take(conn.out, hint) : hclient.take(conn.out, hint);
+    ASSERT_EQ(r.status, net::wire::Response::Status::complete);
+    if (wire == server::Wire::http) {
+      EXPECT_EQ(r.code, 200);
+      EXPECT_EQ(r.body.size(), answer_bytes);
+      continue;
+    }
+    EXPECT_EQ(r.code, 500);
+    EXPECT_EQ(std::string(reinterpret_cast<const char*>(r.body.data()), r.body.size()),
+              "answer of " + std::to_string(answer_bytes) + " bytes exceeds the ZAP frame limit of " +
+                  std::to_string(answer_bytes) + " bytes");
+    EXPECT_EQ(x.counters.outcomes[static_cast<int>(Outcome::too_large)], 1u);
+    EXPECT_EQ(x.counters.outcomes[static_cast<int>(Outcome::ok)], 0u);
   }
 }
 
