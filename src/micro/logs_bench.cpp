@@ -84,67 +84,51 @@ void bm_encode(benchmark::State& state) {
   report(state, meter, wire, n);
 }
 
-template <class C>
-void bm_decode_all(benchmark::State& state) {
-  const auto n = static_cast<std::uint32_t>(state.range(0));
-  const record::LogSet& set = logs_of(n);
-  C codec;
-  const Padded wire(codec.encode_logs(set.logs));
-  {
-    record::LogsDigest d;
-    if (codec.logs_decode_all(wire.bytes(), d) != DecodeError::ok || d != record::digest_of(set.logs))
-      return state.SkipWithError("DecodeAll does not give the logs' digest");
+// The three read operations, one shape: Read::run(codec, in, k, out) does the
+// op into a fresh Answer, checked against Read::want before timing.
+struct DecodeAllOp {
+  using Answer = record::LogsDigest;
+  static constexpr const char* kWrong = "DecodeAll does not give the logs' digest";
+  static DecodeError run(auto& codec, record::Bytes in, std::uint32_t, Answer& out) {
+    return codec.logs_decode_all(in, out);
   }
-  AllocMeter meter(state);
-  for (auto _ : state) {
-    record::LogsDigest d;
-    DecodeError e = codec.logs_decode_all(opaque(wire), d);
-    benchmark::DoNotOptimize(e);
-    benchmark::DoNotOptimize(d);
+  static Answer want(const record::LogSet& set, std::uint32_t) { return record::digest_of(set.logs); }
+};
+struct AccessOneOp {
+  using Answer = record::LogPick;
+  static constexpr const char* kWrong = "AccessOne does not give log N/2";
+  static DecodeError run(auto& codec, record::Bytes in, std::uint32_t k, Answer& out) {
+    return codec.logs_access_one(in, k, out);
   }
-  report(state, meter, wire.size(), n);
-}
+  static Answer want(const record::LogSet& set, std::uint32_t k) { return record::pick_of(set.logs[k]); }
+};
+struct ScanFieldOp {
+  using Answer = record::LogsScan;
+  static constexpr const char* kWrong = "ScanField does not give the sum of blockNumber";
+  static DecodeError run(auto& codec, record::Bytes in, std::uint32_t, Answer& out) {
+    return codec.logs_scan(in, out);
+  }
+  static Answer want(const record::LogSet& set, std::uint32_t) { return record::scan_of(set.logs); }
+};
 
-template <class C>
-void bm_access_one(benchmark::State& state) {
+template <class C, class Read>
+void bm_read(benchmark::State& state) {
   const auto n = static_cast<std::uint32_t>(state.range(0));
   const record::LogSet& set = logs_of(n);
   const std::uint32_t k = record::middle_log(n);
   C codec;
   const Padded wire(codec.encode_logs(set.logs));
   {
-    record::LogPick pick;
-    if (codec.logs_access_one(wire.bytes(), k, pick) != DecodeError::ok ||
-        pick != record::pick_of(set.logs[k]))
-      return state.SkipWithError("AccessOne does not give log N/2");
+    typename Read::Answer out;
+    if (Read::run(codec, wire.bytes(), k, out) != DecodeError::ok || out != Read::want(set, k))
+      return state.SkipWithError(Read::kWrong);
   }
   AllocMeter meter(state);
   for (auto _ : state) {
-    record::LogPick pick;
-    DecodeError e = codec.logs_access_one(opaque(wire), k, pick);
+    typename Read::Answer out;
+    DecodeError e = Read::run(codec, opaque(wire), k, out);
     benchmark::DoNotOptimize(e);
-    benchmark::DoNotOptimize(pick);
-  }
-  report(state, meter, wire.size(), n);
-}
-
-template <class C>
-void bm_scan_field(benchmark::State& state) {
-  const auto n = static_cast<std::uint32_t>(state.range(0));
-  const record::LogSet& set = logs_of(n);
-  C codec;
-  const Padded wire(codec.encode_logs(set.logs));
-  {
-    record::LogsScan scan;
-    if (codec.logs_scan(wire.bytes(), scan) != DecodeError::ok || scan != record::scan_of(set.logs))
-      return state.SkipWithError("ScanField does not give the sum of blockNumber");
-  }
-  AllocMeter meter(state);
-  for (auto _ : state) {
-    record::LogsScan scan;
-    DecodeError e = codec.logs_scan(opaque(wire), scan);
-    benchmark::DoNotOptimize(e);
-    benchmark::DoNotOptimize(scan);
+    benchmark::DoNotOptimize(out);
   }
   report(state, meter, wire.size(), n);
 }
@@ -196,9 +180,9 @@ const bool registered = [] {
     });
   };
   each_codec("Logs/Encode", []<class C>() { return bm_encode<C>; });
-  each_codec("Logs/DecodeAll", []<class C>() { return bm_decode_all<C>; });
-  each_codec("Logs/AccessOne", []<class C>() { return bm_access_one<C>; });
-  each_codec("Logs/ScanField", []<class C>() { return bm_scan_field<C>; });
+  each_codec("Logs/DecodeAll", []<class C>() { return bm_read<C, DecodeAllOp>; });
+  each_codec("Logs/AccessOne", []<class C>() { return bm_read<C, AccessOneOp>; });
+  each_codec("Logs/ScanField", []<class C>() { return bm_read<C, ScanFieldOp>; });
   register_counts("Logs/ScanField/structs", bm_scan_structs);
   register_counts("Logs/Copy/memcpy", bm_copy);
   return true;

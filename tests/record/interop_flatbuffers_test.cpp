@@ -24,6 +24,7 @@
 #include "micro/padded.hpp"
 #include "record/codec_flatbuffers.hpp"
 #include "record/logs.hpp"
+#include "support/logs.hpp"
 #include "support/scratch.hpp"
 #include "support/tools.hpp"
 
@@ -360,16 +361,7 @@ void expect_flatc_logs_read(const std::string& request, const std::string& answe
   ASSERT_EQ(codec.decode_logs_request(Padded(bytes_of(request)).bytes(), q), DecodeError::ok) << Codec::kName;
   EXPECT_EQ(q, set.request) << Codec::kName;
   const Padded in(bytes_of(answer));
-  record::LogsDigest d;
-  ASSERT_EQ(codec.logs_decode_all(in.bytes(), d), DecodeError::ok) << Codec::kName;
-  EXPECT_EQ(d, record::digest_of(set.logs)) << Codec::kName;
-  record::LogPick pick;
-  ASSERT_EQ(codec.logs_access_one(in.bytes(), 1, pick), DecodeError::ok) << Codec::kName;
-  EXPECT_EQ(pick, record::pick_of(set.logs[1])) << Codec::kName;
-  EXPECT_EQ(codec.logs_access_one(in.bytes(), 2, pick), DecodeError::missing_field) << Codec::kName;
-  record::LogsScan scan;
-  ASSERT_EQ(codec.logs_scan(in.bytes(), scan), DecodeError::ok) << Codec::kName;
-  EXPECT_EQ(scan, record::scan_of(set.logs)) << Codec::kName;
+  zaptest::expect_reads_as(codec, in.bytes(), set.logs);
 }
 
 TEST_F(Flatc, writes_logs_our_codecs_read_as_the_same_values) {

@@ -21,6 +21,7 @@
 #include "micro/padded.hpp"
 #include "record/codec_msgpack.hpp"
 #include "record/logs.hpp"
+#include "support/logs.hpp"
 #include "support/scratch.hpp"
 #include "support/tools.hpp"
 
@@ -301,34 +302,9 @@ TEST_F(MsgpackInterop, malformed_bytes_get_the_documented_error) {
 
 // ---- eth_getLogs ------------------------------------------------------------------
 
-// The answer both directions are tested with: the sample request's two logs (N = 2), then logs at the
-// edges: no topics and no data, the largest integers (uint 64 / uint 32 formats), four topics and a
-// 300-byte data (bin 16).
-struct TestLogs {
-  record::LogSet sample;
-  std::vector<std::uint8_t> bytes = std::vector<std::uint8_t>(4 * 32 + 300);
-  std::vector<record::Log> logs;
-  TestLogs() {
-    record::generate(record::sample_logs_request(2), sample);
-    logs = sample.logs;
-    for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<std::uint8_t>(i * 13 + 5);
-    record::Log max;
-    max.address.fill(0xff);
-    max.tx_hash.fill(0xee);
-    max.block_number = ~0ULL;
-    max.tx_index = ~0U;
-    max.log_index = ~0U;
-    max.removed = true;
-    logs.push_back(max);
-    record::Log four;
-    four.topics = record::Bytes{bytes.data(), 4 * 32};
-    four.data = record::Bytes{bytes.data() + 128, 300};
-    four.block_number = 1ULL << 32;
-    four.tx_index = 1U << 16;
-    four.log_index = 255;
-    logs.push_back(four);
-  }
-};
+// The answer both directions are tested with: zaptest::TestLogs (support/logs.hpp), the sample
+// request's two logs, then logs at the edges: the largest integers (uint 64 / uint 32 formats), four
+// topics and 300 data bytes (bin 16), one topic and one byte.
 
 std::string topics_hex(const record::Log& l) {
   std::string out;
@@ -431,7 +407,7 @@ for name, v in req.items():
 )";
 
 TEST_F(MsgpackInterop, python_reads_our_logs) {
-  const TestLogs t;
+  const zaptest::TestLogs t;
   const fs::path answer = dir_ / "logs.msgpack";
   zaptest::write_bytes(answer, codec_.encode_logs(t.logs));
   const fs::path request = dir_ / "logs_request.msgpack";
@@ -447,7 +423,7 @@ TEST_F(MsgpackInterop, python_reads_our_logs) {
 }
 
 TEST_F(MsgpackInterop, python_packs_our_logs_and_we_read_its) {
-  const TestLogs t;
+  const zaptest::TestLogs t;
   const fs::path input = dir_ / "logs.txt";
   zaptest::write_bytes(input, logs_input(t.logs));
   const fs::path script = dir_ / "pack_logs.py";
@@ -553,7 +529,7 @@ TEST_F(MsgpackInterop, python_packs_our_logs_and_we_read_its) {
 // AccessOne reads up to log k and stops: a malformed log after k is not its business (DecodeAll and
 // ScanField, which read every log, see it); truncated answers and trailing bytes are syntax / trailing.
 TEST_F(MsgpackInterop, logs_access_one_stops_at_log_k_and_malformed_bytes_are_errors) {
-  const TestLogs t;
+  const zaptest::TestLogs t;
   const record::Bytes wire = codec_.encode_logs(t.logs);
   std::vector<std::uint8_t> answer(wire.begin(), wire.end());
   // The last log's last byte is its `removed` (0xc2 false): 0xc1 is never used in MessagePack.

@@ -24,6 +24,7 @@
 #include "record/codec_protobuf.hpp"
 #include "record/logs.hpp"
 #include "record/record.hpp"
+#include "support/logs.hpp"
 #include "support/scratch.hpp"
 #include "support/tools.hpp"
 
@@ -427,16 +428,7 @@ TYPED_TEST(ProtobufInterop, we_read_the_logs_protoc_encodes) {
   for (const record::Log& l : set.logs) text += log_text(l, topics_of(l));
   ASSERT_TRUE(protoc(dir, "encode", "LogsResponse", text, wire));
   const micro::Padded in(bytes_of(wire));
-  record::LogsDigest d;
-  ASSERT_EQ(codec.logs_decode_all(in.bytes(), d), DecodeError::ok);
-  EXPECT_EQ(d, record::digest_of(set.logs));
-  record::LogPick pick;
-  ASSERT_EQ(codec.logs_access_one(in.bytes(), 1, pick), DecodeError::ok);
-  EXPECT_EQ(pick, record::pick_of(set.logs[1]));
-  EXPECT_EQ(codec.logs_access_one(in.bytes(), 2, pick), DecodeError::missing_field);
-  record::LogsScan scan;
-  ASSERT_EQ(codec.logs_scan(in.bytes(), scan), DecodeError::ok);
-  EXPECT_EQ(scan, record::scan_of(set.logs));
+  zaptest::expect_reads_as(codec, in.bytes(), set.logs);
 }
 
 // What protobuf cannot bound, the decoder does: each topic 32 bytes, at most 4; address and

@@ -19,6 +19,7 @@
 #include "micro/padded.hpp"
 #include "record/codec_thrift.hpp"
 #include "record/logs.hpp"
+#include "support/logs.hpp"
 #include "support/scratch.hpp"
 #include "support/tools.hpp"
 
@@ -319,33 +320,9 @@ TEST(ThriftErrors, deep_nesting_is_refused_and_forgotten) {
 
 // ---- eth_getLogs ------------------------------------------------------------------
 
-// The answer every direction is tested with: the sample request's two logs, then logs at the edges (no
-// topics and no data, four topics, the largest integers: -1 in Thrift's signed i64 / i32).
-struct TestLogs {
-  record::LogSet sample;
-  std::vector<std::uint8_t> bytes = std::vector<std::uint8_t>(4 * 32 + 40);
-  std::vector<record::Log> logs;
-  TestLogs() {
-    record::generate(record::sample_logs_request(2), sample);
-    logs = sample.logs;
-    for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<std::uint8_t>(i * 13 + 5);
-    record::Log max;
-    max.address.fill(0xff);
-    max.tx_hash.fill(0xee);
-    max.block_number = ~0ULL;
-    max.tx_index = ~0U;
-    max.log_index = ~0U;
-    max.removed = true;
-    logs.push_back(max);
-    record::Log four;
-    four.topics = record::Bytes{bytes.data(), 4 * 32};
-    four.data = record::Bytes{bytes.data() + 128, 40};
-    four.block_number = 1ULL << 63;
-    four.tx_index = 1U << 31;
-    four.log_index = 7;
-    logs.push_back(four);
-  }
-};
+// The answer every direction is tested with: zaptest::TestLogs (support/logs.hpp), the sample request's
+// two logs, then logs at the edges (the largest integers: -1 in Thrift's signed i64 / i32; no topics and
+// no data; four topics; one).
 
 std::string want_line(const record::Log& l) {
   std::string topics;
@@ -399,7 +376,7 @@ std::string json_of(std::span<const record::Log> logs) {
 }
 
 TYPED_TEST(ThriftInterop, python_thrift_reads_our_logs) {
-  const TestLogs t;
+  const zaptest::TestLogs t;
   const std::filesystem::path answer = this->dir_ / "logs";
   zaptest::write_bytes(answer, this->codec_.encode_logs(t.logs));
   std::string out;
@@ -415,7 +392,7 @@ TYPED_TEST(ThriftInterop, python_thrift_reads_our_logs) {
 }
 
 TYPED_TEST(ThriftInterop, we_read_python_thrifts_logs_and_they_are_our_bytes) {
-  const TestLogs t;
+  const zaptest::TestLogs t;
   const auto b = this->python_encode("logs", {json_of(t.logs)});
   const Padded in({b.data(), b.size()});
   record::LogsDigest d;
@@ -466,7 +443,7 @@ TYPED_TEST(ThriftInterop, logs_errors_are_the_documented_ones) {
       {"blockNumber", "-", DecodeError::ok},
       {"removed", "-", DecodeError::ok},
   };
-  const TestLogs t;
+  const zaptest::TestLogs t;
   for (const Case& c : cases) {
     // The case's log second, after a good one.
     std::string json = "[";  // (append: GCC 12's -Wrestrict misfires on "[" + std::string&&)
@@ -522,7 +499,7 @@ TEST(ThriftErrors, a_huge_log_count_is_refused) {
   EXPECT_EQ(compact.logs_decode_all(Padded({c.data(), c.size()}).bytes(), d), DecodeError::syntax);
   EXPECT_EQ(binary.logs_decode_all(Padded({b.data(), b.size()}).bytes(), d), DecodeError::syntax);
   EXPECT_EQ(compact.logs_decode_all(Padded({c1000.data(), c1000.size()}).bytes(), d), DecodeError::syntax);
-  const TestLogs t;
+  const zaptest::TestLogs t;
   const record::Bytes wire = compact.encode_logs(t.logs);
   const std::vector<std::uint8_t> whole(wire.begin(), wire.end());
   EXPECT_EQ(compact.logs_decode_all(Padded({whole.data(), whole.size() - 3}).bytes(), d),

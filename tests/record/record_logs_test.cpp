@@ -17,6 +17,7 @@
 #include "record/codec_zap.hpp"
 #include "record/codecs.hpp"
 #include "record/logs.hpp"
+#include "support/logs.hpp"
 #include "support/vectors.hpp"
 
 #ifndef ZAPBENCH_SOURCE_DIR
@@ -45,36 +46,6 @@ LogSet sample(std::uint32_t n) {
   record::generate(record::sample_logs_request(n), s);
   return s;
 }
-
-// Logs at the edges of every field: no topics, four, no data, the generator's
-// largest, the largest integers, removed.
-struct EdgeLogs {
-  std::vector<std::uint8_t> bytes = std::vector<std::uint8_t>(4 * 32 + 300);
-  std::vector<Log> logs;
-  EdgeLogs() {
-    for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<std::uint8_t>(i * 31 + 7);
-    Log a;
-    a.address.fill(0xff);
-    a.tx_hash.fill(0);
-    a.block_number = ~std::uint64_t{0};
-    a.tx_index = ~std::uint32_t{0};
-    a.log_index = ~std::uint32_t{0};
-    a.removed = true;
-    logs.push_back(a);  // no topics, no data
-    Log b;
-    b.topics = record::Bytes{bytes.data(), 4 * 32};
-    b.data = record::Bytes{bytes.data() + 128, 256};
-    b.block_number = 0;
-    b.tx_hash.fill(0xab);
-    logs.push_back(b);
-    Log c;
-    c.topics = record::Bytes{bytes.data() + 32, 32};
-    c.data = record::Bytes{bytes.data() + 7, 1};  // one byte: an odd length everywhere
-    c.block_number = 1;
-    c.log_index = 3;
-    logs.push_back(c);
-  }
-};
 
 TEST(logs_generator, same_request_same_logs_and_a_chain_like_mix) {
   const LogSet a = sample(1000), b = sample(1000);
@@ -161,30 +132,16 @@ TYPED_TEST(LogsCodecTest, request_round_trip) {
 template <class C>
 void check_answer(C& codec, std::span<const Log> logs) {
   const Padded wire(codec.encode_logs(logs));
-  const std::uint32_t n = static_cast<std::uint32_t>(logs.size());
-  SCOPED_TRACE(std::string(C::kName) + ", N = " + std::to_string(n) + ", " + std::to_string(wire.size()) +
-               " wire bytes");
-  record::LogsDigest d;
-  ASSERT_EQ(codec.logs_decode_all(wire.bytes(), d), DecodeError::ok) << str(wire.bytes()).substr(0, 2000);
-  EXPECT_EQ(d, record::digest_of(logs));
-  record::LogsScan scan;
-  ASSERT_EQ(codec.logs_scan(wire.bytes(), scan), DecodeError::ok);
-  EXPECT_EQ(scan, record::scan_of(logs));
-  for (std::uint32_t k : {0u, n / 3, record::middle_log(n), n - 1}) {
-    if (k >= n) continue;
-    record::LogPick pick;
-    ASSERT_EQ(codec.logs_access_one(wire.bytes(), k, pick), DecodeError::ok) << "k = " << k;
-    EXPECT_EQ(pick, record::pick_of(logs[k])) << "k = " << k;
-  }
-  record::LogPick pick;
-  EXPECT_EQ(codec.logs_access_one(wire.bytes(), n, pick), DecodeError::missing_field) << "k = N";
+  SCOPED_TRACE(std::string(C::kName) + ", N = " + std::to_string(logs.size()) + ", " +
+               std::to_string(wire.size()) + " wire bytes");
+  zaptest::expect_reads_as(codec, wire.bytes(), logs);
 }
 
 TYPED_TEST(LogsCodecTest, answers_of_every_size_read_back) {
   {
     TypeParam codec;
     for (std::uint32_t n : {0u, 1u, 2u, 10u, 1000u, 10000u}) check_answer(codec, sample(n).logs);
-    const EdgeLogs edge;
+    const zaptest::EdgeLogs edge;
     check_answer(codec, edge.logs);
     // The same codec object, a smaller answer after a larger one.
     check_answer(codec, sample(3).logs);
@@ -221,7 +178,7 @@ TYPED_TEST(LogsCodecTest, codecs_of_one_content_type_read_each_other) {
   {
     TypeParam writer;
     const LogSet s = sample(50);
-    const EdgeLogs edge;
+    const zaptest::EdgeLogs edge;
     const Padded wire(writer.encode_logs(s.logs));
     const Padded edge_wire(writer.encode_logs(edge.logs));
     const Padded req(writer.encode_logs_request(record::sample_logs_request(50)));
