@@ -14,6 +14,7 @@
 #include "micro/padded.hpp"
 #include "record/codecs.hpp"
 #include "record/logs.hpp"
+#include "support/codec_types.hpp"
 
 namespace {
 
@@ -66,13 +67,7 @@ const Expected kExceptions[] = {
 
 template <class C>
 class CodecAllocations : public ::testing::Test {};
-template <class L>
-struct ToTypes;
-template <class... Cs>
-struct ToTypes<record::CodecList<Cs...>> {
-  using type = ::testing::Types<Cs...>;
-};
-using AllCodecs = ToTypes<record::AvailableCodecs>::type;
+using zaptest::AllCodecs;
 TYPED_TEST_SUITE(CodecAllocations, AllCodecs);
 
 TYPED_TEST(CodecAllocations, steady_state_allocates_nothing_or_its_documented_count) {

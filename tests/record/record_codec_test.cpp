@@ -12,6 +12,7 @@
 #include "micro/padded.hpp"
 #include "record/codecs.hpp"
 #include "record/registry.hpp"
+#include "support/codec_types.hpp"
 #include "support/vectors.hpp"
 
 namespace {
@@ -22,13 +23,7 @@ using record::Form;
 using record::RequestView;
 using record::ResponseView;
 
-template <class L>
-struct ToTypes;
-template <class... Cs>
-struct ToTypes<record::CodecList<Cs...>> {
-  using type = ::testing::Types<Cs...>;
-};
-using AllCodecs = ToTypes<record::AvailableCodecs>::type;
+using zaptest::AllCodecs;
 
 std::string str(record::Bytes b) { return {reinterpret_cast<const char*>(b.data()), b.size()}; }
 

@@ -17,6 +17,7 @@
 #include "record/codec_zap.hpp"
 #include "record/codecs.hpp"
 #include "record/logs.hpp"
+#include "support/codec_types.hpp"
 #include "support/logs.hpp"
 #include "support/vectors.hpp"
 
@@ -31,13 +32,7 @@ using record::DecodeError;
 using record::Log;
 using record::LogSet;
 
-template <class L>
-struct ToTypes;
-template <class... Cs>
-struct ToTypes<record::CodecList<Cs...>> {
-  using type = ::testing::Types<Cs...>;
-};
-using AllCodecs = ToTypes<record::AvailableCodecs>::type;
+using zaptest::AllCodecs;
 
 std::string str(record::Bytes b) { return {reinterpret_cast<const char*>(b.data()), b.size()}; }
 
