@@ -1,8 +1,17 @@
 // net/client_wires.hpp — the client side of each wire, as the policies the
 // load engine is instantiated with (one per run, chosen once): how a request
 // is framed onto a connection's output, and how one response is found at the
-// front of its input. HTTP/1.1, ZAP-HTTP (wire A) and the floor's raw byte
-// counts. Owns framing only: bodies, ids and validation belong to load/.
+// front of its input. HTTP/1.1, ZAP-HTTP (wire A), ZAP-RPC (wire B,
+// multiplexed: answers matched by PromiseID) and the floor's raw byte counts.
+// Owns framing only: bodies, ids, PromiseIDs in flight and validation belong
+// to load/.
+//
+// A policy has: kRawBytes (no scenario, nothing validated), kMultiplexed
+// (answers carry the PromiseID of their call and may come in any order; else
+// they come in the order of the requests and the promise is ignored),
+// kContentType (take() reports the answer's Content-Type; else the wire has
+// none and the call's method named the codec of its answer), append_request
+// and take().
 #pragma once
 
 #include <cstddef>
@@ -15,6 +24,7 @@
 #include "net/buffer.hpp"
 #include "net/http1.hpp"
 #include "net/zap_http.hpp"
+#include "net/zap_rpc.hpp"
 
 namespace net::wire {
 
@@ -30,6 +40,7 @@ struct Response {
   std::span<const std::uint8_t> body{};  // a view into the input, valid until it is consumed
   bool close = false;                    // the server closes after this response, as announced
   std::string_view content_type{};       // its Content-Type value (empty: none), a view like body
+  std::uint32_t promise = 0;             // multiplexed wires: the PromiseID of the call it answers
 };
 
 // The largest response body a client takes: far above any answer a server of
@@ -44,13 +55,17 @@ inline constexpr std::uint64_t kMaxResponseBodyBytes = std::uint64_t{1} << 30;
 class Http1Client {
  public:
   static constexpr bool kRawBytes = false;  // requests are built per scenario; responses validated
+  static constexpr bool kMultiplexed = false;
+  static constexpr bool kContentType = true;
 
   explicit Http1Client(std::string host_header) : host_(std::move(host_header)) {
     limits_.max_body_bytes = kMaxResponseBodyBytes;
   }
 
+  // promise: ignored (answers come in request order).
   void append_request(Buffer& out, std::string_view method, std::string_view target,
-                      std::string_view content_type, std::span<const std::uint8_t> body) {
+                      std::string_view content_type, std::span<const std::uint8_t> body,
+                      std::uint32_t /*promise*/ = 0) {
     // An empty span may hold a null pointer: the writer copies no empty view.
     http::write_request(out, method, target, host_, content_type,
                         std::string_view(reinterpret_cast<const char*>(body.data()), body.size()));
@@ -80,9 +95,13 @@ class Http1Client {
 class ZapHttpClient {
  public:
   static constexpr bool kRawBytes = false;
+  static constexpr bool kMultiplexed = false;
+  static constexpr bool kContentType = true;
 
+  // promise: ignored (answers come in request order).
   void append_request(Buffer& out, std::string_view method, std::string_view target,
-                      std::string_view content_type, std::span<const std::uint8_t> body) {
+                      std::string_view content_type, std::span<const std::uint8_t> body,
+                      std::uint32_t /*promise*/ = 0) {
     const zaphttp::Header ct{"Content-Type", content_type};
     zaphttp::RequestSpec spec;
     spec.method = method;
@@ -118,13 +137,15 @@ class ZapHttpClient {
 class FloorClient {
  public:
   static constexpr bool kRawBytes = true;  // no scenario: requests and responses are byte counts
+  static constexpr bool kMultiplexed = false;
+  static constexpr bool kContentType = false;
 
   FloorClient(std::uint32_t request_bytes, std::uint32_t response_bytes)
       : request_bytes_(request_bytes), response_bytes_(response_bytes) {}
 
-  // Method, target and body do not exist on this wire: the request is only its size.
+  // Method, target, body and promise do not exist on this wire: the request is only its size.
   void append_request(Buffer& out, std::string_view, std::string_view, std::string_view,
-                      std::span<const std::uint8_t>) {
+                      std::span<const std::uint8_t>, std::uint32_t = 0) {
     std::memset(out.prepare(request_bytes_), 'q', request_bytes_);
     out.commit(request_bytes_);
   }
@@ -137,6 +158,61 @@ class FloorClient {
  private:
   std::uint32_t request_bytes_;
   std::uint32_t response_bytes_;
+};
+
+// ZAP-RPC (wire B, docs/spec/zap-rpc.md): one request frame per call, its
+// method ordinal naming the operation (from the target: /health, /rpc, /logs)
+// and the body codec (from the content type), its PromiseID the caller's;
+// answers are response frames matched by PromiseID, in any order. The wire
+// carries no content type: the ordinal a call was sent with names the codec
+// of its answer (kContentType false).
+class ZapRpcClient {
+ public:
+  static constexpr bool kRawBytes = false;
+  static constexpr bool kMultiplexed = true;
+  static constexpr bool kContentType = false;
+
+  // The ordinal no server of the spec knows (its answer is 404, as an HTTP
+  // server's to an unknown path or content type): what a target or content
+  // type without an ordinal is sent as. The load engine sends none.
+  static constexpr std::uint32_t kUnknownMethod = 0xFFFF'FFFF;
+
+  [[nodiscard]] static constexpr std::uint32_t method_for(std::string_view target,
+                                                          std::string_view content_type) noexcept {
+    if (target == "/health") return zaprpc::method_ordinal(zaprpc::Op::health, 0);
+    const int body = zaprpc::body_code(content_type);
+    if (body < 0) return kUnknownMethod;
+    if (target == "/rpc") return zaprpc::method_ordinal(zaprpc::Op::eth_call, static_cast<std::size_t>(body));
+    if (target == "/logs")
+      return zaprpc::method_ordinal(zaprpc::Op::eth_get_logs, static_cast<std::size_t>(body));
+    return kUnknownMethod;
+  }
+
+  // method: not sent (HTTP's GET or POST follows from the operation).
+  void append_request(Buffer& out, std::string_view /*method*/, std::string_view target,
+                      std::string_view content_type, std::span<const std::uint8_t> body,
+                      std::uint32_t promise) {
+    zaprpc::Request r;
+    r.method = method_for(target, content_type);
+    r.promise = promise;
+    r.payload = body;
+    // Only a payload over the 64 MiB frame limit fails, and no scenario's request comes near it.
+    (void)zaprpc::append_request_frame(out, r);
+  }
+
+  Response take(const Buffer& in, std::size_t&) const noexcept {
+    const zaprpc::FrameScan s = zaprpc::scan_frame(in.readable());
+    if (s.status == zaprpc::FrameScan::Status::need_more) return {};
+    if (s.status == zaprpc::FrameScan::Status::bad_length ||
+        s.dir != static_cast<std::uint8_t>(zaprpc::Dir::response))
+      return {Response::Status::malformed};
+    zaprpc::Response v;
+    if (zaprpc::decode_response(zaprpc::frame_body(in.readable(), s), v) != zaprpc::EnvelopeError::ok)
+      return {Response::Status::malformed};
+    Response r{Response::Status::complete, s.frame_bytes(), static_cast<int>(v.status), v.body};
+    r.promise = v.promise;
+    return r;
+  }
 };
 
 }  // namespace net::wire
