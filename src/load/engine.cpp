@@ -8,9 +8,12 @@
 // requests it delays (coordinated omission corrected). The threads run on
 // the event core (net/loop.hpp, net/pool.hpp); the wire is a policy
 // (net/client_wires.hpp) chosen once per run: Thread<Http1Client>,
-// Thread<ZapHttpClient> or Thread<FloorClient>, so no request or response
-// branches on it. Wire::floor's request is a constant and its response only
-// a byte count.
+// Thread<ZapHttpClient>, Thread<ZapRpcClient> or Thread<FloorClient>, so no
+// request or response branches on it. Wire::floor's request is a constant
+// and its response only a byte count. Every wire keeps its calls in flight in
+// one CallTable per connection (load/calls.hpp): an in-order wire's answer
+// completes the oldest call, a multiplexed one's (ZAP-RPC) the call its
+// PromiseID names, in any order.
 #include "load/engine.hpp"
 
 #include <sys/epoll.h>
@@ -25,6 +28,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "load/calls.hpp"
 #include "net/buffer.hpp"
 #include "net/client_wires.hpp"
 #include "net/clock.hpp"
@@ -37,8 +41,8 @@ namespace load {
 
 std::string_view describe(ErrorKind k) noexcept {
   // In ErrorKind's order (engine.hpp): the names the report prints.
-  static constexpr std::string_view kNames[] = {"connect", "read",       "write", "timeout",
-                                                "status",  "validation", "closed"};
+  static constexpr std::string_view kNames[] = {"connect", "read",       "write",  "timeout",
+                                                "status",  "validation", "closed", "unknown_promise"};
   static_assert(std::size(kNames) == static_cast<std::size_t>(ErrorKind::count_));
   const auto i = static_cast<std::size_t>(k);
   return i < std::size(kNames) ? kNames[i] : "?";
@@ -58,19 +62,12 @@ using net::now_ns;
 constexpr std::int64_t kReconnectDelayNs = 100'000'000;  // after a failed connect or a dropped connection
 constexpr std::size_t kReadChunkBytes = 16 * 1024;
 
-struct Inflight {
-  std::int64_t intended_ns;
-  std::int64_t sent_ns;
-  std::uint64_t id;
-};
-
 // A loader connection slot: the core's connection (socket, buffers, interest
 // set), reused by every reconnect of the slot.
 struct Conn : net::Connection {
   Conn() : net::Connection(16 * 1024, 16 * 1024) {}
   bool connecting = false;
-  std::vector<Inflight> inflight;  // FIFO; capacity = pipeline, reserved once
-  std::size_t head = 0;            // index of the oldest in-flight request
+  CallTable calls;  // the calls in flight, sized for the pipeline once
   std::int64_t next_intended_ns = 0;
   std::int64_t retry_at_ns = 0;
   std::size_t scan_hint = 0;
@@ -91,7 +88,7 @@ class Thread {
         progress_(progress),
         expect_logs_(expect_logs) {
     conns_.resize(n_conns);
-    for (Conn& c : conns_) c.inflight.reserve(std::max(1u, opt.pipeline));
+    for (Conn& c : conns_) c.calls = CallTable(opt.pipeline);
     if (!W::kRawBytes && opt.scenario == Scenario::rpc) {
       const record::CodecInfo* codec = opt.body != nullptr ? opt.body : &record::default_json_codec();
       codec_ = codec->make();
@@ -100,18 +97,20 @@ class Thread {
       expect_balance_ = record::balance_of(r.block, r.method.size(), r.account[0]);
     } else if (!W::kRawBytes && opt.scenario == Scenario::logs) {
       // Every logs request is the same bytes (no id: the answer depends on
-      // the request only), built once; the digest every answer must give is
-      // computed once, from the logical values (run() made the set).
+      // the request only), built once (PromiseID 0, patched per send on a
+      // multiplexed wire); the digest every answer must give is computed
+      // once, from the logical values (run() made the set).
       const record::CodecInfo* codec = opt.body != nullptr ? opt.body : &record::default_json_codec();
       codec_ = codec->make();
       content_type_ = codec->content_type;
       fixed_request_ = true;
       wire_.append_request(hello_, "POST", "/logs", content_type_,
-                           codec_->encode_logs_request(record::sample_logs_request(opt.logs)));
+                           codec_->encode_logs_request(record::sample_logs_request(opt.logs)), 0);
     } else {
-      // Every hello or floor request is the same bytes: built once, copied per send.
+      // Every hello or floor request is the same bytes: built once, copied
+      // per send (its PromiseID patched on a multiplexed wire).
       fixed_request_ = true;
-      wire_.append_request(hello_, "GET", "/health", "", {});
+      wire_.append_request(hello_, "GET", "/health", "", {}, 0);
     }
   }
   ~Thread() {
@@ -186,14 +185,14 @@ class Thread {
 
   bool any_inflight() const {
     for (const Conn& c : conns_)
-      if (c.fd >= 0 && c.head < c.inflight.size()) return true;
+      if (c.fd >= 0 && c.calls.outstanding() != 0) return true;
     return false;
   }
 
   std::int64_t next_send_ns() const {
     std::int64_t next = end_ns_;
     for (const Conn& c : conns_)
-      if (c.fd >= 0 && !c.connecting && c.inflight.size() - c.head < std::max(1u, opt_.pipeline))
+      if (c.fd >= 0 && !c.connecting && c.calls.can_send(opt_.pipeline))
         next = std::min(next, c.next_intended_ns);
     return next;
   }
@@ -203,8 +202,7 @@ class Thread {
     net::set_nodelay(c.fd);
     c.in.clear();
     c.out.clear();
-    c.inflight.clear();
-    c.head = 0;
+    c.calls.reset();
     c.scan_hint = 0;
     c.events = EPOLLOUT;
     if ((::connect(c.fd, reinterpret_cast<const sockaddr*>(&addr_.storage), addr_.length) != 0 &&
@@ -251,11 +249,12 @@ class Thread {
     if (c.fd >= 0) flush(c, t);
   }
 
-  // Closed loop: keep `pipeline` requests in flight while the window lasts.
+  // Closed loop: keep `pipeline` requests in flight while the window lasts
+  // (fewer while an unanswered call holds the call table full, calls.hpp).
   void fill_closed(Conn& c, std::int64_t t) {
-    if (t < end_ns_ && c.inflight.size() - c.head < std::max(1u, opt_.pipeline)) {
+    if (t < end_ns_ && c.calls.can_send(opt_.pipeline)) {
       t = now_ns();  // the send happens now, after this event's parsing and validation
-      while (t < end_ns_ && c.inflight.size() - c.head < std::max(1u, opt_.pipeline)) send_request(c, t, t);
+      while (t < end_ns_ && c.calls.can_send(opt_.pipeline)) send_request(c, t, t);
     }
     flush(c, t);
   }
@@ -279,8 +278,9 @@ class Thread {
         continue;
       }
       if (c.connecting) continue;
-      if (c.head < c.inflight.size() &&
-          t - c.inflight[c.head].sent_ns > std::int64_t{opt_.timeout_ms} * kNsPerMs) {
+      // The front is the oldest unanswered call: the first to time out.
+      if (const Call* oldest = c.calls.front();
+          oldest != nullptr && t - oldest->sent_ns > std::int64_t{opt_.timeout_ms} * kNsPerMs) {
         drop(c, ErrorKind::timeout, t);
         continue;
       }
@@ -289,7 +289,7 @@ class Thread {
         // Nothing is sent after the window, even if the schedule is behind:
         // the drain only collects what is in flight.
         while (t < end_ns_ && c.next_intended_ns <= t && c.next_intended_ns < end_ns_ &&
-               c.inflight.size() - c.head < std::max(1u, opt_.pipeline)) {
+               c.calls.can_send(opt_.pipeline)) {
           send_request(c, c.next_intended_ns, t);
           c.next_intended_ns += static_cast<std::int64_t>(per_conn_interval_ns_);
           sent = true;
@@ -300,14 +300,10 @@ class Thread {
   }
 
   void send_request(Conn& c, std::int64_t intended_ns, std::int64_t t) {
-    if (c.head == c.inflight.size()) {  // all answered: reuse the FIFO from the start
-      c.inflight.clear();
-      c.head = 0;
-    }
     const std::uint64_t id = ++next_id_;
-    c.inflight.push_back(Inflight{intended_ns, t, id});
+    const std::uint32_t promise = c.calls.push(intended_ns, t, id);
     const std::size_t out_before_bytes = c.out.size();
-    append_request(c, id);
+    append_request(c, id, promise);
     // Bytes are counted with the request they belong to (as responses are,
     // in complete()), so bytes per request and per response are exact, not
     // blurred by the window's edges.
@@ -317,15 +313,20 @@ class Thread {
     }
   }
 
-  void append_request(Conn& c, std::uint64_t id) {
+  // promise: the call's sequence on its connection, the PromiseID a
+  // multiplexed wire sends (the in-order wires ignore it).
+  void append_request(Conn& c, std::uint64_t id, std::uint32_t promise) {
     if (fixed_request_) {
-      const auto hello = hello_.readable();
-      c.out.append(hello.data(), hello.size());
+      const auto fixed = hello_.readable();
+      std::uint8_t* at = c.out.prepare(fixed.size());
+      std::memcpy(at, fixed.data(), fixed.size());
+      if constexpr (W::kMultiplexed) net::zaprpc::patch_promise(at, promise);
+      c.out.commit(fixed.size());
       return;
     }
     record::Request r = record::sample_request();
     r.id = id;
-    wire_.append_request(c.out, "POST", "/rpc", content_type_, codec_->encode_request(r));
+    wire_.append_request(c.out, "POST", "/rpc", content_type_, codec_->encode_request(r), promise);
   }
 
   // Everything ready goes out (net::flush); EPOLLOUT only while something is left.
@@ -398,8 +399,9 @@ class Thread {
   // requests = responses + status + validation + closed. Reconnects after
   // the usual delay; a server that is gone then shows as connect errors.
   void count_closed(Conn& c, std::int64_t t) {
-    for (std::size_t i = c.head; i < c.inflight.size(); ++i)
-      if (in_window(c.inflight[i].intended_ns)) count_error(ErrorKind::closed);
+    c.calls.for_each_unanswered([&](const Call& call) {
+      if (in_window(call.intended_ns)) count_error(ErrorKind::closed);
+    });
     disconnect(c, t + kReconnectDelayNs);
   }
 
@@ -413,7 +415,7 @@ class Thread {
       drop(c, ErrorKind::read, t);
       return -1;
     }
-    const bool keep = complete(c, r.code, r.body, r.content_type, r.consumed_bytes, t);
+    const bool keep = complete(c, r, t);
     c.in.consume(r.consumed_bytes);
     if (!keep) return -1;
     if (r.close) {  // answered, then closed as announced: reconnect without an error
@@ -423,27 +425,35 @@ class Thread {
     return 1;
   }
 
-  // Validates the response (wire_bytes long, framing included) to the oldest
-  // in-flight request and records it; false if the connection was dropped (a
-  // response nobody asked for).
-  bool complete(Conn& c, int status, record::Bytes body, std::string_view content_type,
-                std::size_t wire_bytes, std::int64_t t) {
-    if (c.head >= c.inflight.size()) {
+  // Validates the response r (r.consumed_bytes long, framing included) to
+  // the call it answers and records it: on an in-order wire the oldest call
+  // unanswered, on a multiplexed one the call r.promise names. False if the
+  // connection was dropped: an in-order answer with no call in flight. A
+  // multiplexed answer to no call in flight (a PromiseID never sent, or
+  // answered already) is counted as unknown_promise and the connection goes
+  // on (docs/spec/zap-rpc.md §4).
+  bool complete(Conn& c, const net::wire::Response& r, std::int64_t t) {
+    Call req;
+    if constexpr (W::kMultiplexed) {
+      if (!c.calls.answer(r.promise, req)) {
+        error(ErrorKind::unknown_promise, t);
+        return true;
+      }
+    } else if (!c.calls.answer_front(req)) {
       drop(c, ErrorKind::read, t);
       return false;
     }
-    const Inflight req = c.inflight[c.head++];
     // Every request scheduled in the window is accounted for, also when its
     // answer comes in the drain: dropping late answers would hide a stall at
     // the window's end.
     if (!in_window(req.intended_ns)) return true;
-    result_.bytes_received += wire_bytes;
-    if (status != 200) {
+    result_.bytes_received += r.consumed_bytes;
+    if (r.code != 200) {
       error(ErrorKind::status, std::max(t, warm_end_ns_));
       return true;
     }
     if constexpr (!W::kRawBytes) {
-      if (!valid(body, content_type, req.id)) {
+      if (!valid(r.body, r.content_type, req.id)) {
         error(ErrorKind::validation, std::max(t, warm_end_ns_));
         return true;
       }
@@ -464,7 +474,10 @@ class Thread {
     if (opt_.scenario == Scenario::logs) {
       // Every field of every log, read with the codec and folded (the body
       // lies in the connection's input, whose padding the decoders may read).
-      if (content_type != content_type_) return false;
+      // A wire without content types (ZAP-RPC) named the codec of the answer
+      // with the call's method ordinal.
+      if constexpr (W::kContentType)
+        if (content_type != content_type_) return false;
       record::LogsDigest d;
       return codec_->logs_decode_all(body, d) == record::DecodeError::ok && d == expect_logs_;
     }
@@ -577,6 +590,8 @@ Result run(const Options& opt, Progress* progress) {
                       [&] { return net::wire::Http1Client(opt.host + ":" + std::to_string(opt.port)); });
     case Wire::zap:
       return run_with(opt, progress, addr, [] { return net::wire::ZapHttpClient(); });
+    case Wire::zap_rpc:
+      return run_with(opt, progress, addr, [] { return net::wire::ZapRpcClient(); });
     case Wire::floor:
       break;
   }

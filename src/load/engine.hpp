@@ -1,4 +1,4 @@
-// load/engine.hpp — `zapbench load`: one load engine for both wires. Each
+// load/engine.hpp — `zapbench load`: one load engine for every wire. Each
 // thread runs an epoll loop over its share of the connections; every request
 // is built from the shared record and codecs, every response is parsed and
 // validated, every latency recorded (no sampling) in per-thread histograms
@@ -21,7 +21,8 @@
 namespace load {
 
 // floor: raw TCP, fixed byte counts (Options::floor_*_bytes), nothing parsed.
-enum class Wire : std::uint8_t { http, zap, floor };
+// zap_rpc: ZAP-RPC (wire B, docs/spec/zap-rpc.md), calls multiplexed by PromiseID.
+enum class Wire : std::uint8_t { http, zap, floor, zap_rpc };
 enum class Scenario : std::uint8_t { hello, rpc, logs };
 
 // The logs scenario's default N (Options::logs).
@@ -38,7 +39,8 @@ struct Options {
   const record::CodecInfo* body = nullptr;
   // logs: N, the logs each request asks for (1..record::kMaxLogs). Every
   // request is POST /logs with encode_logs_request(sample_logs_request(N));
-  // every answer must be status 200 with the codec's content type, and its
+  // every answer must be status 200 with the codec's content type (on a wire
+  // that carries one: ZAP-RPC's method ordinal names the codec), and its
   // logs_decode_all must equal the digest of generate(that request), computed
   // once before the run.
   std::uint32_t logs = kDefaultLogs;
@@ -73,8 +75,21 @@ struct Options {
 // window request still unanswered on it counts once — what the close lost.
 // A close with none unanswered is no error (HTTP lets a server close an idle
 // keep-alive connection at any time). `read` is any other read failure: a
-// malformed or unsolicited response, another errno.
-enum class ErrorKind : std::uint8_t { connect = 0, read, write, timeout, status, validation, closed, count_ };
+// malformed or unsolicited response, another errno. `unknown_promise`
+// (Wire::zap_rpc) is an answer whose PromiseID names no call in flight on its
+// connection (never sent, or answered already): counted, the connection goes
+// on.
+enum class ErrorKind : std::uint8_t {
+  connect = 0,
+  read,
+  write,
+  timeout,
+  status,
+  validation,
+  closed,
+  unknown_promise,
+  count_
+};
 std::string_view describe(ErrorKind k) noexcept;
 
 struct Result {
