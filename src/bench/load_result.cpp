@@ -159,6 +159,8 @@ std::string_view framing_name(load::Wire w) noexcept {
       return "zap";
     case load::Wire::floor:
       return "floor";
+    case load::Wire::zap_rpc:
+      return "zap-rpc";
   }
   return "?";
 }
@@ -225,10 +227,12 @@ LoadReport parse_load_result(const std::string& text) {
     o.wire = load::Wire::http;
   else if (framing == "zap")
     o.wire = load::Wire::zap;
+  else if (framing == "zap-rpc")
+    o.wire = load::Wire::zap_rpc;
   else if (framing == "floor")
     o.wire = load::Wire::floor;
   else
-    fail("framing", "unknown \"" + framing + "\" (one of: http, zap, floor)");
+    fail("framing", "unknown \"" + framing + "\" (one of: http, zap, zap-rpc, floor)");
   const std::string scenario = str(j, p, "scenario");
   if (o.wire != load::Wire::floor) {
     if (scenario != "hello" && scenario != "rpc" && scenario != "logs")

@@ -34,7 +34,7 @@ std::string load_result_json(const load::Options& options, const load::Result& r
 LoadReport parse_load_result(const std::string& text);
 
 // The name of a load::Wire as `zapbench load --framing` and the file spell
-// it: "http", "zap", "floor".
+// it: "http", "zap", "zap-rpc", "floor".
 std::string_view framing_name(load::Wire w) noexcept;
 
 }  // namespace bench

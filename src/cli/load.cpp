@@ -45,15 +45,16 @@ int cmd_load(int argc, char** argv) {
   flags::HostPort addr;
   std::string body, json_name, json_out;
   flags::Table t("load");
-  t.usage("--framing http|zap --addr HOST:PORT --scenario hello|rpc [--body CODEC] [options]");
-  t.usage("--framing http|zap --addr HOST:PORT --scenario logs [--logs N] [--body CODEC] [options]");
+  t.usage("--framing http|zap|zap-rpc --addr HOST:PORT --scenario hello|rpc [--body CODEC] [options]");
+  t.usage("--framing http|zap|zap-rpc --addr HOST:PORT --scenario logs [--logs N] [--body CODEC] [options]");
   t.usage("--framing floor --addr HOST:PORT --request-bytes N --response-bytes M [options]");
   t.about(
       "One load engine for every framing. Every response is parsed and validated (status\n"
       "200; hello: body 'ok'; rpc: the body decodes with the same codec, echoes the\n"
       "request id and carries the balance the record's compute gives; logs: the\n"
-      "codec's content type, and every field of every log read with the codec and\n"
-      "folded into a digest equal to that of the N logs asked for); every latency\n"
+      "codec's content type (zap-rpc has none: the method names the codec), and\n"
+      "every field of every log read with the codec and folded into a digest equal\n"
+      "to that of the N logs asked for); every latency\n"
       "is recorded (no sampling) in a log-linear histogram (relative error < 1/2048).\n"
       "Closed loop by default: -c connections, each keeping -p requests in flight.\n"
       "With --rate, an open loop: requests on a fixed schedule spread over the\n"
@@ -61,21 +62,29 @@ int cmd_load(int argc, char** argv) {
       "(coordinated omission corrected, as wrk2 does); the uncorrected latency is\n"
       "reported beside it. Connections open before the warm-up; nothing in the\n"
       "warm-up is recorded. Errors are counted by kind: connect, read, write,\n"
-      "timeout, status, validation, and closed (requests left unanswered when the\n"
-      "server closed the connection); the loader reconnects after each. After the\n"
-      "window, the requests still in flight are waited for until answered or timed\n"
-      "out (--timeout-ms), so every request of the window is accounted for.\n"
+      "timeout, status, validation, closed (requests left unanswered when the\n"
+      "server closed the connection), and unknown_promise (zap-rpc: an answer to no\n"
+      "call in flight; the connection goes on); the loader reconnects after the\n"
+      "others. After the window, the requests still in flight are waited for until\n"
+      "answered or timed out (--timeout-ms), so every request of the window is\n"
+      "accounted for.\n"
       "SIGINT (Ctrl-C) or SIGTERM ends the window early: the results so far are\n"
       "printed and written as usual (marked stopped), and the exit code is 130 or 143;\n"
       "a second one ends the process at once.\n"
+      "With --framing zap-rpc (ZAP-RPC, against 'zapbench serve --zap-rpc'), calls are\n"
+      "matched to their answers by PromiseID, in any order.\n"
       "With --framing floor (against 'zapbench floor'), the floor arm: every request is\n"
       "the same N bytes and every M bytes received count as one valid response, with\n"
       "no parsing or validation; --scenario and --body do not apply.\n"
       "Durations take a unit (10s, 500ms, 1m; a plain number is seconds), rates a\n"
       "count per second (1000 or 1000/s).");
   t.choice("--framing", &o.wire,
-           {{"http", load::Wire::http}, {"zap", load::Wire::zap}, {"floor", load::Wire::floor}},
-           "HTTP/1.1, ZAP-HTTP (wire A), or raw TCP byte counts against 'zapbench floor'")
+           {{"http", load::Wire::http},
+            {"zap", load::Wire::zap},
+            {"zap-rpc", load::Wire::zap_rpc},
+            {"floor", load::Wire::floor}},
+           "HTTP/1.1, ZAP-HTTP (wire A), ZAP-RPC (wire B, multiplexed), or raw TCP byte counts against "
+           "'zapbench floor'")
       .deprecated_alias("--wire")
       .no_default();
   t.host_port("--addr", &addr, "the server", /*port_zero_ok=*/false);
@@ -171,7 +180,7 @@ int cmd_load(int argc, char** argv) {
   done = true;
   if (ticker.joinable()) ticker.join();
 
-  const char* wire = o.wire == load::Wire::http ? "http" : o.wire == load::Wire::zap ? "zap" : "floor";
+  const std::string wire(bench::framing_name(o.wire));
   // The floor has no scenario and no body codec: "" in the JSON, its byte counts in the report line.
   const bool rpc = !floor && o.scenario == load::Scenario::rpc;
   const bool logs = !floor && o.scenario == load::Scenario::logs;
@@ -183,8 +192,9 @@ int cmd_load(int argc, char** argv) {
     what = std::to_string(o.floor_request_bytes) + " B requests, " + std::to_string(o.floor_response_bytes) +
            " B responses";
   std::printf(
-      "zapbench load: %s %s at %s, %u connections, %u threads, pipeline %u, %.1f s (+%.1f s warm-up)\n", wire,
-      what.c_str(), addr_text.c_str(), o.connections, o.threads, o.pipeline, o.duration_s, o.warmup_s);
+      "zapbench load: %s %s at %s, %u connections, %u threads, pipeline %u, %.1f s (+%.1f s warm-up)\n",
+      wire.c_str(), what.c_str(), addr_text.c_str(), o.connections, o.threads, o.pipeline, o.duration_s,
+      o.warmup_s);
   // Per second of the window; 0 for an empty one (stopped in the warm-up).
   const auto per_s = [&](double n) { return r.elapsed_s > 0 ? n / r.elapsed_s : 0.0; };
   const int stop_signal = r.stopped ? int(g_stop_signal) : 0;
