@@ -1,10 +1,12 @@
 // tests/load/load_engine_test.cpp — the load engine (src/load/engine.cpp) end to end over loopback: against
 // the project's own in-process server on both wires and bodies, and against small raw test servers that lie,
-// fail, stall, stay silent, die mid-run or are not there. Owns the engine's counting, validation, open-loop
-// latency correction and termination; the histogram's arithmetic is load_histogram_test's. Every load runs
-// until the event its test needs (so many responses, errors, a stall begun or ended) and is then stopped
-// (background_load.hpp): no verdict depends on how fast the machine is. Where a figure is a time, it is one
-// the test imposes (a server that waits D before answering), and the bound holds by construction.
+// fail, stall, stay silent, die mid-run or are not there; on ZAP-RPC, against a test server that answers out
+// of order on purpose, to calls never made, with swapped answers or frames that are no responses; and the
+// loader's steady state counted for allocations on every wire. Owns the engine's counting, validation,
+// open-loop latency correction and termination; the histogram's arithmetic is load_histogram_test's. Every
+// load runs until the event its test needs (so many responses, errors, a stall begun or ended) and is then
+// stopped (background_load.hpp): no verdict depends on how fast the machine is. Where a figure is a time, it
+// is one the test imposes (a server that waits D before answering), and the bound holds by construction.
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
@@ -25,9 +27,11 @@
 #include <vector>
 
 #include "load/engine.hpp"
+#include "micro/alloc_counter.hpp"
 #include "net/buffer.hpp"
 #include "net/http1.hpp"
 #include "net/zap_http.hpp"
+#include "net/zap_rpc.hpp"
 #include "record/codecs.hpp"
 #include "server/server.hpp"
 #include "support/background_load.hpp"
@@ -149,14 +153,14 @@ struct Reply {
   bool close = false;  // HTTP: send Connection: close and close after this reply
 };
 
-// A blocking server on 127.0.0.1:0 speaking either wire: an accept thread and one thread per connection, each
-// answering its requests in order with handler(request) (nullopt: no answer). stop() (or the destructor)
-// closes the listener and every connection.
-class RawServer {
+// A blocking listener on 127.0.0.1:0: an accept thread and one thread per connection running serve(fd), which
+// must return within ~10 ms of stopping() becoming true; the thread then closes fd. stop() (or the
+// destructor) closes the listener and joins every connection's thread.
+class TestListener {
  public:
-  using Handler = std::function<std::optional<Reply>(const Req&)>;
+  using Serve = std::function<void(int fd)>;
 
-  RawServer(Wire wire, Handler handler) : wire_(wire), handler_(std::move(handler)) {
+  explicit TestListener(Serve serve) : serve_(std::move(serve)) {
     listen_fd_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     sockaddr_in a{};
     a.sin_family = AF_INET;
@@ -164,12 +168,13 @@ class RawServer {
     socklen_t len = sizeof a;
     if (bind(listen_fd_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || listen(listen_fd_, 64) != 0 ||
         getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&a), &len) != 0)
-      ADD_FAILURE() << "raw server: cannot listen";
+      ADD_FAILURE() << "test server: cannot listen";
     port_ = ntohs(a.sin_port);
     acceptor_ = std::thread([this] { accept_loop(); });
   }
-  ~RawServer() { stop(); }
+  ~TestListener() { stop(); }
   std::uint16_t port() const { return port_; }
+  bool stopping() const { return stopped_; }
 
   void stop() {
     if (stopped_.exchange(true)) return;
@@ -188,16 +193,36 @@ class RawServer {
       const int one = 1;
       setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
       conns_.emplace_back([this, fd] {
-        serve(fd);
+        serve_(fd);
         close(fd);
       });
     }
   }
 
+  Serve serve_;
+  int listen_fd_ = -1;
+  std::uint16_t port_ = 0;
+  std::atomic<bool> stopped_{false};
+  std::thread acceptor_;
+  std::vector<std::thread> conns_;  // touched by the accept thread only, until stop() joins it
+};
+
+// A blocking server on 127.0.0.1:0 speaking HTTP/1.1 or ZAP-HTTP, each connection answering its requests in
+// order with handler(request) (nullopt: no answer). stop() (or the destructor) closes the listener and every
+// connection.
+class RawServer {
+ public:
+  using Handler = std::function<std::optional<Reply>(const Req&)>;
+
+  RawServer(Wire wire, Handler handler) : wire_(wire), handler_(std::move(handler)) {}
+  std::uint16_t port() const { return listener_.port(); }
+  void stop() { listener_.stop(); }
+
+ private:
   void serve(int fd) {
     net::Buffer in, out;
     net::zaphttp::ResponseEncoder enc;
-    while (!stopped_) {
+    while (!listener_.stopping()) {
       pollfd p{fd, POLLIN, 0};
       const int ready = poll(&p, 1, 10);
       if (ready < 0) return;
@@ -266,11 +291,7 @@ class RawServer {
 
   Wire wire_;
   Handler handler_;
-  int listen_fd_ = -1;
-  std::uint16_t port_ = 0;
-  std::atomic<bool> stopped_{false};
-  std::thread acceptor_;
-  std::vector<std::thread> conns_;  // touched by the accept thread only, until stop() joins it
+  TestListener listener_{[this](int fd) { serve(fd); }};  // last: its threads use the above
 };
 
 // The true answer to an rpc body, as Codec encodes it, after tamper() changes it.
@@ -327,6 +348,174 @@ load::Options logs_options(Wire wire, std::uint16_t port, std::uint32_t n) {
   o.logs = n;
   return o;
 }
+
+// A ZAP-RPC server on 127.0.0.1:0 (docs/spec/zap-rpc.md §3, the parts a loader meets): each connection
+// gathers calls until `gather` are in or the peer has been quiet for 5 ms, then answers that batch — in
+// REVERSE order by default, so a loader that matched answers to calls by position would fail — with the true
+// answers of the record computed with the body codec (health: "ok"; a method of another codec: 404). Its
+// misbehaviours (Misbehave) are each done once in the server's life, or on every answer, as named. Allocates
+// nothing per call once warm (buffers, batch and codec reused per connection), so a test can count the
+// loader's allocations against it.
+class RpcServer {
+ public:
+  enum class Misbehave : std::uint8_t {
+    none,
+    status_500,         // every answer: status 500 (with the true body)
+    swap_once,          // once: the first two calls of a batch get each other's answers
+    inject_once,        // once, after a connection's third batch: an answer to PromiseID 0xFFFF0000 (never
+                        // sent) and a second answer to the batch's last call (answered already)
+    wrong_dir,          // every answer: a frame whose direction byte says request (1)
+    malformed_envelope  // every answer: dir 2, then bytes that are no ZAP message
+  };
+  static constexpr std::uint32_t kNeverSent = 0xFFFF'0000u;
+
+  RpcServer(const record::CodecInfo& body, unsigned gather, Misbehave m = Misbehave::none,
+            bool reverse = true)
+      : body_(body), gather_(std::max(1u, gather)), misbehave_(m), reverse_(reverse) {}
+  std::uint16_t port() const { return listener_.port(); }
+  // Batches of two or more calls answered in reverse order.
+  int reversed_batches() const { return reversed_; }
+  bool swapped() const { return swapped_; }
+  bool injected() const { return injected_; }
+
+ private:
+  void serve(int fd) {
+    net::Buffer in(64 * 1024), out(64 * 1024);
+    std::unique_ptr<record::AnyCodec> codec = body_.make();
+    record::LogSet logs;
+    std::vector<net::zaprpc::Request> batch;
+    batch.reserve(4 * gather_);
+    for (int batches = 0; !listener_.stopping();) {
+      const int calls = gather(fd, in);
+      if (calls < 0) return;
+      if (calls == 0) continue;
+      // Every whole frame in `in` is one call; decoded in place (views into `in`, which stays put until
+      // the batch is answered).
+      batch.clear();
+      std::size_t at = 0;
+      for (;;) {
+        const auto rest = in.readable().subspan(at);
+        const net::zaprpc::FrameScan f = net::zaprpc::scan_frame(rest);
+        if (f.status != net::zaprpc::FrameScan::Status::complete) break;
+        net::zaprpc::Request r;
+        if (f.dir != static_cast<std::uint8_t>(net::zaprpc::Dir::request) ||
+            net::zaprpc::decode_request(net::zaprpc::frame_body(rest, f), r) !=
+                net::zaprpc::EnvelopeError::ok) {
+          ADD_FAILURE() << "the loader sent a frame that is not a request";
+          return;
+        }
+        batch.push_back(r);
+        at += f.frame_bytes();
+      }
+      answer(batch, *codec, logs, out, ++batches);
+      in.consume(at);
+      while (!out.empty()) {
+        const ssize_t n = send(fd, out.readable().data(), out.size(), MSG_NOSIGNAL);
+        if (n <= 0) return;
+        out.consume(static_cast<std::size_t>(n));
+      }
+    }
+  }
+
+  // Reads until `gather_` whole frames are in `in`, or 5 ms pass with none more; the whole frames then in
+  // `in` (0: none yet, the caller comes back), or -1 when the peer is gone or sent a bad length.
+  int gather(int fd, net::Buffer& in) {
+    for (;;) {
+      const int frames = whole_frames(in);
+      if (frames < 0) return -1;
+      if (std::size_t(frames) >= gather_) return frames;
+      pollfd p{fd, POLLIN, 0};
+      const int ready = poll(&p, 1, frames == 0 ? 10 : 5);
+      if (ready < 0) return -1;
+      if (ready == 0) return frames;
+      const ssize_t n = recv(fd, in.prepare(16 * 1024), 16 * 1024, 0);
+      if (n <= 0) return -1;
+      in.commit(static_cast<std::size_t>(n));
+    }
+  }
+  static int whole_frames(const net::Buffer& in) {
+    int n = 0;
+    for (std::size_t at = 0;;) {
+      const net::zaprpc::FrameScan f = net::zaprpc::scan_frame(in.readable().subspan(at));
+      if (f.status == net::zaprpc::FrameScan::Status::bad_length) return -1;
+      if (f.status == net::zaprpc::FrameScan::Status::need_more) return n;
+      ++n;
+      at += f.frame_bytes();
+    }
+  }
+
+  static zap::Bytes text(std::string_view t) {
+    return {reinterpret_cast<const std::uint8_t*>(t.data()), t.size()};
+  }
+
+  // The answer to one call: a status and a body in the codec's own output (valid until its next encode).
+  net::zaprpc::Response answer_to(const net::zaprpc::Request& call, record::AnyCodec& codec,
+                                  record::LogSet& logs) const {
+    const net::zaprpc::Method m = net::zaprpc::method_of(call.method);
+    if (!m.known || (m.op != net::zaprpc::Op::health && m.content_type != body_.content_type))
+      return {404, call.promise, text("unknown method")};
+    if (m.op == net::zaprpc::Op::health) return {200, call.promise, text("ok")};
+    if (m.op == net::zaprpc::Op::eth_call) {
+      record::RequestView req;
+      if (codec.decode_request(call.payload, req) != record::DecodeError::ok)
+        return {400, call.promise, text("bad request")};
+      return {200, call.promise, codec.encode_response(record::compute(req))};
+    }
+    record::LogsRequest req;
+    if (codec.decode_logs_request(call.payload, req) != record::DecodeError::ok)
+      return {400, call.promise, text("bad logs request")};
+    record::generate(req, logs);
+    return {200, call.promise, codec.encode_logs(logs.logs)};
+  }
+
+  void append(net::Buffer& out, net::zaprpc::Response r) const {
+    if (misbehave_ == Misbehave::status_500) r.status = 500;
+    if (misbehave_ == Misbehave::malformed_envelope) {  // L = 5: dir 2, then 4 bytes that are no message
+      const std::uint8_t frame[] = {5, 0, 0, 0, 2, 'n', 'o', 'p', 'e'};
+      out.append(frame, sizeof frame);
+      return;
+    }
+    if (misbehave_ == Misbehave::wrong_dir) {  // L = 1: a request frame with no envelope
+      const std::uint8_t frame[] = {1, 0, 0, 0, 1};
+      out.append(frame, sizeof frame);
+      return;
+    }
+    ASSERT_TRUE(net::zaprpc::append_response_frame(out, r));
+  }
+
+  void answer(const std::vector<net::zaprpc::Request>& batch, record::AnyCodec& codec, record::LogSet& logs,
+              net::Buffer& out, int batch_index) {
+    const std::size_t n = batch.size();
+    if (misbehave_ == Misbehave::swap_once && n >= 2 && !swapped_.exchange(true)) {
+      // The second call's answer, kept aside (once: may allocate), goes to the first call, and the first's to
+      // the second.
+      net::zaprpc::Response second = answer_to(batch[1], codec, logs);
+      const std::vector<std::uint8_t> second_body(second.body.begin(), second.body.end());
+      net::zaprpc::Response first = answer_to(batch[0], codec, logs);
+      std::swap(first.promise, second.promise);
+      second.body = second_body;
+      append(out, second);  // PromiseID of the first call, the second's body
+      append(out, first);
+      for (std::size_t i = 2; i < n; ++i) append(out, answer_to(batch[i], codec, logs));
+      return;
+    }
+    for (std::size_t k = 0; k < n; ++k) append(out, answer_to(batch[reverse_ ? n - 1 - k : k], codec, logs));
+    if (reverse_ && n >= 2) ++reversed_;
+    if (misbehave_ == Misbehave::inject_once && batch_index >= 3 && !injected_.exchange(true)) {
+      const std::uint32_t last = batch[reverse_ ? 0 : n - 1].promise;
+      append(out, {200, kNeverSent, text("ok")});
+      append(out, {200, last, text("ok")});
+    }
+  }
+
+  const record::CodecInfo& body_;
+  std::size_t gather_;
+  Misbehave misbehave_;
+  bool reverse_;
+  std::atomic<int> reversed_{0};
+  std::atomic<bool> swapped_{false}, injected_{false};
+  TestListener listener_{[this](int fd) { serve(fd); }};  // last: its threads use the above
+};
 
 // Answers "ok" at once, except the first request to arrive after the last arm(): that one waits `stall`
 // first. stalls_begun() and stalls_ended() are the events a test waits for.
@@ -650,6 +839,137 @@ TEST(load_engine, counts_a_silent_server_as_timeouts_and_still_ends) {
   const load::Result r = run_until_errors(o, 2);
   EXPECT_GT(errors_of(r, load::ErrorKind::timeout), 0u) << describe_errors(r);
   EXPECT_EQ(r.responses, 0u);
+}
+
+// ---- ZAP-RPC: answers matched by PromiseID ---------------------------------------
+
+load::Options zap_rpc_options(const RpcServer& srv, Scenario scenario, const char* body) {
+  load::Options o = options(Wire::zap_rpc, srv.port(), scenario);
+  o.body = record::find_codec(body);
+  o.pipeline = 8;
+  o.connections = 2;
+  return o;
+}
+
+// A server that answers each batch of calls in reverse order: every answer is matched to its call by
+// PromiseID and validated against that call (its id), so nothing is an error and every request of the window
+// is answered. Hello and logs are fixed requests (built once, their PromiseID patched per send); rpc is built
+// per call; the logs answers carry no content type on this wire.
+TEST(load_engine, zap_rpc_matches_answers_given_in_reverse_order_to_their_calls) {
+  struct Case {
+    const char* name;
+    Scenario scenario;
+    const char* body;
+  };
+  for (const Case& c : {Case{"hello", Scenario::hello, "zap"}, Case{"rpc zap", Scenario::rpc, "zap"},
+                        Case{"rpc json", Scenario::rpc, "direct"}, Case{"logs zap", Scenario::logs, "zap"}}) {
+    SCOPED_TRACE(c.name);
+    RpcServer srv(*record::find_codec(c.body), 8);
+    load::Options o = zap_rpc_options(srv, c.scenario, c.body);
+    const load::Result r = run_until_responses(o, 500);
+    expect_clean(r);
+    EXPECT_EQ(r.responses, r.requests);
+    EXPECT_EQ(r.connections_answered, 2u);
+    EXPECT_GT(srv.reversed_batches(), 0) << "no batch of two or more calls: nothing was reordered";
+  }
+}
+
+// An answer to a PromiseID never sent and a second answer to one already answered are each counted once as
+// unknown_promise, and the connection goes on: no other error, every request answered.
+TEST(load_engine, zap_rpc_counts_answers_to_no_call_in_flight_as_unknown_promise) {
+  EXPECT_EQ(load::describe(load::ErrorKind::unknown_promise), "unknown_promise");
+  RpcServer srv(*record::find_codec("zap"), 8, RpcServer::Misbehave::inject_once);
+  load::Options o = zap_rpc_options(srv, Scenario::rpc, "zap");
+  o.warmup_s = 0;  // the injected answers fall in the window
+  const load::Result r = run_until(
+      o, [](const load::Progress& p) { return p.errors.load() >= 2 && p.responses.load() >= 200; },
+      "the two answers to no call in flight, and 200 valid responses");
+  EXPECT_TRUE(srv.injected());
+  EXPECT_EQ(errors_of(r, load::ErrorKind::unknown_promise), 2u) << describe_errors(r);
+  EXPECT_EQ(r.error_total(), 2u) << describe_errors(r);
+  EXPECT_EQ(r.responses, r.requests);
+  EXPECT_EQ(r.connections_answered, 2u);
+}
+
+// Two calls answered with each other's answers: each answer is validated against the call its PromiseID
+// names, whose record id it does not carry, so both are validation errors (and nothing else is).
+TEST(load_engine, zap_rpc_validates_an_answer_against_the_call_its_promise_names) {
+  for (const char* body : {"zap", "direct"}) {
+    SCOPED_TRACE(body);
+    RpcServer srv(*record::find_codec(body), 8, RpcServer::Misbehave::swap_once);
+    load::Options o = zap_rpc_options(srv, Scenario::rpc, body);
+    o.warmup_s = 0;
+    const load::Result r = run_until(
+        o, [](const load::Progress& p) { return p.errors.load() >= 2 && p.responses.load() >= 200; },
+        "the two swapped answers, and 200 valid responses");
+    EXPECT_TRUE(srv.swapped());
+    EXPECT_EQ(errors_of(r, load::ErrorKind::validation), 2u) << describe_errors(r);
+    EXPECT_EQ(r.error_total(), 2u) << describe_errors(r);
+    EXPECT_EQ(r.responses + 2, r.requests);
+  }
+}
+
+TEST(load_engine, zap_rpc_counts_a_non_200_answer_as_a_status_error) {
+  RpcServer srv(*record::find_codec("zap"), 8, RpcServer::Misbehave::status_500);
+  const load::Result r = run_until_errors(zap_rpc_options(srv, Scenario::rpc, "zap"), 10);
+  EXPECT_GT(errors_of(r, load::ErrorKind::status), 0u);
+  EXPECT_EQ(r.error_total(), errors_of(r, load::ErrorKind::status)) << describe_errors(r);
+  EXPECT_EQ(r.responses, 0u);
+}
+
+// A frame that is not a response (another direction byte, an envelope that is no ZAP message) is a read
+// error: the connection is dropped and reconnected, as on the other framings.
+TEST(load_engine, zap_rpc_counts_a_frame_that_is_not_a_response_as_a_read_error) {
+  for (const RpcServer::Misbehave m :
+       {RpcServer::Misbehave::wrong_dir, RpcServer::Misbehave::malformed_envelope}) {
+    SCOPED_TRACE(m == RpcServer::Misbehave::wrong_dir ? "wrong dir" : "malformed envelope");
+    RpcServer srv(*record::find_codec("zap"), 8, m);
+    const load::Result r = run_until_errors(zap_rpc_options(srv, Scenario::hello, "zap"), 3);
+    EXPECT_GE(errors_of(r, load::ErrorKind::read), 3u);
+    EXPECT_EQ(r.error_total(), errors_of(r, load::ErrorKind::read)) << describe_errors(r);
+    EXPECT_EQ(r.responses, 0u);
+  }
+}
+
+// ---- the loader's steady state allocates nothing ----------------------------------
+
+// Once warm, the loader allocates nothing per request on any wire: requests are built into the
+// connection's output (fixed ones copied), answers read in place and validated with the codec's reused
+// state, calls kept in the connection's call table. Counted over the whole process: the servers allocate
+// nothing per request either (server_test; RpcServer is written so), and this thread only polls.
+TEST(load_engine_allocations, the_loader_allocates_nothing_per_request_in_steady_state) {
+  struct Case {
+    const char* name;
+    Scenario scenario;
+    const char* body;
+  };
+  const Case cases[] = {{"hello", Scenario::hello, "zap"},
+                        {"rpc zap", Scenario::rpc, "zap"},
+                        {"rpc json", Scenario::rpc, "direct"},
+                        {"logs zap", Scenario::logs, "zap"}};
+  for (const Wire wire : {Wire::http, Wire::zap, Wire::zap_rpc})
+    for (const Case& c : cases) {
+      SCOPED_TRACE(std::string(wire == Wire::http  ? "http "
+                               : wire == Wire::zap ? "zap "
+                                                   : "zap-rpc ") +
+                   c.name);
+      std::optional<RpcServer> rpc;
+      if (wire == Wire::zap_rpc) rpc.emplace(*record::find_codec(c.body), 16);
+      load::Options o = options(wire, rpc ? rpc->port() : OwnServer::get().port(wire), c.scenario);
+      o.body = record::find_codec(c.body);
+      o.connections = 1;
+      o.pipeline = 16;
+      zaptest::BackgroundLoad l(o);
+      l.await_responses(2000, "2000 responses to warm up");
+      const std::uint64_t from = l.progress().responses.load();
+      const std::uint64_t before = micro::alloc_count().allocs;
+      const bool done = zaptest::await([&] { return l.progress().responses.load() >= from + 10'000; });
+      const std::uint64_t during = micro::alloc_count().allocs - before;
+      const load::Result& r = l.finish();
+      ASSERT_TRUE(done) << "awaited 10 000 more responses";
+      expect_clean(r);
+      EXPECT_EQ(during, 0u) << "allocations over 10 000 requests";
+    }
 }
 
 // ---- open loop and coordinated omission -----------------------------------------
