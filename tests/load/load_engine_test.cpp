@@ -360,12 +360,13 @@ class RpcServer {
  public:
   enum class Misbehave : std::uint8_t {
     none,
-    status_500,         // every answer: status 500 (with the true body)
-    swap_once,          // once: the first two calls of a batch get each other's answers
-    inject_once,        // once, after a connection's third batch: an answer to PromiseID 0xFFFF0000 (never
-                        // sent) and a second answer to the batch's last call (answered already)
-    wrong_dir,          // every answer: a frame whose direction byte says request (1)
-    malformed_envelope  // every answer: dir 2, then bytes that are no ZAP message
+    status_500,          // every answer: status 500 (with the true body)
+    swap_once,           // once: the first two calls of a batch get each other's answers
+    inject_once,         // once, after a connection's third batch: an answer to PromiseID 0xFFFF0000 (never
+                         // sent) and a second answer to the batch's last call (answered already)
+    wrong_dir,           // every answer: a frame whose direction byte says request (1)
+    malformed_envelope,  // every answer: dir 2, then bytes that are no ZAP message
+    hold_first           // every connection: its first call (PromiseID 1) is never answered
   };
   static constexpr std::uint32_t kNeverSent = 0xFFFF'0000u;
 
@@ -377,6 +378,8 @@ class RpcServer {
   int reversed_batches() const { return reversed_; }
   bool swapped() const { return swapped_; }
   bool injected() const { return injected_; }
+  // The most calls one connection has sent.
+  std::size_t most_calls_per_connection() const { return most_calls_; }
 
  private:
   void serve(int fd) {
@@ -385,6 +388,7 @@ class RpcServer {
     record::LogSet logs;
     std::vector<net::zaprpc::Request> batch;
     batch.reserve(4 * gather_);
+    std::size_t calls_here = 0;
     for (int batches = 0; !listener_.stopping();) {
       const int calls = gather(fd, in);
       if (calls < 0) return;
@@ -406,6 +410,10 @@ class RpcServer {
         }
         batch.push_back(r);
         at += f.frame_bytes();
+      }
+      calls_here += batch.size();
+      for (std::size_t m = most_calls_;
+           calls_here > m && !most_calls_.compare_exchange_weak(m, calls_here);) {
       }
       answer(batch, *codec, logs, out, ++batches);
       in.consume(at);
@@ -469,6 +477,7 @@ class RpcServer {
   }
 
   void append(net::Buffer& out, net::zaprpc::Response r) const {
+    if (misbehave_ == Misbehave::hold_first && r.promise == 1) return;
     if (misbehave_ == Misbehave::status_500) r.status = 500;
     if (misbehave_ == Misbehave::malformed_envelope) {  // L = 5: dir 2, then 4 bytes that are no message
       const std::uint8_t frame[] = {5, 0, 0, 0, 2, 'n', 'o', 'p', 'e'};
@@ -514,6 +523,7 @@ class RpcServer {
   bool reverse_;
   std::atomic<int> reversed_{0};
   std::atomic<bool> swapped_{false}, injected_{false};
+  std::atomic<std::size_t> most_calls_{0};
   TestListener listener_{[this](int fd) { serve(fd); }};  // last: its threads use the above
 };
 
@@ -929,6 +939,21 @@ TEST(load_engine, zap_rpc_counts_a_frame_that_is_not_a_response_as_a_read_error)
     EXPECT_EQ(r.error_total(), errors_of(r, load::ErrorKind::read)) << describe_errors(r);
     EXPECT_EQ(r.responses, 0u);
   }
+}
+
+// One call left unanswered while the later ones are answered: the connection sends until its call table is
+// full (4 x the pipeline, at least 64 calls from the unanswered one on: docs/spec/zap-rpc.md §4), then
+// nothing more until that call times out, which drops and reconnects the connection.
+TEST(load_engine, zap_rpc_holds_sends_behind_an_unanswered_call_until_it_times_out) {
+  RpcServer srv(*record::find_codec("zap"), 8, RpcServer::Misbehave::hold_first);
+  load::Options o = zap_rpc_options(srv, Scenario::hello, "zap");
+  o.connections = 1;
+  o.timeout_ms = 200;
+  const load::Result r = run_until_errors(o, 2);
+  EXPECT_EQ(srv.most_calls_per_connection(), 64u) << "the call table of pipeline 8 holds 64 calls";
+  EXPECT_GE(errors_of(r, load::ErrorKind::timeout), 2u);
+  EXPECT_EQ(r.error_total(), errors_of(r, load::ErrorKind::timeout)) << describe_errors(r);
+  EXPECT_GT(r.responses, 0u);
 }
 
 // ---- the loader's steady state allocates nothing ----------------------------------
