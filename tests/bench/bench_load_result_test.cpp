@@ -133,6 +133,30 @@ TEST(bench_load_result, logs_round_trips_with_its_n_and_says_mb_per_s) {
   EXPECT_EQ(bench::parse_load_result(rpc.dump()).options.scenario, load::Scenario::hello);
 }
 
+// The zap-rpc framing by its name, with its unknown_promise count; a file from before it has no
+// unknown_promise and still reads (as 0).
+TEST(bench_load_result, zap_rpc_round_trips_with_its_unknown_promise_count) {
+  load::Options o;
+  o.wire = load::Wire::zap_rpc;
+  o.scenario = load::Scenario::rpc;
+  o.body = record::find_codec("zap");
+  load::Result r = sample_result();
+  r.errors[static_cast<int>(load::ErrorKind::unknown_promise)] = 3;
+  const std::string text = bench::load_result_json(o, r);
+  EXPECT_EQ(bench::framing_name(load::Wire::zap_rpc), "zap-rpc");
+  EXPECT_NE(text.find("\"framing\": \"zap-rpc\""), std::string::npos) << text.substr(0, 400);
+  const bench::LoadReport back = bench::parse_load_result(text);
+  EXPECT_EQ(back.options.wire, load::Wire::zap_rpc);
+  expect_same_result(r, back.result);
+
+  nlohmann::ordered_json old =
+      nlohmann::ordered_json::parse(bench::load_result_json(load::Options{}, sample_result()));
+  old.at("errors").erase("unknown_promise");
+  EXPECT_EQ(
+      bench::parse_load_result(old.dump()).result.errors[static_cast<int>(load::ErrorKind::unknown_promise)],
+      0u);
+}
+
 TEST(bench_load_result, strings_are_escaped) {
   load::Options o;
   o.host = "we\"ird\\host\n";  // never a real host: the file must still be JSON

@@ -46,7 +46,7 @@ for c in $commands; do
   "$bin" help "$c" >"$work/help2_$c" 2>&1
   [ $? = 0 ] && cmp -s "$work/help_$c" "$work/help2_$c"; check "'zapbench help $c' is '$c --help'" $?
 done
-grep -q -- "^  --framing http|zap|zap-rpc|floor  " "$work/help_load" && grep -q -- "^  -d, --duration DURATION " "$work/help_load" &&
+grep -q -- "^  --framing http|zap|zap-rpc|floor$" "$work/help_load" && grep -q -- "^  -d, --duration DURATION " "$work/help_load" &&
   grep -q -- "^  -R, --rate RATE " "$work/help_load" && grep -q -- "^  --json CODEC  *use --body CODEC$" "$work/help_load"
 check "load --help: framing, units, the deprecated --json" $?
 "$bin" nonsense >/dev/null 2>"$work/err"
