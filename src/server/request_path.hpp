@@ -1,8 +1,8 @@
 // server/request_path.hpp — the server's per-request code, without sockets:
 // a connection's state (Conn), what a worker lends its requests (Context:
-// routes, counters, limits, the Date value, encoders), the two wire policies
-// (Http1Wire, ZapHttpWire) and answer_ready(), which answers every complete
-// request in a connection's input into its output. The worker (server.cpp)
+// routes, counters, limits, the Date value, encoders), the three wire
+// policies (Http1Wire, ZapHttpWire, ZapRpcWire) and answer_ready(), which
+// answers every complete request in a connection's input into its output. The worker (server.cpp)
 // calls it after each read; the microbenchmark Server/<framing>/<body> and
 // the instruction counter (micro/request_path_bench.cpp) call the very same
 // compiled code on in-memory bytes, so its figure is the server's.
@@ -15,6 +15,7 @@
 #include "net/connection.hpp"
 #include "net/http1.hpp"
 #include "net/zap_http.hpp"
+#include "net/zap_rpc.hpp"
 #include "server/routes.hpp"
 #include "server/server.hpp"
 
@@ -83,10 +84,24 @@ struct ZapHttpWire {
   static void timed_out(Context&, Conn&) {}  // ZAP has no timeout answer: closed without a reply
 };
 
+// ZAP-RPC (wire B): each request frame is a call answered by a response
+// frame carrying its PromiseID; what it answers to every input is
+// docs/spec/zap-rpc.md §3. A frame it does not answer (a malformed envelope,
+// a response, a stream message) is consumed and counted, and the connection
+// goes on; a bad length or direction byte closes it without a reply.
+struct ZapRpcWire {
+  static constexpr Wire kWire = Wire::zap_rpc;
+  static std::size_t read_cap(const Limits& l) {
+    return std::size_t{l.max_frame_bytes} + net::zaprpc::kPrefixBytes;
+  }
+  static std::size_t step(Context& x, Conn& c);
+  static void timed_out(Context&, Conn&) {}  // as ZAP-HTTP: closed without a reply
+};
+
 // Answers every complete request in c.in, in order, appending to c.out, until
 // c.out reaches kMaxPendingOutBytes: the rest is held (c.held) until the
 // worker's flush drains it. now_ms stamps a request left incomplete (the
-// header timeout's start). Instantiated for both policies in request_path.cpp.
+// header timeout's start). Instantiated for every policy in request_path.cpp.
 template <class W>
 void answer_ready(Context& x, Conn& c, std::int64_t now_ms);
 
@@ -96,8 +111,10 @@ template <class F>
 void with_wire(const Conn& c, F&& f) {
   if (c.wire == static_cast<std::uint8_t>(Wire::http))
     f.template operator()<Http1Wire>();
-  else
+  else if (c.wire == static_cast<std::uint8_t>(Wire::zap))
     f.template operator()<ZapHttpWire>();
+  else
+    f.template operator()<ZapRpcWire>();
 }
 
 }  // namespace server

@@ -322,7 +322,7 @@ Server::Server(Config config)
   for (unsigned t = 0; t < config_.threads; ++t)
     pool_->add(std::make_unique<Worker>(config_, limit_), net::cpu_for(config_.cpus, t));
   for (const auto& listeners : {std::pair{Wire::http, &config_.http}, std::pair{Wire::zap, &config_.zap},
-                                 std::pair{Wire::zap_rpc, &config_.zap_rpc}}) {
+                                std::pair{Wire::zap_rpc, &config_.zap_rpc}}) {
     const Wire w = listeners.first;
     for (Endpoint ep : *listeners.second) {
       pool_->for_each([&](Worker& worker) {

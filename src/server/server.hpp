@@ -1,9 +1,8 @@
 // server/server.hpp — `zapbench serve`: listeners for HTTP/1.1, ZAP-HTTP
-// (wire A) and ZAP-RPC (wire B, docs/spec/zap-rpc.md) on the event core (net/: one loop per pinned worker thread, each
-// with its own SO_REUSEPORT listening sockets, connection buffers reused for
-// the connection's life), the limits that protect it, graceful stop and the
-// counters it prints. Routes (what is answered) live in routes.hpp; framing
-// in net/.
+// (wire A) and ZAP-RPC (wire B, docs/spec/zap-rpc.md) on the event core (net/: one loop per pinned worker
+// thread, each with its own SO_REUSEPORT listening sockets, connection buffers reused for the connection's
+// life), the limits that protect it, graceful stop and the counters it prints. Routes (what is answered) live
+// in routes.hpp; framing in net/.
 #pragma once
 
 #include <atomic>
