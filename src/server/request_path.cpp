@@ -146,6 +146,7 @@ static_assert(
 // An answer whose frame would be over the frame limit (a /logs answer under
 // a response limit above it) is the same clean 500 as on ZAP-HTTP.
 void respond(Context& x, Conn& c, std::uint32_t promise, const Reply& reply, Outcome outcome) {
+  ++c.calls_in_out;  // in flight until `out` drains (backpressure, kMaxCallsInFlight)
   rpc::Response r{static_cast<std::uint32_t>(reply_head(reply.kind).status), promise, reply.body};
   if (rpc::append_response_frame(c.out, r, x.limits.max_frame_bytes)) [[likely]]
     return;
@@ -245,8 +246,13 @@ std::size_t ZapRpcWire::step(Context& x, Conn& c) {
 template <class W>
 void answer_ready(Context& x, Conn& c, std::int64_t now_ms) {
   c.held = false;
+  if constexpr (W::kMaxCallsInFlight != 0) {
+    // Every answer written before has been handed to the socket (the flush
+    // that drained `out` comes here next): no call is in flight any more.
+    if (c.out.empty()) c.calls_in_out = 0;
+  }
   while (!c.closing && !c.in.empty()) {
-    if (c.out.size() >= kMaxPendingOutBytes) {
+    if (must_hold<W>(c)) {
       // The client is not reading; the idle timeout (no progress either
       // way) ends this if it never does, so no head timer runs meanwhile.
       c.held = true;

@@ -162,7 +162,7 @@ class Worker {
       // (tens of MiB per connection, found by tests/server/hostile_test.cpp). Now
       // `in` holds at most one read past the requests answered, and `out` the
       // cap plus the answers to one read (backpressure).
-      while (!c->closing && !c->held && c->out.size() < kMaxPendingOutBytes) {
+      while (!c->closing && !c->held && !must_hold<W>(*c)) {
         const std::size_t want = c->in.writable() >= 4096 ? c->in.writable() : 16 * 1024;
         const net::ReadResult r = net::read_into(*c, want);
         if (r.status == net::ReadResult::Status::data) {
@@ -206,8 +206,9 @@ class Worker {
         error(ErrorKind::io);
         return destroy(c);
       }
-      // The client read enough: answer what was held back at the cap.
-      if (!c->held || c->out.size() >= kMaxPendingOutBytes) break;
+      // The client read enough: answer what was held back at the cap (for
+      // ZAP-RPC's call bound: once `out` has drained).
+      if (!c->held || must_hold<W>(*c)) break;
       answer_ready<W>(x_, *c, loop_.now_ms());
       if (f.status == net::FlushResult::Status::blocked) break;
     }
@@ -217,9 +218,11 @@ class Worker {
     // write (level-triggered RDHUP would fire forever).
     std::uint32_t want = 0;
     if (!c->out.empty()) want |= EPOLLOUT;
-    if (!c->peer_closed && !c->held && c->out.size() < kMaxPendingOutBytes &&
-        (!c->closing || c->discarded_bytes < kMaxDiscardBytes))
+    const bool holding = c->held || must_hold<W>(*c);
+    if (!c->peer_closed && !holding && (!c->closing || c->discarded_bytes < kMaxDiscardBytes))
       want |= EPOLLIN | EPOLLRDHUP;
+    if (holding && (c->events & EPOLLIN) != 0 && config_.on_hold)
+      config_.on_hold(c->calls_in_out, c->out.size());
     net::set_interest(loop_, *c, want);
   }
 

@@ -59,6 +59,12 @@ struct Config {
   // as much further input as it may (256 KiB) and stops reading; gets the
   // bytes dropped. Unset (no call) outside tests.
   std::function<void(std::uint32_t discarded_bytes)> on_discard_cap;
+  // Test hook, on a worker thread: a connection stops reading because its
+  // client does not read its answers (backpressure: `out` at its 4 MiB cap,
+  // or 256 ZAP-RPC calls in flight); gets the calls answered into `out` since
+  // it was last empty (ZAP-RPC only; 0 on the other wires) and the unsent
+  // bytes. Unset (no call) outside tests.
+  std::function<void(std::uint32_t calls_in_flight, std::size_t out_bytes)> on_hold;
 };
 
 // Why a connection or request went wrong, counted by kind.
