@@ -222,7 +222,7 @@ class Worker {
     if (!c->peer_closed && !holding && (!c->closing || c->discarded_bytes < kMaxDiscardBytes))
       want |= EPOLLIN | EPOLLRDHUP;
     if (holding && (c->events & EPOLLIN) != 0 && config_.on_hold)
-      config_.on_hold(c->calls_in_out, c->out.size());
+      config_.on_hold(HoldReport{c->calls_in_out, c->out.size(), c->in.size()});
     net::set_interest(loop_, *c, want);
   }
 

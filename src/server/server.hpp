@@ -22,6 +22,13 @@ namespace server {
 
 enum class Wire : std::uint8_t { http = 0, zap, zap_rpc, count_ };
 
+// What a connection holds when it stops reading for backpressure (Config::on_hold).
+struct HoldReport {
+  std::uint32_t calls_in_flight = 0;  // ZAP-RPC: calls answered into `out` since it was last empty; else 0
+  std::size_t out_bytes = 0;          // answers not yet handed to the socket
+  std::size_t in_bytes = 0;           // input read and not yet answered
+};
+
 // Every limit has a default and a flag; each says what it stops.
 struct Limits {
   std::size_t max_header_bytes = 8 * 1024;     // HTTP request line + headers: 431 past it
@@ -61,10 +68,9 @@ struct Config {
   std::function<void(std::uint32_t discarded_bytes)> on_discard_cap;
   // Test hook, on a worker thread: a connection stops reading because its
   // client does not read its answers (backpressure: `out` at its 4 MiB cap,
-  // or 256 ZAP-RPC calls in flight); gets the calls answered into `out` since
-  // it was last empty (ZAP-RPC only; 0 on the other wires) and the unsent
-  // bytes. Unset (no call) outside tests.
-  std::function<void(std::uint32_t calls_in_flight, std::size_t out_bytes)> on_hold;
+  // or 256 ZAP-RPC calls in flight); gets what it holds. Unset (no call)
+  // outside tests.
+  std::function<void(const HoldReport&)> on_hold;
 };
 
 // Why a connection or request went wrong, counted by kind.
