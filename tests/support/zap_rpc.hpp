@@ -61,20 +61,18 @@ inline Frame response(std::uint32_t status, std::uint32_t promise, record::Bytes
   return {out.readable().begin(), out.readable().end()};
 }
 
-// A frame of any direction byte with these body bytes (L = 1 + body).
-inline Frame raw(std::uint8_t dir, const Frame& body) {
-  Frame f(zr::kHeadBytes);
-  const auto n = static_cast<std::uint32_t>(body.size() + 1);
-  std::memcpy(f.data(), &n, 4);  // little-endian host, as the wire
-  f[zr::kPrefixBytes] = dir;
-  f.insert(f.end(), body.begin(), body.end());
-  return f;
-}
-
 // Only a length prefix (u32 LE).
 inline Frame prefix(std::uint32_t n) {
   Frame f(4);
   std::memcpy(f.data(), &n, 4);
+  return f;
+}
+
+// A frame of any direction byte with these body bytes (L = 1 + body).
+inline Frame raw(std::uint8_t dir, const Frame& body) {
+  Frame f = prefix(static_cast<std::uint32_t>(body.size() + 1));
+  f.push_back(dir);
+  for (const std::uint8_t b : body) f.push_back(b);  // (insert() draws a false -Warray-bounds from GCC 12)
   return f;
 }
 
