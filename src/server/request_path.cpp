@@ -171,9 +171,10 @@ void refuse(Context& x, Conn& c, std::uint32_t promise, ReplyKind kind, std::str
   respond(x, c, promise, {kind, zap::as_bytes(why)}, outcome);
 }
 
-// One call (dir 1): the method ordinal picks the route and the body codec;
-// the routes answer it exactly as they answer HTTP (the same strings the
-// loader sends there, so each compares equal at its first compare).
+// One call (dir 1): the method ordinal names the route and the body's
+// content type, so the routes answer it by their routed entry, with the same
+// handlers as HTTP's, and no path or method to compare (the content type is
+// the table's own spelling: it compares equal at its first compare).
 void call(Context& x, Conn& c, const rpc::Request& req) {
   if (req.target != rpc::kNoTarget)  // the server keeps no earlier answers to pipeline on
     return refuse(x, c, req.promise, ReplyKind::bad_body, "promise pipelining (Target) is not supported",
@@ -184,19 +185,13 @@ void call(Context& x, Conn& c, const rpc::Request& req) {
     return refuse(x, c, req.promise, ReplyKind::not_found, {x.error_text, static_cast<std::size_t>(n)},
                   Outcome::not_found);
   }
-  Outcome outcome = Outcome::ok;
-  Reply reply;
-  switch (m.op) {
-    case rpc::Op::health:  // no payload: whatever came is ignored
-      reply = answer(x, Wire::zap_rpc, "GET", "/health", {}, {}, outcome);
-      break;
-    case rpc::Op::eth_call:
-      reply = answer(x, Wire::zap_rpc, "POST", "/rpc", m.content_type, req.payload, outcome);
-      break;
-    case rpc::Op::eth_get_logs:
-      reply = answer(x, Wire::zap_rpc, "POST", "/logs", m.content_type, req.payload, outcome);
-      break;
-  }
+  const Route route = m.op == rpc::Op::health     ? Route::health  // no payload: whatever came is ignored
+                      : m.op == rpc::Op::eth_call ? Route::rpc
+                                                  : Route::logs;
+  Outcome outcome;
+  const Reply reply = x.routes.handle_routed(route, m.content_type, req.payload, outcome);
+  ++x.counters.requests[static_cast<int>(Wire::zap_rpc)][static_cast<int>(route)];
+  ++x.counters.outcomes[static_cast<int>(outcome)];
   respond(x, c, req.promise, reply, outcome);
 }
 }  // namespace
