@@ -214,6 +214,35 @@ TEST(routes, binary_peers_by_their_content_type) {
   }
 }
 
+// ZAP-RPC's entry: a request its method ordinal routed gets what handle() gives the same route, method and
+// content type, on every route and content type (a codec missing or without the record: the same 415).
+TEST(routes, handle_routed_answers_as_handle_does) {
+  server::Routes a(record::default_json_codec()), b(record::default_json_codec());
+  record::ZapCodec zap;
+  const Body eth(zap.encode_request(record::sample_request()));
+  const Body logs(zap.encode_logs_request(record::sample_logs_request(10)));
+  const Body junk(record::Bytes{reinterpret_cast<const std::uint8_t*>("junk"), 4});
+  struct Case {
+    Route route;
+    const char* method;
+    const char* target;
+    const Body* body;
+  };
+  for (const Case& k : {Case{Route::health, "GET", "/health", &junk}, Case{Route::rpc, "POST", "/rpc", &eth},
+                        Case{Route::rpc, "POST", "/rpc", &junk}, Case{Route::logs, "POST", "/logs", &logs},
+                        Case{Route::logs, "POST", "/logs", &junk}})
+    for (const std::string_view type : net::zaprpc::kBodyContentTypes) {
+      SCOPED_TRACE(std::string(k.target) + " " + std::string(type));
+      const Answer want = ask(a, k.method, k.target, type, k.body->view());
+      Outcome outcome;
+      const server::Reply got = b.handle_routed(k.route, type, k.body->view(), outcome);
+      EXPECT_EQ(got.kind, want.reply.kind);
+      EXPECT_EQ(outcome, want.outcome);
+      EXPECT_EQ(text(got.body), text(want.reply.body));
+      EXPECT_EQ(want.route, k.route);
+    }
+}
+
 // ---- /logs -------------------------------------------------------------------------
 
 record::LogsDigest digest_for(std::uint32_t n) {
