@@ -2,7 +2,8 @@
 # scripts/deps.sh — installs the Debian packages zapbench needs, only those
 # missing. Used by `make bench` and `make test`; safe to run again. The codecs'
 # libraries come from src/record/codecs.table (its "debian" column), so a codec
-# added there is installed here too.
+# added there is installed here too. Also the Node test client's npm package
+# (tests/node, by its package-lock.json) where node and npm are installed.
 #   scripts/deps.sh                    install what is missing (as root, or through sudo)
 #   scripts/deps.sh --print-packages   print every package, one a line, and install nothing
 set -euo pipefail
@@ -112,3 +113,16 @@ for p in "${unpack[@]}"; do
   rm -rf "$scratch"
   trap - EXIT
 done
+
+# The Node test client's package (tests/node: the independent @zap-proto/zap runtime that
+# tests/node/zap_rpc_interop_test.sh drives our ZAP-RPC server with), pinned by its package-lock.json,
+# into tests/node/node_modules. Only where node and npm are: without node that test skips itself.
+node_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/tests/node"
+if [ -f "$node_dir/node_modules/@zap-proto/zap/package.json" ]; then
+  :
+elif ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  echo "deps: node/npm not found: skipping tests/node's npm packages (the Node interop test will skip)"
+else
+  echo "deps: installing tests/node's npm packages (npm ci --prefix tests/node)"
+  npm ci --prefix "$node_dir" --no-audit --no-fund
+fi

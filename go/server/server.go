@@ -15,9 +15,14 @@ import (
 )
 
 // Why the zap-proto based pieces are missing. Never replaced by a stand-in.
+// ZapRPCReason is the ZAP-RPC transport (wire B of the shared spec §5, zap-proto/go's
+// transport and rpc packages, v1.4 or newer): `go list -m -versions
+// github.com/zap-proto/go` is answered "403 Forbidden, This module version is not
+// available" by the module proxy.
 const (
 	ZipReason          = "github.com/zap-proto/zip is not in this build: the Go module proxy refused it (403 Forbidden)"
 	ZapTransportReason = "github.com/zap-proto/http is not in this build: the Go module proxy refused it (403 Forbidden)"
+	ZapRPCReason       = "github.com/zap-proto/go v1.4+ (transport, rpc) is not in this build: the Go module proxy refused it (403 Forbidden: This module version is not available)"
 )
 
 // maxBodyBytes bounds a request body (fasthttp's own default is 4 MiB; the
@@ -59,7 +64,7 @@ func LookupFramework(name string) *Framework {
 
 // Transports lists the transports and why one is unavailable ("" = available).
 func Transports() map[string]string {
-	return map[string]string{"http": "", "zap": ZapTransportReason}
+	return map[string]string{"http": "", "zap": ZapTransportReason, "zap-rpc": ZapRPCReason}
 }
 
 // Handler holds what the routes need: the JSON codec of application/json.

@@ -60,6 +60,9 @@ func TestFrameworkTable(t *testing.T) {
 	if Transports()["zap"] != ZapTransportReason {
 		t.Error("the ZAP transport must be unavailable")
 	}
+	if Transports()["zap-rpc"] != ZapRPCReason {
+		t.Error("the ZAP-RPC transport must be unavailable")
+	}
 }
 
 func TestRoutes(t *testing.T) {

@@ -1,6 +1,7 @@
 // cli/serve.cpp — `zapbench serve`: its flag table to server::Config, signals to a
 // graceful stop, counters printed at exit. Owns no protocol logic.
 #include <cstdio>
+#include <iterator>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -16,18 +17,30 @@
 
 namespace cli {
 
+namespace {
+// Each listener's name, in server::Wire's order: in the startup lines, the
+// ready channel's lines and the request counters.
+constexpr const char* kWireNames[] = {"http", "zap", "zap-rpc"};
+static_assert(std::size(kWireNames) == static_cast<std::size_t>(server::Wire::count_));
+}  // namespace
+
 int cmd_serve(int argc, char** argv) {
   server::Config cfg;
-  std::vector<flags::HostPort> http, zap;
+  std::vector<flags::HostPort> http, zap, zap_rpc;
   std::string json_name;
   flags::Table t("serve");
   t.about(
-      "Serves GET /health, POST /rpc and POST /logs over HTTP/1.1 (--http) and over\n"
-      "ZAP-HTTP, the ZAP TCP transport (--zap; 9999 is ZAP's conventional port), from\n"
-      "one process with the same handlers. /rpc and /logs decode their body by\n"
-      "Content-Type: application/json with the --json codec, application/zap with\n"
-      "ZAP, and each binary peer's type (application/x-protobuf, ...) with its codec:\n"
-      "the first of that type in 'zapbench codecs' unless --codec names another.\n"
+      "Serves GET /health, POST /rpc and POST /logs over HTTP/1.1 (--http), over\n"
+      "ZAP-HTTP, the ZAP TCP transport (--zap; 9999 is ZAP's conventional port), and\n"
+      "over ZAP-RPC, ZAP's own multiplexed RPC transport (--zap-rpc: calls matched by\n"
+      "PromiseID, at most 256 in flight per connection), from one process with the\n"
+      "same handlers. /rpc and /logs decode their body by Content-Type:\n"
+      "application/json with the --json codec, application/zap with ZAP, and each\n"
+      "binary peer's type (application/x-protobuf, ...) with its codec: the first of\n"
+      "that type in 'zapbench codecs' unless --codec names another. On ZAP-RPC the\n"
+      "method ordinal names the call and its body's content type (0 health, 1\n"
+      "eth_call, 2 eth_getLogs with ZAP bodies; 16 x code + 1 or 2 for the others:\n"
+      "docs/spec/zap-rpc.md).\n"
       "/logs answers an eth_getLogs request (N logs, N up to 100000) with the\n"
       "record's generated logs, kept in memory for the next identical request (as a\n"
       "cache would); a codec without the logs record gets 415 there. Request\n"
@@ -36,6 +49,7 @@ int cmd_serve(int argc, char** argv) {
       "counters. Port 0 picks a free port; the bound addresses are printed.");
   t.host_port("--http", &http, "an HTTP/1.1 listener (repeatable)");
   t.host_port("--zap", &zap, "a ZAP-HTTP listener (repeatable)");
+  t.host_port("--zap-rpc", &zap_rpc, "a ZAP-RPC listener (repeatable)");
   t.text("--json", &json_name, "CODEC",
          "JSON codec for application/json bodies; 'zapbench codecs' lists them")
       .check(json_codec_check())
@@ -65,7 +79,8 @@ int cmd_serve(int argc, char** argv) {
            "HTTP request line + headers; 431 past it");
   t.number("--max-body-bytes", &cfg.limits.max_body_bytes, {1}, "HTTP request body; 413 past it");
   t.number("--max-frame-bytes", &cfg.limits.max_frame_bytes, {1},
-           "ZAP frame (Go's limit); a request's past it: closed without a reply; an answer's: 500");
+           "ZAP frame (Go's limit; ZAP-HTTP and ZAP-RPC); a request's past it: closed without a reply; "
+           "an answer's: 500");
   t.number("--max-response-bytes", &cfg.limits.max_response_bytes, {1},
            "a /logs answer body; 500 naming both sizes past it");
   t.number("--max-connections", &cfg.limits.max_connections, {1}, "open connections; newer ones are closed");
@@ -74,9 +89,11 @@ int cmd_serve(int argc, char** argv) {
            "a request begun but not complete this long: 408 / close");
   t.parse(argc, argv);
 
-  if (http.empty() && zap.empty()) t.fail("give --http HOST:PORT and/or --zap HOST:PORT");
+  if (http.empty() && zap.empty() && zap_rpc.empty())
+    t.fail("give --http HOST:PORT, --zap HOST:PORT and/or --zap-rpc HOST:PORT");
   for (const flags::HostPort& hp : http) cfg.http.push_back(server::Endpoint{hp.host, hp.port});
   for (const flags::HostPort& hp : zap) cfg.zap.push_back(server::Endpoint{hp.host, hp.port});
+  for (const flags::HostPort& hp : zap_rpc) cfg.zap_rpc.push_back(server::Endpoint{hp.host, hp.port});
   cfg.json = &json_codec_or_default(json_name);
   for (const std::string& name : codec_names) {
     const record::CodecInfo* c = available_wire_codec(name);
@@ -102,9 +119,10 @@ int cmd_serve(int argc, char** argv) {
   } catch (const std::exception& e) {
     die(std::string("serve: ") + e.what());
   }
-  for (auto [wire, name] : {std::pair{server::Wire::http, "http"}, std::pair{server::Wire::zap, "zap"}})
-    for (const server::Endpoint& ep : srv->bound(wire))
-      std::printf("zapbench serve: %s listening on %s:%u\n", name, ep.host.c_str(), unsigned(ep.port));
+  for (int w = 0; w < static_cast<int>(server::Wire::count_); ++w)
+    for (const server::Endpoint& ep : srv->bound(server::Wire(w)))
+      std::printf("zapbench serve: %s listening on %s:%u\n", kWireNames[w], ep.host.c_str(),
+                  unsigned(ep.port));
   std::string peers;
   for (std::size_t i = 0; i < server::kPeerTypes; ++i)
     if (const record::CodecInfo* c = server::Routes::peer_codec_for(i, cfg.codecs)) {
@@ -117,8 +135,9 @@ int cmd_serve(int argc, char** argv) {
   std::fflush(stdout);
   if (ready_fd) {
     std::vector<bench::ReadyListener> ready;
-    for (auto [wire, name] : {std::pair{server::Wire::http, "http"}, std::pair{server::Wire::zap, "zap"}})
-      for (const server::Endpoint& ep : srv->bound(wire)) ready.push_back({name, ep.host, ep.port});
+    for (int w = 0; w < static_cast<int>(server::Wire::count_); ++w)
+      for (const server::Endpoint& ep : srv->bound(server::Wire(w)))
+        ready.push_back({kWireNames[w], ep.host, ep.port});
     bench::announce_ready(int(*ready_fd), ready);
   }
 
@@ -129,12 +148,11 @@ int cmd_serve(int argc, char** argv) {
   const server::Counters c = srv->counters();
   std::printf("zapbench serve: stopped\n  connections %llu\n",
               static_cast<unsigned long long>(c.connections));
-  const char* wires[] = {"http", "zap"};
-  for (int w = 0; w < 2; ++w)
+  for (int w = 0; w < static_cast<int>(server::Wire::count_); ++w)
     for (int r = 0; r < static_cast<int>(server::Route::count_); ++r)
       if (c.requests[w][r] != 0)
-        std::printf("  requests %s %.*s %llu\n", wires[w], int(server::describe(server::Route(r)).size()),
-                    server::describe(server::Route(r)).data(),
+        std::printf("  requests %s %.*s %llu\n", kWireNames[w],
+                    int(server::describe(server::Route(r)).size()), server::describe(server::Route(r)).data(),
                     static_cast<unsigned long long>(c.requests[w][r]));
   for (int o = 0; o < static_cast<int>(server::Outcome::count_); ++o)
     if (c.outcomes[o] != 0)

@@ -1,24 +1,37 @@
 // micro/request_path.cpp — the request-path fixture: builds the batch with
-// the loader's own request writers (net/client_wires.hpp), runs the server's
-// answer_ready on it, and checks the answers with the loader's response
-// readers and the codec's decoder.
+// the loader's own request writers (net/client_wires.hpp; ZAP-RPC's frames
+// with net/zap_rpc.hpp's encoder, which the loader's writer uses), runs the
+// server's answer_ready on it, and checks the answers with the loader's
+// response readers (ZAP-RPC: the envelope decoder, matched by PromiseID) and
+// the codec's decoder.
 #include "micro/request_path.hpp"
 
 #include <cstring>
 #include <stdexcept>
 
 #include "net/client_wires.hpp"
+#include "net/zap_rpc.hpp"
 #include "record/registry.hpp"
 
 namespace micro {
 
-std::string_view framing_name(Framing f) noexcept { return f == Framing::http1 ? "http1" : "zap-http"; }
+std::string_view framing_name(Framing f) noexcept {
+  switch (f) {
+    case Framing::http1:
+      return "http1";
+    case Framing::zap_http:
+      return "zap-http";
+    case Framing::zap_rpc:
+      return "zap-rpc";
+  }
+  return "?";
+}
 
 std::string PathCase::name() const { return "Server/" + std::string(framing_name(framing)) + "/" + body; }
 
 std::vector<PathCase> path_cases() {
   std::vector<PathCase> out;
-  for (Framing f : {Framing::http1, Framing::zap_http}) {
+  for (Framing f : {Framing::http1, Framing::zap_http, Framing::zap_rpc}) {
     out.push_back({f, "hello"});
     for (const record::CodecInfo& info : record::all_codecs())
       if (info.available && !info.trusted_input_only)  // a server never answers with one
@@ -59,7 +72,9 @@ RequestPath::RequestPath(const PathCase& c) : case_(c) {
   if (codec != nullptr && codec->family() == record::Family::peer) config_.codecs = {codec};
   x_ = std::make_unique<server::Context>(config_);
   x_->set_date(kDate);
-  const server::Wire wire = c.framing == Framing::http1 ? server::Wire::http : server::Wire::zap;
+  const server::Wire wire = c.framing == Framing::http1      ? server::Wire::http
+                            : c.framing == Framing::zap_http ? server::Wire::zap
+                                                             : server::Wire::zap_rpc;
   conn_ = std::make_unique<server::Conn>(wire);
 
   // The batch, as the loader writes it: distinct ids, each body encoded once.
@@ -74,10 +89,18 @@ RequestPath::RequestPath(const PathCase& c) : case_(c) {
     const std::string_view target = enc ? "/rpc" : "/health";
     const std::string_view type = codec != nullptr ? codec->content_type : std::string_view{};
     const record::Bytes body = enc ? enc->encode_request(req) : record::Bytes{};
-    if (c.framing == Framing::http1)
+    if (c.framing == Framing::http1) {
       http.append_request(conn_->in, method, target, type, body);
-    else
+    } else if (c.framing == Framing::zap_http) {
       zap.append_request(conn_->in, method, target, type, body);
+    } else {
+      // The call's PromiseID is its place in the batch, from 1.
+      const std::uint32_t ordinal =
+          enc ? net::zaprpc::method_ordinal(net::zaprpc::Op::eth_call,
+                                            static_cast<std::size_t>(net::zaprpc::body_code(type)))
+              : net::zaprpc::method_ordinal(net::zaprpc::Op::health, 0);
+      net::zaprpc::append_request_frame(conn_->in, {ordinal, i + 1, net::zaprpc::kNoTarget, {}, body});
+    }
   }
   batch_bytes_ = conn_->in.size();
   conn_->in.consume(batch_bytes_);  // empty, the bytes left in place for run_batch()
@@ -108,10 +131,31 @@ std::string RequestPath::check() {
   net::wire::Http1Client http(std::string{kHost});
   net::wire::ZapHttpClient zap;
   response_batch_bytes_ = conn_->out.size();
-  for (unsigned i = 0; i < kBatchRequests; ++i) {
-    std::size_t hint = 0;
-    const net::wire::Response r =
-        case_.framing == Framing::http1 ? http.take(conn_->out, hint) : zap.take(conn_->out, hint);
+  std::vector<bool> answered(kBatchRequests, false);
+  for (unsigned n = 0; n < kBatchRequests; ++n) {
+    net::wire::Response r;
+    unsigned i = n;  // the request this answers: in order, or (ZAP-RPC) by its PromiseID
+    if (case_.framing != Framing::zap_rpc) {
+      std::size_t hint = 0;
+      r = case_.framing == Framing::http1 ? http.take(conn_->out, hint) : zap.take(conn_->out, hint);
+    } else {
+      const net::zaprpc::FrameScan s = net::zaprpc::scan_frame(conn_->out.readable());
+      net::zaprpc::Response env;
+      if (s.status != net::zaprpc::FrameScan::Status::complete ||
+          s.dir != static_cast<std::uint8_t>(net::zaprpc::Dir::response) ||
+          net::zaprpc::decode_response(net::zaprpc::frame_body(conn_->out.readable(), s), env) !=
+              net::zaprpc::EnvelopeError::ok)
+        return "response " + std::to_string(n + 1) + ": missing or malformed";
+      if (env.promise == 0 || env.promise > kBatchRequests || answered[env.promise - 1])
+        return "response " + std::to_string(n + 1) + ": PromiseID " + std::to_string(env.promise) +
+               " is no call of the batch, or answered twice";
+      i = env.promise - 1;
+      answered[i] = true;
+      r.status = net::wire::Response::Status::complete;
+      r.code = static_cast<int>(env.status);
+      r.body = env.body;
+      r.consumed_bytes = s.frame_bytes();
+    }
     const std::string which = "response " + std::to_string(i + 1) + ": ";
     if (r.status != net::wire::Response::Status::complete) return which + "missing or malformed";
     if (r.code != 200) return which + "status " + std::to_string(r.code);

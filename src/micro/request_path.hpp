@@ -18,20 +18,21 @@
 namespace micro {
 
 // The framings, named as the benchmark rows name them.
-enum class Framing : std::uint8_t { http1, zap_http };
-std::string_view framing_name(Framing f) noexcept;  // "http1", "zap-http"
+enum class Framing : std::uint8_t { http1, zap_http, zap_rpc };
+std::string_view framing_name(Framing f) noexcept;  // "http1", "zap-http", "zap-rpc"
 
-// One row: a framing and a body — "hello" (GET /health, no body), "zap", or
-// a JSON codec's name (POST /rpc with that codec's body, the server's JSON
-// codec set to it).
+// One row: a framing and a body — "hello" (GET /health, no body; ZAP-RPC's
+// method 0), "zap", or a codec's name (POST /rpc with that codec's body, or
+// ZAP-RPC's eth_call ordinal of its content type; the server answers that
+// content type with it).
 struct PathCase {
   Framing framing;
   std::string body;
   [[nodiscard]] std::string name() const;  // "Server/zap-http/zap"
 };
 
-// Every case this build can run: both framings × hello, zap and each
-// available JSON codec, in codecs.table's order.
+// Every case this build can run: every framing × hello and each available
+// codec a server answers with, in codecs.table's order.
 std::vector<PathCase> path_cases();
 // By name ("Server/http1/zap" or "http1/zap"); false if there is no such case.
 bool find_path_case(std::string_view name, PathCase& out);

@@ -1,5 +1,6 @@
-// server/request_path.cpp — the wire policies' steps and answer_ready(): the
-// per-request code the worker and the microbenchmark share (request_path.hpp).
+// server/request_path.cpp — the wire policies' steps (HTTP/1.1, ZAP-HTTP,
+// ZAP-RPC) and answer_ready(): the per-request code the worker and the
+// microbenchmark share (request_path.hpp).
 #include "server/request_path.hpp"
 
 #include <cstdio>
@@ -125,13 +126,128 @@ std::size_t ZapHttpWire::step(Context& x, Conn& c) {
   return s.frame_bytes();
 }
 
+// ---- ZAP-RPC ------------------------------------------------------------------
+
+namespace {
+namespace rpc = net::zaprpc;
+
+// A method ordinal names its body codec by the content type HTTP would carry
+// (docs/spec/zap-rpc.md §2), so every codec the build can have needs a code:
+// a new row's content type gets the next one in kBodyContentTypes.
+static_assert(
+    [] {
+      for (const record::table::Row& row : record::table::kRows)
+        if (rpc::body_code(row.content_type) < 0) return false;
+      return true;
+    }(),
+    "a content type of codecs.table has no ZAP-RPC body code (net::zaprpc::kBodyContentTypes)");
+
+// Appends the response frame of one call: its status, PromiseID and body.
+// An answer whose frame would be over the frame limit (a /logs answer under
+// a response limit above it) is the same clean 500 as on ZAP-HTTP.
+void respond(Context& x, Conn& c, std::uint32_t promise, const Reply& reply, Outcome outcome) {
+  ++c.calls_in_out;  // in flight until `out` drains (backpressure, kMaxCallsInFlight)
+  rpc::Response r{static_cast<std::uint32_t>(reply_head(reply.kind).status), promise, reply.body};
+  if (rpc::append_response_frame(c.out, r, x.limits.max_frame_bytes)) [[likely]]
+    return;
+  --x.counters.outcomes[static_cast<int>(outcome)];
+  ++x.counters.outcomes[static_cast<int>(Outcome::too_large)];
+  const int n = std::snprintf(x.error_text, sizeof x.error_text,
+                              "answer of %zu bytes exceeds the ZAP frame limit of %u bytes",
+                              reply.body.size(), x.limits.max_frame_bytes);
+  r.status = static_cast<std::uint32_t>(reply_head(ReplyKind::too_large).status);
+  r.body = {reinterpret_cast<const std::uint8_t*>(x.error_text), static_cast<std::size_t>(n)};
+  // A frame limit too small for even that (--max-frame-bytes is the user's
+  // choice): the call cannot be answered, so the connection ends.
+  if (!rpc::append_response_frame(c.out, r, x.limits.max_frame_bytes)) c.closing = true;
+}
+
+// A call the framing refuses before any route sees it (promise pipelining,
+// an unknown method, a stream): counted as a request of Route::other.
+void refuse(Context& x, Conn& c, std::uint32_t promise, ReplyKind kind, std::string_view why,
+            Outcome outcome) {
+  ++x.counters.requests[static_cast<int>(Wire::zap_rpc)][static_cast<int>(Route::other)];
+  ++x.counters.outcomes[static_cast<int>(outcome)];
+  respond(x, c, promise, {kind, zap::as_bytes(why)}, outcome);
+}
+
+// One call (dir 1): the method ordinal names the route and the body's
+// content type, so the routes answer it by their routed entry, with the same
+// handlers as HTTP's, and no path or method to compare (the content type is
+// the table's own spelling: it compares equal at its first compare).
+void call(Context& x, Conn& c, const rpc::Request& req) {
+  if (req.target != rpc::kNoTarget)  // the server keeps no earlier answers to pipeline on
+    return refuse(x, c, req.promise, ReplyKind::bad_body, "promise pipelining (Target) is not supported",
+                  Outcome::bad_body);
+  const rpc::Method m = rpc::method_of(req.method);
+  if (!m.known) {
+    const int n = std::snprintf(x.error_text, sizeof x.error_text, "unknown method %u", req.method);
+    return refuse(x, c, req.promise, ReplyKind::not_found, {x.error_text, static_cast<std::size_t>(n)},
+                  Outcome::not_found);
+  }
+  const Route route = m.op == rpc::Op::health     ? Route::health  // no payload: whatever came is ignored
+                      : m.op == rpc::Op::eth_call ? Route::rpc
+                                                  : Route::logs;
+  Outcome outcome;
+  const Reply reply = x.routes.handle_routed(route, m.content_type, req.payload, outcome);
+  ++x.counters.requests[static_cast<int>(Wire::zap_rpc)][static_cast<int>(route)];
+  ++x.counters.outcomes[static_cast<int>(outcome)];
+  respond(x, c, req.promise, reply, outcome);
+}
+}  // namespace
+
+std::size_t ZapRpcWire::step(Context& x, Conn& c) {
+  const rpc::FrameScan s = rpc::scan_frame(c.in.readable(), x.limits.max_frame_bytes);
+  if (s.status == rpc::FrameScan::Status::need_more) return 0;
+  if (s.status == rpc::FrameScan::Status::bad_length) {
+    x.error(ErrorKind::zap_bad_length);  // the transport spec: close, no reply
+    c.closing = true;
+    c.in.clear();
+    return 0;
+  }
+  rpc::Request req;
+  switch (static_cast<rpc::Dir>(s.dir)) {
+    case rpc::Dir::request:
+      // A malformed envelope has no PromiseID to answer: skipped (§3).
+      if (rpc::decode_request(rpc::frame_body(c.in.readable(), s), req) == rpc::EnvelopeError::ok) [[likely]]
+        call(x, c, req);
+      else
+        x.error(ErrorKind::zap_rpc_malformed);
+      break;
+    case rpc::Dir::response:  // the server calls nothing: every PromiseID is unknown
+      x.error(ErrorKind::zap_rpc_unsolicited);
+      break;
+    case rpc::Dir::stream_open:  // answered under the stream id, as a call
+      if (rpc::decode_request(rpc::frame_body(c.in.readable(), s), req) == rpc::EnvelopeError::ok)
+        refuse(x, c, req.promise, ReplyKind::not_found, "streams are not supported", Outcome::not_found);
+      else
+        x.error(ErrorKind::zap_rpc_malformed);
+      break;
+    case rpc::Dir::stream_message:  // no stream is ever open
+    case rpc::Dir::stream_end:
+      x.error(ErrorKind::zap_rpc_stream);
+      break;
+    default:  // not this protocol: nothing after it can be trusted to be a frame
+      x.error(ErrorKind::zap_rpc_bad_dir);
+      c.closing = true;
+      c.in.clear();
+      return 0;
+  }
+  return s.frame_bytes();
+}
+
 // ---- the loop over a read's requests ----------------------------------------------
 
 template <class W>
 void answer_ready(Context& x, Conn& c, std::int64_t now_ms) {
   c.held = false;
+  if constexpr (W::kMaxCallsInFlight != 0) {
+    // Every answer written before has been handed to the socket (the flush
+    // that drained `out` comes here next): no call is in flight any more.
+    if (c.out.empty()) c.calls_in_out = 0;
+  }
   while (!c.closing && !c.in.empty()) {
-    if (c.out.size() >= kMaxPendingOutBytes) {
+    if (must_hold<W>(c)) {
       // The client is not reading; the idle timeout (no progress either
       // way) ends this if it never does, so no head timer runs meanwhile.
       c.held = true;
@@ -150,5 +266,6 @@ void answer_ready(Context& x, Conn& c, std::int64_t now_ms) {
 
 template void answer_ready<Http1Wire>(Context&, Conn&, std::int64_t);
 template void answer_ready<ZapHttpWire>(Context&, Conn&, std::int64_t);
+template void answer_ready<ZapRpcWire>(Context&, Conn&, std::int64_t);
 
 }  // namespace server

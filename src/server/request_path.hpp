@@ -1,8 +1,8 @@
 // server/request_path.hpp — the server's per-request code, without sockets:
 // a connection's state (Conn), what a worker lends its requests (Context:
-// routes, counters, limits, the Date value, encoders), the two wire policies
-// (Http1Wire, ZapHttpWire) and answer_ready(), which answers every complete
-// request in a connection's input into its output. The worker (server.cpp)
+// routes, counters, limits, the Date value, encoders), the three wire
+// policies (Http1Wire, ZapHttpWire, ZapRpcWire) and answer_ready(), which
+// answers every complete request in a connection's input into its output. The worker (server.cpp)
 // calls it after each read; the microbenchmark Server/<framing>/<body> and
 // the instruction counter (micro/request_path_bench.cpp) call the very same
 // compiled code on in-memory bytes, so its figure is the server's.
@@ -15,6 +15,7 @@
 #include "net/connection.hpp"
 #include "net/http1.hpp"
 #include "net/zap_http.hpp"
+#include "net/zap_rpc.hpp"
 #include "server/routes.hpp"
 #include "server/server.hpp"
 
@@ -23,6 +24,17 @@ namespace server {
 // Past this many unsent response bytes a connection stops reading (and holds
 // the requests it has) until the client reads (backpressure).
 inline constexpr std::size_t kMaxPendingOutBytes = 4 * 1024 * 1024;
+
+// ZAP-RPC's bound on calls in flight per connection (docs/spec/zap-rpc.md §3,
+// the Go transport's): a call is in flight from the read that brought it
+// until its answer has been handed to the socket. The server answers the
+// calls of a read as it decodes them, so the calls in flight are the ones
+// answered into `out` since it was last empty (Conn::calls_in_out): at 256,
+// with `out` not yet drained, the connection stops reading and holds the
+// rest of its input, as at the output cap, until the client reads. The
+// byte cap alone would let small calls pile up by the ten thousand (health's
+// answer is 43 bytes); this bounds them by count, like the Go transport.
+inline constexpr std::uint32_t kMaxCallsInFlight = 256;
 
 // A server connection: the core's connection (socket, buffers, interest set)
 // and what the limits and the backpressure need to know of it.
@@ -35,6 +47,7 @@ struct Conn : net::Connection {
   bool peer_closed = false;
   std::uint32_t discarded_bytes = 0;  // read and dropped while closing (bounded)
   bool held = false;                  // requests left in `in` at the output cap: answered as `out` drains
+  std::uint32_t calls_in_out = 0;     // ZAP-RPC: calls answered into `out` since it was last empty
 };
 
 // What a wire policy uses of its worker: the routes, the counters, the
@@ -69,6 +82,7 @@ struct Context {
 
 struct Http1Wire {
   static constexpr Wire kWire = Wire::http;
+  static constexpr std::uint32_t kMaxCallsInFlight = 0;  // in order: only the byte cap applies
   static std::size_t read_cap(const Limits& l) { return l.max_header_bytes + l.max_body_bytes + 4096; }
   static std::size_t step(Context& x, Conn& c);
   static void timed_out(Context& x, Conn& c);
@@ -76,6 +90,7 @@ struct Http1Wire {
 
 struct ZapHttpWire {
   static constexpr Wire kWire = Wire::zap;
+  static constexpr std::uint32_t kMaxCallsInFlight = 0;
   static std::size_t read_cap(const Limits& l) {
     return std::size_t{l.max_frame_bytes} + net::zaphttp::kPrefixBytes;
   }
@@ -83,10 +98,38 @@ struct ZapHttpWire {
   static void timed_out(Context&, Conn&) {}  // ZAP has no timeout answer: closed without a reply
 };
 
+// ZAP-RPC (wire B): each request frame is a call answered by a response
+// frame carrying its PromiseID; what it answers to every input is
+// docs/spec/zap-rpc.md §3. A frame it does not answer (a malformed envelope,
+// a response, a stream message) is consumed and counted, and the connection
+// goes on; a bad length or direction byte closes it without a reply.
+struct ZapRpcWire {
+  static constexpr Wire kWire = Wire::zap_rpc;
+  static constexpr std::uint32_t kMaxCallsInFlight = server::kMaxCallsInFlight;
+  static std::size_t read_cap(const Limits& l) {
+    return std::size_t{l.max_frame_bytes} + net::zaprpc::kPrefixBytes;
+  }
+  static std::size_t step(Context& x, Conn& c);
+  static void timed_out(Context&, Conn&) {}  // as ZAP-HTTP: closed without a reply
+};
+
+// Whether c must stop answering and reading until the client reads: `out` at
+// its byte cap, or (a policy with a call bound) kMaxCallsInFlight calls
+// answered into an `out` not drained since. The bound is a constexpr of the
+// policy, so the in-order wires test the byte cap only, as before.
+template <class W>
+[[nodiscard]] inline bool must_hold(const Conn& c) noexcept {
+  if (c.out.size() >= kMaxPendingOutBytes) return true;
+  if constexpr (W::kMaxCallsInFlight != 0)
+    return c.calls_in_out >= W::kMaxCallsInFlight && !c.out.empty();
+  else
+    return false;
+}
+
 // Answers every complete request in c.in, in order, appending to c.out, until
-// c.out reaches kMaxPendingOutBytes: the rest is held (c.held) until the
-// worker's flush drains it. now_ms stamps a request left incomplete (the
-// header timeout's start). Instantiated for both policies in request_path.cpp.
+// must_hold(): the rest is held (c.held) until the worker's flush drains it.
+// now_ms stamps a request left incomplete (the header timeout's start).
+// Instantiated for every policy in request_path.cpp.
 template <class W>
 void answer_ready(Context& x, Conn& c, std::int64_t now_ms);
 
@@ -96,8 +139,10 @@ template <class F>
 void with_wire(const Conn& c, F&& f) {
   if (c.wire == static_cast<std::uint8_t>(Wire::http))
     f.template operator()<Http1Wire>();
-  else
+  else if (c.wire == static_cast<std::uint8_t>(Wire::zap))
     f.template operator()<ZapHttpWire>();
+  else
+    f.template operator()<ZapRpcWire>();
 }
 
 }  // namespace server

@@ -2,9 +2,9 @@
 // One Worker per pinned thread: its own loop, its own SO_REUSEPORT listening
 // sockets (the kernel spreads new connections over them), its own codecs and
 // counters; nothing shared on the request path but the connection limit.
-// Each connection's framing is a wire policy (Http1Wire, ZapHttpWire; the
-// per-request code is in request_path.cpp) taken from its listener once, so
-// no request branches on the wire.
+// Each connection's framing is a wire policy (Http1Wire, ZapHttpWire,
+// ZapRpcWire; the per-request code is in request_path.cpp) taken from its
+// listener once, so no request branches on the wire.
 #include "server/server.hpp"
 
 #include <sys/epoll.h>
@@ -15,6 +15,7 @@
 #include <ctime>
 #include <iterator>
 #include <stdexcept>
+#include <utility>
 
 #include "net/buffer.hpp"
 #include "net/connection.hpp"
@@ -36,6 +37,10 @@ std::string_view describe(ErrorKind k) noexcept {
                                                 "http_version_not_supported",
                                                 "zap_bad_length",
                                                 "zap_malformed",
+                                                "zap_rpc_malformed",
+                                                "zap_rpc_unsolicited",
+                                                "zap_rpc_stream",
+                                                "zap_rpc_bad_dir",
                                                 "header_timeout",
                                                 "idle_timeout",
                                                 "connection_limit",
@@ -157,7 +162,7 @@ class Worker {
       // (tens of MiB per connection, found by tests/server/hostile_test.cpp). Now
       // `in` holds at most one read past the requests answered, and `out` the
       // cap plus the answers to one read (backpressure).
-      while (!c->closing && !c->held && c->out.size() < kMaxPendingOutBytes) {
+      while (!c->closing && !c->held && !must_hold<W>(*c)) {
         const std::size_t want = c->in.writable() >= 4096 ? c->in.writable() : 16 * 1024;
         const net::ReadResult r = net::read_into(*c, want);
         if (r.status == net::ReadResult::Status::data) {
@@ -201,8 +206,9 @@ class Worker {
         error(ErrorKind::io);
         return destroy(c);
       }
-      // The client read enough: answer what was held back at the cap.
-      if (!c->held || c->out.size() >= kMaxPendingOutBytes) break;
+      // The client read enough: answer what was held back at the cap (for
+      // ZAP-RPC's call bound: once `out` has drained).
+      if (!c->held || must_hold<W>(*c)) break;
       answer_ready<W>(x_, *c, loop_.now_ms());
       if (f.status == net::FlushResult::Status::blocked) break;
     }
@@ -212,9 +218,11 @@ class Worker {
     // write (level-triggered RDHUP would fire forever).
     std::uint32_t want = 0;
     if (!c->out.empty()) want |= EPOLLOUT;
-    if (!c->peer_closed && !c->held && c->out.size() < kMaxPendingOutBytes &&
-        (!c->closing || c->discarded_bytes < kMaxDiscardBytes))
+    const bool holding = c->held || must_hold<W>(*c);
+    if (!c->peer_closed && !holding && (!c->closing || c->discarded_bytes < kMaxDiscardBytes))
       want |= EPOLLIN | EPOLLRDHUP;
+    if (holding && (c->events & EPOLLIN) != 0 && config_.on_hold)
+      config_.on_hold(HoldReport{c->calls_in_out, c->out.size(), c->in.size()});
     net::set_interest(loop_, *c, want);
   }
 
@@ -311,13 +319,15 @@ Server::Server(Config config)
         throw std::runtime_error("codecs " + std::string(config_.codecs[k]->name) + " and " +
                                  std::string(c->name) + " both answer " + std::string(c->content_type));
   }
-  if (config_.http.empty() && config_.zap.empty()) throw std::runtime_error("nothing to listen on");
+  if (config_.http.empty() && config_.zap.empty() && config_.zap_rpc.empty())
+    throw std::runtime_error("nothing to listen on");
   if (config_.threads == 0) config_.threads = 1;
   for (unsigned t = 0; t < config_.threads; ++t)
     pool_->add(std::make_unique<Worker>(config_, limit_), net::cpu_for(config_.cpus, t));
-  for (auto* list : {&config_.http, &config_.zap}) {
-    const Wire w = list == &config_.http ? Wire::http : Wire::zap;
-    for (Endpoint ep : *list) {
+  for (const auto& listeners : {std::pair{Wire::http, &config_.http}, std::pair{Wire::zap, &config_.zap},
+                                std::pair{Wire::zap_rpc, &config_.zap_rpc}}) {
+    const Wire w = listeners.first;
+    for (Endpoint ep : *listeners.second) {
       pool_->for_each([&](Worker& worker) {
         std::uint16_t port = 0;
         const int fd = listen_on(ep, port);

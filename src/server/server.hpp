@@ -1,9 +1,8 @@
-// server/server.hpp — `zapbench serve`: listeners for HTTP/1.1 and ZAP-HTTP
-// (wire A) on the event core (net/: one loop per pinned worker thread, each
-// with its own SO_REUSEPORT listening sockets, connection buffers reused for
-// the connection's life), the limits that protect it, graceful stop and the
-// counters it prints. Routes (what is answered) live in routes.hpp; framing
-// in net/.
+// server/server.hpp — `zapbench serve`: listeners for HTTP/1.1, ZAP-HTTP
+// (wire A) and ZAP-RPC (wire B, docs/spec/zap-rpc.md) on the event core (net/: one loop per pinned worker
+// thread, each with its own SO_REUSEPORT listening sockets, connection buffers reused for the connection's
+// life), the limits that protect it, graceful stop and the counters it prints. Routes (what is answered) live
+// in routes.hpp; framing in net/.
 #pragma once
 
 #include <atomic>
@@ -21,14 +20,22 @@
 
 namespace server {
 
-enum class Wire : std::uint8_t { http = 0, zap, count_ };
+enum class Wire : std::uint8_t { http = 0, zap, zap_rpc, count_ };
+
+// What a connection holds when it stops reading for backpressure (Config::on_hold).
+struct HoldReport {
+  std::uint32_t calls_in_flight = 0;  // ZAP-RPC: calls answered into `out` since it was last empty; else 0
+  std::size_t out_bytes = 0;          // answers not yet handed to the socket
+  std::size_t in_bytes = 0;           // input read and not yet answered
+};
 
 // Every limit has a default and a flag; each says what it stops.
 struct Limits {
   std::size_t max_header_bytes = 8 * 1024;     // HTTP request line + headers: 431 past it
   std::uint64_t max_body_bytes = 1024 * 1024;  // HTTP Content-Length: 413 past it
-  // ZAP frame (Go's MaxFrameSize), both ways: a request's past it closes the
-  // connection; an answer's past it is a 500 instead.
+  // ZAP frame (Go's MaxFrameSize), both ways, on ZAP-HTTP and ZAP-RPC: a
+  // request's past it closes the connection; an answer's past it is a 500
+  // instead.
   std::uint32_t max_frame_bytes = 64 * 1024 * 1024;
   std::size_t max_connections = 16384;       // accepted at once, all threads: newer ones closed
   std::uint32_t idle_timeout_ms = 60'000;    // no bytes either way: close
@@ -42,6 +49,7 @@ struct Limits {
 struct Config {
   std::vector<Endpoint> http;
   std::vector<Endpoint> zap;
+  std::vector<Endpoint> zap_rpc;
   const record::CodecInfo* json = nullptr;  // the JSON codec for application/json bodies
   // The codec answering each of their content types, in place of the default
   // (a binary peer's: the first of its type in codecs.table; JSON's: `json`).
@@ -58,6 +66,11 @@ struct Config {
   // as much further input as it may (256 KiB) and stops reading; gets the
   // bytes dropped. Unset (no call) outside tests.
   std::function<void(std::uint32_t discarded_bytes)> on_discard_cap;
+  // Test hook, on a worker thread: a connection stops reading because its
+  // client does not read its answers (backpressure: `out` at its 4 MiB cap,
+  // or 256 ZAP-RPC calls in flight); gets what it holds. Unset (no call)
+  // outside tests.
+  std::function<void(const HoldReport&)> on_hold;
 };
 
 // Why a connection or request went wrong, counted by kind.
@@ -69,6 +82,11 @@ enum class ErrorKind : std::uint8_t {
   http_version,           // 505
   zap_bad_length,         // frame length 0 or over the limit: closed, no reply
   zap_malformed,          // a frame that is not a request message: 400 frame, then closed
+  // ZAP-RPC (docs/spec/zap-rpc.md §3; a bad length is zap_bad_length):
+  zap_rpc_malformed,    // a request envelope that does not parse: skipped, no reply
+  zap_rpc_unsolicited,  // a response frame (dir 2) sent to the server: dropped
+  zap_rpc_stream,       // a stream message or end (dir 4, 5): dropped, no stream is open
+  zap_rpc_bad_dir,      // a direction byte that is none of 1-5: closed, no reply
   header_timeout,
   idle_timeout,
   connection_limit,

@@ -23,11 +23,8 @@
 
 #include "micro/alloc_counter.hpp"
 #include "net/zap_http.hpp"
+#include "support/exact.hpp"
 #include "support/vectors.hpp"
-
-#ifndef ZAPBENCH_SHARED_DIR
-#error "ZAPBENCH_SHARED_DIR must be defined by the build (tests/CMakeLists.txt)"
-#endif
 
 namespace {
 
@@ -35,14 +32,11 @@ namespace zh = net::zaphttp;
 using zaptest::bytes_of;
 using zaptest::ByteVec;
 using zaptest::ByteView;
+using zaptest::Exact;
 using zaptest::same_bytes;
+using zaptest::shared_dir;
 
 // ---- the golden frames, from the spec text -----------------------------------
-
-std::filesystem::path shared_dir() {
-  if (const char* env = std::getenv("ZAPBENCH_SHARED"); env != nullptr && *env != '\0') return env;
-  return ZAPBENCH_SHARED_DIR;
-}
 
 struct SpecFrame {
   std::optional<std::uint32_t> prefix;  // the "NNNNNNNN|" length, where the spec shows one
@@ -144,20 +138,6 @@ ByteVec spec_frame(int n) {
 }
 
 // ---- helpers -------------------------------------------------------------------
-
-// A copy of some bytes at the very end of a heap block of exactly their size:
-// one byte past the end is outside the allocation, so ASan flags any over-read.
-class Exact {
- public:
-  explicit Exact(ByteView b) : p_(new std::uint8_t[b.size() == 0 ? 1 : b.size()]), n_(b.size()) {
-    if (n_ != 0) std::memcpy(p_.get(), b.data(), n_);
-  }
-  [[nodiscard]] ByteView view() const { return {p_.get(), n_}; }
-
- private:
-  std::unique_ptr<std::uint8_t[]> p_;
-  std::size_t n_;
-};
 
 std::string str(zap::Bytes b) { return {reinterpret_cast<const char*>(b.data()), b.size()}; }
 

@@ -196,17 +196,9 @@ TYPED_TEST(LogsCodecTest, codecs_of_one_content_type_read_each_other) {
 
 // ---- the ZAP layout (docs/spec/zap-logs.md) --------------------------------
 
-std::filesystem::path spec_vector(std::string_view name) {
-  return std::filesystem::path(ZAPBENCH_SOURCE_DIR) / "docs/spec/vectors" / (std::string(name) + ".hex");
-}
-
 zaptest::ByteVec load_spec_vector(std::string_view name) {
-  const std::filesystem::path path = spec_vector(name);
-  std::ifstream in(path, std::ios::binary);
-  EXPECT_TRUE(in) << "cannot open " << path;
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   zaptest::ByteVec out;
-  EXPECT_TRUE(zaptest::decode_hex(text, path.string(), out));
+  EXPECT_TRUE(zaptest::load_repo_hex(name, out));
   return out;
 }
 

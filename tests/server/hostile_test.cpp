@@ -1,6 +1,7 @@
 // tests/server/hostile_test.cpp — hostile clients against a live in-process server
-// (both wires) while well-behaved clients (load::run, rpc: HTTP + JSON and
-// ZAP-HTTP + ZAP) must see only valid responses the whole time. Owns the
+// (all three wires) while well-behaved clients (load::run, rpc: HTTP + JSON
+// and ZAP-HTTP + ZAP; a ZAP-RPC client with calls in flight, RpcGoodClient)
+// must see only valid responses the whole time. Owns the
 // hostile case table (each case: bytes or an action, and the documented
 // answer), the connection flood, the clients that reset mid-response or never
 // read, and the after-checks: the server's open connections, the process's
@@ -20,6 +21,7 @@
 #include "support/await.hpp"
 #include "support/background_load.hpp"
 #include "support/server_client.hpp"
+#include "support/zap_rpc.hpp"
 
 namespace {
 
@@ -32,52 +34,33 @@ using SteadyClock = std::chrono::steady_clock;
 // must reach in seconds: the timeouts, and a connection limit a flood can hit.
 constexpr std::uint32_t kHeaderTimeoutMs = 1000;
 constexpr std::uint32_t kIdleTimeoutMs = 1500;
-constexpr std::size_t kMaxConnections = 96;
+constexpr std::size_t kMaxConnections = 160;
 // A timed close must come no earlier than its timeout (minus the clocks'
 // granularity). How much later it comes depends on the machine's speed, so
 // the only upper bound is the hang bound of the client's reads.
 constexpr int kEarlySlackMs = 60;
 
 // The well-behaved clients: two loads in process (HTTP + JSON and ZAP +
-// ZAP), kLoadConnections each, from before the attack until after it: they
-// are answered kLoadResponsesBefore times before it starts, and
-// kLoadResponsesAfter more after it ends, then stopped.
+// ZAP), kLoadConnections each, and one ZAP-RPC connection with calls in
+// flight, from before the attack until after it: they are answered
+// kLoadResponsesBefore times before it starts, and kLoadResponsesAfter more
+// after it ends, then stopped.
 constexpr unsigned kLoadConnections = 3;
 constexpr std::uint64_t kLoadResponsesBefore = 30;
 constexpr std::uint64_t kLoadResponsesAfter = 100;
 
-class LiveServer {
- public:
-  explicit LiveServer(unsigned threads) {
-    server::Config cfg;
-    cfg.http.push_back({"127.0.0.1", 0});
-    cfg.zap.push_back({"127.0.0.1", 0});
-    cfg.json = &record::default_json_codec();
-    cfg.threads = threads;
-    cfg.limits.header_timeout_ms = kHeaderTimeoutMs;
-    cfg.limits.idle_timeout_ms = kIdleTimeoutMs;
-    cfg.limits.max_connections = kMaxConnections;
-    srv_ = std::make_unique<server::Server>(cfg);
-    thread_ = std::thread([this] { srv_->run(); });
-  }
-  ~LiveServer() { stop(); }
-  void stop() {
-    if (!thread_.joinable()) return;
-    srv_->stop();
-    thread_.join();
-  }
-  std::uint16_t port(server::Wire w) const { return srv_->bound(w)[0].port; }
-  std::size_t open() const { return srv_->open_connections(); }
-  server::Counters counters() const { return srv_->counters(); }
-
-  // Waits until the open-connection count is `want` (closes are asynchronous).
-  bool wait_open(std::size_t want) const {
-    return zaptest::await([&] { return open() == want; });
-  }
-
- private:
-  std::unique_ptr<server::Server> srv_;
-  std::thread thread_;
+// The server under attack: support/server_client.hpp's TestServer (every
+// wire on 127.0.0.1:0) with these limits.
+server::Config hostile_config(unsigned threads) {
+  server::Config cfg;
+  cfg.threads = threads;
+  cfg.limits.header_timeout_ms = kHeaderTimeoutMs;
+  cfg.limits.idle_timeout_ms = kIdleTimeoutMs;
+  cfg.limits.max_connections = kMaxConnections;
+  return cfg;
+}
+struct LiveServer : TestServer {
+  explicit LiveServer(unsigned threads) : TestServer(hostile_config(threads)) {}
 };
 
 // ---- process figures ----------------------------------------------------------
@@ -190,6 +173,7 @@ Bytes prefix_only(std::uint32_t n) {
 
 enum class Action : std::uint8_t {
   send,            // send the bytes at once
+  bytewise,        // send them one byte per write, a millisecond apart (a frame split over many reads)
   send_then_shut,  // send them, then shutdown(SHUT_WR): the client leaves mid-request
   trickle,         // one byte a second (slowloris) until the server answers or closes
   idle,            // connect and send nothing
@@ -213,10 +197,15 @@ struct Case {
   // What the server counts for it (every error kind but io is counted exactly
   // over the whole run); nullopt: nothing.
   std::optional<server::ErrorKind> counted;
+  // ZAP-RPC: each reply's PromiseID, in order (empty: not checked).
+  std::vector<std::uint32_t> promises = {};
 };
 
 using server::ErrorKind;
 using server::Wire;
+
+constexpr Wire kWires[] = {Wire::http, Wire::zap, Wire::zap_rpc};
+const char* wire_name(Wire w) { return w == Wire::http ? "http" : w == Wire::zap ? "zap" : "zap-rpc"; }
 
 std::vector<Case> hostile_cases() {
   const std::string json = sample_json_request();
@@ -255,6 +244,19 @@ std::vector<Case> hostile_cases() {
 
   const std::uint32_t max_frame = net::zaphttp::kMaxFrameBytes;
   const std::string malformed = "malformed request frame: ";
+
+  // ZAP-RPC: a health call under PromiseID p, an eth_call with the ZAP body (answered 200 or, with its
+  // payload slot astray, 400), and the envelope offsets patched (support/zap_rpc.hpp; from the frame's first
+  // byte: the envelope at 5, its size field at 17, its root offset at 13, the payload slot at 41).
+  namespace zr = zaptest::rpc;
+  const auto rpc_hello = [](std::uint32_t p) { return zr::call(zr::kHealth, p); };
+  const Bytes rpc_eth = zr::call(zr::eth_call(), 2, eth);
+  const Bytes rpc_hello_1 = rpc_hello(1);
+  const Bytes rpc_cut_envelope = zr::raw(1, Bytes(rpc_hello_1.begin() + 5, rpc_hello_1.begin() + 35));
+  const std::size_t version_at = zr::kEnvelopeAt + 4, flags_at = zr::kEnvelopeAt + 6,
+                    root_at = zr::kEnvelopeAt + 8, size_at = zr::kEnvelopeAt + 12;
+  const std::uint32_t rpc_max = net::zaprpc::kMaxFrameBytes;
+  const std::string no_stream = "streams are not supported";
 
   // Each row: name, wire, action, bytes; the replies' statuses, then close or serve on; what the last
   // reply's body says; the timeout that ends it (timed cases); what the server counts.
@@ -344,6 +346,113 @@ std::vector<Case> hostile_cases() {
       {"zap: idle connection", Wire::zap, Action::idle, {},
        {}, End::close, "", kIdleTimeoutMs, ErrorKind::idle_timeout},
 
+      // ---- ZAP-RPC: framing (a bad length or direction byte: closed, no reply) ----
+      {"zap-rpc: length prefix 0", Wire::zap_rpc, Action::send, zr::prefix(0),
+       {}, End::close, "", 0, ErrorKind::zap_bad_length},
+      {"zap-rpc: length prefix one over the maximum (64 MiB + 1)", Wire::zap_rpc, Action::send, zr::prefix(rpc_max + 1),
+       {}, End::close, "", 0, ErrorKind::zap_bad_length},
+      {"zap-rpc: length prefix 0xFFFFFFFF", Wire::zap_rpc, Action::send, zr::prefix(0xFFFFFFFFu),
+       {}, End::close, "", 0, ErrorKind::zap_bad_length},
+      {"zap-rpc: good call, then length prefix 0", Wire::zap_rpc, Action::send, cat(rpc_hello(7), zr::prefix(0)),
+       {200}, End::close, "ok", 0, ErrorKind::zap_bad_length, {7}},
+      // Both read as little-endian lengths far over the limit.
+      {"zap-rpc: a ZAP-HTTP frame sent to the ZAP-RPC port", Wire::zap_rpc, Action::send, hello,
+       {}, End::close, "", 0, ErrorKind::zap_bad_length},
+      {"zap-rpc: an HTTP request sent to the ZAP-RPC port", Wire::zap_rpc, Action::send, bytes_of(get),
+       {}, End::close, "", 0, ErrorKind::zap_bad_length},
+      {"zap-rpc: direction byte 0", Wire::zap_rpc, Action::send, zr::call(zr::kHealth, 1, {}, 0, 0),
+       {}, End::close, "", 0, ErrorKind::zap_rpc_bad_dir},
+      {"zap-rpc: direction byte 9", Wire::zap_rpc, Action::send, zr::call(zr::kHealth, 1, {}, 0, 9),
+       {}, End::close, "", 0, ErrorKind::zap_rpc_bad_dir},
+      {"zap-rpc: good call, then direction byte 0xFF", Wire::zap_rpc, Action::send,
+       cat(rpc_hello(8), zr::raw(0xFF, {1, 2, 3})),
+       {200}, End::close, "ok", 0, ErrorKind::zap_rpc_bad_dir, {8}},
+      {"zap-rpc: truncated frame, then the client half-closes", Wire::zap_rpc, Action::send_then_shut,
+       Bytes(rpc_eth.begin(), rpc_eth.begin() + 30),
+       {}, End::close, "", 0, std::nullopt},
+      {"zap-rpc: truncated frame left hanging (header timeout)", Wire::zap_rpc, Action::send,
+       Bytes(rpc_eth.begin(), rpc_eth.begin() + 30),
+       {}, End::close, "", kHeaderTimeoutMs, ErrorKind::header_timeout},
+
+      // ---- ZAP-RPC: frames the server does not answer (dropped or skipped, counted; the call after is answered) ----
+      {"zap-rpc: a response frame (dir 2) is dropped", Wire::zap_rpc, Action::send,
+       cat(zr::response(200, 9, zaptest::bytes_of("ok")), rpc_hello(9)),
+       {200}, End::serve_on, "ok", 0, ErrorKind::zap_rpc_unsolicited, {9}},
+      {"zap-rpc: a stream message (dir 4) is dropped", Wire::zap_rpc, Action::send,
+       cat(zr::raw(4, {1, 0, 0, 0, 'x', 'y'}), rpc_hello(10)),
+       {200}, End::serve_on, "ok", 0, ErrorKind::zap_rpc_stream, {10}},
+      {"zap-rpc: a stream end (dir 5) is dropped", Wire::zap_rpc, Action::send,
+       cat(zr::raw(5, {1, 0, 0, 0}), rpc_hello(11)),
+       {200}, End::serve_on, "ok", 0, ErrorKind::zap_rpc_stream, {11}},
+      {"zap-rpc: an empty stream message (L = 1) is dropped", Wire::zap_rpc, Action::send,
+       cat(zr::raw(4, {}), rpc_hello(12)),
+       {200}, End::serve_on, "ok", 0, ErrorKind::zap_rpc_stream, {12}},
+      {"zap-rpc: an empty request frame (L = 1) is skipped", Wire::zap_rpc, Action::send,
+       cat(zr::raw(1, {}), rpc_hello(13)),
+       {200}, End::serve_on, "ok", 0, ErrorKind::zap_rpc_malformed, {13}},
+      {"zap-rpc: a truncated envelope (30 of its 44 bytes) is skipped", Wire::zap_rpc, Action::send,
+       cat(rpc_cut_envelope, rpc_hello(14)),
+       {200}, End::serve_on, "ok", 0, ErrorKind::zap_rpc_malformed, {14}},
+      {"zap-rpc: an envelope with a bad magic is skipped", Wire::zap_rpc, Action::send,
+       cat(zr::patch_u32(rpc_hello(1), zr::kEnvelopeAt, 0), rpc_hello(15)),
+       {200}, End::serve_on, "ok", 0, ErrorKind::zap_rpc_malformed, {15}},
+      {"zap-rpc: an envelope of version 3 is skipped", Wire::zap_rpc, Action::send,
+       cat(zr::patch_u16(rpc_hello(1), version_at, 3), rpc_hello(16)),
+       {200}, End::serve_on, "ok", 0, ErrorKind::zap_rpc_malformed, {16}},
+      {"zap-rpc: an envelope size under the header's is skipped", Wire::zap_rpc, Action::send,
+       cat(zr::patch_u32(rpc_hello(1), size_at, 8), rpc_hello(17)),
+       {200}, End::serve_on, "ok", 0, ErrorKind::zap_rpc_malformed, {17}},
+      {"zap-rpc: an envelope size past the frame is skipped", Wire::zap_rpc, Action::send,
+       cat(zr::patch_u32(rpc_hello(1), size_at, 1000), rpc_hello(18)),
+       {200}, End::serve_on, "ok", 0, ErrorKind::zap_rpc_malformed, {18}},
+      {"zap-rpc: a root offset into the header is skipped", Wire::zap_rpc, Action::send,
+       cat(zr::patch_u32(rpc_hello(1), root_at, 8), rpc_hello(19)),
+       {200}, End::serve_on, "ok", 0, ErrorKind::zap_rpc_malformed, {19}},
+      {"zap-rpc: a root offset at the size is skipped", Wire::zap_rpc, Action::send,
+       cat(zr::patch_u32(rpc_hello(1), root_at, 44), rpc_hello(20)),
+       {200}, End::serve_on, "ok", 0, ErrorKind::zap_rpc_malformed, {20}},
+      {"zap-rpc: a malformed stream open is skipped", Wire::zap_rpc, Action::send,
+       cat(zr::patch_u32(zr::call(zr::eth_call(), 1, eth, 0, 3), zr::kEnvelopeAt, 0), rpc_hello(21)),
+       {200}, End::serve_on, "ok", 0, ErrorKind::zap_rpc_malformed, {21}},
+
+      // ---- ZAP-RPC: calls answered with a refusal under their PromiseID ----
+      {"zap-rpc: a stream open (dir 3) is refused under its stream id", Wire::zap_rpc, Action::send,
+       zr::call(zr::eth_call(), 77, eth, 0, 3),
+       {404}, End::serve_on, no_stream, 0, std::nullopt, {77}},
+      {"zap-rpc: Target != 0 (promise pipelining)", Wire::zap_rpc, Action::send, zr::call(zr::eth_call(), 22, eth, 21),
+       {400}, End::serve_on, "promise pipelining (Target) is not supported", 0, std::nullopt, {22}},
+      {"zap-rpc: method 0xFFFFFFFF", Wire::zap_rpc, Action::send, zr::call(0xFFFFFFFFu, 23, eth),
+       {404}, End::serve_on, "unknown method 4294967295", 0, std::nullopt, {23}},
+      // Slots that do not resolve read as null (the reader's rules): an eth_call with no payload.
+      {"zap-rpc: payload slot pointing back into the header reads as null (400)", Wire::zap_rpc, Action::send,
+       zr::patch_u32(rpc_eth, zr::kPayloadSlotAt, 0xFFFFFFE2u),
+       {400}, End::serve_on, "bad zap body: ", 0, std::nullopt, {2}},
+      {"zap-rpc: payload slot rel 0 reads as null (400)", Wire::zap_rpc, Action::send,
+       zr::patch_u32(rpc_eth, zr::kPayloadSlotAt, 0),
+       {400}, End::serve_on, "bad zap body: ", 0, std::nullopt, {2}},
+      {"zap-rpc: payload slot past the envelope's end reads as null (400)", Wire::zap_rpc, Action::send,
+       zr::patch_u32(rpc_eth, zr::kPayloadSlotAt + 4, static_cast<std::uint32_t>(eth.size()) + 1),
+       {400}, End::serve_on, "bad zap body: ", 0, std::nullopt, {2}},
+      {"zap-rpc: payload length 0xFFFFFFFF reads as null (400)", Wire::zap_rpc, Action::send,
+       zr::patch_u32(rpc_eth, zr::kPayloadSlotAt + 4, 0xFFFFFFFFu),
+       {400}, End::serve_on, "bad zap body: ", 0, std::nullopt, {2}},
+      {"zap-rpc: a capability slot pointing anywhere is not read (200)", Wire::zap_rpc, Action::send,
+       zr::patch_u32(zr::patch_u32(rpc_eth, zr::kCapSlotAt, 0xFFFFFFF0u), zr::kCapSlotAt + 4, 0xFFFFFFFFu),
+       {200}, End::serve_on, "", 0, std::nullopt, {2}},
+      {"zap-rpc: envelope flags 0 are not read (200)", Wire::zap_rpc, Action::send,
+       zr::patch_u16(rpc_hello(24), flags_at, 0),
+       {200}, End::serve_on, "ok", 0, std::nullopt, {24}},
+      {"zap-rpc: duplicate PromiseIDs are both answered", Wire::zap_rpc, Action::send, cat(rpc_eth, rpc_hello(2)),
+       {200, 200}, End::serve_on, "ok", 0, std::nullopt, {2, 2}},
+      {"zap-rpc: a call split byte by byte over many writes", Wire::zap_rpc, Action::bytewise, cat(rpc_eth, rpc_hello(25)),
+       {200, 200}, End::serve_on, "ok", 0, std::nullopt, {2, 25}},
+
+      // ---- ZAP-RPC: time (closed, no reply) ----
+      {"zap-rpc: slowloris, one byte a second", Wire::zap_rpc, Action::trickle, rpc_hello(1),
+       {}, End::close, "", kHeaderTimeoutMs, ErrorKind::header_timeout},
+      {"zap-rpc: idle connection", Wire::zap_rpc, Action::idle, {},
+       {}, End::close, "", kIdleTimeoutMs, ErrorKind::idle_timeout},
+
       // ---- HTTP/1.1: limits ----
       {"http: one header line over max_header_bytes", Wire::http, Action::send,
        bytes_of("GET /health HTTP/1.1\r\nHost: t\r\nX-Big: " + std::string(9000, 'a') + "\r\n\r\n"),
@@ -431,20 +540,34 @@ bool readable_within(int fd, int timeout_ms) {
   return poll(&p, 1, timeout_ms) > 0;
 }
 
-// The next reply's status and body on either wire; nullopt on close/timeout.
-std::optional<std::pair<int, std::string>> next_reply(Client& c, Wire w) {
+// A reply on any wire: its status, body and (ZAP-RPC) PromiseID.
+struct Reply {
+  int status = 0;
+  std::string body;
+  std::uint32_t promise = 0;
+};
+
+// The next reply on the wire; nullopt on close/timeout.
+std::optional<Reply> next_reply(Client& c, Wire w) {
   if (w == Wire::http) {
     auto r = c.http_response();
     if (!r) return std::nullopt;
-    return std::pair{r->first.status, r->second};
+    return Reply{r->first.status, r->second};
+  }
+  if (w == Wire::zap_rpc) {
+    auto r = c.zap_rpc_response();
+    if (!r) return std::nullopt;
+    return Reply{static_cast<int>(r->status), std::string(r->body.begin(), r->body.end()), r->promise};
   }
   auto r = c.zap_response();
   if (!r) return std::nullopt;
-  return std::pair{r->status, std::string(r->body.begin(), r->body.end())};
+  return Reply{r->status, std::string(r->body.begin(), r->body.end())};
 }
 
 Bytes hello_on(Wire w) {
-  return w == Wire::http ? bytes_of(http_request("GET", "/health", "", "")) : zap_hello();
+  return w == Wire::http  ? bytes_of(http_request("GET", "/health", "", ""))
+         : w == Wire::zap ? zap_hello()
+                          : zaptest::rpc::call(zaptest::rpc::kHealth, 1);
 }
 
 // A new connection on w gets 200 for GET /health.
@@ -452,7 +575,7 @@ bool serves_a_newcomer(const LiveServer& srv, Wire w) {
   Client c(srv.port(w));
   c.send_all(hello_on(w));
   const auto r = next_reply(c, w);
-  return r && r->first == 200;
+  return r && r->status == 200;
 }
 
 void run_case(const LiveServer& srv, const Case& k) {
@@ -467,6 +590,12 @@ void run_case(const LiveServer& srv, const Case& k) {
       c.send_all(k.bytes);
       shutdown(c.fd(), SHUT_WR);
       break;
+    case Action::bytewise:
+      for (std::uint8_t b : k.bytes) {
+        if (::send(c.fd(), &b, 1, MSG_NOSIGNAL) != 1) break;  // closed under us: the reads tell
+        std::this_thread::sleep_for(Ms(1));                   // each its own segment, most its own read
+      }
+      break;
     case Action::trickle:
       for (std::uint8_t b : k.bytes) {
         if (::send(c.fd(), &b, 1, MSG_NOSIGNAL) != 1) break;  // closed under us: the reads tell
@@ -480,8 +609,11 @@ void run_case(const LiveServer& srv, const Case& k) {
   for (std::size_t i = 0; i < k.replies.size(); ++i) {
     const auto r = next_reply(c, k.wire);
     ASSERT_TRUE(r) << k.name << ": reply " << i << " missing (closed or timed out)";
-    EXPECT_EQ(r->first, k.replies[i]) << k.name << ": reply " << i << ", body: " << r->second;
-    last_body = r->second;
+    EXPECT_EQ(r->status, k.replies[i]) << k.name << ": reply " << i << ", body: " << r->body;
+    if (i < k.promises.size()) {
+      EXPECT_EQ(r->promise, k.promises[i]) << k.name << ": reply " << i << " answers another call";
+    }
+    last_body = r->body;
   }
   if (!k.body_has.empty()) {
     EXPECT_NE(last_body.find(k.body_has), std::string::npos)
@@ -498,7 +630,7 @@ void run_case(const LiveServer& srv, const Case& k) {
     c.send_all(hello_on(k.wire));
     const auto r = next_reply(c, k.wire);
     ASSERT_TRUE(r) << k.name << ": the connection did not serve on";
-    EXPECT_EQ(r->first, 200) << k.name << ": the follow-up GET /health";
+    EXPECT_EQ(r->status, 200) << k.name << ": the follow-up GET /health";
   }
 }
 
@@ -510,15 +642,15 @@ std::size_t flood(const LiveServer& srv, std::size_t well_behaved) {
   SCOPED_TRACE("case: connection flood past max_connections");
   const std::size_t n = kMaxConnections + 32;
   const std::size_t headroom = kMaxConnections - well_behaved;
+  const auto wire_of = [](std::size_t i) { return kWires[i % std::size(kWires)]; };
   std::vector<std::unique_ptr<Client>> cs;
-  for (std::size_t i = 0; i < n; ++i)
-    cs.push_back(std::make_unique<Client>(srv.port(i % 2 ? Wire::zap : Wire::http)));
-  for (std::size_t i = 0; i < n; ++i) cs[i]->send_all(hello_on(i % 2 ? Wire::zap : Wire::http));
+  for (std::size_t i = 0; i < n; ++i) cs.push_back(std::make_unique<Client>(srv.port(wire_of(i))));
+  for (std::size_t i = 0; i < n; ++i) cs[i]->send_all(hello_on(wire_of(i)));
   std::size_t served = 0, refused = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    const auto r = next_reply(*cs[i], i % 2 ? Wire::zap : Wire::http);
+    const auto r = next_reply(*cs[i], wire_of(i));
     if (r) {
-      EXPECT_EQ(r->first, 200) << "flood connection " << i;
+      EXPECT_EQ(r->status, 200) << "flood connection " << i;
       ++served;
     } else {
       EXPECT_TRUE(cs[i]->closed_without_reply()) << "flood connection " << i;
@@ -528,8 +660,8 @@ std::size_t flood(const LiveServer& srv, std::size_t well_behaved) {
   EXPECT_EQ(served, headroom) << "flood: the connections served are not exactly the limit's headroom";
   EXPECT_EQ(refused, n - headroom) << "flood: the connections past the limit were not all closed";
   EXPECT_EQ(srv.open(), kMaxConnections) << "flood: open connections at the limit";
-  // At the limit, a newer connection is closed too, on either wire.
-  for (Wire w : {Wire::http, Wire::zap}) {
+  // At the limit, a newer connection is closed too, on every wire.
+  for (Wire w : kWires) {
     Client extra(srv.port(w));
     extra.send_all(hello_on(w));
     EXPECT_TRUE(extra.closed_without_reply()) << "flood: a connection past the limit was served";
@@ -537,18 +669,20 @@ std::size_t flood(const LiveServer& srv, std::size_t well_behaved) {
   cs.clear();
   EXPECT_TRUE(srv.wait_open(well_behaved))
       << "flood: the flood's connections were not all closed; open " << srv.open();
-  for (Wire w : {Wire::http, Wire::zap})  // below the limit again, newcomers are served
+  for (Wire w : kWires)  // below the limit again, newcomers are served
     EXPECT_TRUE(serves_a_newcomer(srv, w)) << "flood: a new connection after the flood was not served";
-  return n - headroom + 2;  // refused: the flood's excess and the two extras
+  return n - headroom + std::size(kWires);  // refused: the flood's excess and the extras
 }
 
-// A pipelined batch of `count` rpc requests on a wire (JSON over HTTP, ZAP over ZAP).
+// A pipelined batch of `count` rpc requests on a wire (JSON over HTTP, ZAP over ZAP-HTTP, ZAP eth_call
+// calls over ZAP-RPC, all under PromiseID 1: duplicates are answered each).
 Bytes rpc_batch(Wire w, int count) {
   zaptest::ByteVec eth;
   EXPECT_TRUE(zaptest::load_hex("eth_req", eth));
   const Bytes one = w == Wire::http
                         ? bytes_of(http_request("POST", "/rpc", "application/json", sample_json_request()))
-                        : zap_rpc(eth);
+                    : w == Wire::zap ? zap_rpc(eth)
+                                     : zaptest::rpc::call(zaptest::rpc::eth_call(), 1, eth);
   Bytes b;
   b.reserve(one.size() * static_cast<std::size_t>(count));
   for (int i = 0; i < count; ++i) b.insert(b.end(), one.begin(), one.end());
@@ -578,7 +712,7 @@ std::size_t never_readers(const LiveServer& srv, std::size_t well_behaved) {
   };
   std::vector<std::unique_ptr<Reader>> rs;
   for (int i = 0; i < kNeverReadersPerWire; ++i)
-    for (Wire w : {Wire::http, Wire::zap}) {
+    for (Wire w : kWires) {
       rs.push_back(std::make_unique<Reader>());
       rs.back()->wire = w;
       rs.back()->batch = rpc_batch(w, 4096);
@@ -621,7 +755,7 @@ std::size_t never_readers(const LiveServer& srv, std::size_t well_behaved) {
     return true;
   });
   EXPECT_TRUE(all_sending) << "awaited 1 MiB sent by each never-reader";
-  for (Wire w : {Wire::http, Wire::zap})
+  for (Wire w : kWires)
     EXPECT_TRUE(serves_a_newcomer(srv, w)) << "never-reader: another client was not served meanwhile";
   std::int64_t rss_peak = rss_kib();
   while (done < rs.size()) {
@@ -630,7 +764,7 @@ std::size_t never_readers(const LiveServer& srv, std::size_t well_behaved) {
   }
   for (auto& t : ts) t.join();
   for (const auto& r : rs) {
-    const char* w = r->wire == Wire::http ? "http" : "zap";
+    const char* w = wire_name(r->wire);
     EXPECT_FALSE(r->hung) << "never-reader (" << w << "): its sends blocked for " << zaptest::kHang.count()
                           << " ms and the server never closed it";
     EXPECT_TRUE(r->closed_by_server || r->hung)
@@ -655,9 +789,11 @@ std::size_t never_readers(const LiveServer& srv, std::size_t well_behaved) {
 void resetters(const LiveServer& srv, std::size_t well_behaved) {
   SCOPED_TRACE("case: clients that reset mid-response");
   for (bool read_first : {true, false}) {
-    for (Wire w : {Wire::http, Wire::zap}) {
+    for (Wire w : kWires) {
       auto c = std::make_unique<Client>(srv.port(w));
-      c->send_all(rpc_batch(w, 5000));  // ~1 MiB: fits the socket buffers, so send_all cannot block
+      // ~1 MiB: fits the socket buffers, so send_all cannot block. ZAP-RPC stops reading at 256 calls in
+      // flight, so the kernel's buffers take the rest: 500 calls (~60 KiB) fit them at their defaults.
+      c->send_all(rpc_batch(w, w == Wire::zap_rpc ? 500 : 5000));
       if (read_first) {
         EXPECT_TRUE(next_reply(*c, w)) << "resetter: not even one reply";
       }
@@ -667,8 +803,7 @@ void resetters(const LiveServer& srv, std::size_t well_behaved) {
     }
   }
   EXPECT_TRUE(srv.wait_open(well_behaved)) << "resetter: connections not dropped; open " << srv.open();
-  for (Wire w : {Wire::http, Wire::zap})
-    EXPECT_TRUE(serves_a_newcomer(srv, w)) << "resetter: the server did not serve on";
+  for (Wire w : kWires) EXPECT_TRUE(serves_a_newcomer(srv, w)) << "resetter: the server did not serve on";
 }
 
 // ---- the whole attack ------------------------------------------------------------------
@@ -704,10 +839,12 @@ void attack(unsigned threads) {
   zap_zap.body = record::find_codec("zap");
   zaptest::BackgroundLoad loads[2] = {zaptest::BackgroundLoad(http_json), zaptest::BackgroundLoad(zap_zap)};
   const char* names[2] = {"HTTP + JSON", "ZAP-HTTP + ZAP"};
+  RpcGoodClient rpc_good(srv.port(Wire::zap_rpc));  // ZAP-RPC + ZAP, 4 calls in flight
   for (int i = 0; i < 2; ++i)
     ASSERT_TRUE(loads[i].await_responses(kLoadResponsesBefore,
                                          std::string(names[i]) + " answered before the attack"));
-  const std::size_t well_behaved = 2 * kLoadConnections;
+  ASSERT_TRUE(rpc_good.await_answers(kLoadResponsesBefore, "ZAP-RPC + ZAP answered before the attack"));
+  const std::size_t well_behaved = 2 * kLoadConnections + 1;
   ASSERT_TRUE(srv.wait_open(well_behaved)) << "the well-behaved clients did not connect; open " << srv.open();
 
   const auto attack_start = SteadyClock::now();
@@ -734,6 +871,13 @@ void attack(unsigned threads) {
     const std::uint64_t n = loads[i].progress().responses.load() + kLoadResponsesAfter;
     loads[i].await_responses(n, std::string(names[i]) + " answered after the attack");
   }
+  rpc_good.await_answers(rpc_good.answers() + kLoadResponsesAfter, "ZAP-RPC + ZAP answered after the attack");
+  const RpcGoodClient::Result rpc_result = rpc_good.finish();
+  std::printf("[ hostile  ] well-behaved ZAP-RPC + ZAP: %llu valid answers, %s\n",
+              static_cast<unsigned long long>(rpc_result.answers),
+              rpc_result.failure.empty() ? "no failure" : rpc_result.failure.c_str());
+  EXPECT_GE(rpc_result.answers, kLoadResponsesBefore + kLoadResponsesAfter) << "ZAP-RPC + ZAP";
+  EXPECT_EQ(rpc_result.failure, "") << "ZAP-RPC + ZAP";
   for (int i = 0; i < 2; ++i) {
     const load::Result& r = loads[i].finish();
     std::printf("[ hostile  ] well-behaved %s: %llu valid responses, errors: %s\n", names[i],

@@ -3,7 +3,8 @@
 // and the micro fixture that drives the server's own answer_ready() on the
 // loader's bytes (micro/request_path.hpp): every case answers right, keeps
 // answering, allocates nothing per request, and its errors are clear; /logs
-// (each error, every codec with the record, no allocation per request).
+// (each error, every codec with the record, no allocation per request); all
+// three framings (ZAP-RPC's calls by method ordinal, matched by PromiseID).
 #include "micro/request_path.hpp"
 
 #include <gtest/gtest.h>
@@ -17,6 +18,7 @@
 
 #include "micro/alloc_counter.hpp"
 #include "net/client_wires.hpp"
+#include "net/zap_rpc.hpp"
 #include "record/codec_direct.hpp"
 #include "record/codec_zap.hpp"
 #include "record/registry.hpp"
@@ -38,6 +40,26 @@ struct Body {
     return {reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size() - record::kInputPaddingBytes};
   }
 };
+
+// One ZAP-RPC response frame from the front of out, as the in-order readers give theirs (consumed_bytes,
+// the status as code, the body); its PromiseID in `promise`. Malformed: not a whole response frame.
+net::wire::Response take_rpc(const net::Buffer& out, std::uint32_t& promise) {
+  const net::zaprpc::FrameScan s = net::zaprpc::scan_frame(out.readable());
+  net::zaprpc::Response env;
+  net::wire::Response r;
+  r.status = net::wire::Response::Status::malformed;
+  if (s.status != net::zaprpc::FrameScan::Status::complete ||
+      s.dir != static_cast<std::uint8_t>(net::zaprpc::Dir::response) ||
+      net::zaprpc::decode_response(net::zaprpc::frame_body(out.readable(), s), env) !=
+          net::zaprpc::EnvelopeError::ok)
+    return r;
+  r.status = net::wire::Response::Status::complete;
+  r.consumed_bytes = s.frame_bytes();
+  r.code = static_cast<int>(env.status);
+  r.body = env.body;
+  promise = env.promise;
+  return r;
+}
 
 struct Answer {
   server::Reply reply;
@@ -192,6 +214,35 @@ TEST(routes, binary_peers_by_their_content_type) {
   }
 }
 
+// ZAP-RPC's entry: a request its method ordinal routed gets what handle() gives the same route, method and
+// content type, on every route and content type (a codec missing or without the record: the same 415).
+TEST(routes, handle_routed_answers_as_handle_does) {
+  server::Routes a(record::default_json_codec()), b(record::default_json_codec());
+  record::ZapCodec zap;
+  const Body eth(zap.encode_request(record::sample_request()));
+  const Body logs(zap.encode_logs_request(record::sample_logs_request(10)));
+  const Body junk(record::Bytes{reinterpret_cast<const std::uint8_t*>("junk"), 4});
+  struct Case {
+    Route route;
+    const char* method;
+    const char* target;
+    const Body* body;
+  };
+  for (const Case& k : {Case{Route::health, "GET", "/health", &junk}, Case{Route::rpc, "POST", "/rpc", &eth},
+                        Case{Route::rpc, "POST", "/rpc", &junk}, Case{Route::logs, "POST", "/logs", &logs},
+                        Case{Route::logs, "POST", "/logs", &junk}})
+    for (const std::string_view type : net::zaprpc::kBodyContentTypes) {
+      SCOPED_TRACE(std::string(k.target) + " " + std::string(type));
+      const Answer want = ask(a, k.method, k.target, type, k.body->view());
+      Outcome outcome;
+      const server::Reply got = b.handle_routed(k.route, type, k.body->view(), outcome);
+      EXPECT_EQ(got.kind, want.reply.kind);
+      EXPECT_EQ(outcome, want.outcome);
+      EXPECT_EQ(text(got.body), text(want.reply.body));
+      EXPECT_EQ(want.route, k.route);
+    }
+}
+
 // ---- /logs -------------------------------------------------------------------------
 
 record::LogsDigest digest_for(std::uint32_t n) {
@@ -305,14 +356,17 @@ TEST(routes, logs_with_every_codec_that_has_the_record) {
   }
 }
 
-// The /logs request path over both framings, pipelined, answers of 23 KB and 2.3 MB: after the first
+// The /logs request path over the three framings, pipelined, answers of 23 KB and 2.3 MB: after the first
 // batch (the buffers grow and the logs are generated once) nothing is allocated per request.
 TEST(request_path, logs_allocates_nothing_per_request_in_steady_state) {
   server::Config config;
   config.json = &record::default_json_codec();
-  for (const server::Wire wire : {server::Wire::http, server::Wire::zap})
+  for (const server::Wire wire : {server::Wire::http, server::Wire::zap, server::Wire::zap_rpc})
     for (const auto& [n, depth] : {std::pair{100u, 4u}, std::pair{10'000u, 1u}}) {
-      SCOPED_TRACE(std::string(wire == server::Wire::http ? "http " : "zap ") + std::to_string(n));
+      const char* wire_name = wire == server::Wire::http  ? "http "
+                              : wire == server::Wire::zap ? "zap "
+                                                          : "zap-rpc ";
+      SCOPED_TRACE(wire_name + std::to_string(n));
       server::Context x(config);
       server::Conn conn(wire);
       record::ZapCodec zap;
@@ -322,8 +376,11 @@ TEST(request_path, logs_allocates_nothing_per_request_in_steady_state) {
       for (unsigned i = 0; i < depth; ++i)
         if (wire == server::Wire::http)
           http.append_request(conn.in, "POST", "/logs", "application/zap", body);
-        else
+        else if (wire == server::Wire::zap)
           zhttp.append_request(conn.in, "POST", "/logs", "application/zap", body);
+        else  // eth_getLogs with a ZAP body: ordinal 2; PromiseIDs 1..depth
+          net::zaprpc::append_request_frame(
+              conn.in, {net::zaprpc::method_ordinal(net::zaprpc::Op::eth_get_logs, 0), i + 1, 0, {}, body});
       const std::size_t batch_bytes = conn.in.size();
       const auto batch = [&] {
         conn.in.prepare(batch_bytes);  // the bytes are where the last batch left them
@@ -336,18 +393,23 @@ TEST(request_path, logs_allocates_nothing_per_request_in_steady_state) {
       };
       conn.in.consume(batch_bytes);
       const std::size_t first = batch();
-      // Every answer whole and right, in order.
+      // Every answer whole and right, in order (ZAP-RPC: each with its call's PromiseID).
       {
         conn.in.prepare(batch_bytes);
         conn.in.commit(batch_bytes);
         server::with_wire(conn, [&]<class W>() { server::answer_ready<W>(x, conn, 1); });
         std::size_t hint = 0;
         for (unsigned i = 0; i < depth; ++i) {
-          const net::wire::Response r =
-              wire == server::Wire::http ? http.take(conn.out, hint) : zhttp.take(conn.out, hint);
+          std::uint32_t promise = i + 1;
+          const net::wire::Response r = wire == server::Wire::zap_rpc ? take_rpc(conn.out, promise)
+                                        : wire == server::Wire::http  ? http.take(conn.out, hint)
+                                                                      : zhttp.take(conn.out, hint);
           ASSERT_EQ(r.status, net::wire::Response::Status::complete);
           EXPECT_EQ(r.code, 200);
-          EXPECT_EQ(r.content_type, "application/zap");
+          EXPECT_EQ(promise, i + 1);
+          if (wire != server::Wire::zap_rpc) {  // ZAP-RPC carries no content type: the ordinal said ZAP
+            EXPECT_EQ(r.content_type, "application/zap");
+          }
           std::vector<std::uint8_t> padded(r.body.begin(), r.body.end());
           padded.resize(padded.size() + record::kInputPaddingBytes);
           record::LogsDigest d;
@@ -364,8 +426,9 @@ TEST(request_path, logs_allocates_nothing_per_request_in_steady_state) {
     }
 }
 
-// On ZAP-HTTP the frame limit holds for answers too: an answer whose frame would pass it (a response limit
-// above it) is the same clean 500, counted as too large; over HTTP/1.1 the same answer is served.
+// On ZAP-HTTP and ZAP-RPC the frame limit holds for answers too: an answer whose frame would pass it (a
+// response limit above it) is the same clean 500, counted as too large; over HTTP/1.1 the same answer is
+// served.
 TEST(request_path, logs_answer_over_the_zap_frame_limit_is_a_clean_500) {
   record::LogSet set;
   record::generate(record::sample_logs_request(1000), set);
@@ -375,22 +438,31 @@ TEST(request_path, logs_answer_over_the_zap_frame_limit_is_a_clean_500) {
   config.json = &record::default_json_codec();
   config.limits.max_frame_bytes = static_cast<std::uint32_t>(answer_bytes);  // the frame's head tips it over
   config.limits.max_response_bytes = std::size_t{1} << 30;
-  for (const server::Wire wire : {server::Wire::zap, server::Wire::http}) {
-    SCOPED_TRACE(wire == server::Wire::zap ? "zap" : "http");
+  for (const server::Wire wire : {server::Wire::zap, server::Wire::zap_rpc, server::Wire::http}) {
+    SCOPED_TRACE(wire == server::Wire::zap ? "zap" : wire == server::Wire::zap_rpc ? "zap-rpc" : "http");
     server::Context x(config);
     server::Conn conn(wire);
     const record::Bytes body = zap.encode_logs_request(record::sample_logs_request(1000));
     net::wire::ZapHttpClient zclient;
     net::wire::Http1Client hclient(std::string{"127.0.0.1:8080"});
+    constexpr std::uint32_t kPromise = 77;
     if (wire == server::Wire::zap)
       zclient.append_request(conn.in, "POST", "/logs", "application/zap", body);
+    else if (wire == server::Wire::zap_rpc)
+      net::zaprpc::append_request_frame(
+          conn.in, {net::zaprpc::method_ordinal(net::zaprpc::Op::eth_get_logs, 0), kPromise, 0, {}, body});
     else
       hclient.append_request(conn.in, "POST", "/logs", "application/zap", body);
     server::with_wire(conn, [&]<class W>() { server::answer_ready<W>(x, conn, 1); });
     std::size_t hint = 0;
-    const net::wire::Response r =
-        wire == server::Wire::zap ? zclient.take(conn.out, hint) : hclient.take(conn.out, hint);
+    std::uint32_t promise = 0;
+    const net::wire::Response r = wire == server::Wire::zap       ? zclient.take(conn.out, hint)
+                                  : wire == server::Wire::zap_rpc ? take_rpc(conn.out, promise)
+                                                                  : hclient.take(conn.out, hint);
     ASSERT_EQ(r.status, net::wire::Response::Status::complete);
+    if (wire == server::Wire::zap_rpc) {
+      EXPECT_EQ(promise, kPromise) << "the 500 answers its call";
+    }
     if (wire == server::Wire::http) {
       EXPECT_EQ(r.code, 200);
       EXPECT_EQ(r.body.size(), answer_bytes);
@@ -411,8 +483,8 @@ TEST(request_path, every_case_answers_right_and_keeps_answering) {
   const std::vector<micro::PathCase> cases = micro::path_cases();
   std::size_t available = 0;
   for (const record::CodecInfo& c : record::all_codecs()) available += c.available && !c.trusted_input_only;
-  EXPECT_EQ(cases.size(), 2 * (1 + available))
-      << "both framings × hello and every available codec a server answers with";
+  EXPECT_EQ(cases.size(), 3 * (1 + available))
+      << "every framing × hello and every available codec a server answers with";
   for (const micro::PathCase& c : cases) {
     micro::RequestPath path(c);
     ASSERT_EQ(path.check(), "") << c.name();
@@ -425,7 +497,7 @@ TEST(request_path, every_case_answers_right_and_keeps_answering) {
 }
 
 TEST(request_path, allocates_nothing_per_request) {
-  for (const micro::Framing f : {micro::Framing::http1, micro::Framing::zap_http})
+  for (const micro::Framing f : {micro::Framing::http1, micro::Framing::zap_http, micro::Framing::zap_rpc})
     for (const char* body : {"hello", "zap", "direct"}) {
       const micro::PathCase c{f, body};
       micro::RequestPath path(c);
@@ -441,6 +513,9 @@ TEST(request_path, names_and_refusals) {
   ASSERT_TRUE(micro::find_path_case("Server/zap-http/zap", c));
   EXPECT_EQ(c.framing, micro::Framing::zap_http);
   EXPECT_EQ(c.body, "zap");
+  ASSERT_TRUE(micro::find_path_case("Server/zap-rpc/direct", c));
+  EXPECT_EQ(c.framing, micro::Framing::zap_rpc);
+  EXPECT_EQ(c.name(), "Server/zap-rpc/direct");
   ASSERT_TRUE(micro::find_path_case("http1/hello", c)) << "the Server/ prefix is optional";
   EXPECT_EQ(c.name(), "Server/http1/hello");
   EXPECT_FALSE(micro::find_path_case("Server/http2/zap", c));

@@ -4,17 +4,19 @@
 # bad flags give exit 2 with a clear message; `zapbench load` against it,
 # also stopped by SIGINT. Every wait is for an event (a line printed, a
 # process's exit, the server reading), bounded by $hang seconds to catch a
-# hang only. Usage: serve_cli_test.sh ZAPBENCH
+# hang only. ZAP-RPC (--zap-rpc): a health call answered with its PromiseID,
+# a response frame sent to the server dropped and counted, the ready-channel
+# name "zap-rpc". Usage: serve_cli_test.sh ZAPBENCH
 set -u
 bin=$1
 . "$(dirname "$0")/../support/cli_checks.sh"
 
-"$bin" serve --http 127.0.0.1:0 --zap 127.0.0.1:0 >"$work/out" 2>"$work/err" &
+"$bin" serve --http 127.0.0.1:0 --zap 127.0.0.1:0 --zap-rpc 127.0.0.1:0 >"$work/out" 2>"$work/err" &
 pid=$!
 # Bytes the process has taken in with read() (/proc/PID/io rchar).
 rchar() { sed -n 's/^rchar: //p' "/proc/$1/io"; }
 
-listening() { grep -q "zap listening" "$work/out" || ! kill -0 "$pid" 2>/dev/null; }
+listening() { grep -q "zap-rpc listening" "$work/out" || ! kill -0 "$pid" 2>/dev/null; }
 await listening
 port=$(sed -n 's/.*http listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$work/out")
 [ -n "$port" ]; check "prints the bound HTTP port" $?
@@ -47,6 +49,23 @@ lpid=
   grep -q '"responses": [1-9]' "$work/stopped.json"
 check "load: SIGINT ends the window early, prints and writes the results, exit 130 (got $rc)" $?
 
+# ZAP-RPC: a response frame (dir 2, dropped and counted), then a health call (method 0, PromiseID 7): the
+# answer is a response frame of 43 bytes, status 200, PromiseID 7, body "ok". Frames as
+# docs/spec/zap-rpc.md §1 draws them: u32 LE L, dir, envelope (header: "ZAP\0", version 2, flags 0xC800,
+# root 16, size).
+rport=$(sed -n 's/.*zap-rpc listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$work/out")
+[ -n "$rport" ]; check "prints the bound ZAP-RPC port" $?
+header='\x5a\x41\x50\x00\x02\x00\x00\xc8\x10\x00\x00\x00'
+zeros8='\x00\x00\x00\x00\x00\x00\x00\x00'
+response_frame="\x25\x00\x00\x00\x02${header}\x24\x00\x00\x00\xc8\x00\x00\x00\x07\x00\x00\x00\x00\x00\x00\x00${zeros8}"
+health_call="\x2d\x00\x00\x00\x01${header}\x2c\x00\x00\x00\x00\x00\x00\x00\x07\x00\x00\x00\x00\x00\x00\x00${zeros8}${zeros8}"
+exec 3<>"/dev/tcp/127.0.0.1/$rport"
+printf "$response_frame$health_call" >&3
+answer=$(timeout "$hang" head -c 43 <&3 | od -An -tx1 -v | tr -d ' \n')
+exec 3>&-
+[ "$answer" = "2700000002${header//\\x/}26000000c8000000070000000000000008000000020000006f6b" ]
+check "answers a ZAP-RPC health call with its PromiseID (got $answer)" $?
+
 kill -TERM "$pid"
 timeout "$hang" tail --pid="$pid" -f /dev/null
 wait "$pid"
@@ -55,15 +74,36 @@ pid=
 [ "$rc" = 0 ]; check "SIGTERM exits 0 (got $rc)" $?
 grep -q "requests http /health 1" "$work/out" && grep -q "requests zap /rpc [1-9]" "$work/out"
 check "prints the request counters" $?
-grep -q "connections 5" "$work/out"; check "prints the connection count" $?
+grep -q "requests zap-rpc /health 1" "$work/out" && grep -q "error zap_rpc_unsolicited 1" "$work/out"
+check "prints the ZAP-RPC counters" $?
+grep -q "connections 6" "$work/out"; check "prints the connection count" $?
+
+# The ready channel names each listener; ZAP-RPC's is "zap-rpc".
+"$bin" serve --zap-rpc 127.0.0.1:0 --ready-fd 3 3>"$work/ready" >/dev/null 2>&1 &
+lpid=$!
+announced() { grep -q "^zap-rpc 127\.0\.0\.1:[1-9][0-9]*$" "$work/ready"; }
+await announced; check "--ready-fd announces the ZAP-RPC listener as zap-rpc" $?
+kill -TERM "$lpid"
+wait "$lpid"
+lpid=
 
 "$bin" serve --http 127.0.0.1:0 --json nope >/dev/null 2>"$work/err2"
 rc=$?
 [ "$rc" = 2 ] && grep -q "available JSON codecs: direct" "$work/err2"; check "unknown --json is a startup error listing codecs" $?
 "$bin" serve >/dev/null 2>"$work/err3"
-[ $? = 2 ] && grep -q -- "--http HOST:PORT" "$work/err3"; check "no listener is a usage error" $?
+[ $? = 2 ] && grep -q -- "--http HOST:PORT" "$work/err3" && grep -q -- "--zap-rpc HOST:PORT" "$work/err3"
+check "no listener is a usage error" $?
 "$bin" serve --http nonsense >/dev/null 2>"$work/err4"
 [ $? = 2 ] && grep -q "wants HOST:PORT" "$work/err4"; check "a bad address is a usage error" $?
+"$bin" serve --zap-rpc 127.0.0.1 >/dev/null 2>"$work/err8"
+[ $? = 2 ] && grep -q -- "--zap-rpc wants HOST:PORT" "$work/err8"; check "a bad --zap-rpc address is a usage error" $?
+"$bin" serve --zap-rpc 256.1.1.1:80 >/dev/null 2>"$work/err9"
+[ $? = 2 ] && grep -q "cannot resolve '256.1.1.1'" "$work/err9"
+check "a --zap-rpc address that does not resolve is a clear error" $?
+"$bin" serve --help >"$work/help" 2>&1
+[ $? = 0 ] && grep -q -- "--zap-rpc HOST:PORT *a ZAP-RPC listener (repeatable)" "$work/help" &&
+  grep -q "ZAP-RPC, ZAP's own multiplexed RPC transport" "$work/help"
+check "--help describes --zap-rpc" $?
 "$bin" serve --http 127.0.0.1:0 --threads 0 >/dev/null 2>"$work/err5"
 [ $? = 2 ] && grep -q -- "--threads wants 1..1024" "$work/err5"; check "--threads 0 is a usage error" $?
 "$bin" serve --http 256.1.1.1:80 >/dev/null 2>"$work/err6"

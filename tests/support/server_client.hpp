@@ -1,7 +1,10 @@
 // tests/support/server_client.hpp — what the server suites share: an in-process
-// server on ephemeral ports (ServerEnv), a raw-socket Client, and the request
-// builders for both wires (http_request, zap_frame, sample_json_request).
-// Used by server_test.cpp and hostile_test.cpp.
+// server on ephemeral ports (ServerEnv, one for a suite; TestServer, one per
+// config), a raw-socket Client reading all three wires, the request builders
+// for HTTP/1.1 and ZAP-HTTP (http_request, zap_frame, sample_json_request;
+// ZAP-RPC's are support/zap_rpc.hpp's), and a well-behaved ZAP-RPC client on
+// a thread of its own (RpcGoodClient). Used by server_test.cpp,
+// hostile_test.cpp and zap_rpc_test.cpp.
 #pragma once
 
 #include <arpa/inet.h>
@@ -16,6 +19,9 @@
 #include <chrono>
 #include <cstring>
 #include <fstream>
+#include <mutex>
+#include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -26,16 +32,18 @@
 #include "net/buffer.hpp"
 #include "net/http1.hpp"
 #include "net/zap_http.hpp"
+#include "net/zap_rpc.hpp"
 #include "record/codecs.hpp"
 #include "server/server.hpp"
 #include "support/await.hpp"
 #include "support/vectors.hpp"
+#include "support/zap_rpc.hpp"
 
 namespace {
 
 using Bytes = std::vector<std::uint8_t>;
 
-// One server for the whole suite, both wires, small limits so the limit paths
+// One server for the whole suite, every wire, small limits so the limit paths
 // are cheap to reach.
 class ServerEnv {
  public:
@@ -45,6 +53,7 @@ class ServerEnv {
   }
   std::uint16_t http_port() const { return srv_->bound(server::Wire::http)[0].port; }
   std::uint16_t zap_port() const { return srv_->bound(server::Wire::zap)[0].port; }
+  std::uint16_t zap_rpc_port() const { return srv_->bound(server::Wire::zap_rpc)[0].port; }
   server::Counters counters() const { return srv_->counters(); }
 
  private:
@@ -52,6 +61,7 @@ class ServerEnv {
     server::Config cfg;
     cfg.http.push_back({"127.0.0.1", 0});
     cfg.zap.push_back({"127.0.0.1", 0});
+    cfg.zap_rpc.push_back({"127.0.0.1", 0});
     cfg.json = &record::default_json_codec();
     cfg.threads = 2;
     cfg.limits.max_header_bytes = 1024;
@@ -69,6 +79,41 @@ class ServerEnv {
   std::thread thread_;
 };
 
+// An in-process server with the given config (limits, hooks, codecs) on
+// 127.0.0.1:0 for every wire, the build's default JSON codec unless cfg names
+// one, run on its own thread until stop() or destruction.
+class TestServer {
+ public:
+  explicit TestServer(server::Config cfg) {
+    cfg.http.push_back({"127.0.0.1", 0});
+    cfg.zap.push_back({"127.0.0.1", 0});
+    cfg.zap_rpc.push_back({"127.0.0.1", 0});
+    if (cfg.json == nullptr) cfg.json = &record::default_json_codec();
+    srv_ = std::make_unique<server::Server>(std::move(cfg));
+    thread_ = std::thread([this] { srv_->run(); });
+  }
+  ~TestServer() { stop(); }
+  TestServer(const TestServer&) = delete;
+  TestServer& operator=(const TestServer&) = delete;
+  void stop() {
+    if (!thread_.joinable()) return;
+    srv_->stop();
+    thread_.join();
+  }
+  std::uint16_t port(server::Wire w) const { return srv_->bound(w)[0].port; }
+  std::size_t open() const { return srv_->open_connections(); }
+  // Exact once stopped (the workers' own counters, summed).
+  server::Counters counters() const { return srv_->counters(); }
+  // Waits until the open-connection count is `want` (closes are asynchronous).
+  bool wait_open(std::size_t want) const {
+    return zaptest::await([&] { return open() == want; });
+  }
+
+ private:
+  std::unique_ptr<server::Server> srv_;
+  std::thread thread_;
+};
+
 // A blocking client socket whose reads wait for bytes or the close, with the
 // hang bound as their timeout, so a test never hangs and never fails for
 // being slow.
@@ -76,8 +121,11 @@ constexpr int kReadTimeoutMs = static_cast<int>(zaptest::kHang.count());
 
 class Client {
  public:
-  explicit Client(std::uint16_t port) {
+  // rcvbuf_bytes > 0: SO_RCVBUF before connect(), so the window the server
+  // sees stays small (a client that does not read fills it at once).
+  explicit Client(std::uint16_t port, int rcvbuf_bytes = 0) {
     fd_ = socket(AF_INET, SOCK_STREAM, 0);
+    if (rcvbuf_bytes > 0) setsockopt(fd_, SOL_SOCKET, SO_RCVBUF, &rcvbuf_bytes, sizeof rcvbuf_bytes);
     sockaddr_in a{};
     a.sin_family = AF_INET;
     a.sin_port = htons(port);
@@ -148,6 +196,33 @@ class Client {
       if (!read_some()) return std::nullopt;
     }
   }
+  // The next ZAP-RPC frame, which must be a response (dir 2) whose envelope
+  // decodes (a failed expectation says otherwise): status, PromiseID, body.
+  // nullopt on close, timeout, a bad length or anything but a response.
+  struct RpcReply {
+    std::uint32_t status;
+    std::uint32_t promise;
+    Bytes body;
+  };
+  std::optional<RpcReply> zap_rpc_response(int timeout_ms = kReadTimeoutMs) {
+    for (;;) {
+      const auto s = net::zaprpc::scan_frame(in_.readable());
+      if (s.status == net::zaprpc::FrameScan::Status::complete) {
+        EXPECT_EQ(s.dir, static_cast<std::uint8_t>(net::zaprpc::Dir::response)) << "not a response frame";
+        net::zaprpc::Response v;
+        const auto e = net::zaprpc::decode_response(net::zaprpc::frame_body(in_.readable(), s), v);
+        EXPECT_EQ(e, net::zaprpc::EnvelopeError::ok) << net::zaprpc::describe(e);
+        if (s.dir != static_cast<std::uint8_t>(net::zaprpc::Dir::response) ||
+            e != net::zaprpc::EnvelopeError::ok)
+          return std::nullopt;
+        RpcReply r{v.status, v.promise, Bytes(v.body.begin(), v.body.end())};
+        in_.consume(s.frame_bytes());
+        return r;
+      }
+      if (s.status == net::zaprpc::FrameScan::Status::bad_length) return std::nullopt;
+      if (!read_some(timeout_ms)) return std::nullopt;
+    }
+  }
   // True if the server closes the connection (EOF) within the timeout, with
   // nothing more to read.
   bool closed_without_reply(int timeout_ms = kReadTimeoutMs) {
@@ -168,8 +243,9 @@ class Client {
   bool eof_ = false;
 };
 
-std::string http_request(std::string_view method, std::string_view target, std::string_view ct,
-                         std::string_view body, std::string_view extra = "") {
+[[maybe_unused]] std::string http_request(std::string_view method, std::string_view target,
+                                          std::string_view ct, std::string_view body,
+                                          std::string_view extra = "") {
   std::string r = std::string(method) + " " + std::string(target) + " HTTP/1.1\r\nHost: t\r\n";
   if (!ct.empty()) r += "Content-Type: " + std::string(ct) + "\r\n";
   if (!body.empty() || method == "POST") r += "Content-Length: " + std::to_string(body.size()) + "\r\n";
@@ -177,13 +253,14 @@ std::string http_request(std::string_view method, std::string_view target, std::
   return r;
 }
 
-std::string sample_json_request() {
+[[maybe_unused]] std::string sample_json_request() {
   zaptest::ByteVec v;
   EXPECT_TRUE(zaptest::load_raw("eth_req.json", v));
   return {v.begin(), v.end()};
 }
 
-Bytes zap_frame(std::string_view method, std::string_view target, std::string_view ct, record::Bytes body) {
+[[maybe_unused]] Bytes zap_frame(std::string_view method, std::string_view target, std::string_view ct,
+                                 record::Bytes body) {
   net::zaphttp::RequestEncoder enc;
   net::Buffer out;
   const net::zaphttp::Header h{"Content-Type", ct};
@@ -195,5 +272,95 @@ Bytes zap_frame(std::string_view method, std::string_view target, std::string_vi
   enc.append_frame(spec, out);
   return Bytes(out.readable().begin(), out.readable().end());
 }
+
+// A well-behaved ZAP-RPC client on a thread and a connection of its own:
+// `depth` eth_call calls with ZAP bodies always in flight, each with a
+// PromiseID of its own and the request id 1 000 000 + PromiseID, each answer
+// matched by PromiseID and validated (status 200, a call in flight, the id
+// echoed, the balance), until finish(). The first failure ends it and is
+// reported; a hostile suite runs it through an attack and checks it saw none.
+class RpcGoodClient {
+ public:
+  explicit RpcGoodClient(std::uint16_t port, unsigned depth = 4)
+      : thread_([this, port, depth] { run(port, depth); }) {}
+  ~RpcGoodClient() { finish(); }
+  RpcGoodClient(const RpcGoodClient&) = delete;
+  RpcGoodClient& operator=(const RpcGoodClient&) = delete;
+
+  [[nodiscard]] std::uint64_t answers() const { return answers_.load(); }
+  // Waits for n validated answers in all (false, with the failure, if it
+  // failed or the hang bound passed first).
+  bool await_answers(std::uint64_t n, const std::string& what) {
+    const bool ok = zaptest::await([&] { return answers_.load() >= n || done_.load(); });
+    EXPECT_TRUE(ok && answers_.load() >= n)
+        << "awaited " << what << ": " << answers_.load() << " of " << n << " answers; " << failure();
+    return ok && answers_.load() >= n;
+  }
+  struct Result {
+    std::uint64_t answers = 0;
+    std::string failure;  // empty: every answer was right, and the connection served to the end
+  };
+  // Stops sending, reads the answers still due, and joins.
+  Result finish() {
+    stop_ = true;
+    if (thread_.joinable()) thread_.join();
+    return {answers_.load(), failure()};
+  }
+
+ private:
+  static constexpr std::uint64_t kIdBase = 1'000'000;
+
+  std::string failure() {
+    const std::lock_guard<std::mutex> lock(mu_);
+    return failure_;
+  }
+  void fail(std::string why) {
+    const std::lock_guard<std::mutex> lock(mu_);
+    if (failure_.empty()) failure_ = std::move(why);
+  }
+
+  void run(std::uint16_t port, unsigned depth) {
+    const record::CodecInfo& info = *record::find_codec("zap");
+    const std::unique_ptr<record::AnyCodec> zap = info.make();
+    Client c(port);
+    std::set<std::uint32_t> in_flight;
+    std::uint32_t next = 1;
+    const auto send_one = [&] {
+      c.send_all(zaptest::rpc::eth_call_frame(*zap, info, kIdBase + next, next));
+      in_flight.insert(next++);
+    };
+    for (unsigned i = 0; i < depth; ++i) send_one();
+    while (!in_flight.empty()) {
+      const auto r = c.zap_rpc_response();
+      if (!r) {
+        fail("no answer (closed, or nothing within the hang bound) with " + std::to_string(in_flight.size()) +
+             " calls in flight");
+        break;
+      }
+      if (in_flight.erase(r->promise) == 0) {
+        fail("an answer to PromiseID " + std::to_string(r->promise) + ", which is not in flight");
+        break;
+      }
+      if (r->status != 200) {
+        fail("status " + std::to_string(r->status) + ": " + std::string(r->body.begin(), r->body.end()));
+        break;
+      }
+      if (const auto ok = zaptest::rpc::eth_answer_ok(*zap, r->body, kIdBase + r->promise); !ok) {
+        fail(ok.message());
+        break;
+      }
+      ++answers_;
+      if (!stop_) send_one();
+    }
+    done_ = true;
+  }
+
+  std::atomic<std::uint64_t> answers_{0};
+  std::atomic<bool> stop_{false};
+  std::atomic<bool> done_{false};
+  std::mutex mu_;
+  std::string failure_;
+  std::thread thread_;  // last: starts once the rest is built
+};
 
 }  // namespace

@@ -1,6 +1,8 @@
 // tests/support/vectors.hpp — run-time access to ../shared/vectors for the test suites:
 // loads <dir>/<name>.hex (hex-decoded) and raw files, reports a missing or
 // malformed file as a test failure naming its path, and prints byte mismatches as hex.
+// Also the shared directory itself (its spec texts) and, for suites built with
+// ZAPBENCH_SOURCE_DIR, the repository's own vectors (docs/spec/vectors).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -20,6 +22,9 @@
 #ifndef ZAPBENCH_VECTORS_DIR
 #error "ZAPBENCH_VECTORS_DIR must be defined by the build (tests/CMakeLists.txt)"
 #endif
+#ifndef ZAPBENCH_SHARED_DIR
+#error "ZAPBENCH_SHARED_DIR must be defined by the build (tests/CMakeLists.txt)"
+#endif
 
 namespace zaptest {
 
@@ -31,6 +36,13 @@ using ByteView = std::span<const std::uint8_t>;
 inline std::filesystem::path vectors_dir() {
   if (const char* env = std::getenv("ZAPBENCH_VECTORS"); env != nullptr && *env != '\0') return env;
   return ZAPBENCH_VECTORS_DIR;
+}
+
+// The shared directory (spec/, vectors/): $ZAPBENCH_SHARED if set and
+// non-empty, else the directory configured at build time.
+inline std::filesystem::path shared_dir() {
+  if (const char* env = std::getenv("ZAPBENCH_SHARED"); env != nullptr && *env != '\0') return env;
+  return ZAPBENCH_SHARED_DIR;
 }
 
 inline std::filesystem::path vector_path(std::string_view file_name) {
@@ -89,6 +101,22 @@ inline ::testing::AssertionResult load_hex(std::string_view name, ByteVec& out) 
   const std::string_view text(reinterpret_cast<const char*>(raw.data()), raw.size());
   return decode_hex(text, vector_path(file_name).string(), out);
 }
+
+#ifdef ZAPBENCH_SOURCE_DIR
+// The repository's own vectors (docs/spec/vectors/<name>.hex): the layouts
+// zapbench fixes itself (docs/spec/*.md), in the same one-line hex format.
+inline std::filesystem::path repo_vector_path(std::string_view name) {
+  return std::filesystem::path(ZAPBENCH_SOURCE_DIR) / "docs/spec/vectors" / (std::string(name) + ".hex");
+}
+
+inline ::testing::AssertionResult load_repo_hex(std::string_view name, ByteVec& out) {
+  const std::filesystem::path path = repo_vector_path(name);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return ::testing::AssertionFailure() << "cannot open " << path;
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return decode_hex(text, path.string(), out);
+}
+#endif
 
 // Like load_hex, for loops and helpers that cannot ASSERT: records a non-fatal
 // failure (with the path) and returns an empty vector if the file is unusable.

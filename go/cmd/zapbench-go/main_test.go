@@ -76,7 +76,8 @@ func TestCapabilities(t *testing.T) {
 	if c.Frameworks["fasthttp"] != "" || c.Frameworks["nethttp"] != "" || c.Frameworks["zip"] != server.ZipReason {
 		t.Errorf("frameworks: %v", c.Frameworks)
 	}
-	if c.Transports["http"] != "" || c.Transports["zap"] != server.ZapTransportReason {
+	if c.Transports["http"] != "" || c.Transports["zap"] != server.ZapTransportReason ||
+		c.Transports["zap-rpc"] != server.ZapRPCReason || len(c.Transports) != 3 {
 		t.Errorf("transports: %v", c.Transports)
 	}
 	if c.Codecs["goccy"] != "" || c.Codecs["stdlib"] != "" || c.Codecs["zap"] != record.ZapReason ||
@@ -99,6 +100,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"serve", "--http", "127.0.0.1:0", "--fw", "zip"}, server.ZipReason},
 		{[]string{"serve", "--http", "127.0.0.1:0", "--json", "zap"}, "want one of"},
 		{[]string{"serve", "--http", "127.0.0.1:0", "--zap", "127.0.0.1:0"}, server.ZapTransportReason},
+		{[]string{"serve", "--http", "127.0.0.1:0", "--zap-rpc", "127.0.0.1:0"}, server.ZapRPCReason},
 		{[]string{"serve", "--http", "127.0.0.1:0", "--ready-fd", "x"}, "invalid value"},
 		{[]string{"micro"}, "give --json-out"},
 		{[]string{"micro", "--json-out", "x", "--min-time", "fast"}, "--min-time"},

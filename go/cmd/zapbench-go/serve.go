@@ -37,6 +37,7 @@ func cmdServe(args []string) int {
 			"gracefully (exit 0).")
 	httpAddr := cmd.fs.String("http", "", "HTTP/1.1 listener `HOST:PORT` (required)")
 	zapAddr := cmd.fs.String("zap", "", "ZAP transport listener `HOST:PORT` (unavailable in this build: exits 2 with the reason)")
+	zapRPCAddr := cmd.fs.String("zap-rpc", "", "ZAP-RPC transport listener `HOST:PORT` (unavailable in this build: exits 2 with the reason)")
 	fwName := cmd.fs.String("fw", "fasthttp", "HTTP `framework`: "+names(server.Frameworks(), func(f *server.Framework) string { return f.Name }))
 	jsonName := cmd.fs.String("json", "goccy", "JSON `codec` for application/json: "+names(record.JSONCodecs(), func(c *record.Codec) string { return c.Name }))
 	readyFD := cmd.fs.Int("ready-fd", -1, "once listening, write one line 'http HOST:PORT' to descriptor `N`, then close it")
@@ -46,6 +47,9 @@ func cmdServe(args []string) int {
 
 	if *zapAddr != "" {
 		return cmd.fail("--zap: the ZAP transport is unavailable: %s", server.ZapTransportReason)
+	}
+	if *zapRPCAddr != "" {
+		return cmd.fail("--zap-rpc: the ZAP-RPC transport is unavailable: %s", server.ZapRPCReason)
 	}
 	if *httpAddr == "" {
 		return cmd.fail("give --http HOST:PORT")
