@@ -67,6 +67,8 @@ std::uint64_t count_at_least(const load::Histogram& h, std::uint64_t ns) {
   return n;
 }
 
+const char* name_of(Wire w) { return w == Wire::http ? "http" : w == Wire::zap ? "zap" : "zap-rpc"; }
+
 load::Options options(Wire wire, std::uint16_t port, Scenario scenario, bool zap_body = false) {
   load::Options o;
   o.wire = wire;
@@ -112,7 +114,7 @@ void expect_clean(const load::Result& r) {
 
 // ---- the project's own server ---------------------------------------------------
 
-// One in-process zapbench server for the suite, both wires on 127.0.0.1:0.
+// One in-process zapbench server for the suite, every wire on 127.0.0.1:0.
 class OwnServer {
  public:
   static OwnServer& get() {
@@ -120,7 +122,11 @@ class OwnServer {
     return s;
   }
   std::uint16_t port(Wire w) const {
-    return srv_->bound(w == Wire::http ? server::Wire::http : server::Wire::zap)[0].port;
+    return srv_
+        ->bound(w == Wire::http  ? server::Wire::http
+                : w == Wire::zap ? server::Wire::zap
+                                 : server::Wire::zap_rpc)[0]
+        .port;
   }
 
  private:
@@ -128,6 +134,7 @@ class OwnServer {
     server::Config cfg;
     cfg.http.push_back({"127.0.0.1", 0});
     cfg.zap.push_back({"127.0.0.1", 0});
+    cfg.zap_rpc.push_back({"127.0.0.1", 0});
     cfg.json = &record::default_json_codec();
     cfg.threads = 1;
     srv_ = std::make_unique<server::Server>(cfg);
@@ -595,16 +602,16 @@ std::uint16_t dead_port() {
 
 // ---- against the project's server -----------------------------------------------
 
-TEST(load_engine, validates_every_response_on_both_wires_and_bodies) {
+TEST(load_engine, validates_every_response_on_every_wire_and_body) {
   struct Case {
     const char* name;
     Scenario scenario;
     bool zap_body;
   };
-  for (Wire wire : {Wire::http, Wire::zap}) {
+  for (Wire wire : {Wire::http, Wire::zap, Wire::zap_rpc}) {
     for (const Case& c : {Case{"hello", Scenario::hello, false}, Case{"rpc json", Scenario::rpc, false},
                           Case{"rpc zap", Scenario::rpc, true}}) {
-      SCOPED_TRACE(std::string(wire == Wire::http ? "http " : "zap ") + c.name);
+      SCOPED_TRACE(std::string(name_of(wire)) + " " + c.name);
       zaptest::BackgroundLoad l(options(wire, OwnServer::get().port(wire), c.scenario, c.zap_body));
       l.await_responses(100, "100 valid responses");
       const load::Result& r = l.finish();
@@ -620,13 +627,14 @@ TEST(load_engine, validates_every_response_on_both_wires_and_bodies) {
   }
 }
 
-// Every binary peer a server answers with, as the rpc body on both wires: sent with its content type,
-// every response decoded with the same codec and validated (id, balance, hash) like JSON and ZAP.
-TEST(load_engine, validates_every_binary_peer_body_on_both_wires) {
+// Every binary peer a server answers with, as the rpc body on every wire: sent with its content type (on
+// ZAP-RPC, its method ordinal), every response decoded with the same codec and validated (id, balance, hash)
+// like JSON and ZAP.
+TEST(load_engine, validates_every_binary_peer_body_on_every_wire) {
   for (const record::CodecInfo& info : record::all_codecs()) {
     if (!info.available || info.trusted_input_only || info.family() != record::Family::peer) continue;
-    for (Wire wire : {Wire::http, Wire::zap}) {
-      SCOPED_TRACE(std::string(wire == Wire::http ? "http " : "zap ") + std::string(info.name));
+    for (Wire wire : {Wire::http, Wire::zap, Wire::zap_rpc}) {
+      SCOPED_TRACE(std::string(name_of(wire)) + " " + std::string(info.name));
       load::Options o = options(wire, OwnServer::get().port(wire), Scenario::rpc);
       o.body = &info;
       zaptest::BackgroundLoad l(o);
@@ -637,15 +645,17 @@ TEST(load_engine, validates_every_binary_peer_body_on_both_wires) {
 }
 
 // The logs scenario against the project's server: every answer's content type and digest checked, on both
-// wires, with ZAP and with every other codec that has the record; answers of 230 bytes to 2.3 MB (the
-// loader's input grows to take them), pipelined.
-TEST(load_engine, validates_every_logs_answer_on_both_wires) {
+// HTTP wires, with ZAP and with every other codec that has the record; on ZAP-RPC (no content type: the
+// method names the codec) with ZAP and the default JSON codec, to keep the suite's time; answers of 230 bytes
+// to 2.3 MB (the loader's input grows to take them), pipelined.
+TEST(load_engine, validates_every_logs_answer_on_every_wire) {
   for (const record::CodecInfo& info : record::all_codecs()) {
     if (!record::logs_refusal(info).empty()) continue;
-    for (Wire wire : {Wire::http, Wire::zap})
+    const bool on_zap_rpc = info.name == "zap" || &info == &record::default_json_codec();
+    for (Wire wire : {Wire::http, Wire::zap, Wire::zap_rpc})
       for (const std::uint32_t n : {1u, 10'000u}) {
-        SCOPED_TRACE(std::string(wire == Wire::http ? "http " : "zap ") + std::string(info.name) +
-                     " N=" + std::to_string(n));
+        if (wire == Wire::zap_rpc && !on_zap_rpc) continue;
+        SCOPED_TRACE(std::string(name_of(wire)) + " " + std::string(info.name) + " N=" + std::to_string(n));
         load::Options o = logs_options(wire, OwnServer::get().port(wire), n);
         o.body = &info;
         o.connections = 2;
@@ -722,9 +732,9 @@ TEST(load_engine, refuses_a_logs_scenario_it_cannot_validate) {
     }
 }
 
-TEST(load_engine, pipelines_eight_deep_on_both_wires_without_errors) {
-  for (Wire wire : {Wire::http, Wire::zap}) {
-    SCOPED_TRACE(wire == Wire::http ? "http" : "zap");
+TEST(load_engine, pipelines_eight_deep_on_every_wire_without_errors) {
+  for (Wire wire : {Wire::http, Wire::zap, Wire::zap_rpc}) {
+    SCOPED_TRACE(name_of(wire));
     load::Options o = options(wire, OwnServer::get().port(wire), Scenario::rpc);
     o.pipeline = 8;
     o.threads = 2;  // also merges two threads' results

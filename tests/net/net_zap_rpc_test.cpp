@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "micro/alloc_counter.hpp"
+#include "net/client_wires.hpp"
 #include "net/zap_rpc.hpp"
 #include "record/codecs_table.hpp"
 #include "support/exact.hpp"
@@ -943,6 +944,137 @@ TEST(encoders, steady_state_encode_and_decode_allocate_nothing) {
   const micro::AllocCount after = micro::alloc_count();
   EXPECT_EQ(after.allocs - before.allocs, 0u);
   EXPECT_EQ(promises, 100u * (64 * 65 / 2 + 64));
+}
+
+// ---- the loader's client wire (net/client_wires.hpp, ZapRpcClient) ---------------
+
+// The loader's first eth_call (ZAP body, PromiseID 1) is the request vector byte for byte, and the answer
+// vector reads as status 200, PromiseID 1 and the fold, consumed whole.
+TEST(zap_rpc_client, its_eth_call_is_the_vector_and_it_reads_the_answer_vector) {
+  ZAP_LOAD_HEX(eth_req, "eth_req");
+  ZAP_LOAD_HEX(fold, "eth_resp_server_fold");
+  ByteVec call, answer;
+  ASSERT_TRUE(zaptest::load_repo_hex("rpc_eth_call_frame", call));
+  ASSERT_TRUE(zaptest::load_repo_hex("rpc_eth_call_answer_frame", answer));
+  net::wire::ZapRpcClient wire;
+  net::Buffer out;
+  wire.append_request(out, "POST", "/rpc", "application/zap", eth_req, 1);
+  EXPECT_TRUE(same_bytes(readable(out), call));
+
+  net::Buffer in;
+  in.append(answer.data(), answer.size());
+  std::size_t hint = 0;
+  const net::wire::Response r = wire.take(in, hint);
+  ASSERT_EQ(r.status, net::wire::Response::Status::complete);
+  EXPECT_EQ(r.consumed_bytes, answer.size());
+  EXPECT_EQ(r.code, 200);
+  EXPECT_EQ(r.promise, 1u);
+  EXPECT_TRUE(same_bytes(r.body, fold));
+  EXPECT_TRUE(r.content_type.empty()) << "the wire carries none";
+  EXPECT_FALSE(r.close);
+}
+
+TEST(zap_rpc_client, the_method_is_the_ordinal_of_the_target_and_content_type) {
+  using W = net::wire::ZapRpcClient;
+  EXPECT_EQ(W::method_for("/health", ""), 0u);
+  EXPECT_EQ(W::method_for("/health", "application/json"), 0u) << "health has one ordinal";
+  EXPECT_EQ(W::method_for("/rpc", "application/zap"), 1u);
+  EXPECT_EQ(W::method_for("/logs", "application/zap"), 2u);
+  EXPECT_EQ(W::method_for("/rpc", "application/json"), 17u);
+  EXPECT_EQ(W::method_for("/logs", "application/json"), 18u);
+  EXPECT_EQ(W::method_for("/rpc", "application/vnd.apache.thrift.binary"), 129u);
+  // What has no ordinal is sent as one no server knows (404), as HTTP sends an unknown path.
+  EXPECT_EQ(W::method_for("/nope", "application/zap"), W::kUnknownMethod);
+  EXPECT_EQ(W::method_for("/rpc", "text/plain"), W::kUnknownMethod);
+  EXPECT_EQ(W::method_for("/rpc", ""), W::kUnknownMethod);
+  EXPECT_FALSE(zr::method_of(W::kUnknownMethod).known);
+
+  net::wire::ZapRpcClient wire;
+  net::Buffer out;
+  wire.append_request(out, "GET", "/health", "", {}, 0xFFFF'FFFEu);
+  const zr::FrameScan s = zr::scan_frame(out.readable());
+  ASSERT_EQ(s.status, Status::complete);
+  EXPECT_EQ(s.frame_bytes(), out.size());
+  zr::Request q;
+  ASSERT_EQ(zr::decode_request(zr::frame_body(out.readable(), s), q), zr::EnvelopeError::ok);
+  EXPECT_EQ(q.method, 0u);
+  EXPECT_EQ(q.promise, 0xFFFF'FFFEu);
+  EXPECT_EQ(q.payload.data(), nullptr) << "no payload: a null slot";
+  zr::patch_promise(writable_at(out, 0), 7);  // what the loader does to its fixed requests
+  ASSERT_EQ(zr::decode_request(zr::frame_body(out.readable(), s), q), zr::EnvelopeError::ok);
+  EXPECT_EQ(q.promise, 7u);
+}
+
+// Answers come one frame at a time from a pipelined input, each with its own PromiseID and status; a frame
+// not all here is need_more.
+TEST(zap_rpc_client, takes_one_answer_at_a_time_and_waits_for_a_whole_frame) {
+  net::Buffer whole;
+  ASSERT_TRUE(zr::append_response_frame(whole, {200, 9, bytes_of("ok")}));
+  const std::size_t first = whole.size();
+  ASSERT_TRUE(zr::append_response_frame(whole, {500, 3, {}}));
+  const ByteVec bytes = readable(whole);
+  net::wire::ZapRpcClient wire;
+  std::size_t hint = 0;
+  net::Buffer in;
+  for (std::size_t k = 0; k < first; ++k) {  // every proper prefix of the first frame
+    in.clear();
+    in.append(bytes.data(), k);
+    EXPECT_EQ(wire.take(in, hint).status, net::wire::Response::Status::need_more) << k;
+  }
+  in.clear();
+  in.append(bytes.data(), bytes.size());
+  net::wire::Response r = wire.take(in, hint);
+  ASSERT_EQ(r.status, net::wire::Response::Status::complete);
+  EXPECT_EQ(r.consumed_bytes, first);
+  EXPECT_EQ(r.promise, 9u);
+  EXPECT_TRUE(same_bytes(r.body, bytes_of("ok")));
+  in.consume(r.consumed_bytes);
+  r = wire.take(in, hint);
+  ASSERT_EQ(r.status, net::wire::Response::Status::complete);
+  EXPECT_EQ(r.consumed_bytes, bytes.size() - first);
+  EXPECT_EQ(r.code, 500);
+  EXPECT_EQ(r.promise, 3u);
+  EXPECT_TRUE(r.body.empty());
+  in.consume(r.consumed_bytes);
+  EXPECT_EQ(wire.take(in, hint).status, net::wire::Response::Status::need_more);
+}
+
+// What is not a response is malformed (the loader drops the connection: docs/spec/zap-rpc.md §4): a length
+// out of range, any direction byte but 2, an envelope that is no ZAP message or has no root.
+TEST(zap_rpc_client, a_frame_that_is_not_a_response_is_malformed) {
+  net::Buffer good;
+  ASSERT_TRUE(zr::append_response_frame(good, {200, 1, bytes_of("ok")}));
+  const ByteVec response = readable(good);
+  const ByteView envelope = ByteView{response}.subspan(5);
+  ByteVec no_root(envelope.begin(), envelope.end());
+  zaptest::put_u32(no_root, zap::kRootAt, static_cast<std::uint32_t>(no_root.size()));  // root at the size
+  struct Case {
+    const char* name;
+    ByteVec frame;
+  };
+  const Case cases[] = {
+      {"L = 0", prefix_only(0)},
+      {"L over 64 MiB", prefix_only(zr::kMaxFrameBytes + 1)},
+      {"dir 0", frame_of(0, envelope)},
+      {"dir 1 (a request)", frame_of(1, envelope)},
+      {"dir 3 (stream open)", frame_of(3, envelope)},
+      {"dir 4 (stream message)", frame_of(4, bytes_of(std::string_view("\x01\0\0\0x", 5)))},
+      {"dir 255", frame_of(255, envelope)},
+      {"no ZAP message", frame_of(2, bytes_of("nope"))},
+      {"an empty body", frame_of(2, {})},
+      {"root out of range", frame_of(2, no_root)},
+  };
+  net::wire::ZapRpcClient wire;
+  for (const Case& c : cases) {
+    net::Buffer in;
+    in.append(c.frame.data(), c.frame.size());
+    std::size_t hint = 0;
+    EXPECT_EQ(wire.take(in, hint).status, net::wire::Response::Status::malformed) << c.name;
+  }
+  net::Buffer in;
+  in.append(response.data(), response.size());
+  std::size_t hint = 0;
+  EXPECT_EQ(wire.take(in, hint).status, net::wire::Response::Status::complete) << "the control";
 }
 
 }  // namespace
