@@ -17,14 +17,18 @@ struct PerExchange {
 // Bytes per request and per response of one real exchange, measured with the
 // real server and loader, in-process, for a moment.
 PerExchange exchange_bytes(Scenario scenario, unsigned logs, load::Wire wire) {
+  const server::Wire sw = wire == load::Wire::http  ? server::Wire::http
+                          : wire == load::Wire::zap ? server::Wire::zap
+                                                    : server::Wire::zap_rpc;
   server::Config sc;
-  (wire == load::Wire::http ? sc.http : sc.zap).push_back(server::Endpoint{"127.0.0.1", 0});
+  (sw == server::Wire::http ? sc.http : sw == server::Wire::zap ? sc.zap : sc.zap_rpc)
+      .push_back(server::Endpoint{"127.0.0.1", 0});
   sc.json = &record::default_json_codec();
   server::Server srv(sc);
   std::thread t([&] { srv.run(); });
   load::Options o;
   o.wire = wire;
-  o.port = srv.bound(wire == load::Wire::http ? server::Wire::http : server::Wire::zap).front().port;
+  o.port = srv.bound(sw).front().port;
   o.scenario = scenario == Scenario::hello ? load::Scenario::hello
                : scenario == Scenario::rpc ? load::Scenario::rpc
                                            : load::Scenario::logs;
@@ -47,11 +51,14 @@ PerExchange exchange_bytes(Scenario scenario, unsigned logs, load::Wire wire) {
 }  // namespace
 
 ExchangeBytes floor_bytes(Scenario scenario, unsigned logs) {
-  const PerExchange http = exchange_bytes(scenario, logs, load::Wire::http);
-  const PerExchange zap = exchange_bytes(scenario, logs, load::Wire::zap);
-  if (http.request_bytes == 0 || zap.request_bytes == 0) return {};
-  return {static_cast<std::uint32_t>(std::min(http.request_bytes, zap.request_bytes) + 0.5),
-          static_cast<std::uint32_t>(std::min(http.response_bytes, zap.response_bytes) + 0.5)};
+  double request_bytes = 0, response_bytes = 0;
+  for (const load::Wire wire : {load::Wire::http, load::Wire::zap, load::Wire::zap_rpc}) {
+    const PerExchange e = exchange_bytes(scenario, logs, wire);
+    if (e.request_bytes == 0) return {};
+    request_bytes = request_bytes == 0 ? e.request_bytes : std::min(request_bytes, e.request_bytes);
+    response_bytes = response_bytes == 0 ? e.response_bytes : std::min(response_bytes, e.response_bytes);
+  }
+  return {static_cast<std::uint32_t>(request_bytes + 0.5), static_cast<std::uint32_t>(response_bytes + 0.5)};
 }
 
 }  // namespace bench

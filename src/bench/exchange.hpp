@@ -18,8 +18,8 @@ struct ExchangeBytes {
 };
 
 // The smallest request and the smallest response of any real exchange of
-// `scenario` (ZAP bodies; each direction's minimum over HTTP/1.1 and
-// ZAP-HTTP); for logs, of the exchange asking for `logs` logs (ignored by the
+// `scenario` (ZAP bodies; each direction's minimum over HTTP/1.1, ZAP-HTTP
+// and ZAP-RPC); for logs, of the exchange asking for `logs` logs (ignored by the
 // other scenarios), so the floor carries ZAP's byte counts at that N. {0, 0}
 // when either framing answered nothing.
 ExchangeBytes floor_bytes(Scenario scenario, unsigned logs);

@@ -124,8 +124,11 @@ std::string go_cell_unavailable(const GoArm& go, Arm arm, Framing framing, Scena
   if (std::string why = go.why_not(go.frameworks, std::string(go_framework(arm))); !why.empty()) return why;
   if (framing == Framing::zap_http) {
     if (std::string why = go.why_not(go.transports, "zap"); !why.empty()) return why;
+  } else if (framing == Framing::zap_rpc) {
+    // zap-proto/go's own transport and rpc packages, with no web framework.
+    if (std::string why = go.why_not(go.transports, "zap-rpc"); !why.empty()) return why;
   } else if (framing != Framing::http1) {
-    return "the Go arm serves HTTP/1.1 and ZAP-HTTP only";
+    return "the Go arm serves HTTP/1.1, ZAP-HTTP and ZAP-RPC only";
   }
   if (scenario == Scenario::hello) return "";
   if (body == "zap") return go.why_not(go.codecs, "zap");

@@ -21,15 +21,15 @@ namespace bench {
 enum class Arm : std::uint8_t { zapbench, go_zip, go_fasthttp, go_nethttp, nginx, floor };
 // logs carries N, the logs each request asks for, beside it (report::Cell::logs).
 enum class Scenario : std::uint8_t { hello, rpc, logs };
+// zap_rpc is ZAP's own multiplexed RPC transport (wire B, docs/spec/zap-rpc.md).
 // raw_tcp is the floor's "framing": none at all, a fixed number of bytes each
-// way (named "tcp" in results.json since the first runs). Later: http2,
-// zap_rpc, grpc.
-enum class Framing : std::uint8_t { http1, zap_http, raw_tcp };
+// way (named "tcp" in results.json since the first runs). Later: http2, grpc.
+enum class Framing : std::uint8_t { http1, zap_http, zap_rpc, raw_tcp };
 
 inline constexpr std::array kArms{Arm::zapbench,   Arm::go_zip, Arm::go_fasthttp,
                                   Arm::go_nethttp, Arm::nginx,  Arm::floor};
 inline constexpr std::array kScenarios{Scenario::hello, Scenario::rpc, Scenario::logs};
-inline constexpr std::array kFramings{Framing::http1, Framing::zap_http, Framing::raw_tcp};
+inline constexpr std::array kFramings{Framing::http1, Framing::zap_http, Framing::zap_rpc, Framing::raw_tcp};
 
 // The Go reference's arms (go_zip, go_fasthttp, go_nethttp).
 constexpr bool is_go_arm(Arm a) noexcept {
@@ -43,7 +43,7 @@ std::string_view to_string(Arm a) noexcept;
 std::string_view to_string(Scenario s) noexcept;
 std::string_view to_string(Framing f) noexcept;
 
-// The name shown to a reader of the report: "HTTP/1.1", "ZAP-HTTP", "raw TCP".
+// The name shown to a reader of the report: "HTTP/1.1", "ZAP-HTTP", "ZAP-RPC", "raw TCP".
 std::string_view display_name(Framing f) noexcept;
 
 // The value a stable name stands for; nullopt for anything else.

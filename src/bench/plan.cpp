@@ -94,7 +94,8 @@ RunPlan plan_run(const RunRequest& q) {
     p.logs = !q.logs.empty() ? q.logs
              : full          ? std::vector<unsigned>{1, 100, 10'000}
                              : std::vector<unsigned>{100};
-  p.framings = !q.framings.empty() ? q.framings : std::vector<Framing>{Framing::http1, Framing::zap_http};
+  p.framings = !q.framings.empty() ? q.framings
+                                    : std::vector<Framing>{Framing::http1, Framing::zap_http, Framing::zap_rpc};
   if (!q.arms.empty()) {
     p.arms = q.arms;
   } else {
@@ -175,6 +176,9 @@ std::vector<CellPlan> plan_cells(const RunPlan& p, ExchangeBytes (*floor_bytes_o
     for (Scenario s : p.scenarios)
       for (Framing f : p.framings) {
         if (s == Scenario::logs) continue;  // the Go reference serves no /logs
+        // ZAP-RPC in Go is zap-proto/go's own transport, the zip arm's stack:
+        // fasthttp and net/http have no such framing, so no cell to report.
+        if (f == Framing::zap_rpc && go != Arm::go_zip) continue;
         if (s == Scenario::hello) {
           add(go, s, f, "", go_cell_unavailable(p.go, go, f, s, "", p.go_json));
           continue;
@@ -215,6 +219,31 @@ std::vector<CellPlan> plan_cells(const RunPlan& p, ExchangeBytes (*floor_bytes_o
   return out;
 }
 
+load::Wire load_wire(Framing f) noexcept {
+  switch (f) {
+    case Framing::http1:
+      return load::Wire::http;
+    case Framing::zap_http:
+      return load::Wire::zap;
+    case Framing::zap_rpc:
+      return load::Wire::zap_rpc;
+    case Framing::raw_tcp:
+      break;
+  }
+  return load::Wire::floor;
+}
+
+const char* serve_flag(Framing f) noexcept {
+  switch (f) {
+    case Framing::zap_http:
+      return "--zap";
+    case Framing::zap_rpc:
+      return "--zap-rpc";
+    default:
+      return "--http";
+  }
+}
+
 ChildSpec server_spec(const RunPlan& p, const std::string& exe, const CellPlan& cp) {
   const report::Cell& c = cp.cell;
   const std::string threads = std::to_string(p.cfg.server_cpus.size()),
@@ -237,7 +266,7 @@ ChildSpec server_spec(const RunPlan& p, const std::string& exe, const CellPlan& 
               "--cpus",
               cpus};
   } else {
-    s.argv = {exe,           "serve",     c.framing == Framing::http1 ? "--http" : "--zap",
+    s.argv = {exe,           "serve",     serve_flag(c.framing),
               "127.0.0.1:0", "--threads", threads,
               "--cpus",      cpus};
     if (!c.body.empty() && c.body != "zap") s.argv.insert(s.argv.end(), {"--codec", c.body});
@@ -262,7 +291,7 @@ load::Options load_options(const RunPlan& p, const CellPlan& cp, std::uint16_t p
     o.floor_response_bytes = cp.floor.response;
     return o;
   }
-  o.wire = c.framing == Framing::http1 ? load::Wire::http : load::Wire::zap;
+  o.wire = load_wire(c.framing);
   o.scenario = c.scenario == Scenario::rpc    ? load::Scenario::rpc
                : c.scenario == Scenario::logs ? load::Scenario::logs
                                               : load::Scenario::hello;

@@ -98,6 +98,11 @@ struct CellPlan {
 std::vector<CellPlan> plan_cells(const RunPlan& plan,
                                  ExchangeBytes (*floor_bytes_of)(Scenario, unsigned) = floor_bytes);
 
+// The loader's wire for a framing (raw_tcp: the floor's), and the serve flag
+// that listens on it ("--http", "--zap", "--zap-rpc").
+load::Wire load_wire(Framing f) noexcept;
+const char* serve_flag(Framing f) noexcept;
+
 // The server child of a zapbench, Go or floor cell (listening on a port of
 // its choosing, announced on its ready channel). Not for nginx (nginx.hpp).
 ChildSpec server_spec(const RunPlan& plan, const std::string& zapbench_exe, const CellPlan& cp);

@@ -40,8 +40,9 @@ constexpr const char* kAbout =
     "The whole benchmark on this machine, from one command:\n"
     "  1. the codec microbenchmarks (zapbench micro) with repetitions;\n"
     "  2. the end-to-end matrix: scenario {hello, rpc, logs of N entries} x framing\n"
-    "     {HTTP/1.1, ZAP-HTTP} x body {each JSON codec, ZAP, each binary peer} (rpc,\n"
-    "     logs) x connections x pipelining, each sample a fresh server process and a\n"
+    "     {HTTP/1.1, ZAP-HTTP, ZAP-RPC} x body {each JSON codec, ZAP, each binary\n"
+    "     peer} (rpc, logs) x connections x pipelining (ZAP-RPC: calls in flight,\n"
+    "     answered in any order), each sample a fresh server process and a\n"
     "     fresh loader process, pinned to separate CPUs, every response validated;\n"
     "  3. reference arms: the Go reference's own stack (zapbench-go: zip, fasthttp,\n"
     "     net/http, its JSON codecs; what its build lacks is listed as unavailable),\n"
@@ -90,7 +91,7 @@ bench::RunPlan parse(int argc, char** argv) {
   t.number_list("--logs", &q.logs, {1, record::kMaxLogs}, "the logs scenario's N values, e.g. 1,100,10000")
       .default_text("quick 100, full 1,100,10000");
   t.choice_list("--framings", &q.framings,
-                {{"http", bench::Framing::http1}, {"zap", bench::Framing::zap_http}}, "framings")
+                {{"http", bench::Framing::http1}, {"zap", bench::Framing::zap_http}, {"zap-rpc", bench::Framing::zap_rpc}}, "framings")
       .default_text("all");
   std::vector<std::pair<std::string, std::string>> bodies;
   for (const std::string& b : bench::body_names()) bodies.emplace_back(b, b);

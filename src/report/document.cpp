@@ -292,7 +292,10 @@ void request_path(const Results& r, Out& out) {
   // The end-to-end cell of a path: zapbench, depth 16, 16 connections (else the fewest measured).
   auto cell_of = [&](const std::string& framing, const std::string& body) -> const Cell* {
     const bool hello = body == "hello";
-    const bench::Framing f = framing == "http1" ? bench::Framing::http1 : bench::Framing::zap_http;
+    // Server/<framing>/...: micro's names (micro/request_path.hpp) for the matrix's framings.
+    const bench::Framing f = framing == "http1"      ? bench::Framing::http1
+                             : framing == "zap-http" ? bench::Framing::zap_http
+                                                     : bench::Framing::zap_rpc;
     const Cell* best = nullptr;
     for (const Cell& c : r.cells) {
       if (c.arm != bench::Arm::zapbench || c.framing != f || c.pipeline != 16 || c.samples.empty() ||
@@ -1241,6 +1244,28 @@ void found(const Results& r, Out& out) {
       item.push_back(".");
       e2e_items.push_back(std::move(item));
     }
+  }
+  // Multiplexing against in-order pipelining: ZAP-RPC's calls against ZAP-HTTP's requests, the ZAP body,
+  // one connection, the deepest depth (all the calls of one connection in flight at once).
+  if (deepest) {
+    const Group& g = *deepest;
+    auto one_connection = [&](Framing f) -> const Cell* {
+      for (const Cell* c : g.cells)
+        if (c->arm == Arm::zapbench && c->framing == f && c->body == "zap" && c->connections == 1 && usable(*c))
+          return c;
+      return nullptr;
+    };
+    const Cell* rpc = one_connection(Framing::zap_rpc);
+    const Cell* http = one_connection(Framing::zap_http);
+    if (rpc && http)
+      e2e_items.push_back(
+          {strong("ZAP-RPC against ZAP-HTTP, rpc, depth " + std::to_string(g.pipeline) + ", 1 connection"),
+           ": " + grouped(rpc->rate().median()) + " calls/s multiplexed (answers matched by PromiseID) against " +
+               grouped(http->rate().median()) + " requests/s pipelined in order: " +
+               ratio_with_spread(rpc->rate(), http->rate()) + " the rate at " +
+               ratio_with_spread(server_cpu_per_request_ns(r, *rpc), server_cpu_per_request_ns(r, *http)) +
+               " the server CPU per request — ",
+           link("tables", group_anchor(g)), "."});
   }
   // logs at the largest N (where bytes dominate), depth 1: ZAP's best MB/s against the floor's at the same
   // connections (the floor carries ZAP's byte counts at that N).

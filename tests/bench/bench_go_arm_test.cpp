@@ -112,6 +112,9 @@ TEST_F(bench_go_arm_probe, an_answering_binary_is_asked_its_capabilities) {
             "zap-proto/go is not served");
   EXPECT_NE(bench::go_cell_unavailable(arm, Arm::go_nethttp, Framing::raw_tcp, Scenario::hello, "", "goccy"),
             "");
+  // A build that does not list the transport says so by name.
+  EXPECT_EQ(bench::go_cell_unavailable(arm, Arm::go_fasthttp, Framing::zap_rpc, Scenario::hello, "", "goccy"),
+            "this build of zapbench-go does not know 'zap-rpc'");
 }
 
 TEST_F(bench_go_arm_probe, a_failing_or_garbled_binary_is_unavailable_with_why) {

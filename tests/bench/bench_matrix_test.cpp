@@ -26,6 +26,7 @@ TEST(bench_matrix, stable_names_are_the_results_json_spelling) {
   EXPECT_EQ(bench::to_string(Scenario::logs), "logs");
   EXPECT_EQ(bench::to_string(Framing::http1), "http");
   EXPECT_EQ(bench::to_string(Framing::zap_http), "zap");
+  EXPECT_EQ(bench::to_string(Framing::zap_rpc), "zap-rpc");
   EXPECT_EQ(bench::to_string(Framing::raw_tcp), "tcp");
 }
 
@@ -39,19 +40,20 @@ TEST(bench_matrix, unknown_names_are_refused) {
   for (const char* bad : {"", "Zapbench", "apache", "zapbench ", "http"})
     EXPECT_FALSE(bench::arm_from(bad)) << bad;
   for (const char* bad : {"", "ping", "RPC"}) EXPECT_FALSE(bench::scenario_from(bad)) << bad;
-  for (const char* bad : {"", "HTTP/1.1", "http1", "wire", "floor"})
+  for (const char* bad : {"", "HTTP/1.1", "http1", "wire", "floor", "ZAP-RPC", "zap_rpc", "rpc"})
     EXPECT_FALSE(bench::framing_from(bad)) << bad;
 }
 
 TEST(bench_matrix, choices_list_every_name_in_order) {
   EXPECT_EQ(bench::arm_names(), "zapbench, go-zip, go-fasthttp, go-nethttp, nginx, floor");
   EXPECT_EQ(bench::scenario_names(), "hello, rpc, logs");
-  EXPECT_EQ(bench::framing_names(), "http, zap, tcp");
+  EXPECT_EQ(bench::framing_names(), "http, zap, zap-rpc, tcp");
 }
 
 TEST(bench_matrix, display_names_are_for_readers) {
   EXPECT_EQ(bench::display_name(Framing::http1), "HTTP/1.1");
   EXPECT_EQ(bench::display_name(Framing::zap_http), "ZAP-HTTP");
+  EXPECT_EQ(bench::display_name(Framing::zap_rpc), "ZAP-RPC");
   EXPECT_EQ(bench::display_name(Framing::raw_tcp), "raw TCP");
 }
 

@@ -148,7 +148,7 @@ bench::GoArm go_without_zap() {
   go.binary = "/opt/zapbench-go";
   go.go_version = "go1.26.8";
   go.frameworks = {{"fasthttp", ""}, {"nethttp", ""}, {"zip", "no zip here"}};
-  go.transports = {{"http", ""}, {"zap", "no zap transport here"}};
+  go.transports = {{"http", ""}, {"zap", "no zap transport here"}, {"zap-rpc", "no zap-rpc transport here"}};
   go.codecs = {{"goccy", ""}, {"sonic", "no sonic here"}, {"stdlib", ""}, {"zap", "no zap codec here"}};
   return go;
 }
@@ -164,7 +164,9 @@ TEST(bench_plan, go_arms_serve_what_their_build_has) {
   const bench::RunPlan p = bench::plan_run(q);
   EXPECT_EQ(p.go_json, "goccy");
   const std::vector<bench::CellPlan> cells = bench::plan_cells(p, fake_floor);
-  ASSERT_EQ(cells.size(), 3u * 6u);  // per arm: hello x 2 framings, rpc x 2 framings x 2 bodies
+  // go-zip: hello x 3 framings, rpc x 3 framings x 2 bodies; go-fasthttp and go-nethttp the same
+  // without ZAP-RPC (zap-proto/go's transport: the zip arm's stack only).
+  ASSERT_EQ(cells.size(), 9u + 2u * 6u);
   const std::string json(record::default_json_codec().name);
   for (const bench::CellPlan& cp : cells) {
     const report::Cell& c = cp.cell;
@@ -173,6 +175,8 @@ TEST(bench_plan, go_arms_serve_what_their_build_has) {
       EXPECT_EQ(c.unavailable, "no zip here");
     } else if (c.framing == Framing::zap_http) {
       EXPECT_EQ(c.unavailable, "no zap transport here");
+    } else if (c.framing == Framing::zap_rpc) {
+      ADD_FAILURE() << "a ZAP-RPC cell for " << bench::to_string(c.arm);
     } else if (c.body == "zap") {
       EXPECT_EQ(c.unavailable, "no zap codec here");
     } else {
@@ -181,7 +185,7 @@ TEST(bench_plan, go_arms_serve_what_their_build_has) {
     // The server's codec is recorded where it is not the body's own: the Go arms' JSON.
     EXPECT_EQ(c.server_codec, c.scenario == Scenario::rpc && c.body == json ? "go/goccy" : "");
   }
-  const bench::CellPlan& rpc = cells[6 + 2];  // go-fasthttp rpc http JSON (after 6 go-zip cells and 2 hello)
+  const bench::CellPlan& rpc = cells[9 + 2];  // go-fasthttp rpc http JSON (after 9 go-zip cells and 2 hello)
   ASSERT_EQ(rpc.cell.id(), "go-fasthttp/rpc/http/" + json + "/c2/p1");
   const bench::ChildSpec serve = bench::server_spec(p, "/bin/zapbench", rpc);
   EXPECT_EQ(serve.argv, (std::vector<std::string>{"/opt/zapbench-go", "serve", "--http", "127.0.0.1:0",
@@ -327,6 +331,22 @@ TEST(bench_plan, children_command_lines) {
   EXPECT_EQ(f.floor_request_bytes, 82u);
   EXPECT_EQ(f.floor_response_bytes, 80u);
   EXPECT_EQ(bench::cell_label(cells[0].cell), "rpc zapbench zap+" + json + " c4 p2");
+
+  // ZAP-RPC: served with --zap-rpc, loaded with its own wire; depth is calls in flight.
+  q.framings = {Framing::zap_rpc};
+  q.arms = {Arm::zapbench};
+  q.bodies = {"zap"};
+  const bench::RunPlan rp = bench::plan_run(q);
+  const std::vector<bench::CellPlan> rpc_cells = bench::plan_cells(rp, fake_floor);
+  ASSERT_EQ(rpc_cells.size(), 1u);
+  EXPECT_EQ(rpc_cells[0].cell.id(), "zapbench/rpc/zap-rpc/zap/c4/p2");
+  EXPECT_EQ(bench::server_spec(rp, "/bin/zapbench", rpc_cells[0]).argv,
+            (std::vector<std::string>{"/bin/zapbench", "serve", "--zap-rpc", "127.0.0.1:0", "--threads", "1",
+                                      "--cpus", cpu}));
+  const load::Options ro = bench::load_options(rp, rpc_cells[0], 4444);
+  EXPECT_EQ(ro.wire, load::Wire::zap_rpc);
+  EXPECT_EQ(ro.pipeline, 2u);
+  EXPECT_EQ(ro.body, record::find_codec("zap"));
 }
 
 TEST(bench_run_folder, paths_are_recorded_relative_to_the_run) {

@@ -117,9 +117,9 @@ TEST_F(RunCli, MinimalRealRunOneCellPerArm) {
   }
   EXPECT_FALSE(fs::exists(out / "instructions")) << "the counter's working files are removed";
 
-  // One cell per arm: zapbench hello x2 framings, rpc and logs (N = 100, quick's) x2 framings x2 bodies,
-  // the same but logs for the quick run's Go arms (go-zip, go-fasthttp: the Go reference has no /logs),
-  // nginx hello, floor hello, rpc and logs.
+  // One cell per arm: zapbench hello x3 framings, rpc and logs (N = 100, quick's) x3 framings x2 bodies,
+  // the same but logs for the quick run's Go arms (go-zip, go-fasthttp: the Go reference has no /logs;
+  // ZAP-RPC under go-zip only), nginx hello, floor hello, rpc and logs.
   int zapbench_cells = 0, nginx_cells = 0, floor_cells = 0, go_cells = 0, go_ran = 0;
   for (const report::Cell& c : r.cells) {
     SCOPED_TRACE(c.id());
@@ -190,8 +190,8 @@ TEST_F(RunCli, MinimalRealRunOneCellPerArm) {
       EXPECT_TRUE(req_seen && resp_seen);
     }
   }
-  EXPECT_EQ(zapbench_cells, 10);
-  EXPECT_EQ(go_cells, 12);
+  EXPECT_EQ(zapbench_cells, 15);
+  EXPECT_EQ(go_cells, 9 + 6);
   EXPECT_EQ(go_ran, go_runs ? 2 : 0);
   EXPECT_EQ(nginx_cells, 1);
   EXPECT_EQ(floor_cells, 3);
