@@ -21,7 +21,9 @@ PerExchange exchange_bytes(Scenario scenario, unsigned logs, load::Wire wire) {
                           : wire == load::Wire::zap ? server::Wire::zap
                                                     : server::Wire::zap_rpc;
   server::Config sc;
-  (sw == server::Wire::http ? sc.http : sw == server::Wire::zap ? sc.zap : sc.zap_rpc)
+  (sw == server::Wire::http  ? sc.http
+   : sw == server::Wire::zap ? sc.zap
+                             : sc.zap_rpc)
       .push_back(server::Endpoint{"127.0.0.1", 0});
   sc.json = &record::default_json_codec();
   server::Server srv(sc);

@@ -94,8 +94,9 @@ RunPlan plan_run(const RunRequest& q) {
     p.logs = !q.logs.empty() ? q.logs
              : full          ? std::vector<unsigned>{1, 100, 10'000}
                              : std::vector<unsigned>{100};
-  p.framings = !q.framings.empty() ? q.framings
-                                    : std::vector<Framing>{Framing::http1, Framing::zap_http, Framing::zap_rpc};
+  p.framings = !q.framings.empty()
+                   ? q.framings
+                   : std::vector<Framing>{Framing::http1, Framing::zap_http, Framing::zap_rpc};
   if (!q.arms.empty()) {
     p.arms = q.arms;
   } else {
@@ -266,9 +267,7 @@ ChildSpec server_spec(const RunPlan& p, const std::string& exe, const CellPlan& 
               "--cpus",
               cpus};
   } else {
-    s.argv = {exe,           "serve",     serve_flag(c.framing),
-              "127.0.0.1:0", "--threads", threads,
-              "--cpus",      cpus};
+    s.argv = {exe, "serve", serve_flag(c.framing), "127.0.0.1:0", "--threads", threads, "--cpus", cpus};
     if (!c.body.empty() && c.body != "zap") s.argv.insert(s.argv.end(), {"--codec", c.body});
   }
   return s;

@@ -91,7 +91,10 @@ bench::RunPlan parse(int argc, char** argv) {
   t.number_list("--logs", &q.logs, {1, record::kMaxLogs}, "the logs scenario's N values, e.g. 1,100,10000")
       .default_text("quick 100, full 1,100,10000");
   t.choice_list("--framings", &q.framings,
-                {{"http", bench::Framing::http1}, {"zap", bench::Framing::zap_http}, {"zap-rpc", bench::Framing::zap_rpc}}, "framings")
+                {{"http", bench::Framing::http1},
+                 {"zap", bench::Framing::zap_http},
+                 {"zap-rpc", bench::Framing::zap_rpc}},
+                "framings")
       .default_text("all");
   std::vector<std::pair<std::string, std::string>> bodies;
   for (const std::string& b : bench::body_names()) bodies.emplace_back(b, b);

@@ -1251,7 +1251,8 @@ void found(const Results& r, Out& out) {
     const Group& g = *deepest;
     auto one_connection = [&](Framing f) -> const Cell* {
       for (const Cell* c : g.cells)
-        if (c->arm == Arm::zapbench && c->framing == f && c->body == "zap" && c->connections == 1 && usable(*c))
+        if (c->arm == Arm::zapbench && c->framing == f && c->body == "zap" && c->connections == 1 &&
+            usable(*c))
           return c;
       return nullptr;
     };
@@ -1260,7 +1261,8 @@ void found(const Results& r, Out& out) {
     if (rpc && http)
       e2e_items.push_back(
           {strong("ZAP-RPC against ZAP-HTTP, rpc, depth " + std::to_string(g.pipeline) + ", 1 connection"),
-           ": " + grouped(rpc->rate().median()) + " calls/s multiplexed (answers matched by PromiseID) against " +
+           ": " + grouped(rpc->rate().median()) +
+               " calls/s multiplexed (answers matched by PromiseID) against " +
                grouped(http->rate().median()) + " requests/s pipelined in order: " +
                ratio_with_spread(rpc->rate(), http->rate()) + " the rate at " +
                ratio_with_spread(server_cpu_per_request_ns(r, *rpc), server_cpu_per_request_ns(r, *http)) +

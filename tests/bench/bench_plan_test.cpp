@@ -105,16 +105,17 @@ TEST(bench_plan, cells_in_run_order_with_unavailable_ones_kept) {
   for (const bench::CellPlan& c : cells) ids.push_back(c.cell.id());
   std::vector<std::string> want;
   // zapbench, then the quick run's Go arms (the same cells; unavailable here: no Go arm was probed).
-  // The Go reference has no /logs: its arms have no logs cells.
-  for (const char* arm : {"zapbench", "go-zip", "go-fasthttp"}) {
-    for (const char* cell :
-         {"/hello/http//c1/p1", "/hello/http//c8/p1", "/hello/zap//c1/p1", "/hello/zap//c8/p1",
-          "/rpc/http/zap/c1/p1", "/rpc/http/zap/c8/p1", "/rpc/zap/zap/c1/p1", "/rpc/zap/zap/c8/p1"})
-      want.push_back(arm + std::string(cell));
-    if (arm == std::string("zapbench"))
-      for (const char* cell : {"/logs-100/http/zap/c1/p1", "/logs-100/http/zap/c8/p1",
-                               "/logs-100/zap/zap/c1/p1", "/logs-100/zap/zap/c8/p1"})
-        want.push_back(arm + std::string(cell));
+  // The Go reference has no /logs: its arms have no logs cells; ZAP-RPC is the zip arm's only.
+  for (const std::string arm : {"zapbench", "go-zip", "go-fasthttp"}) {
+    const bool rpc_framing = arm != "go-fasthttp";
+    for (const char* scenario : {"/hello/", "/rpc/", "/logs-100/"}) {
+      if (arm != "zapbench" && scenario == std::string("/logs-100/")) continue;
+      const std::string body = scenario == std::string("/hello/") ? "//" : "/zap/";
+      for (const char* framing : {"http", "zap", "zap-rpc"}) {
+        if (!rpc_framing && framing == std::string("zap-rpc")) continue;
+        for (const char* conns : {"c1/p1", "c8/p1"}) want.push_back(arm + scenario + framing + body + conns);
+      }
+    }
   }
   for (const char* cell : {"nginx/hello/http//c1/p1", "nginx/hello/http//c8/p1", "floor/hello/tcp//c1/p1",
                            "floor/hello/tcp//c8/p1", "floor/rpc/tcp//c1/p1", "floor/rpc/tcp//c8/p1",

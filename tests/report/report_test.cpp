@@ -653,7 +653,7 @@ TEST(report_json, names_an_unknown_matrix_name_with_the_choices) {
   j = nlohmann::json::parse(report::to_json(synthetic()));
   j["cells"][0]["framing"] = "HTTP/1.1";
   EXPECT_EQ(error_of(j.dump()),
-            "results.json: cells[0].framing: unknown \"HTTP/1.1\" (one of: http, zap, tcp)");
+            "results.json: cells[0].framing: unknown \"HTTP/1.1\" (one of: http, zap, zap-rpc, tcp)");
 }
 
 // A results.json written before the load gate and the matrix types (the committed one, by an
