@@ -648,6 +648,15 @@ TEST(load_engine, validates_every_binary_peer_body_on_every_wire) {
 // HTTP wires, with ZAP and with every other codec that has the record; on ZAP-RPC (no content type: the
 // method names the codec) with ZAP and the default JSON codec, to keep the suite's time; answers of 230 bytes
 // to 2.3 MB (the loader's input grows to take them), pipelined.
+// Under a sanitizer (10 to 50 times slower; TSan took minutes here) the megabyte answers cross the wires
+// with ZAP and the default JSON codec only: every other codec's N = 10 000 read is the same code the
+// release run checks, and its N = 1 answers still cross every wire under the sanitizer.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
+
 TEST(load_engine, validates_every_logs_answer_on_every_wire) {
   for (const record::CodecInfo& info : record::all_codecs()) {
     if (!record::logs_refusal(info).empty()) continue;
@@ -655,6 +664,7 @@ TEST(load_engine, validates_every_logs_answer_on_every_wire) {
     for (Wire wire : {Wire::http, Wire::zap, Wire::zap_rpc})
       for (const std::uint32_t n : {1u, 10'000u}) {
         if (wire == Wire::zap_rpc && !on_zap_rpc) continue;
+        if (kSanitized && n == 10'000 && !on_zap_rpc) continue;
         SCOPED_TRACE(std::string(name_of(wire)) + " " + std::string(info.name) + " N=" + std::to_string(n));
         load::Options o = logs_options(wire, OwnServer::get().port(wire), n);
         o.body = &info;
