@@ -121,12 +121,14 @@ std::string_view go_framework(Arm a) noexcept {
 std::string go_cell_unavailable(const GoArm& go, Arm arm, Framing framing, Scenario scenario,
                                 const std::string& body, const std::string& go_json) {
   if (!go.runs()) return go.why_not({}, "");
-  if (std::string why = go.why_not(go.frameworks, std::string(go_framework(arm))); !why.empty()) return why;
-  if (framing == Framing::zap_http) {
-    if (std::string why = go.why_not(go.transports, "zap"); !why.empty()) return why;
-  } else if (framing == Framing::zap_rpc) {
-    // zap-proto/go's own transport and rpc packages, with no web framework.
+  if (framing == Framing::zap_rpc) {
+    // zap-proto/go's own transport and rpc packages, with no web framework in
+    // between: the transport's reason, not the framework's.
     if (std::string why = go.why_not(go.transports, "zap-rpc"); !why.empty()) return why;
+  } else if (std::string why = go.why_not(go.frameworks, std::string(go_framework(arm))); !why.empty()) {
+    return why;
+  } else if (framing == Framing::zap_http) {
+    if (std::string why = go.why_not(go.transports, "zap"); !why.empty()) return why;
   } else if (framing != Framing::http1) {
     return "the Go arm serves HTTP/1.1, ZAP-HTTP and ZAP-RPC only";
   }

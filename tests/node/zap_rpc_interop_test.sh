@@ -44,12 +44,7 @@ rc=$?
 cat "$work/client2.out"
 [ "$rc" = 0 ]; check "2000 calls, 256 in flight: every answer matched and valid" $?
 
-kill -TERM "$pid"
-timeout "$hang" tail --pid="$pid" -f /dev/null
-wait "$pid"
-rc=$?
-pid=
-[ "$rc" = 0 ]; check "SIGTERM exits 0 (got $rc)" $?
+stop_pid
 grep -q "requests zap-rpc /health 1500" "$work/out" && grep -q "requests zap-rpc /rpc 4500" "$work/out"
 check "the server counted the client's calls (1500 health, 4500 eth_call)" $?
 

@@ -35,12 +35,7 @@ grep -q '"framing": "floor",$' "$work/load.json" && grep -q '"scenario": "",$' "
   grep -q '"body": "",$' "$work/load.json" && grep -q '"responses": [1-9]' "$work/load.json"
 check "load --framing floor --json-out: framing floor, empty scenario and body, responses" $?
 
-kill -TERM "$pid"
-timeout "$hang" tail --pid="$pid" -f /dev/null
-wait "$pid"
-rc=$?
-pid=
-[ "$rc" = 0 ]; check "SIGTERM exits 0 (got $rc)" $?
+stop_pid
 grep -q "^  connections 4$" "$work/out"; check "prints the connection count" $?
 grep -Eq "^  requests echoed [1-9][0-9]*$" "$work/out"; check "prints the requests echoed" $?
 

@@ -66,12 +66,7 @@ exec 3>&-
 [ "$answer" = "2700000002${header//\\x/}26000000c8000000070000000000000008000000020000006f6b" ]
 check "answers a ZAP-RPC health call with its PromiseID (got $answer)" $?
 
-kill -TERM "$pid"
-timeout "$hang" tail --pid="$pid" -f /dev/null
-wait "$pid"
-rc=$?
-pid=
-[ "$rc" = 0 ]; check "SIGTERM exits 0 (got $rc)" $?
+stop_pid
 grep -q "requests http /health 1" "$work/out" && grep -q "requests zap /rpc [1-9]" "$work/out"
 check "prints the request counters" $?
 grep -q "requests zap-rpc /health 1" "$work/out" && grep -q "error zap_rpc_unsolicited 1" "$work/out"

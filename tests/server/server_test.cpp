@@ -2,6 +2,7 @@
 // server on ephemeral ports, raw-socket clients on both wires. Hello and rpc
 // with JSON and ZAP bodies, pipelining, Connection: close, 100 concurrent
 // clients, the wire A interop frames, and every error path as a table.
+#include "support/allocs.hpp"
 #include "support/server_client.hpp"
 
 namespace {
@@ -118,15 +119,9 @@ TEST(server_allocations, rpc_requests_allocate_nothing_in_steady_state) {
     z.send_all(zap_zap);
     ASSERT_TRUE(z.zap_response());
   };
-  for (int i = 0; i < 20; ++i) round();  // warm-up: buffers reach their size
-  // Everything not allocated by this (the client) thread was allocated by the
-  // server's workers.
-  const std::uint64_t before = micro::alloc_count().allocs;
-  const std::uint64_t client_before = micro::thread_alloc_count().allocs;
-  for (int i = 0; i < 200; ++i) round();
-  const std::uint64_t during = micro::alloc_count().allocs - before;
-  const std::uint64_t client_allocs = micro::thread_alloc_count().allocs - client_before;
-  EXPECT_EQ(during, client_allocs) << "the server allocated " << (during - client_allocs) << " times";
+  // 20 rounds of warm-up (buffers reach their size), then everything not
+  // allocated by this (the client) thread was allocated by the server's workers.
+  EXPECT_EQ(zaptest::allocations_elsewhere(round, 20, 200), 0u) << "allocations by the server";
 }
 
 // ---- ZAP-HTTP (wire A) ----------------------------------------------------------

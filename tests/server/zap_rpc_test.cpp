@@ -15,6 +15,7 @@
 #include <mutex>
 
 #include "server/request_path.hpp"
+#include "support/allocs.hpp"
 #include "support/server_client.hpp"
 
 namespace {
@@ -416,13 +417,7 @@ TEST(zap_rpc_allocations, calls_allocate_nothing_in_steady_state) {
     c.send_all(round_bytes);
     for (int i = 0; i < 4; ++i) ASSERT_TRUE(c.zap_rpc_response());
   };
-  for (int i = 0; i < 20; ++i) round();  // warm-up: buffers reach their size
-  const std::uint64_t before = micro::alloc_count().allocs;
-  const std::uint64_t client_before = micro::thread_alloc_count().allocs;
-  for (int i = 0; i < 200; ++i) round();
-  const std::uint64_t during = micro::alloc_count().allocs - before;
-  const std::uint64_t client_allocs = micro::thread_alloc_count().allocs - client_before;
-  EXPECT_EQ(during, client_allocs) << "the server allocated " << (during - client_allocs) << " times";
+  EXPECT_EQ(zaptest::allocations_elsewhere(round, 20, 200), 0u) << "allocations by the server";
 }
 
 }  // namespace
