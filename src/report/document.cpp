@@ -835,6 +835,11 @@ bool row_before(const Results& r, const RowKey& a, const RowKey& b) {
 
 bool usable(const Cell& c) { return c.unavailable.empty() && !c.samples.empty(); }
 
+// "1 connection", "16 connections".
+std::string connections_text(unsigned n) {
+  return std::to_string(n) + (n == 1 ? " connection" : " connections");
+}
+
 std::string row_label(const Results& r, const RowKey& k, const std::vector<const Cell*>& cells) {
   if (k.arm == Arm::floor) {
     for (const Cell* c : cells)
@@ -1224,7 +1229,7 @@ void found(const Results& r, Out& out) {
       if (!zap) continue;
       const Samples zap_cpu = server_cpu_per_request_ns(r, *zap);
       Runs item{strong(std::string(bench::display_name(framing)) + ", rpc, depth " +
-                       std::to_string(g.pipeline) + ", " + std::to_string(zap->connections) + " connections"),
+                       std::to_string(g.pipeline) + ", " + connections_text(zap->connections)),
                 ": ZAP " + grouped(zap->rate().median()) + " requests/s at " + sig(zap_cpu.median() / 1000) +
                     " µs server CPU per request;"};
       bool any = false;
@@ -1292,7 +1297,7 @@ void found(const Results& r, Out& out) {
       if (!floor) continue;
       e2e_items.push_back(
           {strong(std::string(bench::display_name(framing)) + ", " + group_scenario(g) + ", depth " +
-                  std::to_string(g.pipeline) + ", " + std::to_string(zap->connections) + " connections"),
+                  std::to_string(g.pipeline) + ", " + connections_text(zap->connections)),
            ": ZAP " + sig(zap->mb_per_s().median()) + " MB/s of responses, " +
                ratio_with_spread(zap->mb_per_s(), floor->mb_per_s()) +
                " the floor's (a raw TCP echo of the same bytes) — ",
