@@ -2,6 +2,7 @@
 #include "bench/exchange.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <thread>
 
 #include "load/engine.hpp"
@@ -21,10 +22,7 @@ PerExchange exchange_bytes(Scenario scenario, unsigned logs, load::Wire wire) {
                           : wire == load::Wire::zap ? server::Wire::zap
                                                     : server::Wire::zap_rpc;
   server::Config sc;
-  (sw == server::Wire::http  ? sc.http
-   : sw == server::Wire::zap ? sc.zap
-                             : sc.zap_rpc)
-      .push_back(server::Endpoint{"127.0.0.1", 0});
+  sc.endpoints(sw).push_back(server::Endpoint{"127.0.0.1", 0});
   sc.json = &record::default_json_codec();
   server::Server srv(sc);
   std::thread t([&] { srv.run(); });
@@ -53,12 +51,12 @@ PerExchange exchange_bytes(Scenario scenario, unsigned logs, load::Wire wire) {
 }  // namespace
 
 ExchangeBytes floor_bytes(Scenario scenario, unsigned logs) {
-  double request_bytes = 0, response_bytes = 0;
+  double request_bytes = std::numeric_limits<double>::infinity(), response_bytes = request_bytes;
   for (const load::Wire wire : {load::Wire::http, load::Wire::zap, load::Wire::zap_rpc}) {
     const PerExchange e = exchange_bytes(scenario, logs, wire);
     if (e.request_bytes == 0) return {};
-    request_bytes = request_bytes == 0 ? e.request_bytes : std::min(request_bytes, e.request_bytes);
-    response_bytes = response_bytes == 0 ? e.response_bytes : std::min(response_bytes, e.response_bytes);
+    request_bytes = std::min(request_bytes, e.request_bytes);
+    response_bytes = std::min(response_bytes, e.response_bytes);
   }
   return {static_cast<std::uint32_t>(request_bytes + 0.5), static_cast<std::uint32_t>(response_bytes + 0.5)};
 }

@@ -1,16 +1,13 @@
 // micro/request_path.cpp — the request-path fixture: builds the batch with
-// the loader's own request writers (net/client_wires.hpp; ZAP-RPC's frames
-// with net/zap_rpc.hpp's encoder, which the loader's writer uses), runs the
-// server's answer_ready on it, and checks the answers with the loader's
-// response readers (ZAP-RPC: the envelope decoder, matched by PromiseID) and
-// the codec's decoder.
+// the loader's own request writers (net/client_wires.hpp), runs the server's
+// answer_ready on it, and checks the answers with the loader's response
+// readers (ZAP-RPC's matched by PromiseID) and the codec's decoder.
 #include "micro/request_path.hpp"
 
 #include <cstring>
 #include <stdexcept>
 
 #include "net/client_wires.hpp"
-#include "net/zap_rpc.hpp"
 #include "record/registry.hpp"
 
 namespace micro {
@@ -80,6 +77,7 @@ RequestPath::RequestPath(const PathCase& c) : case_(c) {
   // The batch, as the loader writes it: distinct ids, each body encoded once.
   net::wire::Http1Client http(std::string{kHost});
   net::wire::ZapHttpClient zap;
+  net::wire::ZapRpcClient zap_rpc;
   std::unique_ptr<record::AnyCodec> enc = codec != nullptr ? codec->make() : nullptr;
   for (unsigned i = 0; i < kBatchRequests; ++i) {
     record::Request req = record::sample_request();
@@ -94,12 +92,7 @@ RequestPath::RequestPath(const PathCase& c) : case_(c) {
     } else if (c.framing == Framing::zap_http) {
       zap.append_request(conn_->in, method, target, type, body);
     } else {
-      // The call's PromiseID is its place in the batch, from 1.
-      const std::uint32_t ordinal =
-          enc ? net::zaprpc::method_ordinal(net::zaprpc::Op::eth_call,
-                                            static_cast<std::size_t>(net::zaprpc::body_code(type)))
-              : net::zaprpc::method_ordinal(net::zaprpc::Op::health, 0);
-      net::zaprpc::append_request_frame(conn_->in, {ordinal, i + 1, net::zaprpc::kNoTarget, {}, body});
+      zap_rpc.append_request(conn_->in, method, target, type, body, i + 1);  // PromiseID: its place, from 1
     }
   }
   batch_bytes_ = conn_->in.size();
@@ -130,31 +123,23 @@ std::string RequestPath::check() {
   std::unique_ptr<record::AnyCodec> dec = codec != nullptr ? codec->make() : nullptr;
   net::wire::Http1Client http(std::string{kHost});
   net::wire::ZapHttpClient zap;
+  net::wire::ZapRpcClient zap_rpc;
   response_batch_bytes_ = conn_->out.size();
   std::vector<bool> answered(kBatchRequests, false);
   for (unsigned n = 0; n < kBatchRequests; ++n) {
-    net::wire::Response r;
+    std::size_t hint = 0;
+    const net::wire::Response r = case_.framing == Framing::http1      ? http.take(conn_->out, hint)
+                                  : case_.framing == Framing::zap_http ? zap.take(conn_->out, hint)
+                                                                       : zap_rpc.take(conn_->out, hint);
+    if (r.status != net::wire::Response::Status::complete)
+      return "response " + std::to_string(n + 1) + ": missing or malformed";
     unsigned i = n;  // the request this answers: in order, or (ZAP-RPC) by its PromiseID
-    if (case_.framing != Framing::zap_rpc) {
-      std::size_t hint = 0;
-      r = case_.framing == Framing::http1 ? http.take(conn_->out, hint) : zap.take(conn_->out, hint);
-    } else {
-      const net::zaprpc::FrameScan s = net::zaprpc::scan_frame(conn_->out.readable());
-      net::zaprpc::Response env;
-      if (s.status != net::zaprpc::FrameScan::Status::complete ||
-          s.dir != static_cast<std::uint8_t>(net::zaprpc::Dir::response) ||
-          net::zaprpc::decode_response(net::zaprpc::frame_body(conn_->out.readable(), s), env) !=
-              net::zaprpc::EnvelopeError::ok)
-        return "response " + std::to_string(n + 1) + ": missing or malformed";
-      if (env.promise == 0 || env.promise > kBatchRequests || answered[env.promise - 1])
-        return "response " + std::to_string(n + 1) + ": PromiseID " + std::to_string(env.promise) +
+    if (case_.framing == Framing::zap_rpc) {
+      if (r.promise == 0 || r.promise > kBatchRequests || answered[r.promise - 1])
+        return "response " + std::to_string(n + 1) + ": PromiseID " + std::to_string(r.promise) +
                " is no call of the batch, or answered twice";
-      i = env.promise - 1;
+      i = r.promise - 1;
       answered[i] = true;
-      r.status = net::wire::Response::Status::complete;
-      r.code = static_cast<int>(env.status);
-      r.body = env.body;
-      r.consumed_bytes = s.frame_bytes();
     }
     const std::string which = "response " + std::to_string(i + 1) + ": ";
     if (r.status != net::wire::Response::Status::complete) return which + "missing or malformed";

@@ -10,14 +10,32 @@ namespace server {
 namespace {
 std::string_view text(record::Bytes b) { return {reinterpret_cast<const char*>(b.data()), b.size()}; }
 
+// One request of wire w answered: its route and outcome are counted.
+void count(Context& x, Wire w, Route route, Outcome outcome) {
+  ++x.counters.requests[static_cast<int>(w)][static_cast<int>(route)];
+  ++x.counters.outcomes[static_cast<int>(outcome)];
+}
+
 // The routes answer one request; its route and outcome are counted.
 Reply answer(Context& x, Wire w, std::string_view method, std::string_view target,
              std::string_view content_type, record::Bytes body, Outcome& outcome) {
   Route route;
   const Reply reply = x.routes.handle(method, target, content_type, body, route, outcome);
-  ++x.counters.requests[static_cast<int>(w)][static_cast<int>(route)];
-  ++x.counters.outcomes[static_cast<int>(outcome)];
+  count(x, w, route, outcome);
   return reply;
+}
+
+// An answer whose frame would be over the ZAP frame limit, which holds both
+// ways on ZAP-HTTP and ZAP-RPC (a /logs answer under a response limit above
+// it): counted as too large instead of its outcome, and answered with the
+// same clean 500 as over the response limit; returns the 500's text.
+record::Bytes over_frame_limit(Context& x, Outcome outcome, std::size_t body_bytes) {
+  --x.counters.outcomes[static_cast<int>(outcome)];
+  ++x.counters.outcomes[static_cast<int>(Outcome::too_large)];
+  const int n = std::snprintf(x.error_text, sizeof x.error_text,
+                              "answer of %zu bytes exceeds the ZAP frame limit of %u bytes", body_bytes,
+                              x.limits.max_frame_bytes);
+  return {reinterpret_cast<const std::uint8_t*>(x.error_text), static_cast<std::size_t>(n)};
 }
 }  // namespace
 
@@ -111,18 +129,9 @@ std::size_t ZapHttpWire::step(Context& x, Conn& c) {
   const std::string_view content_type = req.headers.find("Content-Type").value_or(std::string_view{});
   Outcome outcome;
   const Reply reply = answer(x, kWire, req.method, req.target, content_type, req.body, outcome);
-  if (!x.zap_replies[static_cast<int>(reply.kind)].append(c.out, reply.body, x.limits.max_frame_bytes)) {
-    // An answer whose frame would be over the frame limit, which holds both
-    // ways (a /logs answer under a response limit above it): the same clean
-    // 500 as over the response limit.
-    --x.counters.outcomes[static_cast<int>(outcome)];
-    ++x.counters.outcomes[static_cast<int>(Outcome::too_large)];
-    const int n = std::snprintf(x.error_text, sizeof x.error_text,
-                                "answer of %zu bytes exceeds the ZAP frame limit of %u bytes",
-                                reply.body.size(), x.limits.max_frame_bytes);
+  if (!x.zap_replies[static_cast<int>(reply.kind)].append(c.out, reply.body, x.limits.max_frame_bytes))
     x.zap_replies[static_cast<int>(ReplyKind::too_large)].append(
-        c.out, {reinterpret_cast<const std::uint8_t*>(x.error_text), static_cast<std::size_t>(n)});
-  }
+        c.out, over_frame_limit(x, outcome, reply.body.size()));
   return s.frame_bytes();
 }
 
@@ -143,20 +152,15 @@ static_assert(
     "a content type of codecs.table has no ZAP-RPC body code (net::zaprpc::kBodyContentTypes)");
 
 // Appends the response frame of one call: its status, PromiseID and body.
-// An answer whose frame would be over the frame limit (a /logs answer under
-// a response limit above it) is the same clean 500 as on ZAP-HTTP.
+// An answer whose frame would be over the frame limit is the same clean 500
+// as on ZAP-HTTP (over_frame_limit).
 void respond(Context& x, Conn& c, std::uint32_t promise, const Reply& reply, Outcome outcome) {
   ++c.calls_in_out;  // in flight until `out` drains (backpressure, kMaxCallsInFlight)
   rpc::Response r{static_cast<std::uint32_t>(reply_head(reply.kind).status), promise, reply.body};
   if (rpc::append_response_frame(c.out, r, x.limits.max_frame_bytes)) [[likely]]
     return;
-  --x.counters.outcomes[static_cast<int>(outcome)];
-  ++x.counters.outcomes[static_cast<int>(Outcome::too_large)];
-  const int n = std::snprintf(x.error_text, sizeof x.error_text,
-                              "answer of %zu bytes exceeds the ZAP frame limit of %u bytes",
-                              reply.body.size(), x.limits.max_frame_bytes);
   r.status = static_cast<std::uint32_t>(reply_head(ReplyKind::too_large).status);
-  r.body = {reinterpret_cast<const std::uint8_t*>(x.error_text), static_cast<std::size_t>(n)};
+  r.body = over_frame_limit(x, outcome, reply.body.size());
   // A frame limit too small for even that (--max-frame-bytes is the user's
   // choice): the call cannot be answered, so the connection ends.
   if (!rpc::append_response_frame(c.out, r, x.limits.max_frame_bytes)) c.closing = true;
@@ -166,8 +170,7 @@ void respond(Context& x, Conn& c, std::uint32_t promise, const Reply& reply, Out
 // an unknown method, a stream): counted as a request of Route::other.
 void refuse(Context& x, Conn& c, std::uint32_t promise, ReplyKind kind, std::string_view why,
             Outcome outcome) {
-  ++x.counters.requests[static_cast<int>(Wire::zap_rpc)][static_cast<int>(Route::other)];
-  ++x.counters.outcomes[static_cast<int>(outcome)];
+  count(x, Wire::zap_rpc, Route::other, outcome);
   respond(x, c, promise, {kind, zap::as_bytes(why)}, outcome);
 }
 
@@ -190,8 +193,7 @@ void call(Context& x, Conn& c, const rpc::Request& req) {
                                                   : Route::logs;
   Outcome outcome;
   const Reply reply = x.routes.handle_routed(route, m.content_type, req.payload, outcome);
-  ++x.counters.requests[static_cast<int>(Wire::zap_rpc)][static_cast<int>(route)];
-  ++x.counters.outcomes[static_cast<int>(outcome)];
+  count(x, Wire::zap_rpc, route, outcome);
   respond(x, c, req.promise, reply, outcome);
 }
 }  // namespace

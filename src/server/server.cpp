@@ -15,7 +15,6 @@
 #include <ctime>
 #include <iterator>
 #include <stdexcept>
-#include <utility>
 
 #include "net/buffer.hpp"
 #include "net/connection.hpp"
@@ -324,10 +323,9 @@ Server::Server(Config config)
   if (config_.threads == 0) config_.threads = 1;
   for (unsigned t = 0; t < config_.threads; ++t)
     pool_->add(std::make_unique<Worker>(config_, limit_), net::cpu_for(config_.cpus, t));
-  for (const auto& listeners : {std::pair{Wire::http, &config_.http}, std::pair{Wire::zap, &config_.zap},
-                                std::pair{Wire::zap_rpc, &config_.zap_rpc}}) {
-    const Wire w = listeners.first;
-    for (Endpoint ep : *listeners.second) {
+  for (int wire = 0; wire < static_cast<int>(Wire::count_); ++wire) {
+    const Wire w = static_cast<Wire>(wire);
+    for (Endpoint ep : config_.endpoints(w)) {
       pool_->for_each([&](Worker& worker) {
         std::uint16_t port = 0;
         const int fd = listen_on(ep, port);

@@ -50,6 +50,8 @@ struct Config {
   std::vector<Endpoint> http;
   std::vector<Endpoint> zap;
   std::vector<Endpoint> zap_rpc;
+  // The listeners of one wire: http, zap or zap_rpc above.
+  std::vector<Endpoint>& endpoints(Wire w) { return w == Wire::http ? http : w == Wire::zap ? zap : zap_rpc; }
   const record::CodecInfo* json = nullptr;  // the JSON codec for application/json bodies
   // The codec answering each of their content types, in place of the default
   // (a binary peer's: the first of its type in codecs.table; JSON's: `json`).

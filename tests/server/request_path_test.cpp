@@ -41,26 +41,6 @@ struct Body {
   }
 };
 
-// One ZAP-RPC response frame from the front of out, as the in-order readers give theirs (consumed_bytes,
-// the status as code, the body); its PromiseID in `promise`. Malformed: not a whole response frame.
-net::wire::Response take_rpc(const net::Buffer& out, std::uint32_t& promise) {
-  const net::zaprpc::FrameScan s = net::zaprpc::scan_frame(out.readable());
-  net::zaprpc::Response env;
-  net::wire::Response r;
-  r.status = net::wire::Response::Status::malformed;
-  if (s.status != net::zaprpc::FrameScan::Status::complete ||
-      s.dir != static_cast<std::uint8_t>(net::zaprpc::Dir::response) ||
-      net::zaprpc::decode_response(net::zaprpc::frame_body(out.readable(), s), env) !=
-          net::zaprpc::EnvelopeError::ok)
-    return r;
-  r.status = net::wire::Response::Status::complete;
-  r.consumed_bytes = s.frame_bytes();
-  r.code = static_cast<int>(env.status);
-  r.body = env.body;
-  promise = env.promise;
-  return r;
-}
-
 struct Answer {
   server::Reply reply;
   Route route;
@@ -373,14 +353,14 @@ TEST(request_path, logs_allocates_nothing_per_request_in_steady_state) {
       const record::Bytes body = zap.encode_logs_request(record::sample_logs_request(n));
       net::wire::Http1Client http(std::string{"127.0.0.1:8080"});
       net::wire::ZapHttpClient zhttp;
+      net::wire::ZapRpcClient zrpc;
       for (unsigned i = 0; i < depth; ++i)
         if (wire == server::Wire::http)
           http.append_request(conn.in, "POST", "/logs", "application/zap", body);
         else if (wire == server::Wire::zap)
           zhttp.append_request(conn.in, "POST", "/logs", "application/zap", body);
-        else  // eth_getLogs with a ZAP body: ordinal 2; PromiseIDs 1..depth
-          net::zaprpc::append_request_frame(
-              conn.in, {net::zaprpc::method_ordinal(net::zaprpc::Op::eth_get_logs, 0), i + 1, 0, {}, body});
+        else  // eth_getLogs with a ZAP body (ordinal 2); PromiseIDs 1..depth
+          zrpc.append_request(conn.in, "POST", "/logs", "application/zap", body, i + 1);
       const std::size_t batch_bytes = conn.in.size();
       const auto batch = [&] {
         conn.in.prepare(batch_bytes);  // the bytes are where the last batch left them
@@ -400,13 +380,14 @@ TEST(request_path, logs_allocates_nothing_per_request_in_steady_state) {
         server::with_wire(conn, [&]<class W>() { server::answer_ready<W>(x, conn, 1); });
         std::size_t hint = 0;
         for (unsigned i = 0; i < depth; ++i) {
-          std::uint32_t promise = i + 1;
-          const net::wire::Response r = wire == server::Wire::zap_rpc ? take_rpc(conn.out, promise)
+          const net::wire::Response r = wire == server::Wire::zap_rpc ? zrpc.take(conn.out, hint)
                                         : wire == server::Wire::http  ? http.take(conn.out, hint)
                                                                       : zhttp.take(conn.out, hint);
           ASSERT_EQ(r.status, net::wire::Response::Status::complete);
           EXPECT_EQ(r.code, 200);
-          EXPECT_EQ(promise, i + 1);
+          if (wire == server::Wire::zap_rpc) {
+            EXPECT_EQ(r.promise, i + 1);
+          }
           if (wire != server::Wire::zap_rpc) {  // ZAP-RPC carries no content type: the ordinal said ZAP
             EXPECT_EQ(r.content_type, "application/zap");
           }
@@ -445,23 +426,22 @@ TEST(request_path, logs_answer_over_the_zap_frame_limit_is_a_clean_500) {
     const record::Bytes body = zap.encode_logs_request(record::sample_logs_request(1000));
     net::wire::ZapHttpClient zclient;
     net::wire::Http1Client hclient(std::string{"127.0.0.1:8080"});
+    net::wire::ZapRpcClient rclient;
     constexpr std::uint32_t kPromise = 77;
     if (wire == server::Wire::zap)
       zclient.append_request(conn.in, "POST", "/logs", "application/zap", body);
     else if (wire == server::Wire::zap_rpc)
-      net::zaprpc::append_request_frame(
-          conn.in, {net::zaprpc::method_ordinal(net::zaprpc::Op::eth_get_logs, 0), kPromise, 0, {}, body});
+      rclient.append_request(conn.in, "POST", "/logs", "application/zap", body, kPromise);
     else
       hclient.append_request(conn.in, "POST", "/logs", "application/zap", body);
     server::with_wire(conn, [&]<class W>() { server::answer_ready<W>(x, conn, 1); });
     std::size_t hint = 0;
-    std::uint32_t promise = 0;
     const net::wire::Response r = wire == server::Wire::zap       ? zclient.take(conn.out, hint)
-                                  : wire == server::Wire::zap_rpc ? take_rpc(conn.out, promise)
+                                  : wire == server::Wire::zap_rpc ? rclient.take(conn.out, hint)
                                                                   : hclient.take(conn.out, hint);
     ASSERT_EQ(r.status, net::wire::Response::Status::complete);
     if (wire == server::Wire::zap_rpc) {
-      EXPECT_EQ(promise, kPromise) << "the 500 answers its call";
+      EXPECT_EQ(r.promise, kPromise) << "the 500 answers its call";
     }
     if (wire == server::Wire::http) {
       EXPECT_EQ(r.code, 200);
