@@ -21,6 +21,9 @@ packages=(
   libgtest-dev libgmock-dev            # tests
   libbenchmark-dev                     # microbenchmarks
   libhttp-parser-dev                   # the HTTP/1.1 parser our own is benchmarked against
+  libnghttp2-dev                       # HTTP/2 framing and HPACK (server and loader, framings http2 and grpc)
+  nghttp2-client                       # h2load: the independent HTTP/2 loader our own is checked against
+  libgrpc++-dev protobuf-compiler-grpc # the grpc++ reference arm and the gRPC C++ client of the tests
   nginx-light                          # zapbench run's reference arm (nginx serving /health)
   chromium                             # the test that renders report.html headless
   valgrind                             # zapbench instructions: callgrind counts the request path's instructions
