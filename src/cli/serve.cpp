@@ -166,6 +166,9 @@ int cmd_serve(int argc, char** argv) {
       std::printf("  answered %.*s %llu\n", int(server::describe(server::Outcome(o)).size()),
                   server::describe(server::Outcome(o)).data(),
                   static_cast<unsigned long long>(c.outcomes[o]));
+  if (c.http2_pool_mallocs != 0)
+    std::printf("  http2 allocator blocks from malloc %llu\n",
+                static_cast<unsigned long long>(c.http2_pool_mallocs));
   for (int e = 0; e < static_cast<int>(server::ErrorKind::count_); ++e)
     if (c.errors[e] != 0)
       std::printf("  error %.*s %llu\n", int(server::describe(server::ErrorKind(e)).size()),

@@ -483,6 +483,8 @@ void Http2Wire::close(Context& x, Conn& c) noexcept {
   c.h2 = nullptr;
 }
 
+std::uint64_t Http2Wire::pool_mallocs(const Context& x) noexcept { return x.h2->mem.system_allocations(); }
+
 template <>
 void answer_ready<Http2Wire>(Context&, Conn& c, std::int64_t) {
   c.held = false;

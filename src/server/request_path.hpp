@@ -157,6 +157,8 @@ struct Http2Wire {
   static bool open(Context& x, Conn& c);
   // At destroy: the session and its streams' buffers go back to the thread.
   static void close(Context& x, Conn& c) noexcept;
+  // Blocks the thread's nghttp2 allocator took from malloc (Counters::http2_pool_mallocs).
+  static std::uint64_t pool_mallocs(const Context& x) noexcept;
 };
 
 // Whether c must stop answering and reading until the client reads: `out` at

@@ -60,6 +60,7 @@ void Counters::add(const Counters& o) {
     for (int r = 0; r < static_cast<int>(Route::count_); ++r) requests[w][r] += o.requests[w][r];
   for (int i = 0; i < static_cast<int>(Outcome::count_); ++i) outcomes[i] += o.outcomes[i];
   for (int i = 0; i < static_cast<int>(ErrorKind::count_); ++i) errors[i] += o.errors[i];
+  http2_pool_mallocs += o.http2_pool_mallocs;
 }
 
 namespace {
@@ -97,7 +98,11 @@ class Worker {
   }
 
   net::Loop& loop() { return loop_; }
-  [[nodiscard]] const Counters& counters() const { return x_.counters; }
+  [[nodiscard]] Counters counters() const {
+    Counters c = x_.counters;
+    c.http2_pool_mallocs = Http2Wire::pool_mallocs(x_);
+    return c;
+  }
 
   // On the worker's thread (net::Pool): serve until stop(), then drain.
   void run() {
