@@ -260,6 +260,61 @@ TEST(server_http2, a_stream_past_max_concurrent_streams_is_refused) {
   EXPECT_FALSE(c.goaway());
 }
 
+// Once the client has acknowledged the SETTINGS, nghttp2 takes a stream past
+// SETTINGS_MAX_CONCURRENT_STREAMS for a connection error (RFC 9113 §5.1.2
+// lets it choose): GOAWAY PROTOCOL_ERROR, close. Raw frames: an nghttp2
+// client would never send them.
+TEST(server_http2, past_max_concurrent_streams_after_the_settings_ack_is_a_connection_error) {
+  TestServer srv(server::Config{});
+  Client raw(srv.port(Wire::http2));
+  std::string out = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
+  auto frame = [&](std::uint8_t type, std::uint8_t flags, std::uint32_t stream, std::string_view payload) {
+    const char head[9] = {0,
+                          0,
+                          static_cast<char>(payload.size()),
+                          static_cast<char>(type),
+                          static_cast<char>(flags),
+                          static_cast<char>(stream >> 24),
+                          static_cast<char>(stream >> 16),
+                          static_cast<char>(stream >> 8),
+                          static_cast<char>(stream)};
+    out.append(head, sizeof head).append(payload);
+  };
+  frame(NGHTTP2_SETTINGS, 0, 0, "");
+  frame(NGHTTP2_SETTINGS, NGHTTP2_FLAG_ACK, 0, "");  // the server's, acknowledged
+  // HEADERS without END_STREAM: GET (0x82), http (0x86), / (0x84), :authority "a".
+  for (std::uint32_t i = 0; i <= net::h2::kMaxConcurrentStreams; ++i)
+    frame(NGHTTP2_HEADERS, NGHTTP2_FLAG_END_HEADERS, 1 + 2 * i,
+          std::string_view("\x82\x86\x84\x01\x01"
+                           "a",
+                           6));
+  raw.send_all(out);
+  std::string in;
+  for (;;) {
+    pollfd p{raw.fd(), POLLIN, 0};
+    if (poll(&p, 1, kReadTimeoutMs) <= 0) break;
+    char buf[4096];
+    const ssize_t n = recv(raw.fd(), buf, sizeof buf, 0);
+    if (n <= 0) break;
+    in.append(buf, static_cast<std::size_t>(n));
+  }
+  std::optional<std::uint32_t> goaway_code;
+  for (std::size_t at = 0; at + 9 <= in.size();) {
+    const auto u = [&](std::size_t i) {
+      return static_cast<std::uint32_t>(static_cast<std::uint8_t>(in[i]));
+    };
+    const std::size_t len = (u(at) << 16) | (u(at + 1) << 8) | u(at + 2);
+    if (u(at + 3) == NGHTTP2_GOAWAY && at + 9 + 8 <= in.size())
+      goaway_code = (u(at + 13) << 24) | (u(at + 14) << 16) | (u(at + 15) << 8) | u(at + 16);
+    at += 9 + len;
+  }
+  ASSERT_TRUE(goaway_code) << "no GOAWAY in " << in.size() << " bytes";
+  EXPECT_EQ(*goaway_code, static_cast<std::uint32_t>(NGHTTP2_PROTOCOL_ERROR));
+  EXPECT_TRUE(srv.wait_open(0));
+  srv.stop();
+  EXPECT_EQ(srv.counters().errors[static_cast<int>(server::ErrorKind::http2_connection_error)], 1u);
+}
+
 // A header list past SETTINGS_MAX_HEADER_LIST_SIZE (8 KiB by default): that
 // stream is reset, the connection serves on, the counter says so.
 TEST(server_http2, a_header_list_past_8_kib_resets_its_stream_only) {
