@@ -9,11 +9,13 @@
 // allocation per request once warm.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <map>
 #include <string>
 
 #include "net/grpc.hpp"
 #include "net/http2.hpp"
+#include "server/request_path.hpp"
 #include "support/allocs.hpp"
 #include "support/h2_client.hpp"
 #include "support/server_client.hpp"
@@ -333,6 +335,33 @@ TEST(server_http2, a_header_list_past_8_kib_resets_its_stream_only) {
   EXPECT_FALSE(c.goaway());
   srv.stop();
   EXPECT_EQ(srv.counters().errors[static_cast<int>(server::ErrorKind::http2_header_too_large)], 1u);
+}
+
+// A client that sends many requests with large answers and does not read:
+// the server stops at its output cap (on_hold), holds the rest, and answers
+// everything once the client reads — each answer whole and right.
+TEST(server_http2, a_client_that_does_not_read_is_held_at_the_output_cap_then_answered) {
+  std::atomic<int> holds{0};
+  std::atomic<std::size_t> most_out{0};
+  server::Config cfg;
+  cfg.send_buffer_bytes = 64 * 1024;
+  cfg.on_hold = [&](const server::HoldReport& r) {
+    ++holds;
+    if (r.out_bytes > most_out) most_out = r.out_bytes;
+  };
+  TestServer srv(cfg);
+  const std::unique_ptr<record::AnyCodec> zap = zap_info().make();
+  H2Client c(srv.port(Wire::http2), 1000);
+  std::vector<std::int32_t> ids;
+  for (int i = 0; i < 200; ++i) ids.push_back(c.submit(logs_request(*zap, "application/zap", 1000)));
+  ASSERT_TRUE(c.flush());
+  ASSERT_TRUE(zaptest::await([&] { return holds.load() > 0; })) << "the server never held";
+  EXPECT_LT(most_out.load(), server::kMaxPendingOutBytes + 2 * 1024 * 1024) << "out stays near its cap";
+  ASSERT_TRUE(c.wait_all());
+  for (const std::int32_t id : ids) {
+    ASSERT_EQ(c.answer(id).status, "200");
+    EXPECT_TRUE(rpc::logs_answer_ok(*zap, bytes(c.answer(id).body), 1000)) << "stream " << id;
+  }
 }
 
 // ---- gRPC ----------------------------------------------------------------------------------------

@@ -93,6 +93,8 @@ class H2Client {
     const nghttp2_settings_entry settings[2] = {{NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, 16 * 1024 * 1024},
                                                 {NGHTTP2_SETTINGS_ENABLE_PUSH, 0}};
     nghttp2_submit_settings(session_, NGHTTP2_FLAG_NONE, settings, 2);
+    // The connection window as the loader's (2^31 - 1): no answer waits on it.
+    nghttp2_session_set_local_window_size(session_, NGHTTP2_FLAG_NONE, 0, 0x7fffffff);
   }
   ~H2Client() {
     nghttp2_session_del(session_);
