@@ -22,7 +22,7 @@ namespace {
 // their capacity.
 struct Slot {
   std::uint32_t promise = 0;
-  std::vector<std::uint8_t> request;  // the body nghttp2 sends (gRPC: prefixed)
+  Buffer request{256};  // the body nghttp2 sends (gRPC: prefixed); grows by doubling, as ids grow longer
   std::size_t request_sent_bytes = 0;
   std::string_view expect_content_type;  // gRPC: the content type the answer must carry (a static string)
   int status = 0;                        // :status
@@ -152,7 +152,7 @@ class Http2Client::Session {
                            std::uint32_t* flags, nghttp2_data_source* source, void*) {
     Slot* s = static_cast<Slot*>(source->ptr);
     const std::size_t n = std::min(length, s->request.size() - s->request_sent_bytes);
-    std::memcpy(buf, s->request.data() + s->request_sent_bytes, n);
+    std::memcpy(buf, s->request.readable().data() + s->request_sent_bytes, n);
     s->request_sent_bytes += n;
     if (s->request_sent_bytes == s->request.size()) *flags |= NGHTTP2_DATA_FLAG_EOF;
     return static_cast<ssize_t>(n);
@@ -261,9 +261,10 @@ void Http2Client::append_request(Buffer& out, std::string_view method, std::stri
     headers[n++] = nv(":path", grpc::kCallPath);
     headers[n++] = nv("content-type", slot->expect_content_type);
     headers[n++] = nv("te", "trailers");
-    slot->request.resize(grpc::kPrefixBytes + body.size());
-    grpc::write_prefix(slot->request.data(), static_cast<std::uint32_t>(body.size()));
-    if (!body.empty()) std::memcpy(slot->request.data() + grpc::kPrefixBytes, body.data(), body.size());
+    std::uint8_t* at = slot->request.prepare(grpc::kPrefixBytes + body.size());
+    grpc::write_prefix(at, static_cast<std::uint32_t>(body.size()));
+    if (!body.empty()) std::memcpy(at + grpc::kPrefixBytes, body.data(), body.size());
+    slot->request.commit(grpc::kPrefixBytes + body.size());
     has_body = true;
   } else {
     headers[n++] = nv(":method", method);
@@ -271,7 +272,7 @@ void Http2Client::append_request(Buffer& out, std::string_view method, std::stri
     headers[n++] = nv(":authority", authority_);
     headers[n++] = nv(":path", target);
     if (!content_type.empty()) headers[n++] = nv("content-type", content_type);
-    slot->request.assign(body.begin(), body.end());
+    if (!body.empty()) slot->request.append(body.data(), body.size());
   }
   nghttp2_data_provider provider{};
   provider.source.ptr = slot;

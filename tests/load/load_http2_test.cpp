@@ -188,8 +188,11 @@ TEST(load_http2_allocations, the_loader_allocates_nothing_per_request_in_steady_
     l.await_responses(3000, "3000 responses to warm up");
     const std::uint64_t from = l.progress().responses.load();
     const std::uint64_t before = micro::alloc_count().allocs;
+    const std::uint64_t server_before = srv.allocations();
     const bool done = zaptest::await([&] { return l.progress().responses.load() >= from + 10'000; });
     const std::uint64_t during = micro::alloc_count().allocs - before;
+    const std::uint64_t server_during = srv.allocations() - server_before;
+    EXPECT_EQ(server_during, 0u) << "the test server's allocations over 10 000 requests";
     const load::Result& r = l.finish();
     ASSERT_TRUE(done) << "awaited 10 000 more responses";
     expect_clean(r);

@@ -32,6 +32,7 @@
 #include <thread>
 #include <vector>
 
+#include "micro/alloc_counter.hpp"
 #include "net/buffer.hpp"
 #include "net/grpc.hpp"
 #include "net/http2.hpp"
@@ -83,6 +84,8 @@ class H2Server {
   std::uint64_t misbehaved() const { return misbehaved_; }
   // The most streams one connection had open at once (requests complete, not yet answered).
   std::size_t most_open_streams() const { return most_open_; }
+  // What the server's threads allocated so far (micro/alloc_counter.hpp: with COUNT_ALLOCS).
+  std::uint64_t allocations() const { return allocations_; }
   // Connections accepted so far.
   int connections() const { return connections_; }
 
@@ -273,8 +276,9 @@ class H2Server {
       std::uint8_t* at = const_cast<std::uint8_t*>(s.answer.readable().data());
       std::memmove(at + net::grpc::kPrefixBytes, at, message_bytes);
       std::memcpy(at, prefix, net::grpc::kPrefixBytes);
-      s.answer_type.assign(m == Misbehave::grpc_content_type && third ? "application/grpc+bogus"
-                                                                      : s.content_type);
+      s.answer_type.assign(m == Misbehave::grpc_content_type && third
+                               ? std::string_view("application/grpc+bogus")
+                               : std::string_view(s.content_type));
     }
     const auto nv = [](std::string_view a, std::string_view b) {
       return nghttp2_nv{(std::uint8_t*)a.data(), (std::uint8_t*)b.data(), a.size(), b.size(),
@@ -308,7 +312,14 @@ class H2Server {
     nghttp2_session_set_local_window_size(c.h2, NGHTTP2_FLAG_NONE, 0, net::h2::kConnectionWindowBytes);
     std::vector<std::uint8_t> in(64 * 1024);
     bool quiet = false;
+    std::uint64_t counted = micro::thread_alloc_count().allocs;
+    const auto count = [&] {
+      const std::uint64_t now = micro::thread_alloc_count().allocs;
+      allocations_ += now - counted;
+      counted = now;
+    };
     while (!stopped_ && send_all(fd, c)) {
+      count();
       pollfd p{fd, POLLIN, 0};
       const int ready = poll(&p, 1, c.batch.empty() ? 10 : 5);
       if (ready < 0) break;
@@ -366,7 +377,7 @@ class H2Server {
   std::uint16_t port_ = 0;
   std::atomic<bool> stopped_{false};
   std::atomic<int> reversed_{0}, connections_{0};
-  std::atomic<std::uint64_t> misbehaved_{0};
+  std::atomic<std::uint64_t> misbehaved_{0}, allocations_{0};
   std::atomic<std::size_t> most_open_{0};
   std::thread acceptor_;
   std::vector<std::thread> conns_;  // touched by the accept thread only, until stop() joins it
