@@ -31,14 +31,18 @@ constexpr std::uint64_t kFailuresShown = 5;
 // Call i's request: id i + 1, block and account varying with i, and the
 // method's length alternating, so each field reaches the balance and an
 // answer meant for another call cannot pass.
-void fill(std::uint64_t i, zapbench::Request& req) {
+// account_bytes other than 20 (call --account-bytes): a request the server
+// must refuse with INVALID_ARGUMENT.
+void fill(std::uint64_t i, std::size_t account_bytes, zapbench::Request& req) {
   req.set_id(i + 1);
   req.set_block(record::kSampleBlock + i);
   req.set_method(i % 2 == 0 ? "eth_getBalance" : "eth_call");
   record::Account account = record::kSampleAccount;
   account[0] = static_cast<std::uint8_t>(i);
   account[record::kAccountBytes - 1] = static_cast<std::uint8_t>(i >> 8);
-  req.mutable_account()->assign(reinterpret_cast<const char*>(account.data()), account.size());
+  std::string& out = *req.mutable_account();
+  out.assign(reinterpret_cast<const char*>(account.data()), std::min(account_bytes, account.size()));
+  out.resize(account_bytes, '\x5a');
 }
 
 // What is wrong with call i's answer; "" when nothing is.
@@ -77,6 +81,7 @@ int cmd_call(int argc, char** argv) {
   std::uint64_t calls = 1000;
   unsigned depth = 1;
   double timeout_s = 60;
+  std::size_t account_bytes = record::kAccountBytes;
   cli::flags::Table t("call", "zapbench-grpc");
   t.about(
       "Calls zapbench.Eth/Call (gRPC, insecure, one channel) --calls times with\n"
@@ -88,6 +93,9 @@ int cmd_call(int argc, char** argv) {
   t.number("--depth", &depth, {1, 4096}, "calls in flight at once");
   t.duration("--timeout", &timeout_s, {0, 86400, true},
              "a bound on connecting and on each call (a hang bound: past it the call fails)");
+  t.section("testing:");
+  t.number("--account-bytes", &account_bytes, {0, 1024},
+           "the account's length: not 20 sends requests a server must refuse (INVALID_ARGUMENT)");
   t.parse(argc, argv);
 
   const std::string address = grpc_address(target.host.empty() ? "127.0.0.1" : target.host, target.port);
@@ -107,7 +115,7 @@ int cmd_call(int argc, char** argv) {
   std::uint64_t sent = 0, done = 0, ok_calls = 0, failed = 0;
   const auto send = [&](Slot& s) {
     s.index = sent++;
-    fill(s.index, s.req);
+    fill(s.index, account_bytes, s.req);
     s.resp.Clear();
     // The reader lives in the last call's arena, which its context owns: gone first.
     s.reader.reset();

@@ -21,7 +21,7 @@ constexpr const char* kUsage =
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fputs(kUsage, stderr);
+    std::fputs("zapbench-grpc: give a command, serve or call (see 'zapbench-grpc --help')\n", stderr);
     return 2;
   }
   const std::string cmd = argv[1];

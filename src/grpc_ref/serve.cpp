@@ -60,9 +60,38 @@ constexpr std::size_t kSlotsPerQueue = net::h2::kMaxConcurrentStreams;
 // How long Shutdown() lets calls in flight finish before cancelling them.
 constexpr auto kShutdownGrace = std::chrono::seconds(2);
 
+// --fault: one field of every answer made wrong, for the tests of `call`'s
+// checks (they must see a server that lies); none in any real run.
+enum class Fault { none, id, balance, nonce, hash, status };
+
+grpc::Status answer_with(Fault fault, const zapbench::Request& req, zapbench::Response& resp) {
+  grpc::Status st = answer(req, resp);
+  if (fault == Fault::none || !st.ok()) return st;
+  switch (fault) {
+    case Fault::id:
+      resp.set_id(resp.id() + 1);
+      break;
+    case Fault::balance:
+      resp.set_balance(resp.balance() ^ 1);
+      break;
+    case Fault::nonce:
+      resp.set_nonce(resp.nonce() + 1);
+      break;
+    case Fault::hash:
+      (*resp.mutable_block_hash())[0] ^= 1;
+      break;
+    case Fault::status:
+      st = grpc::Status(grpc::StatusCode::INTERNAL, "--fault status");
+      break;
+    case Fault::none:
+      break;
+  }
+  return st;
+}
+
 struct Counts {
   std::uint64_t answered = 0;  // grpc-status 0
-  std::uint64_t refused = 0;   // INVALID_ARGUMENT: the request did not decode
+  std::uint64_t refused = 0;   // not OK: INVALID_ARGUMENT (the request did not decode), or --fault status
 };
 
 // ---- the async API: one completion queue per thread --------------------------
@@ -83,7 +112,8 @@ struct Queue {
 
 class Slot {
  public:
-  Slot(zapbench::Eth::AsyncService& service, grpc::ServerCompletionQueue& cq) : service_(service), cq_(cq) {}
+  Slot(zapbench::Eth::AsyncService& service, grpc::ServerCompletionQueue& cq, Fault fault)
+      : service_(service), cq_(cq), fault_(fault) {}
 
   // Asks grpc for the next call on this queue; its arrival is this slot's tag.
   void request() {
@@ -100,7 +130,7 @@ class Slot {
     if (q.shutdown) return;  // the server is down: every call ended; start nothing
     if (!finishing_) {
       if (!ok) return;  // the server is shutting down: no call came
-      const grpc::Status st = answer(req_, resp_);
+      const grpc::Status st = answer_with(fault_, req_, resp_);
       finishing_ = true;
       if (st.ok()) {
         ++q.counts.answered;
@@ -119,6 +149,7 @@ class Slot {
  private:
   zapbench::Eth::AsyncService& service_;
   grpc::ServerCompletionQueue& cq_;
+  const Fault fault_;
   std::optional<grpc::ServerContext> ctx_;
   zapbench::Request req_;
   zapbench::Response resp_;  // reused: its block_hash string keeps its capacity
@@ -143,10 +174,11 @@ void poll_queue(Queue& q, std::vector<std::unique_ptr<Slot>>& slots) {
 
 class CallbackEth final : public zapbench::Eth::CallbackService {
  public:
+  explicit CallbackEth(Fault fault) : fault_(fault) {}
   grpc::ServerUnaryReactor* Call(grpc::CallbackServerContext* ctx, const zapbench::Request* req,
                                  zapbench::Response* resp) override {
     grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
-    const grpc::Status st = answer(*req, *resp);
+    const grpc::Status st = answer_with(fault_, *req, *resp);
     (st.ok() ? answered_ : refused_).fetch_add(1, std::memory_order_relaxed);
     reactor->Finish(st);
     return reactor;
@@ -154,6 +186,7 @@ class CallbackEth final : public zapbench::Eth::CallbackService {
   Counts counts() const { return {answered_.load(), refused_.load()}; }
 
  private:
+  const Fault fault_;
   std::atomic<std::uint64_t> answered_{0}, refused_{0};
 };
 
@@ -164,6 +197,7 @@ int cmd_serve(int argc, char** argv) {
   unsigned threads = 1;
   Api api = Api::async;
   std::optional<unsigned> ready_fd;
+  Fault fault = Fault::none;
   cli::flags::Table t("serve", "zapbench-grpc");
   t.about("An insecure gRPC server (grpc++ " + grpc::Version() +
           ") on the generated service zapbench.Eth:\n"
@@ -180,6 +214,15 @@ int cmd_serve(int argc, char** argv) {
   t.number(
       "--ready-fd", &ready_fd, {0, 1u << 20},
       "once listening, write 'grpc HOST:PORT' to descriptor N, then close it (zapbench run's ready channel)");
+  t.section("testing:");
+  t.choice("--fault", &fault,
+           {{"none", Fault::none},
+            {"id", Fault::id},
+            {"balance", Fault::balance},
+            {"nonce", Fault::nonce},
+            {"hash", Fault::hash},
+            {"status", Fault::status}},
+           "answer every call with this wrong (status: INTERNAL), to test a client's checks");
   t.parse(argc, argv);
   if (api == Api::callback && t.seen("--threads"))
     t.fail("--threads is for --api async; the callback API runs on grpc's own threads");
@@ -198,7 +241,7 @@ int cmd_serve(int argc, char** argv) {
                              static_cast<int>(net::h2::kMaxConcurrentStreams));
 
   zapbench::Eth::AsyncService async_service;
-  CallbackEth callback_service;
+  CallbackEth callback_service(fault);
   std::vector<std::unique_ptr<Queue>> queues;
   if (api == Api::async) {
     builder.RegisterService(&async_service);
@@ -229,7 +272,7 @@ int cmd_serve(int argc, char** argv) {
   std::vector<std::thread> pollers;
   for (std::size_t i = 0; i < queues.size(); ++i) {
     for (std::size_t k = 0; k < kSlotsPerQueue; ++k)
-      slots[i].push_back(std::make_unique<Slot>(async_service, *queues[i]->cq));
+      slots[i].push_back(std::make_unique<Slot>(async_service, *queues[i]->cq, fault));
     pollers.emplace_back(poll_queue, std::ref(*queues[i]), std::ref(slots[i]));
   }
   if (ready_fd) bench::announce_ready(int(*ready_fd), {{"grpc", host, std::uint16_t(port)}});
@@ -255,7 +298,7 @@ int cmd_serve(int argc, char** argv) {
     c.answered += q->counts.answered;
     c.refused += q->counts.refused;
   }
-  std::printf("zapbench-grpc serve: stopped\n  answered ok %llu\n  answered invalid_argument %llu\n",
+  std::printf("zapbench-grpc serve: stopped\n  answered ok %llu\n  answered error %llu\n",
               static_cast<unsigned long long>(c.answered), static_cast<unsigned long long>(c.refused));
   return 0;
 }
