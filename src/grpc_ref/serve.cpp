@@ -14,15 +14,18 @@
 //   callback  Service::CallbackService with the default unary reactor: the
 //             API grpc++ recommends for new code; the handler runs on grpc's
 //             own executor threads, whose number grpc picks.
-// Measured on this box, both pinned to one CPU with `zapbench-grpc call
-// --depth 16` on another (see the report of issue 18): the figures are in
-// the commit message that made async the default.
+// Measured (2 cores shared with other builds, so rough): server pinned to
+// CPU 0, `zapbench-grpc call --calls 200000 --depth 16` pinned to CPU 1,
+// server CPU per call from its stop line: async 23–25 us (36–40k calls/s),
+// callback 30–31 us (31k calls/s); at depth 1 (50 000 calls) async 96–117 us,
+// callback 127–130 us. So async is the default, and what `zapbench run` runs.
 //
 // Per call, each async slot re-creates its ServerContext and response writer
 // in place (grpc++ has no reset for them); grpc itself allocates per call
 // (its call arena, the metadata batches): what an idiomatic grpc++ server
 // costs, which is the point of the arm.
 #include <grpcpp/grpcpp.h>
+#include <sys/resource.h>
 
 #include <atomic>
 #include <chrono>
@@ -298,8 +301,13 @@ int cmd_serve(int argc, char** argv) {
     c.answered += q->counts.answered;
     c.refused += q->counts.refused;
   }
-  std::printf("zapbench-grpc serve: stopped\n  answered ok %llu\n  answered error %llu\n",
-              static_cast<unsigned long long>(c.answered), static_cast<unsigned long long>(c.refused));
+  // The process's CPU (every grpc thread's), for a figure per call outside `zapbench run`.
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  const double cpu_s = double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+                       double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+  std::printf("zapbench-grpc serve: stopped\n  answered ok %llu\n  answered error %llu\n  cpu_s %.3f\n",
+              static_cast<unsigned long long>(c.answered), static_cast<unsigned long long>(c.refused), cpu_s);
   return 0;
 }
 
