@@ -14,6 +14,9 @@ fi
 
 # Starts `zapbench-grpc serve --listen 127.0.0.1:0 ARGS...` as $pid; $port once it prints it ("" if it died).
 start_server() {
+  # Emptied here, not by the background job's redirection: that one runs later, and the wait below
+  # would read the previous server's line.
+  : >"$work/serve.out"
   "$grpc" serve --listen 127.0.0.1:0 "$@" >"$work/serve.out" 2>"$work/serve.err" &
   pid=$!
   listening() { grep -q "grpc listening on" "$work/serve.out" || ! kill -0 "$pid" 2>/dev/null; }
