@@ -3,11 +3,13 @@
 # every answer of `serve` (both server APIs, depth 1 and 16), the ready channel, clean stops on SIGTERM and
 # SIGINT with no process left, and every failure path: usage errors (exit 2, one line), a port in use, a
 # server that is not there, a request the server must refuse (INVALID_ARGUMENT), and a server that lies in
-# each checked field (serve --fault), which `call` must catch. Usage: grpc_ref_test.sh ZAPBENCH_GRPC REASON
-# (ZAPBENCH_GRPC empty: the build has no grpc++ arm; skipped with REASON).
-grpc=$1
+# each checked field (serve --fault), which `call` must catch. And the answer's bytes: one request sent by
+# nghttp (nghttp2-client, no gRPC library) to the arm and by curl to `zapbench serve`'s /rpc as a protobuf
+# body get the same message bytes. Usage: grpc_ref_test.sh ZAPBENCH_GRPC ZAPBENCH REASON (ZAPBENCH_GRPC
+# empty: the build has no grpc++ arm; skipped with REASON).
+grpc=$1 bin=$2
 if [ -z "$grpc" ]; then
-  echo "skipped: zapbench-grpc is not built: $2"
+  echo "skipped: zapbench-grpc is not built: $3"
   exit 77
 fi
 . "$(dirname "$0")/../support/cli_checks.sh"
@@ -123,6 +125,35 @@ for fault in id balance nonce hash status; do
   check "serve --fault $fault: call sees it ('$says'), exits 1 (exit $rc)" $?
   stop_pid
 done
+
+# ---- the same answer bytes as zapbench's /rpc, through clients with no gRPC library
+# zapbench.Request {id 7, block 0x10d4f, method "eth_getBalance", account the sample's}, 44 bytes, and
+# as a gRPC message (flag 0, length 44).
+request='\x08\x07\x10\xcf\x9a\x04\x1a\x0eeth_getBalance\x22\x14\xde\xad\xbe\xef\x00\x11\x22\x33\x44\x55\x66\x77\x88\x99\xaa\xbb\xcc\xdd\xee\xff'
+printf "$request" >"$work/req.pb"
+printf "\x00\x00\x00\x00\x2c$request" >"$work/req.grpc"
+if command -v nghttp >/dev/null && command -v curl >/dev/null; then
+  start_server
+  nghttp -H ':method: POST' -H 'content-type: application/grpc' -H 'te: trailers' -d "$work/req.grpc" \
+    "http://127.0.0.1:$port/zapbench.Eth/Call" >"$work/grpc.answer" 2>"$work/nghttp.err"
+  rc=$?
+  stop_pid
+  : >"$work/zs.out"
+  "$bin" serve --http 127.0.0.1:0 >"$work/zs.out" 2>"$work/zs.err" &
+  pid=$!
+  zs_listening() { grep -q "http listening on" "$work/zs.out" || ! kill -0 "$pid" 2>/dev/null; }
+  await zs_listening
+  zport=$(sed -n 's/.*http listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$work/zs.out")
+  curl -sf -H 'content-type: application/x-protobuf' --data-binary "@$work/req.pb" "http://127.0.0.1:$zport/rpc" \
+    >"$work/rpc.answer"
+  stop_pid
+  [ "$rc" = 0 ] && [ "$(wc -c <"$work/rpc.answer")" = 48 ] && [ "$(wc -c <"$work/grpc.answer")" = 53 ] &&
+    tail -c +6 "$work/grpc.answer" | cmp -s - "$work/rpc.answer" &&
+    [ "$(head -c 5 "$work/grpc.answer" | od -An -tx1 | tr -d ' ')" = 0000000030 ]
+  check "nghttp's call to the arm gets, after the 5-byte prefix, the bytes curl gets from zapbench's /rpc (nghttp exit $rc)" $?
+else
+  echo "skip: nghttp (nghttp2-client) or curl is not installed: no byte comparison with zapbench's /rpc"
+fi
 
 # ---- no server
 "$grpc" call --target "127.0.0.1:$port" --calls 1 --timeout 500ms >"$work/call.out" 2>"$work/call.err"
