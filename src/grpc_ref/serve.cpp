@@ -163,7 +163,8 @@ class Slot {
 void poll_queue(Queue& q, std::vector<std::unique_ptr<Slot>>& slots) {
   {
     const std::lock_guard lock(q.mutex);
-    for (auto& s : slots) s->request();
+    if (!q.shutdown)  // a stop may come before this thread starts
+      for (auto& s : slots) s->request();
   }
   void* tag = nullptr;
   bool ok = false;
@@ -203,11 +204,11 @@ int cmd_serve(int argc, char** argv) {
   Fault fault = Fault::none;
   cli::flags::Table t("serve", "zapbench-grpc");
   t.about("An insecure gRPC server (grpc++ " + grpc::Version() +
-          ") on the generated service zapbench.Eth:\n"
-          "Call answers zapbench.Request with zapbench.Response by zapbench's /rpc compute (id echoed,\n"
-          "the balance of record::balance_of, nonce 42, the sample hash); a request\n"
-          "whose account is not 20 bytes gets INVALID_ARGUMENT. SIGINT or SIGTERM stops\n"
-          "it: calls in flight get 2 s to finish, then the counters are printed.\n"
+          ") on the generated service zapbench.Eth: Call\n"
+          "answers zapbench.Request with zapbench.Response by zapbench's /rpc compute\n"
+          "(id echoed, the balance of record::balance_of, nonce 42, the sample hash); a\n"
+          "request whose account is not 20 bytes gets INVALID_ARGUMENT. SIGINT or SIGTERM\n"
+          "stops it: calls in flight get 2 s to finish, then the counters are printed.\n"
           "Port 0 picks a free port; the bound address is printed.");
   t.host_port("--listen", &listen, "where to listen").required();
   t.choice("--api", &api, {{"async", Api::async}, {"callback", Api::callback}},
