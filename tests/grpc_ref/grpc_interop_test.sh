@@ -7,9 +7,9 @@
 #           grpc++ server (`zapbench-grpc serve`): 0 errors, and the server counts the calls it answered.
 # Skipped (exit 77) with the reason when the build has no zapbench-grpc, and until zapbench has the side
 # under test (`serve --help` lists --http2; `load --help` lists the grpc framing).
-# Usage: grpc_interop_test.sh server|loader ZAPBENCH_GRPC ZAPBENCH REASON
+# Usage: grpc_interop_test.sh server|loader ZAPBENCH_GRPC ZAPBENCH REASON (ZAPBENCH_GRPC '-': none built).
 direction=$1 grpc=$2 bin=$3
-if [ -z "$grpc" ]; then
+if [ "$grpc" = - ]; then
   echo "skipped: zapbench-grpc is not built: $4"
   exit 77
 fi

@@ -6,9 +6,9 @@
 # each checked field (serve --fault), which `call` must catch. And the answer's bytes: one request sent by
 # nghttp (nghttp2-client, no gRPC library) to the arm and by curl to `zapbench serve`'s /rpc as a protobuf
 # body get the same message bytes. Usage: grpc_ref_test.sh ZAPBENCH_GRPC ZAPBENCH REASON (ZAPBENCH_GRPC
-# empty: the build has no grpc++ arm; skipped with REASON).
+# '-': the build has no grpc++ arm; skipped with REASON).
 grpc=$1 bin=$2
-if [ -z "$grpc" ]; then
+if [ "$grpc" = - ]; then
   echo "skipped: zapbench-grpc is not built: $3"
   exit 77
 fi
