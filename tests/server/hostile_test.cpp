@@ -9,6 +9,10 @@
 // here depends on the machine's speed: the well-behaved load runs until the
 // attack is over and it has been answered again (an event, not a duration),
 // and every wait is for an event with a hang bound (await.hpp).
+// The hostile_http2 suite does the same for HTTP/2 and gRPC
+// (docs/spec/http2-grpc.md §3): raw frames (support/h2_frames.hpp) for each
+// row of the hostile-peer table, a closed flow-control window, never-readers
+// (requests, a PING flood), while a good HTTP/2 + gRPC client is validated.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <malloc.h>
