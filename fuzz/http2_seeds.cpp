@@ -22,6 +22,7 @@
 #include "net/grpc.hpp"
 #include "record/codecs.hpp"
 #include "record/logs.hpp"
+#include "record/registry.hpp"
 
 namespace {
 
