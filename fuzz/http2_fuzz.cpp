@@ -17,9 +17,9 @@
 #include <nghttp2/nghttp2.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -198,10 +198,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static const bool verbose = std::getenv("HTTP2_FUZZ_VERBOSE") != nullptr;
   if (verbose) {
     const server::Counters& n = x.counters;
-    std::fprintf(stderr, "http2_fuzz: so far ok %llu, 404 %llu, 405 %llu, 415 %llu, 400 %llu, 500 %llu\n",
-                 static_cast<unsigned long long>(n.outcomes[0]), static_cast<unsigned long long>(n.outcomes[1]),
-                 static_cast<unsigned long long>(n.outcomes[2]), static_cast<unsigned long long>(n.outcomes[3]),
-                 static_cast<unsigned long long>(n.outcomes[4]), static_cast<unsigned long long>(n.outcomes[5]));
+    std::fprintf(
+        stderr, "http2_fuzz: so far ok %llu, 404 %llu, 405 %llu, 415 %llu, 400 %llu, 500 %llu\n",
+        static_cast<unsigned long long>(n.outcomes[0]), static_cast<unsigned long long>(n.outcomes[1]),
+        static_cast<unsigned long long>(n.outcomes[2]), static_cast<unsigned long long>(n.outcomes[3]),
+        static_cast<unsigned long long>(n.outcomes[4]), static_cast<unsigned long long>(n.outcomes[5]));
   }
   return 0;
 }

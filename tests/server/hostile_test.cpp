@@ -1386,9 +1386,11 @@ void attack_http2(unsigned threads) {
       EXPECT_EQ(n.errors[i], want[i]) << server::describe(kind);
   }
   std::printf(
-      "[ hostile  ] h2, %u worker(s): fds %zu -> %zu; RSS %lld KiB -> %lld KiB (%+lld KiB); %zu cases\n",
+      "[ hostile  ] h2, %u worker(s): fds %zu -> %zu; RSS %lld KiB -> %lld KiB (%+lld KiB); %zu cases; "
+      "nghttp2 allocator blocks from malloc %llu\n",
       threads, fds_base, fds_end, static_cast<long long>(rss_base), static_cast<long long>(rss_end),
-      static_cast<long long>(rss_end - rss_base), cases.size());
+      static_cast<long long>(rss_end - rss_base), cases.size(),
+      static_cast<unsigned long long>(n.http2_pool_mallocs));
   EXPECT_EQ(fds_end, fds_base) << "fds leaked";
   if (kRssMeaningful) {
     EXPECT_LT(rss_end - rss_base, kRssBoundKib) << "RSS grew past the bound";
