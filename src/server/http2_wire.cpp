@@ -503,10 +503,13 @@ void answer_ready<Http2Wire>(Context&, Conn& c, std::int64_t) {
     const ssize_t n = nghttp2_session_mem_recv(h->session, c.in.readable().data(), slice);
     if (n < 0) {
       // A connection error nghttp2 has not answered itself (a bad preface,
-      // a flood): GOAWAY with its code, then close.
+      // a flood): GOAWAY, then close. A flood past one of nghttp2's bounds
+      // (outbound ACKs, CONTINUATIONs of one block) is ENHANCE_YOUR_CALM, as
+      // RFC 9113 §5.4.1 names excessive load; anything else PROTOCOL_ERROR.
       h->connection_error();
-      nghttp2_session_terminate_session(
-          h->session, n == NGHTTP2_ERR_FLOODED ? NGHTTP2_ENHANCE_YOUR_CALM : NGHTTP2_PROTOCOL_ERROR);
+      const bool flood = n == NGHTTP2_ERR_FLOODED || n == NGHTTP2_ERR_TOO_MANY_CONTINUATIONS;
+      nghttp2_session_terminate_session(h->session,
+                                        flood ? NGHTTP2_ENHANCE_YOUR_CALM : NGHTTP2_PROTOCOL_ERROR);
       c.in.clear();
       c.held = !pump(*h, c);
       c.closing = true;
