@@ -75,7 +75,7 @@ RunPlan plan_run(const RunRequest& q) {
   p.micro = q.micro;
   p.micro_filter = q.micro_filter;  // quick's default is set below, from its bodies
   p.cfg.micro_repetitions = q.micro ? q.micro_repetitions : 0;
-  p.cfg.micro_min_time_s = q.micro_min_time_s.value_or(full ? 0.5 : 0.2);
+  p.cfg.micro_min_time_s = q.micro_min_time_s.value_or(full ? 0.5 : 0.1);
   p.connections = !q.connections.empty() ? q.connections
                   : full                 ? std::vector<unsigned>{1, 16, 125, 1000}
                                          : std::vector<unsigned>{1, 16};
@@ -98,7 +98,8 @@ RunPlan plan_run(const RunRequest& q) {
   p.framings = !q.framings.empty() ? q.framings
                                    : std::vector<Framing>{Framing::http1, Framing::http2, Framing::grpc,
                                                           Framing::zap_http, Framing::zap_rpc};
-  p.chosen_cells = !full && q.framings.empty() && q.bodies.empty();
+  p.chosen_cells =
+      !full && q.framings.empty() && q.bodies.empty() && q.connections.empty() && q.pipelines.empty();
   if (!q.arms.empty()) {
     p.arms = q.arms;
   } else {
@@ -119,14 +120,15 @@ RunPlan plan_run(const RunRequest& q) {
   }
 
   if (!full && p.micro_filter.empty()) {
-    // quick: every codec row, the request path and HTTP/1.1 rows; the Logs
-    // rows (five ops at five N per codec: two thirds of all microbenchmarks)
-    // for the run's bodies at N = 1, 100 and 10 000 only, and their limits.
+    // quick: every codec row and the HTTP/1.1 rows; the request path's rows
+    // and the Logs rows (five ops at five N per codec: two thirds of all
+    // microbenchmarks) for the run's bodies only, Logs at N = 1, 100 and
+    // 10 000, with their limits.
     // A regex Google Benchmark and Go's regexp both read (no lookahead).
     std::string bodies;
     for (const std::string& b : p.bodies) bodies += (bodies.empty() ? "" : "|") + b;
-    p.micro_filter = "^(Decode|Encode|Serde|Handler|Server|Http)/|^Logs/(Copy|ScanField/structs)/|^Logs/[A-Za-z]+/(" +
-                     bodies + ")/(1|100|10000)$";
+    p.micro_filter = "^(Decode|Encode|Serde|Handler|Http)/|^Server/[a-z0-9-]+/(hello|" + bodies +
+                     ")$|^Logs/(Copy|ScanField/structs)/|^Logs/[A-Za-z]+/(" + bodies + ")/(1|100|10000)$";
   }
 
   const std::vector<int> cpus = allowed_cpus();
@@ -161,6 +163,9 @@ std::vector<CellPlan> plan_cells(const RunPlan& p, ExchangeBytes (*floor_bytes_o
                  const std::string& unavailable, ExchangeBytes floor = {}, unsigned logs = 0) {
     for (unsigned c : p.connections)
       for (unsigned d : p.pipelines) {
+        // quick's chosen cells: depth 16 on one connection only (what pipelining and multiplexing win
+        // on a connection); 16 connections at depth 1 (what concurrency does).
+        if (p.chosen_cells && c > 1 && d > 1) continue;
         CellPlan cp;
         cp.cell.arm = arm;
         cp.cell.scenario = scenario;

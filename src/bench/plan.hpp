@@ -58,16 +58,19 @@ struct RunPlan {
   std::string nginx;  // "" when not found: the nginx arm is unavailable
   // The grpc++ arm's binary, or "" and why it is unavailable.
   std::string grpc_cpp, grpc_cpp_unavailable;
-  // quick without --framings or --bodies: only the cells that answer the
-  // main questions (quick_cell), not every framing × body.
+  // quick without --framings, --bodies, --connections or --pipeline: only
+  // the cells that answer the main questions (quick_cell), not every
+  // framing × body, and no cell with both connections and depth above 1.
   bool chosen_cells = false;
   GoArm go;           // the Go reference arm as built (go_arm.hpp)
   std::string go_json;
 };
 
-// Fills the defaults of the mode (quick: connections 1,16, the fastest JSON
-// codec, ZAP, the fastest binary peer and protobuf, logs N = 100, every arm
-// but go-nethttp, 1 s + 0.5 s, and only the chosen cells of quick_cell;
+// Fills the defaults of the mode (quick: connections 1,16 and depth 1,16 but
+// not both above 1, the fastest JSON codec, ZAP, the fastest binary peer and
+// protobuf, logs N = 100, every arm but go-nethttp, 1 s + 0.5 s, only the
+// chosen cells of quick_cell, microbenchmarks at 0.1 s, the request path's
+// and Logs rows of those bodies only;
 // full: 1,16,125,1000, every codec and every framing × body, logs N = 1, 100,
 // 10000, every arm, 5 s + 1 s; server on the first half of the allowed CPUs,
 // loader on the rest) and

@@ -56,7 +56,7 @@ constexpr const char* kAbout =
     "sample, and samples taken while the machine was busy are flagged. Writes\n"
     "DIR/results.json (every sample and the environment; paths relative to DIR),\n"
     "DIR/report.md and DIR/report.html. The estimated duration is printed first.\n"
-    "--quick (default): connections 1,16; depth 1,16; 1 s samples after 0.5 s;\n"
+    "--quick (default): connections 1,16 x depth 1,16 but not 16 x 16; 1 s samples after 0.5 s;\n"
     "only the cells that answer the main questions (README, \"What --quick\n"
     "measures\"): every framing on hello; on rpc the body axis on HTTP/1.1 (the\n"
     "fastest JSON codec, ZAP, the fastest binary peer), gRPC and ZAP-RPC each with\n"

@@ -123,6 +123,8 @@ TEST(bench_plan, quick_runs_the_chosen_cells) {
                    double(runnable) * p.cfg.repeats * (1.0 + 0.5 + bench::kSampleOverheadS));
   EXPECT_GT(bench::estimated_run_s(p, cells), bench::estimated_run_s(no_micro, cells));
 
+  // No cell with both connections and depth above 1.
+  for (const bench::CellPlan& c : cells) EXPECT_FALSE(c.cell.connections > 1 && c.cell.pipeline > 1) << c.cell.id();
   // --framings or --bodies: every combination of them.
   q.framings = {Framing::http1};
   EXPECT_FALSE(bench::plan_run(q).chosen_cells);
