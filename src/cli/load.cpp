@@ -45,8 +45,11 @@ int cmd_load(int argc, char** argv) {
   flags::HostPort addr;
   std::string body, json_name, json_out;
   flags::Table t("load");
-  t.usage("--framing http|zap|zap-rpc --addr HOST:PORT --scenario hello|rpc [--body CODEC] [options]");
-  t.usage("--framing http|zap|zap-rpc --addr HOST:PORT --scenario logs [--logs N] [--body CODEC] [options]");
+  t.usage("--framing http|zap|zap-rpc|http2 --addr HOST:PORT --scenario hello|rpc [--body CODEC] [options]");
+  t.usage(
+      "--framing http|zap|zap-rpc|http2 --addr HOST:PORT --scenario logs [--logs N] [--body CODEC] "
+      "[options]");
+  t.usage("--framing grpc --addr HOST:PORT --scenario rpc [--body CODEC] [options]");
   t.usage("--framing floor --addr HOST:PORT --request-bytes N --response-bytes M [options]");
   t.about(
       "One load engine for every framing. Every response is parsed and validated (status\n"
@@ -73,6 +76,15 @@ int cmd_load(int argc, char** argv) {
       "a second one ends the process at once.\n"
       "With --framing zap-rpc (ZAP-RPC, against 'zapbench serve --zap-rpc'), calls are\n"
       "matched to their answers by PromiseID, in any order.\n"
+      "With --framing http2 (HTTP/2 in cleartext, prior knowledge, against 'zapbench serve\n"
+      "--http2'), each request is a stream and -p is the streams open at once per\n"
+      "connection: the first request waits for the server's SETTINGS, and a depth above\n"
+      "its SETTINGS_MAX_CONCURRENT_STREAMS refuses the run. With --framing grpc, every\n"
+      "call is the gRPC method zapbench.Eth/Call on that framing (--scenario rpc only;\n"
+      "the body codec is named by the content-subtype, application/grpc for protobuf);\n"
+      "an answer must carry one message and grpc-status 0. A stream the server resets\n"
+      "counts its call as closed; the connection goes on. Bytes are the connection's\n"
+      "HTTP/2 bytes (frames, HPACK, settings, window updates) shared over the answers.\n"
       "With --framing floor (against 'zapbench floor'), the floor arm: every request is\n"
       "the same N bytes and every M bytes received count as one valid response, with\n"
       "no parsing or validation; --scenario and --body do not apply.\n"
@@ -82,9 +94,11 @@ int cmd_load(int argc, char** argv) {
            {{"http", load::Wire::http},
             {"zap", load::Wire::zap},
             {"zap-rpc", load::Wire::zap_rpc},
+            {"http2", load::Wire::http2},
+            {"grpc", load::Wire::grpc},
             {"floor", load::Wire::floor}},
-           "HTTP/1.1, ZAP-HTTP (wire A), ZAP-RPC (wire B, multiplexed), or raw TCP byte counts against "
-           "'zapbench floor'")
+           "HTTP/1.1, ZAP-HTTP (wire A), ZAP-RPC (wire B, multiplexed), HTTP/2 (h2c), gRPC on HTTP/2, or "
+           "raw TCP byte counts against 'zapbench floor'")
       .deprecated_alias("--wire")
       .no_default();
   t.host_port("--addr", &addr, "the server", /*port_zero_ok=*/false);
@@ -129,6 +143,8 @@ int cmd_load(int argc, char** argv) {
     if (t.seen("--request-bytes") || t.seen("--response-bytes"))
       t.fail("--request-bytes and --response-bytes are for " + framing + " floor only");
   }
+  if (o.wire == load::Wire::grpc && o.scenario != load::Scenario::rpc)
+    t.fail(framing + " grpc takes --scenario rpc only (hello and logs are no methods of zapbench.Eth)");
   if (t.seen("--logs") && (floor || o.scenario != load::Scenario::logs))
     t.fail("--logs is for --scenario logs only");
   // --body zap | json | CODEC. The old --json CODEC names the codec of "--body json" (its old pair).

@@ -20,13 +20,13 @@ namespace cli {
 namespace {
 // Each listener's name, in server::Wire's order: in the startup lines, the
 // ready channel's lines and the request counters.
-constexpr const char* kWireNames[] = {"http", "zap", "zap-rpc"};
+constexpr const char* kWireNames[] = {"http", "zap", "zap-rpc", "http2"};
 static_assert(std::size(kWireNames) == static_cast<std::size_t>(server::Wire::count_));
 }  // namespace
 
 int cmd_serve(int argc, char** argv) {
   server::Config cfg;
-  std::vector<flags::HostPort> http, zap, zap_rpc;
+  std::vector<flags::HostPort> http, zap, zap_rpc, http2;
   std::string json_name;
   flags::Table t("serve");
   t.about(
@@ -40,7 +40,11 @@ int cmd_serve(int argc, char** argv) {
       "that type in 'zapbench codecs' unless --codec names another. On ZAP-RPC the\n"
       "method ordinal names the call and its body's content type (0 health, 1\n"
       "eth_call, 2 eth_getLogs with ZAP bodies; 16 x code + 1 or 2 for the others:\n"
-      "docs/spec/zap-rpc.md).\n"
+      "docs/spec/zap-rpc.md). --http2 serves HTTP/2 in cleartext with prior\n"
+      "knowledge (h2c): the same routes per stream, up to 256 streams per\n"
+      "connection, and on the same listener gRPC's unary call\n"
+      "/zapbench.Eth/Call (application/grpc is protobuf; application/grpc+zap,\n"
+      "+json, ... name the other bodies: docs/spec/http2-grpc.md).\n"
       "/logs answers an eth_getLogs request (N logs, N up to 100000) with the\n"
       "record's generated logs, kept in memory for the next identical request (as a\n"
       "cache would); a codec without the logs record gets 415 there. Request\n"
@@ -50,6 +54,7 @@ int cmd_serve(int argc, char** argv) {
   t.host_port("--http", &http, "an HTTP/1.1 listener (repeatable)");
   t.host_port("--zap", &zap, "a ZAP-HTTP listener (repeatable)");
   t.host_port("--zap-rpc", &zap_rpc, "a ZAP-RPC listener (repeatable)");
+  t.host_port("--http2", &http2, "an HTTP/2 (h2c) and gRPC listener (repeatable)");
   t.text("--json", &json_name, "CODEC",
          "JSON codec for application/json bodies; 'zapbench codecs' lists them")
       .check(json_codec_check())
@@ -76,8 +81,9 @@ int cmd_serve(int argc, char** argv) {
       "once listening, write a line per listener ('http 127.0.0.1:8080') to descriptor N, then close it");
   t.section("limits (each protects the server; past it a clear status or a close):");
   t.number("--max-header-bytes", &cfg.limits.max_header_bytes, {1},
-           "HTTP request line + headers; 431 past it");
-  t.number("--max-body-bytes", &cfg.limits.max_body_bytes, {1}, "HTTP request body; 413 past it");
+           "HTTP request line + headers; 431 past it (HTTP/2: the header list; RST_STREAM past it)");
+  t.number("--max-body-bytes", &cfg.limits.max_body_bytes, {1},
+           "HTTP request body; 413 past it (gRPC: grpc-status 8)");
   t.number("--max-frame-bytes", &cfg.limits.max_frame_bytes, {1},
            "ZAP frame (Go's limit; ZAP-HTTP and ZAP-RPC); a request's past it: closed without a reply; "
            "an answer's: 500");
@@ -89,11 +95,12 @@ int cmd_serve(int argc, char** argv) {
            "a request begun but not complete this long: 408 / close");
   t.parse(argc, argv);
 
-  if (http.empty() && zap.empty() && zap_rpc.empty())
-    t.fail("give --http HOST:PORT, --zap HOST:PORT and/or --zap-rpc HOST:PORT");
+  if (http.empty() && zap.empty() && zap_rpc.empty() && http2.empty())
+    t.fail("give --http HOST:PORT, --zap HOST:PORT, --zap-rpc HOST:PORT and/or --http2 HOST:PORT");
   for (const flags::HostPort& hp : http) cfg.http.push_back(server::Endpoint{hp.host, hp.port});
   for (const flags::HostPort& hp : zap) cfg.zap.push_back(server::Endpoint{hp.host, hp.port});
   for (const flags::HostPort& hp : zap_rpc) cfg.zap_rpc.push_back(server::Endpoint{hp.host, hp.port});
+  for (const flags::HostPort& hp : http2) cfg.http2.push_back(server::Endpoint{hp.host, hp.port});
   cfg.json = &json_codec_or_default(json_name);
   for (const std::string& name : codec_names) {
     const record::CodecInfo* c = available_wire_codec(name);
@@ -159,6 +166,9 @@ int cmd_serve(int argc, char** argv) {
       std::printf("  answered %.*s %llu\n", int(server::describe(server::Outcome(o)).size()),
                   server::describe(server::Outcome(o)).data(),
                   static_cast<unsigned long long>(c.outcomes[o]));
+  if (c.http2_pool_mallocs != 0)
+    std::printf("  http2 allocator blocks from malloc %llu\n",
+                static_cast<unsigned long long>(c.http2_pool_mallocs));
   for (int e = 0; e < static_cast<int>(server::ErrorKind::count_); ++e)
     if (c.errors[e] != 0)
       std::printf("  error %.*s %llu\n", int(server::describe(server::ErrorKind(e)).size()),

@@ -8,12 +8,14 @@
 // requests it delays (coordinated omission corrected). The threads run on
 // the event core (net/loop.hpp, net/pool.hpp); the wire is a policy
 // (net/client_wires.hpp) chosen once per run: Thread<Http1Client>,
-// Thread<ZapHttpClient>, Thread<ZapRpcClient> or Thread<FloorClient>, so no
-// request or response branches on it. Wire::floor's request is a constant
-// and its response only a byte count. Every wire keeps its calls in flight in
-// one CallTable per connection (load/calls.hpp): an in-order wire's answer
-// completes the oldest call, a multiplexed one's (ZAP-RPC) the call its
-// PromiseID names, in any order.
+// Thread<ZapHttpClient>, Thread<ZapRpcClient>, Thread<Http2Client> or
+// Thread<FloorClient>, so no request or response branches on it; each
+// connection keeps the wire's State (an HTTP/1.1 scan hint, an nghttp2
+// session). Wire::floor's request is a constant and its response only a byte
+// count. Every wire keeps its calls in flight in one CallTable per connection
+// (load/calls.hpp): an in-order wire's answer completes the oldest call, a
+// multiplexed one's (ZAP-RPC, HTTP/2, gRPC) the call its PromiseID or stream
+// names, in any order.
 #include "load/engine.hpp"
 
 #include <sys/epoll.h>
@@ -63,30 +65,35 @@ constexpr std::int64_t kReconnectDelayNs = 100'000'000;  // after a failed conne
 constexpr std::size_t kReadChunkBytes = 16 * 1024;
 
 // A loader connection slot: the core's connection (socket, buffers, interest
-// set), reused by every reconnect of the slot.
+// set) and the wire's per-connection state, reused by every reconnect of the
+// slot.
+template <class W>
 struct Conn : net::Connection {
   Conn() : net::Connection(16 * 1024, 16 * 1024) {}
   bool connecting = false;
   CallTable calls;  // the calls in flight, sized for the pipeline once
   std::int64_t next_intended_ns = 0;
   std::int64_t retry_at_ns = 0;
-  std::size_t scan_hint = 0;
-  bool answered = false;  // a valid window response on this slot (any of its sockets)
+  typename W::State wire;  // reset at each connect (W::reset)
+  bool answered = false;   // a valid window response on this slot (any of its sockets)
 };
 
 // One loader thread over its share of the connections; W is the run's wire
 // policy (net/client_wires.hpp).
 template <class W>
 class Thread {
+  using Conn = load::Conn<W>;
+
  public:
   Thread(const Options& opt, W wire, const net::Address& addr, unsigned first_conn, unsigned n_conns,
-         Progress* progress, const record::LogsDigest& expect_logs)
+         Progress* progress, const record::LogsDigest& expect_logs, std::atomic<bool>& refused)
       : opt_(opt),
         wire_(std::move(wire)),
         addr_(addr),
         first_conn_(first_conn),
         progress_(progress),
-        expect_logs_(expect_logs) {
+        expect_logs_(expect_logs),
+        refused_(refused) {
     conns_.resize(n_conns);
     for (Conn& c : conns_) c.calls = CallTable(opt.pipeline);
     if (!W::kRawBytes && opt.scenario == Scenario::rpc) {
@@ -103,14 +110,11 @@ class Thread {
       const record::CodecInfo* codec = opt.body != nullptr ? opt.body : &record::default_json_codec();
       codec_ = codec->make();
       content_type_ = codec->content_type;
-      fixed_request_ = true;
-      wire_.append_request(hello_, "POST", "/logs", content_type_,
-                           codec_->encode_logs_request(record::sample_logs_request(opt.logs)), 0);
+      fixed("POST", "/logs", codec_->encode_logs_request(record::sample_logs_request(opt.logs)));
     } else {
       // Every hello or floor request is the same bytes: built once, copied
       // per send (its PromiseID patched on a multiplexed wire).
-      fixed_request_ = true;
-      wire_.append_request(hello_, "GET", "/health", "", {}, 0);
+      fixed("GET", "/health", {});
     }
   }
   ~Thread() {
@@ -126,6 +130,8 @@ class Thread {
   }
   net::Loop& loop() { return loop_; }
   const Result& result() const { return result_; }
+  // Why the run was refused (empty: it was not).
+  const std::string& refusal() const { return refusal_; }
   // The window as it ran (a stop may have shortened it).
   std::int64_t window_ns() const { return end_ns_ - warm_end_ns_; }
 
@@ -148,6 +154,7 @@ class Thread {
   // else how long to wait: up to the next scheduled send.
   int wait_ms() {
     const std::int64_t now = now_ns();
+    if (W::kSession && now < end_ns_ && refused_.load(std::memory_order_relaxed)) end_window(now);
     if (opt_.stop != nullptr && now < end_ns_ && opt_.stop->load(std::memory_order_relaxed)) {
       warm_end_ns_ = std::min(warm_end_ns_, now);
       end_ns_ = now;
@@ -169,6 +176,25 @@ class Thread {
   void on_tick() { housekeeping(now_ns()); }
 
  private:
+  // Every request of the scenario is the same (hello, logs, floor): on a wire
+  // of byte strings built once into hello_ and copied per send; else (HTTP/2)
+  // kept as its parts and submitted per send.
+  void fixed(std::string_view method, std::string_view target, record::Bytes body) {
+    fixed_request_ = true;
+    if constexpr (W::kFixedBytes) {
+      typename W::State none;
+      wire_.append_request(hello_, method, target, content_type_, body, 0, none);
+    } else {
+      fixed_method_ = method;
+      fixed_target_ = target;
+      fixed_body_.assign(body.begin(), body.end());
+    }
+  }
+
+  // A request may be sent on c now: a free place in its pipeline and the
+  // wire ready (HTTP/2: the server's SETTINGS came).
+  bool can_send(const Conn& c) const { return c.calls.can_send(opt_.pipeline) && wire_.ready(c.wire); }
+
   bool open_loop() const { return opt_.rate_per_s > 0; }
   bool in_window(std::int64_t t) const { return t >= warm_end_ns_ && t < end_ns_; }
 
@@ -192,8 +218,7 @@ class Thread {
   std::int64_t next_send_ns() const {
     std::int64_t next = end_ns_;
     for (const Conn& c : conns_)
-      if (c.fd >= 0 && !c.connecting && c.calls.can_send(opt_.pipeline))
-        next = std::min(next, c.next_intended_ns);
+      if (c.fd >= 0 && !c.connecting && can_send(c)) next = std::min(next, c.next_intended_ns);
     return next;
   }
 
@@ -203,7 +228,8 @@ class Thread {
     c.in.clear();
     c.out.clear();
     c.calls.reset();
-    c.scan_hint = 0;
+    wire_.reset(c.wire, c.out);  // HTTP/2: a new session, its preface in c.out
+    if (W::kSession && in_window(t)) result_.bytes_sent += c.out.size();
     c.events = EPOLLOUT;
     if ((::connect(c.fd, reinterpret_cast<const sockaddr*>(&addr_.storage), addr_.length) != 0 &&
          errno != EINPROGRESS) ||
@@ -240,7 +266,10 @@ class Thread {
       if (err != 0 || (ev & (EPOLLERR | EPOLLHUP))) return drop(c, ErrorKind::connect, t);
       c.connecting = false;
       net::set_interest(loop_, c, EPOLLIN);
-      if (!open_loop()) fill_closed(c, t);
+      if (!open_loop())
+        fill_closed(c, t);
+      else if (W::kSession)
+        flush(c, t);  // the session's preface
       return;
     }
     if (ev & (EPOLLIN | EPOLLERR | EPOLLHUP)) {
@@ -252,9 +281,9 @@ class Thread {
   // Closed loop: keep `pipeline` requests in flight while the window lasts
   // (fewer while an unanswered call holds the call table full, calls.hpp).
   void fill_closed(Conn& c, std::int64_t t) {
-    if (t < end_ns_ && c.calls.can_send(opt_.pipeline)) {
+    if (t < end_ns_ && can_send(c)) {
       t = now_ns();  // the send happens now, after this event's parsing and validation
-      while (t < end_ns_ && c.calls.can_send(opt_.pipeline)) send_request(c, t, t);
+      while (t < end_ns_ && can_send(c)) send_request(c, t, t);
     }
     flush(c, t);
   }
@@ -288,8 +317,7 @@ class Thread {
         bool sent = false;
         // Nothing is sent after the window, even if the schedule is behind:
         // the drain only collects what is in flight.
-        while (t < end_ns_ && c.next_intended_ns <= t && c.next_intended_ns < end_ns_ &&
-               c.calls.can_send(opt_.pipeline)) {
+        while (t < end_ns_ && c.next_intended_ns <= t && c.next_intended_ns < end_ns_ && can_send(c)) {
           send_request(c, c.next_intended_ns, t);
           c.next_intended_ns += static_cast<std::int64_t>(per_conn_interval_ns_);
           sent = true;
@@ -317,16 +345,21 @@ class Thread {
   // multiplexed wire sends (the in-order wires ignore it).
   void append_request(Conn& c, std::uint64_t id, std::uint32_t promise) {
     if (fixed_request_) {
-      const auto fixed = hello_.readable();
-      std::uint8_t* at = c.out.prepare(fixed.size());
-      std::memcpy(at, fixed.data(), fixed.size());
-      if constexpr (W::kMultiplexed) net::zaprpc::patch_promise(at, promise);
-      c.out.commit(fixed.size());
+      if constexpr (W::kFixedBytes) {
+        const auto fixed = hello_.readable();
+        std::uint8_t* at = c.out.prepare(fixed.size());
+        std::memcpy(at, fixed.data(), fixed.size());
+        if constexpr (W::kMultiplexed) net::zaprpc::patch_promise(at, promise);
+        c.out.commit(fixed.size());
+      } else {
+        wire_.append_request(c.out, fixed_method_, fixed_target_, content_type_, fixed_body_, promise,
+                             c.wire);
+      }
       return;
     }
     record::Request r = record::sample_request();
     r.id = id;
-    wire_.append_request(c.out, "POST", "/rpc", content_type_, codec_->encode_request(r), promise);
+    wire_.append_request(c.out, "POST", "/rpc", content_type_, codec_->encode_request(r), promise, c.wire);
   }
 
   // Everything ready goes out (net::flush); EPOLLOUT only while something is left.
@@ -347,8 +380,37 @@ class Thread {
       count_closed(c, t);
       return false;
     }
+    if constexpr (W::kSession) {
+      if (const std::uint32_t allowed = wire_.refused(c.wire)) {
+        refuse(allowed, t);
+        return false;
+      }
+      // Stream ids ran out: a new connection once this one's calls are answered.
+      if (wire_.exhausted(c.wire) && c.calls.outstanding() == 0) {
+        disconnect(c, t);
+        return false;
+      }
+    }
     if (!open_loop()) fill_closed(c, t);
     return c.fd >= 0;
+  }
+
+  // The server allows fewer streams per connection than the depth asked
+  // (docs/spec/http2-grpc.md §1): the run is refused (run() throws), every
+  // thread ends its window now and closes its connections.
+  void refuse(std::uint32_t allowed, std::int64_t t) {
+    refusal_ = "the server allows " + std::to_string(allowed) +
+               " concurrent streams per connection (SETTINGS_MAX_CONCURRENT_STREAMS), fewer than the depth " +
+               std::to_string(opt_.pipeline) + " asked (-p): run with -p " + std::to_string(allowed) +
+               " or less";
+    refused_.store(true, std::memory_order_relaxed);
+    end_window(t);
+  }
+  void end_window(std::int64_t t) {
+    warm_end_ns_ = std::min(warm_end_ns_, t);
+    end_ns_ = std::min(end_ns_, t);
+    for (Conn& c : conns_)
+      if (c.fd >= 0) disconnect(c, t);
   }
 
   enum class Read : std::uint8_t { open, closed, failed };
@@ -376,7 +438,8 @@ class Thread {
 
   // Handles every complete response in c.in; false if the connection dropped.
   bool take_all(Conn& c, std::int64_t t) {
-    while (c.fd >= 0 && !c.in.empty()) {
+    // A session wire may hold answers a read completed after c.in is empty.
+    while (c.fd >= 0 && (W::kSession || !c.in.empty())) {
       const int got = take(c, t);
       if (got == 0) break;  // need more bytes
       if (got < 0) return false;
@@ -409,14 +472,17 @@ class Thread {
   // response handled; 0: need more; -1: the connection was dropped (or
   // closed as the server announced: reconnected without an error).
   int take(Conn& c, std::int64_t t) {
-    const net::wire::Response r = wire_.take(c.in, c.scan_hint);
+    const std::size_t out_before_bytes = c.out.size();
+    const net::wire::Response r = wire_.take(c.in, c.out, c.wire);
+    // A session's control frames (SETTINGS ACK, WINDOW_UPDATE) are sent bytes too.
+    if (W::kSession && in_window(t)) result_.bytes_sent += c.out.size() - out_before_bytes;
     if (r.status == net::wire::Response::Status::need_more) return 0;
     if (r.status == net::wire::Response::Status::malformed) {
       drop(c, ErrorKind::read, t);
       return -1;
     }
     const bool keep = complete(c, r, t);
-    c.in.consume(r.consumed_bytes);
+    if constexpr (!W::kSession) c.in.consume(r.consumed_bytes);  // a session consumed what it read
     if (!keep) return -1;
     if (r.close) {  // answered, then closed as announced: reconnect without an error
       disconnect(c, t);
@@ -448,9 +514,21 @@ class Thread {
     // the window's end.
     if (!in_window(req.intended_ns)) return true;
     result_.bytes_received += r.consumed_bytes;
+    if constexpr (W::kSession) {
+      if (r.reset) {  // the server reset its stream: the call is lost, as in a close
+        count_error(ErrorKind::closed);
+        return true;
+      }
+    }
     if (r.code != 200) {
       error(ErrorKind::status, std::max(t, warm_end_ns_));
       return true;
+    }
+    if constexpr (W::kSession) {
+      if (r.invalid) {
+        error(ErrorKind::validation, std::max(t, warm_end_ns_));
+        return true;
+      }
     }
     if constexpr (!W::kRawBytes) {
       if (!valid(r.body, r.content_type, req.id)) {
@@ -503,8 +581,12 @@ class Thread {
   std::unique_ptr<record::AnyCodec> codec_;
   std::string_view content_type_;
   std::uint64_t expect_balance_ = 0;
-  net::Buffer hello_{256};      // the hello, logs or floor request, ready to send
-  bool fixed_request_ = false;  // every request is hello_ (hello, logs, floor)
+  std::atomic<bool>& refused_;  // shared by the run's threads: one refused the run (refuse())
+  std::string refusal_;
+  net::Buffer hello_{256};      // the hello, logs or floor request, ready to send (kFixedBytes)
+  bool fixed_request_ = false;  // every request is the same (hello, logs, floor)
+  std::string_view fixed_method_, fixed_target_;  // the same request's parts (not kFixedBytes)
+  std::vector<std::uint8_t> fixed_body_;
   double per_conn_interval_ns_ = 0;
   std::int64_t t0_ns_ = 0, warm_end_ns_ = 0, end_ns_ = 0;
   std::uint64_t next_id_ = 0;
@@ -529,12 +611,13 @@ Result run_with(const Options& opt, Progress* progress, const net::Address& addr
   const unsigned threads = std::max(1u, std::min(opt.threads, std::max(1u, opt.connections)));
   net::Pool<Thread<W>> pool;
   std::vector<Thread<W>*> ts;
+  std::atomic<bool> refused{false};
   unsigned first = 0;
   for (unsigned i = 0; i < threads; ++i) {
     const unsigned n = opt.connections / threads + (i < opt.connections % threads ? 1 : 0);
-    ts.push_back(
-        &pool.add(std::make_unique<Thread<W>>(opt, make_wire(), addr, first, n, progress, expect_logs),
-                  net::cpu_for(opt.cpus, i)));
+    ts.push_back(&pool.add(
+        std::make_unique<Thread<W>>(opt, make_wire(), addr, first, n, progress, expect_logs, refused),
+        net::cpu_for(opt.cpus, i)));
     first += n;
   }
   rusage before{};
@@ -545,6 +628,9 @@ Result run_with(const Options& opt, Progress* progress, const net::Address& addr
   pool.join();
   rusage after{};
   getrusage(RUSAGE_SELF, &after);
+
+  for (const Thread<W>* t : ts)
+    if (!t->refusal().empty()) throw std::runtime_error(t->refusal());
 
   // Per-thread results, merged after join.
   Result out;
@@ -582,7 +668,10 @@ Result run(const Options& opt, Progress* progress) {
     if (const std::string why = record::logs_refusal(codec); !why.empty())
       throw std::runtime_error("the logs scenario: " + why);
   }
+  if (opt.wire == Wire::grpc && opt.scenario != Scenario::rpc)
+    throw std::runtime_error("the grpc framing calls zapbench.Eth/Call only: it takes the rpc scenario");
   const net::Address addr = net::resolve(opt.host, opt.port);
+  const std::string authority = opt.host + ":" + std::to_string(opt.port);
   // The wire is chosen here, once per run.
   switch (opt.wire) {
     case Wire::http:
@@ -592,6 +681,14 @@ Result run(const Options& opt, Progress* progress) {
       return run_with(opt, progress, addr, [] { return net::wire::ZapHttpClient(); });
     case Wire::zap_rpc:
       return run_with(opt, progress, addr, [] { return net::wire::ZapRpcClient(); });
+    case Wire::http2:
+    case Wire::grpc:
+      return run_with(opt, progress, addr, [&] {
+        return net::wire::Http2Client(
+            authority,
+            opt.wire == Wire::grpc ? net::wire::Http2Client::Mode::grpc : net::wire::Http2Client::Mode::http2,
+            opt.pipeline, opt.http2_first_stream_id);
+      });
     case Wire::floor:
       break;
   }

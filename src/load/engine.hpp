@@ -22,7 +22,9 @@ namespace load {
 
 // floor: raw TCP, fixed byte counts (Options::floor_*_bytes), nothing parsed.
 // zap_rpc: ZAP-RPC (wire B, docs/spec/zap-rpc.md), calls multiplexed by PromiseID.
-enum class Wire : std::uint8_t { http, zap, floor, zap_rpc };
+// http2, grpc: HTTP/2 (h2c) and gRPC on it (docs/spec/http2-grpc.md), calls
+// multiplexed as streams; depth is streams open at once per connection.
+enum class Wire : std::uint8_t { http, zap, floor, zap_rpc, http2, grpc };
 enum class Scenario : std::uint8_t { hello, rpc, logs };
 
 // The logs scenario's default N (Options::logs).
@@ -68,13 +70,18 @@ struct Options {
   // as usual. For a caller that ends the load on an event (a signal, a test
   // that waits for what it needs) rather than after duration_s.
   const std::atomic<bool>* stop = nullptr;
+  // Wire::http2 and grpc, for tests: the first stream id of each connection
+  // (odd; 1 in a run), so that a test reaches the end of the stream ids (2^31).
+  std::uint32_t http2_first_stream_id = 1;
 };
 
 // Counted per event, except `closed`, which counts requests: the peer closed
 // the connection (EOF, ECONNRESET or EPIPE, on read or on write) and each
 // window request still unanswered on it counts once — what the close lost.
 // A close with none unanswered is no error (HTTP lets a server close an idle
-// keep-alive connection at any time). `read` is any other read failure: a
+// keep-alive connection at any time). On HTTP/2 and gRPC a stream the server resets
+// before its answer ended counts its call as `closed` too; the connection
+// goes on. `read` is any other read failure: a
 // malformed or unsolicited response, another errno. `unknown_promise`
 // (Wire::zap_rpc) is an answer whose PromiseID names no call in flight on its
 // connection (never sent, or answered already): counted, the connection goes
@@ -126,8 +133,11 @@ struct Progress {
 
 // Runs the whole load (warm-up, window, drain) and returns the merged result.
 // Throws std::runtime_error for a target that cannot be resolved, for
-// Wire::floor without both byte counts, and for the logs scenario with N out
-// of range or a body codec without the logs record (record::logs_refusal).
+// Wire::floor without both byte counts, for the logs scenario with N out
+// of range or a body codec without the logs record (record::logs_refusal),
+// for Wire::grpc with another scenario than rpc, and (after the run has
+// started) for Wire::http2 or grpc when the server's
+// SETTINGS_MAX_CONCURRENT_STREAMS is below the pipeline depth.
 Result run(const Options& opt, Progress* progress = nullptr);
 
 }  // namespace load

@@ -10,19 +10,36 @@
 // (answers carry the PromiseID of their call and may come in any order; else
 // they come in the order of the requests and the promise is ignored),
 // kContentType (take() reports the answer's Content-Type; else the wire has
-// none and the call's method named the codec of its answer), append_request
+// none and the call's method named the codec of its answer), kFixedBytes (a
+// request that is the same for every call may be built once and copied, its
+// PromiseID patched on a multiplexed wire), kSession (see below), append_request
 // and take().
+//
+// The load engine keeps a policy's `State` per connection and drives every
+// wire through one interface: reset(State&, out) at each (re)connect,
+// ready(State) before a request may be sent, append_request(out, ..., promise,
+// State&) and take(in, out, State&). The in-order wires and ZAP-RPC have no
+// session (NoSession: their state is the HTTP/1.1 parse's scan hint, they are
+// always ready, take() only reads the front of `in` and the engine consumes
+// what it took). HTTP/2 and gRPC (Http2Client, kSession) keep an nghttp2
+// client session per connection: reset() writes the connection preface,
+// ready() waits for the server's SETTINGS, take() feeds all of `in` to the
+// session (consuming it itself) and may write control frames to `out`
+// (SETTINGS ACK, WINDOW_UPDATE), and requests are submitted one by one (HPACK
+// state forbids copying bytes).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
 
 #include "net/buffer.hpp"
 #include "net/http1.hpp"
+#include "net/http2.hpp"
 #include "net/zap_http.hpp"
 #include "net/zap_rpc.hpp"
 
@@ -41,6 +58,12 @@ struct Response {
   bool close = false;                    // the server closes after this response, as announced
   std::string_view content_type{};       // its Content-Type value (empty: none), a view like body
   std::uint32_t promise = 0;             // multiplexed wires: the PromiseID of the call it answers
+  // Session wires (kSession): the server reset this call's stream before its
+  // answer ended (the call is lost: ErrorKind::closed; the connection goes on).
+  bool reset = false;
+  // Session wires: the wire's own checks failed (gRPC: the content type, the
+  // message prefix): a validation error whatever the body holds.
+  bool invalid = false;
 };
 
 // The largest response body a client takes: far above any answer a server of
@@ -50,10 +73,38 @@ struct Response {
 // answer once and is reused.
 inline constexpr std::uint64_t kMaxResponseBodyBytes = std::uint64_t{1} << 30;
 
+// The engine's interface for a wire without a session (every wire but
+// HTTP/2): its per-connection state is the parse's scan hint; its requests
+// are byte strings (kFixedBytes); take() reads one answer at the front of
+// `in` and the engine consumes it. Derived's own append_request(out, ...,
+// promise) and take(in, scan_hint) are what the engine's calls forward to
+// (Derived says `using NoSession<Derived>::append_request, ::take`): no
+// virtual call, the same code as before.
+template <class Derived>
+struct NoSession {
+  static constexpr bool kSession = false;
+  static constexpr bool kFixedBytes = true;
+  struct State {
+    std::size_t scan_hint = 0;  // 0 for each new response
+  };
+  static void reset(State& s, Buffer& /*out*/) noexcept { s = {}; }
+  static constexpr bool ready(const State&) noexcept { return true; }
+  void append_request(Buffer& out, std::string_view method, std::string_view target,
+                      std::string_view content_type, std::span<const std::uint8_t> body,
+                      std::uint32_t promise, State&) {
+    static_cast<Derived&>(*this).append_request(out, method, target, content_type, body, promise);
+  }
+  Response take(const Buffer& in, Buffer& /*out*/, State& s) const noexcept {
+    return static_cast<const Derived&>(*this).take(in, s.scan_hint);
+  }
+};
+
 // HTTP/1.1 with Content-Length bodies; a response without framing (a body
 // that runs to the close) is malformed for a benchmark client.
-class Http1Client {
+class Http1Client : public NoSession<Http1Client> {
  public:
+  using NoSession<Http1Client>::append_request;
+  using NoSession<Http1Client>::take;
   static constexpr bool kRawBytes = false;  // requests are built per scenario; responses validated
   static constexpr bool kMultiplexed = false;
   static constexpr bool kContentType = true;
@@ -92,8 +143,10 @@ class Http1Client {
 };
 
 // ZAP-HTTP: one length-prefixed ZAP message per request and per response.
-class ZapHttpClient {
+class ZapHttpClient : public NoSession<ZapHttpClient> {
  public:
+  using NoSession<ZapHttpClient>::append_request;
+  using NoSession<ZapHttpClient>::take;
   static constexpr bool kRawBytes = false;
   static constexpr bool kMultiplexed = false;
   static constexpr bool kContentType = true;
@@ -134,8 +187,10 @@ class ZapHttpClient {
 // response_bytes received complete the oldest request as a valid response
 // (status 200, nothing to check), so the client's per-response work is as
 // small as it can be.
-class FloorClient {
+class FloorClient : public NoSession<FloorClient> {
  public:
+  using NoSession<FloorClient>::append_request;
+  using NoSession<FloorClient>::take;
   static constexpr bool kRawBytes = true;  // no scenario: requests and responses are byte counts
   static constexpr bool kMultiplexed = false;
   static constexpr bool kContentType = false;
@@ -166,8 +221,10 @@ class FloorClient {
 // answers are response frames matched by PromiseID, in any order. The wire
 // carries no content type: the ordinal a call was sent with names the codec
 // of its answer (kContentType false).
-class ZapRpcClient {
+class ZapRpcClient : public NoSession<ZapRpcClient> {
  public:
+  using NoSession<ZapRpcClient>::append_request;
+  using NoSession<ZapRpcClient>::take;
   static constexpr bool kRawBytes = false;
   static constexpr bool kMultiplexed = true;
   static constexpr bool kContentType = false;
@@ -213,6 +270,83 @@ class ZapRpcClient {
     r.promise = v.promise;
     return r;
   }
+};
+
+// HTTP/2 (h2c, prior knowledge) and gRPC, on an nghttp2 client session per
+// connection (docs/spec/http2-grpc.md §1, §4); the code is http2_client.cpp.
+// Mode::http2 sends /health, /rpc and /logs as HTTP/1.1 does (method, path,
+// content-type) and reports :status, content-type and the body. Mode::grpc
+// sends every call as `POST /zapbench.Eth/Call` with the body codec's gRPC
+// content type, `te: trailers` and the body as one length-prefixed message;
+// an answer is code 200 only with :status 200 and `grpc-status: 0` in its
+// trailers (else code is the :status, or 1000 + grpc-status, 999 when none
+// came: a status error), must carry the request's content type and exactly
+// one message (else `invalid`), and its body is that message.
+//
+// A call's PromiseID (its sequence in the engine's call table) is its
+// stream's user data, so answers complete in any order; each open stream has
+// a slot whose request and response buffers are reused (no allocation once
+// warm; nghttp2's own allocations go to the thread's net::h2::MemPool). A
+// response body lives in its slot until the next take(). A stream the server
+// resets before its answer ended is a Response with `reset`. Received bytes
+// (every frame) are shared out over the answers a read completed; sent bytes
+// are what each request and control frame appended to `out`.
+class Http2Client {
+ public:
+  enum class Mode : std::uint8_t { http2, grpc };
+  static constexpr bool kRawBytes = false;
+  static constexpr bool kMultiplexed = true;
+  static constexpr bool kContentType = true;
+  static constexpr bool kFixedBytes = false;  // HPACK's dynamic table: every request is submitted
+  static constexpr bool kSession = true;
+
+  class Session;  // http2_client.cpp: the nghttp2 session, its stream slots, the answers ready
+  struct SessionDelete {
+    void operator()(Session* s) const noexcept;
+  };
+  struct State {
+    std::unique_ptr<Session, SessionDelete> session;  // made at the first reset(), reused by reconnects
+  };
+
+  // authority: HOST:PORT (:authority); depth: the streams the engine keeps
+  // open per connection, which the server's SETTINGS_MAX_CONCURRENT_STREAMS
+  // must allow (refused()); first_stream_id: odd, 1 but in tests (stream ids
+  // running out).
+  Http2Client(std::string authority, Mode mode, unsigned depth, std::uint32_t first_stream_id = 1);
+  Http2Client(Http2Client&&) noexcept;
+  Http2Client& operator=(Http2Client&&) = delete;
+  ~Http2Client();
+
+  // A new session for a new connection: the client preface, SETTINGS and the
+  // connection WINDOW_UPDATE into `out`; every slot free.
+  void reset(State& s, Buffer& out);
+  // Requests may be sent: the server's SETTINGS came, they allow `depth`
+  // streams, and stream ids are left.
+  [[nodiscard]] bool ready(const State& s) const noexcept;
+  // The server's SETTINGS came and allow fewer than `depth` streams: the
+  // value they allow; 0 otherwise.
+  [[nodiscard]] std::uint32_t refused(const State& s) const noexcept;
+  // No stream id is left on this connection: reconnect once its calls are answered.
+  [[nodiscard]] bool exhausted(const State& s) const noexcept;
+
+  // Submits one request (stream user data: promise) and writes its frames to
+  // `out`. ready() must hold.
+  void append_request(Buffer& out, std::string_view method, std::string_view target,
+                      std::string_view content_type, std::span<const std::uint8_t> body,
+                      std::uint32_t promise, State& s);
+  // The next answer ready: complete (or `reset`), or need_more once `in` is
+  // all read (consumed here), or malformed (an HTTP/2 connection error).
+  // Control frames the session owes the server go to `out`.
+  Response take(Buffer& in, Buffer& out, State& s);
+
+ private:
+  std::string authority_;
+  Mode mode_;
+  unsigned depth_;
+  std::uint32_t first_stream_id_;
+  std::unique_ptr<h2::MemPool> pool_;  // this thread's: outlives the sessions (the engine's Conns die first)
+  nghttp2_session_callbacks* callbacks_ = nullptr;
+  nghttp2_option* option_ = nullptr;
 };
 
 }  // namespace net::wire

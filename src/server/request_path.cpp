@@ -10,11 +10,7 @@ namespace server {
 namespace {
 std::string_view text(record::Bytes b) { return {reinterpret_cast<const char*>(b.data()), b.size()}; }
 
-// One request of wire w answered: its route and outcome are counted.
-void count(Context& x, Wire w, Route route, Outcome outcome) {
-  ++x.counters.requests[static_cast<int>(w)][static_cast<int>(route)];
-  ++x.counters.outcomes[static_cast<int>(outcome)];
-}
+void count(Context& x, Wire w, Route route, Outcome outcome) { x.count(w, route, outcome); }
 
 // The routes answer one request; its route and outcome are counted.
 Reply answer(Context& x, Wire w, std::string_view method, std::string_view target,
@@ -39,7 +35,8 @@ record::Bytes over_frame_limit(Context& x, Outcome outcome, std::size_t body_byt
 }
 }  // namespace
 
-Context::Context(const Config& config) : limits(config.limits), routes(*config.json, config.codecs) {
+Context::Context(const Config& config)
+    : limits(config.limits), routes(*config.json, config.codecs), h2(Http2Wire::make_thread(config)) {
   routes.set_max_response_bytes(config.limits.max_response_bytes);
   http_limits.max_header_bytes = config.limits.max_header_bytes;
   http_limits.max_body_bytes = config.limits.max_body_bytes;

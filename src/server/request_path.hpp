@@ -1,7 +1,8 @@
 // server/request_path.hpp — the server's per-request code, without sockets:
 // a connection's state (Conn), what a worker lends its requests (Context:
-// routes, counters, limits, the Date value, encoders), the three wire
-// policies (Http1Wire, ZapHttpWire, ZapRpcWire) and answer_ready(), which
+// routes, counters, limits, the Date value, encoders), the wire policies
+// (Http1Wire, ZapHttpWire, ZapRpcWire; Http2Wire, whose code is
+// http2_wire.cpp) and answer_ready(), which
 // answers every complete request in a connection's input into its output. The worker (server.cpp)
 // calls it after each read; the microbenchmark Server/<framing>/<body> and
 // the instruction counter (micro/request_path_bench.cpp) call the very same
@@ -10,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string_view>
 
 #include "net/connection.hpp"
@@ -36,6 +38,15 @@ inline constexpr std::size_t kMaxPendingOutBytes = 4 * 1024 * 1024;
 // answer is 43 bytes); this bounds them by count, like the Go transport.
 inline constexpr std::uint32_t kMaxCallsInFlight = 256;
 
+// HTTP/2 (http2_wire.cpp): a connection's nghttp2 session and streams, and
+// what a worker's sessions share (the allocator, options, callbacks, the
+// streams' reusable buffers).
+struct Http2Session;
+struct Http2Thread;
+struct Http2ThreadDelete {
+  void operator()(Http2Thread* t) const noexcept;
+};
+
 // A server connection: the core's connection (socket, buffers, interest set)
 // and what the limits and the backpressure need to know of it.
 struct Conn : net::Connection {
@@ -48,6 +59,7 @@ struct Conn : net::Connection {
   std::uint32_t discarded_bytes = 0;  // read and dropped while closing (bounded)
   bool held = false;                  // requests left in `in` at the output cap: answered as `out` drains
   std::uint32_t calls_in_out = 0;     // ZAP-RPC: calls answered into `out` since it was last empty
+  Http2Session* h2 = nullptr;         // HTTP/2: its session, from accept to destroy (Http2Wire::open/close)
 };
 
 // What a wire policy uses of its worker: the routes, the counters, the
@@ -55,6 +67,11 @@ struct Conn : net::Connection {
 struct Context {
   explicit Context(const Config& config);
   void error(ErrorKind k) { ++counters.errors[static_cast<int>(k)]; }
+  // One request of wire w answered: its route and outcome are counted.
+  void count(Wire w, Route route, Outcome outcome) {
+    ++counters.requests[static_cast<int>(w)][static_cast<int>(route)];
+    ++counters.outcomes[static_cast<int>(outcome)];
+  }
   // The HTTP Date value (the worker's tick, once a second): the prepared
   // HTTP/1.1 heads carry it, so they are rebuilt with it.
   void set_date(std::string_view date_value);
@@ -69,6 +86,9 @@ struct Context {
   net::zaphttp::PreparedResponse zap_replies[static_cast<int>(ReplyKind::count_)];
   net::zaphttp::ResponseEncoder zap_out;  // the 400 frame of a malformed request
   char error_text[128];
+  // HTTP/2's per-thread state (nghttp2's allocator outlives every session
+  // of this thread's connections: the worker destroys them first).
+  std::unique_ptr<Http2Thread, Http2ThreadDelete> h2;
 };
 
 // ---- the wire policies ------------------------------------------------------
@@ -113,6 +133,34 @@ struct ZapRpcWire {
   static void timed_out(Context&, Conn&) {}  // as ZAP-HTTP: closed without a reply
 };
 
+// HTTP/2 with prior knowledge (h2c), and gRPC on the same connections
+// (docs/spec/http2-grpc.md): one nghttp2 server session per connection, made
+// at accept with the thread's allocator; the input is fed to it and its
+// output appended to `out`. Requests are answered by the same routes as
+// HTTP/1.1; gRPC calls (`application/grpc...`) by /rpc's handler. nghttp2
+// bounds the streams (SETTINGS_MAX_CONCURRENT_STREAMS); `out` has the byte
+// cap of every wire. Its answer_ready() is its own (below).
+struct Http2Wire {
+  static constexpr Wire kWire = Wire::http2;
+  static constexpr std::uint32_t kMaxCallsInFlight = 0;  // streams: nghttp2's bound; `out`: the byte cap
+  // Input is fed to nghttp2 in slices of this much, with the answers of each
+  // slice appended to `out` before the next, so the output cap is checked
+  // between slices as between requests on the other wires.
+  static constexpr std::size_t kFeedBytes = 16 * 1024;
+  static std::size_t read_cap(const Limits&) { return 4 * kFeedBytes; }
+  static void timed_out(Context&, Conn&) {
+  }  // only the idle timeout: streams wait as long as the peer keeps it
+  // The thread's shared state (Context::h2).
+  static std::unique_ptr<Http2Thread, Http2ThreadDelete> make_thread(const Config& config);
+  // At accept: the session, and its SETTINGS and connection WINDOW_UPDATE in
+  // c.out. False (counted as io) if nghttp2 cannot make one.
+  static bool open(Context& x, Conn& c);
+  // At destroy: the session and its streams' buffers go back to the thread.
+  static void close(Context& x, Conn& c) noexcept;
+  // Blocks the thread's nghttp2 allocator took from malloc (Counters::http2_pool_mallocs).
+  static std::uint64_t pool_mallocs(const Context& x) noexcept;
+};
+
 // Whether c must stop answering and reading until the client reads: `out` at
 // its byte cap, or (a policy with a call bound) kMaxCallsInFlight calls
 // answered into an `out` not drained since. The bound is a constexpr of the
@@ -132,6 +180,11 @@ template <class W>
 // Instantiated for every policy in request_path.cpp.
 template <class W>
 void answer_ready(Context& x, Conn& c, std::int64_t now_ms);
+// HTTP/2's (http2_wire.cpp): nghttp2's pending output first, then the input
+// in slices (Http2Wire::kFeedBytes), each slice's answers into `out`, until
+// must_hold(); c.held while output or input waits for the client to read.
+template <>
+void answer_ready<Http2Wire>(Context& x, Conn& c, std::int64_t now_ms);
 
 // Calls f.template operator()<W>() with c's policy: the one branch on the
 // wire, per event or per housekeeping visit, never per request.
@@ -141,8 +194,10 @@ void with_wire(const Conn& c, F&& f) {
     f.template operator()<Http1Wire>();
   else if (c.wire == static_cast<std::uint8_t>(Wire::zap))
     f.template operator()<ZapHttpWire>();
-  else
+  else if (c.wire == static_cast<std::uint8_t>(Wire::zap_rpc))
     f.template operator()<ZapRpcWire>();
+  else
+    f.template operator()<Http2Wire>();
 }
 
 }  // namespace server

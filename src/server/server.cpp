@@ -3,7 +3,8 @@
 // sockets (the kernel spreads new connections over them), its own codecs and
 // counters; nothing shared on the request path but the connection limit.
 // Each connection's framing is a wire policy (Http1Wire, ZapHttpWire,
-// ZapRpcWire; the per-request code is in request_path.cpp) taken from its
+// ZapRpcWire, Http2Wire; the per-request code is in request_path.cpp and
+// http2_wire.cpp) taken from its
 // listener once, so no request branches on the wire.
 #include "server/server.hpp"
 
@@ -40,6 +41,10 @@ std::string_view describe(ErrorKind k) noexcept {
                                                 "zap_rpc_unsolicited",
                                                 "zap_rpc_stream",
                                                 "zap_rpc_bad_dir",
+                                                "http2_connection_error",
+                                                "http2_header_too_large",
+                                                "http2_body_too_large",
+                                                "grpc_bad_message",
                                                 "header_timeout",
                                                 "idle_timeout",
                                                 "connection_limit",
@@ -55,6 +60,7 @@ void Counters::add(const Counters& o) {
     for (int r = 0; r < static_cast<int>(Route::count_); ++r) requests[w][r] += o.requests[w][r];
   for (int i = 0; i < static_cast<int>(Outcome::count_); ++i) outcomes[i] += o.outcomes[i];
   for (int i = 0; i < static_cast<int>(ErrorKind::count_); ++i) errors[i] += o.errors[i];
+  http2_pool_mallocs += o.http2_pool_mallocs;
 }
 
 namespace {
@@ -92,7 +98,11 @@ class Worker {
   }
 
   net::Loop& loop() { return loop_; }
-  [[nodiscard]] const Counters& counters() const { return x_.counters; }
+  [[nodiscard]] Counters counters() const {
+    Counters c = x_.counters;
+    c.http2_pool_mallocs = Http2Wire::pool_mallocs(x_);
+    return c;
+  }
 
   // On the worker's thread (net::Pool): serve until stop(), then drain.
   void run() {
@@ -139,11 +149,21 @@ class Worker {
           }
           conns_.push(c);
           ++x_.counters.connections;
+          if (c->wire == static_cast<std::uint8_t>(Wire::http2)) {
+            // The session, and its SETTINGS out at once: h2c with prior
+            // knowledge lets the server speak first.
+            if (!Http2Wire::open(x_, *c)) {
+              error(ErrorKind::io);
+              return destroy(c);
+            }
+            (void)net::flush(*c);  // a new socket takes it; what stays goes with the first answers
+          }
         },
         [&] { error(ErrorKind::connection_limit); });
   }
 
   void destroy(Conn* c) {
+    if (c->h2 != nullptr) Http2Wire::close(x_, *c);
     conns_.remove(c);
     close(c->fd);  // also removes it from epoll
     limit_.release();
@@ -318,7 +338,7 @@ Server::Server(Config config)
         throw std::runtime_error("codecs " + std::string(config_.codecs[k]->name) + " and " +
                                  std::string(c->name) + " both answer " + std::string(c->content_type));
   }
-  if (config_.http.empty() && config_.zap.empty() && config_.zap_rpc.empty())
+  if (config_.http.empty() && config_.zap.empty() && config_.zap_rpc.empty() && config_.http2.empty())
     throw std::runtime_error("nothing to listen on");
   if (config_.threads == 0) config_.threads = 1;
   for (unsigned t = 0; t < config_.threads; ++t)

@@ -1,5 +1,6 @@
 // server/server.hpp — `zapbench serve`: listeners for HTTP/1.1, ZAP-HTTP
-// (wire A) and ZAP-RPC (wire B, docs/spec/zap-rpc.md) on the event core (net/: one loop per pinned worker
+// (wire A), ZAP-RPC (wire B, docs/spec/zap-rpc.md) and HTTP/2 with gRPC on it
+// (h2c, docs/spec/http2-grpc.md) on the event core (net/: one loop per pinned worker
 // thread, each with its own SO_REUSEPORT listening sockets, connection buffers reused for the connection's
 // life), the limits that protect it, graceful stop and the counters it prints. Routes (what is answered) live
 // in routes.hpp; framing in net/.
@@ -20,7 +21,7 @@
 
 namespace server {
 
-enum class Wire : std::uint8_t { http = 0, zap, zap_rpc, count_ };
+enum class Wire : std::uint8_t { http = 0, zap, zap_rpc, http2, count_ };
 
 // What a connection holds when it stops reading for backpressure (Config::on_hold).
 struct HoldReport {
@@ -50,8 +51,11 @@ struct Config {
   std::vector<Endpoint> http;
   std::vector<Endpoint> zap;
   std::vector<Endpoint> zap_rpc;
-  // The listeners of one wire: http, zap or zap_rpc above.
-  std::vector<Endpoint>& endpoints(Wire w) { return w == Wire::http ? http : w == Wire::zap ? zap : zap_rpc; }
+  std::vector<Endpoint> http2;  // h2c with prior knowledge; gRPC calls are served on the same listeners
+  // The listeners of one wire: http, zap, zap_rpc or http2 above.
+  std::vector<Endpoint>& endpoints(Wire w) {
+    return w == Wire::http ? http : w == Wire::zap ? zap : w == Wire::zap_rpc ? zap_rpc : http2;
+  }
   const record::CodecInfo* json = nullptr;  // the JSON codec for application/json bodies
   // The codec answering each of their content types, in place of the default
   // (a binary peer's: the first of its type in codecs.table; JSON's: `json`).
@@ -89,6 +93,12 @@ enum class ErrorKind : std::uint8_t {
   zap_rpc_unsolicited,  // a response frame (dir 2) sent to the server: dropped
   zap_rpc_stream,       // a stream message or end (dir 4, 5): dropped, no stream is open
   zap_rpc_bad_dir,      // a direction byte that is none of 1-5: closed, no reply
+  // HTTP/2 and gRPC (docs/spec/http2-grpc.md §2, §3):
+  http2_connection_error,  // nghttp2 ended the connection (bad preface or frame, HPACK, a flood): GOAWAY,
+                           // close
+  http2_header_too_large,  // a request's header list past SETTINGS_MAX_HEADER_LIST_SIZE: RST_STREAM
+  http2_body_too_large,    // a request body past max_body_bytes: 413 (gRPC: 8), then RST_STREAM CANCEL
+  grpc_bad_message,  // a request message whose 5-byte prefix does not frame one message: grpc-status 3/13
   header_timeout,
   idle_timeout,
   connection_limit,
@@ -102,6 +112,10 @@ struct Counters {
   std::uint64_t requests[static_cast<int>(Wire::count_)][static_cast<int>(Route::count_)] = {};
   std::uint64_t outcomes[static_cast<int>(Outcome::count_)] = {};
   std::uint64_t errors[static_cast<int>(ErrorKind::count_)] = {};
+  // Blocks nghttp2's allocator (the workers' net::h2::MemPool) took from
+  // malloc: its free lists' first blocks, then flat once warm (operator new's
+  // counters do not see them; the allocation tests read this).
+  std::uint64_t http2_pool_mallocs = 0;
   void add(const Counters& o);
 };
 

@@ -46,7 +46,7 @@ for c in $commands; do
   "$bin" help "$c" >"$work/help2_$c" 2>&1
   [ $? = 0 ] && cmp -s "$work/help_$c" "$work/help2_$c"; check "'zapbench help $c' is '$c --help'" $?
 done
-grep -q -- "^  --framing http|zap|zap-rpc|floor$" "$work/help_load" && grep -q -- "^  -d, --duration DURATION " "$work/help_load" &&
+grep -q -- "^  --framing http|zap|zap-rpc|http2|grpc|floor$" "$work/help_load" && grep -q -- "^  -d, --duration DURATION " "$work/help_load" &&
   grep -q -- "^  -R, --rate RATE " "$work/help_load" && grep -q -- "^  --json CODEC  *use --body CODEC$" "$work/help_load"
 check "load --help: framing, units, the deprecated --json" $?
 "$bin" nonsense >/dev/null 2>"$work/err"
@@ -61,7 +61,10 @@ usage_error "load -d without a unit it knows" \
   "zapbench load: -d wants a duration > 0s (e.g. 10s, 500ms, 250us, 1m, 2h; a plain number is seconds), got '10x' (see 'zapbench load --help')" \
   load -d 10x
 usage_error "load --framing lists its choices" \
-  "zapbench load: --framing wants one of http, zap, zap-rpc, floor, got 'tcp' (see 'zapbench load --help')" load --framing tcp
+  "zapbench load: --framing wants one of http, zap, zap-rpc, http2, grpc, floor, got 'tcp' (see 'zapbench load --help')" load --framing tcp
+usage_error "load --framing grpc takes the rpc scenario only" \
+  "zapbench load: --framing grpc takes --scenario rpc only (hello and logs are no methods of zapbench.Eth) (see 'zapbench load --help')" \
+  load --framing grpc --addr 127.0.0.1:1 --scenario hello
 "$bin" load --framing http --addr 127.0.0.1:1 --scenario rpc --body nope >/dev/null 2>"$work/err"
 [ $? = 2 ] && grep -q "^zapbench load: --body wants json (the default JSON codec, [a-z]*) or a codec by name (available: zap, direct.*), got 'nope': unknown codec (see 'zapbench load --help')$" "$work/err"
 check "load --body: an unknown codec lists the available ones" $?

@@ -54,6 +54,7 @@ class ServerEnv {
   std::uint16_t http_port() const { return srv_->bound(server::Wire::http)[0].port; }
   std::uint16_t zap_port() const { return srv_->bound(server::Wire::zap)[0].port; }
   std::uint16_t zap_rpc_port() const { return srv_->bound(server::Wire::zap_rpc)[0].port; }
+  std::uint16_t http2_port() const { return srv_->bound(server::Wire::http2)[0].port; }
   server::Counters counters() const { return srv_->counters(); }
 
  private:
@@ -62,6 +63,7 @@ class ServerEnv {
     cfg.http.push_back({"127.0.0.1", 0});
     cfg.zap.push_back({"127.0.0.1", 0});
     cfg.zap_rpc.push_back({"127.0.0.1", 0});
+    cfg.http2.push_back({"127.0.0.1", 0});
     cfg.json = &record::default_json_codec();
     cfg.threads = 2;
     cfg.limits.max_header_bytes = 1024;
@@ -80,7 +82,7 @@ class ServerEnv {
 };
 
 // An in-process server with the given config (limits, hooks, codecs) on
-// 127.0.0.1:0 for every wire, the build's default JSON codec unless cfg names
+// 127.0.0.1:0 for every wire (HTTP/2 too), the build's default JSON codec unless cfg names
 // one, run on its own thread until stop() or destruction.
 class TestServer {
  public:
@@ -88,6 +90,7 @@ class TestServer {
     cfg.http.push_back({"127.0.0.1", 0});
     cfg.zap.push_back({"127.0.0.1", 0});
     cfg.zap_rpc.push_back({"127.0.0.1", 0});
+    cfg.http2.push_back({"127.0.0.1", 0});
     if (cfg.json == nullptr) cfg.json = &record::default_json_codec();
     srv_ = std::make_unique<server::Server>(std::move(cfg));
     thread_ = std::thread([this] { srv_->run(); });
