@@ -7,7 +7,6 @@
 #include <stdexcept>
 #include <utility>
 
-#include "bench/grpc_arm.hpp"
 #include "bench/host.hpp"
 #include "bench/nginx.hpp"
 #include "net/affinity.hpp"
@@ -144,13 +143,7 @@ RunPlan plan_run(const RunRequest& q) {
   check_cpus("--loader-cpus", p.cfg.loader_cpus, cpus);
 
   p.nginx = !q.nginx.empty() ? q.nginx : find_nginx();
-  if (!q.grpc_cpp.empty()) {
-    p.grpc_cpp = q.grpc_cpp;
-  } else {
-    const GrpcArmBinary g = find_grpc_arm();
-    p.grpc_cpp = g.path;
-    p.grpc_cpp_unavailable = g.unavailable;
-  }
+  p.grpc_cpp = !q.grpc_cpp.empty() ? GrpcArm{q.grpc_cpp, ""} : find_grpc_arm();
   p.go = q.go;
   p.go_json = q.go_json;
   p.out_dir = !q.out_dir.empty() ? q.out_dir : "results/" + utc_now("%Y-%m-%dT%H%M%SZ");
@@ -252,7 +245,8 @@ std::vector<CellPlan> plan_cells(const RunPlan& p, ExchangeBytes (*floor_bytes_o
   // grpc++ on its generated service: rpc over gRPC with protobuf, its only body.
   if (arm_on(Arm::grpc_cpp) && scenario_on(Scenario::rpc) &&
       std::find(p.framings.begin(), p.framings.end(), Framing::grpc) != p.framings.end()) {
-    std::string why = p.grpc_cpp.empty() ? p.grpc_cpp_unavailable : "";
+    std::string why = p.grpc_cpp.unavailable;
+    if (why.empty() && p.grpc_cpp.binary.empty()) why = "zapbench-grpc not found";
     if (why.empty()) why = codec_unavailable("protobuf");
     add(Arm::grpc_cpp, Scenario::rpc, Framing::grpc, "protobuf", why);
   }
@@ -346,6 +340,7 @@ ChildSpec server_spec(const RunPlan& p, const std::string& exe, const CellPlan& 
   const std::string threads = std::to_string(p.cfg.server_cpus.size()),
                     cpus = net::cpu_list_text(p.cfg.server_cpus);
   if (is_go_arm(c.arm)) return go_server_spec(p.go, c.arm, p.go_json, p.cfg.server_cpus);
+  if (c.arm == Arm::grpc_cpp) return grpc_server_spec(p.grpc_cpp, p.cfg.server_cpus);
   ChildSpec s;
   s.cpus = p.cfg.server_cpus;
   s.ready_channel = true;

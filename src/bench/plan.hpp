@@ -12,6 +12,7 @@
 
 #include "bench/exchange.hpp"
 #include "bench/go_arm.hpp"
+#include "bench/grpc_arm.hpp"
 #include "bench/matrix.hpp"
 #include "bench/supervisor.hpp"
 #include "load/engine.hpp"
@@ -56,8 +57,7 @@ struct RunPlan {
   bool micro = true;
   std::string micro_filter;
   std::string nginx;  // "" when not found: the nginx arm is unavailable
-  // The grpc++ arm's binary, or "" and why it is unavailable.
-  std::string grpc_cpp, grpc_cpp_unavailable;
+  GrpcArm grpc_cpp;    // the grpc++ reference arm as found (grpc_arm.hpp)
   // quick without --framings, --bodies, --connections or --pipeline: only
   // the cells that answer the main questions (quick_cell), not every
   // framing × body, and no cell with both connections and depth above 1.
@@ -135,7 +135,7 @@ std::vector<CellPlan> plan_cells(const RunPlan& plan,
 load::Wire load_wire(Framing f) noexcept;
 const char* serve_flag(Framing f) noexcept;
 
-// The server child of a zapbench, Go or floor cell (listening on a port of
+// The server child of a zapbench, Go, grpc++ or floor cell (listening on a port of
 // its choosing, announced on its ready channel). Not for nginx (nginx.hpp).
 ChildSpec server_spec(const RunPlan& plan, const std::string& zapbench_exe, const CellPlan& cp);
 

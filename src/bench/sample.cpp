@@ -5,7 +5,6 @@
 #include <filesystem>
 #include <fstream>
 
-#include "bench/grpc_arm.hpp"
 #include "bench/host.hpp"
 #include "bench/instructions.hpp"
 #include "bench/load_command.hpp"
@@ -58,14 +57,6 @@ std::uint16_t start_server(const SampleContext& ctx, const CellPlan& cp, const f
     failure = "nginx did not start listening (see " + log_name + ")";
     return 0;
   }
-  if (cp.cell.arm == Arm::grpc_cpp) {
-    const std::uint16_t port = free_port();
-    server.emplace(ChildSpec{grpc_arm_argv(ctx.plan.grpc_cpp, port, ctx.plan.cfg.server_cpus.size()),
-                             ctx.plan.cfg.server_cpus, log.string(), false, {}});
-    if (wait_accepting(port, kStartTimeoutS)) return port;
-    failure = "the grpc++ server did not start listening (see " + log_name + ")";
-    return 0;
-  }
   ChildSpec spec = server_spec(ctx.plan, ctx.zapbench_exe, cp);
   spec.log_path = log.string();
   server.emplace(spec);
@@ -83,10 +74,6 @@ std::string server_command(const SampleContext& ctx, const CellPlan& cp) {
   if (cp.cell.arm == Arm::nginx)
     return command_text(ctx.folder.portable(nginx_argv(ctx.plan.nginx, ctx.folder.file("nginx"))),
                         ctx.plan.cfg.server_cpus);
-  if (cp.cell.arm == Arm::grpc_cpp)
-    return command_text(
-        ctx.folder.portable(grpc_arm_argv(ctx.plan.grpc_cpp, 0, ctx.plan.cfg.server_cpus.size())),
-        ctx.plan.cfg.server_cpus);
   const ChildSpec spec = server_spec(ctx.plan, ctx.zapbench_exe, cp);
   return command_text(ctx.folder.portable(spec.argv), spec.cpus, spec.env);
 }

@@ -85,7 +85,7 @@ TEST(bench_plan, quick_and_full_defaults) {
 TEST(bench_plan, quick_runs_the_chosen_cells) {
   bench::RunRequest q;
   q.out_dir = "r";
-  q.grpc_cpp = "/opt/zapbench-grpc";
+  q.grpc_cpp = "/opt/zapbench-grpc";  // as given: the arm is planned (find_grpc_arm is not asked)
   const bench::RunPlan p = bench::plan_run(q);
   ASSERT_TRUE(p.chosen_cells);
   std::set<std::string> ids;
