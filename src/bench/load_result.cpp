@@ -152,16 +152,8 @@ void write_lines(const json& o, int depth, std::string& out) {
 }  // namespace
 
 std::string_view framing_name(load::Wire w) noexcept {
-  switch (w) {
-    case load::Wire::http:
-      return "http";
-    case load::Wire::zap:
-      return "zap";
-    case load::Wire::floor:
-      return "floor";
-    case load::Wire::zap_rpc:
-      return "zap-rpc";
-  }
+  for (const auto& [name, wire] : kWireNames)
+    if (wire == w) return name;
   return "?";
 }
 
@@ -223,16 +215,16 @@ LoadReport parse_load_result(const std::string& text) {
   LoadReport rep;
   load::Options& o = rep.options;
   const std::string framing = str(j, p, "framing");
-  if (framing == "http")
-    o.wire = load::Wire::http;
-  else if (framing == "zap")
-    o.wire = load::Wire::zap;
-  else if (framing == "zap-rpc")
-    o.wire = load::Wire::zap_rpc;
-  else if (framing == "floor")
-    o.wire = load::Wire::floor;
-  else
-    fail("framing", "unknown \"" + framing + "\" (one of: http, zap, zap-rpc, floor)");
+  bool known = false;
+  std::string names;
+  for (const auto& [name, wire] : kWireNames) {
+    names += (names.empty() ? "" : ", ") + std::string(name);
+    if (name == framing) {
+      o.wire = wire;
+      known = true;
+    }
+  }
+  if (!known) fail("framing", "unknown \"" + framing + "\" (one of: " + names + ")");
   const std::string scenario = str(j, p, "scenario");
   if (o.wire != load::Wire::floor) {
     if (scenario != "hello" && scenario != "rpc" && scenario != "logs")

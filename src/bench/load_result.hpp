@@ -7,6 +7,8 @@
 #pragma once
 
 #include <string>
+#include <string_view>
+#include <utility>
 
 #include "load/engine.hpp"
 
@@ -33,8 +35,14 @@ std::string load_result_json(const load::Options& options, const load::Result& r
 // totals disagree).
 LoadReport parse_load_result(const std::string& text);
 
-// The name of a load::Wire as `zapbench load --framing` and the file spell
-// it: "http", "zap", "zap-rpc", "floor".
+// The names of the loader's wires as `zapbench load --framing` and the file
+// spell them ("http", "zap", "zap-rpc", "http2", "grpc", "floor"): the one
+// table, in --framing's order.
+inline constexpr std::pair<std::string_view, load::Wire> kWireNames[] = {
+    {"http", load::Wire::http},   {"zap", load::Wire::zap},   {"zap-rpc", load::Wire::zap_rpc},
+    {"http2", load::Wire::http2}, {"grpc", load::Wire::grpc}, {"floor", load::Wire::floor}};
+
+// The name of a load::Wire (kWireNames).
 std::string_view framing_name(load::Wire w) noexcept;
 
 }  // namespace bench

@@ -217,7 +217,8 @@ void wrap(std::string& out, std::string_view text, std::size_t first_column, std
 
 }  // namespace
 
-Table::Table(std::string command) : command_(std::move(command)) {}
+Table::Table(std::string command, std::string program)
+    : program_(std::move(program)), command_(std::move(command)) {}
 
 Table& Table::usage(std::string line) {
   usage_lines_.push_back(std::move(line));
@@ -472,7 +473,7 @@ void Table::parse(int argc, char** argv) {
   const std::vector<std::string> args(argv, argv + argc);
   const Outcome o = try_parse(args);
   for (const std::string& w : o.warnings)
-    std::fprintf(stderr, "zapbench %s: %s\n", command_.c_str(), w.c_str());
+    std::fprintf(stderr, "%s %s: %s\n", program_.c_str(), command_.c_str(), w.c_str());
   if (o.kind == Outcome::help) {
     std::fputs(help().c_str(), stdout);
     std::exit(0);
@@ -481,7 +482,8 @@ void Table::parse(int argc, char** argv) {
 }
 
 std::string Table::error_line(std::string_view message) const {
-  return "zapbench " + command_ + ": " + std::string(message) + " (see 'zapbench " + command_ + " --help')";
+  return program_ + " " + command_ + ": " + std::string(message) + " (see '" + program_ + " " + command_ +
+         " --help')";
 }
 
 void Table::fail(std::string_view message) const {
@@ -494,12 +496,12 @@ std::string flag_synopsis(const Flag& f) { return f.name() + (f.takes_value() ? 
 }  // namespace
 
 std::string Table::usage_text() const {
-  const std::string lead = "usage: zapbench " + command_;
+  const std::string lead = "usage: " + program_ + " " + command_;
   std::string out;
   if (!usage_lines_.empty()) {
     // "usage: zapbench load A\n       zapbench load B\n": alternatives aligned under the first.
     for (std::size_t i = 0; i < usage_lines_.size(); ++i)
-      out += (i == 0 ? lead : "       zapbench " + command_) + " " + usage_lines_[i] + "\n";
+      out += (i == 0 ? lead : "       " + program_ + " " + command_) + " " + usage_lines_[i] + "\n";
     return out;
   }
   // Generated: the required flags, the optional ones in brackets, the positionals.

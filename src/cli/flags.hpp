@@ -196,8 +196,10 @@ inline constexpr bool is_optional_v = !std::is_same_v<value_of_t<Out>, Out>;
 class Table {
  public:
   // `command` as typed after "zapbench" ("load"). Its one-line summary lives
-  // in main.cpp's list of commands (the top-level help).
-  explicit Table(std::string command);
+  // in main.cpp's list of commands (the top-level help). `program` names the
+  // binary in usage lines and errors: another binary of the project
+  // (zapbench-grpc) parses its commands with the same tables.
+  explicit Table(std::string command, std::string program = "zapbench");
   Table(const Table&) = delete;
   Table& operator=(const Table&) = delete;
 
@@ -307,6 +309,7 @@ class Table {
     std::string* out;
     bool required;
   };
+  std::string program_;
   std::string command_;
   std::vector<std::string> usage_lines_;
   std::vector<std::string> about_;

@@ -90,13 +90,9 @@ int cmd_load(int argc, char** argv) {
       "no parsing or validation; --scenario and --body do not apply.\n"
       "Durations take a unit (10s, 500ms, 1m; a plain number is seconds), rates a\n"
       "count per second (1000 or 1000/s).");
-  t.choice("--framing", &o.wire,
-           {{"http", load::Wire::http},
-            {"zap", load::Wire::zap},
-            {"zap-rpc", load::Wire::zap_rpc},
-            {"http2", load::Wire::http2},
-            {"grpc", load::Wire::grpc},
-            {"floor", load::Wire::floor}},
+  std::vector<std::pair<std::string, load::Wire>> wires;
+  for (const auto& [name, wire] : bench::kWireNames) wires.emplace_back(name, wire);
+  t.choice("--framing", &o.wire, wires,
            "HTTP/1.1, ZAP-HTTP (wire A), ZAP-RPC (wire B, multiplexed), HTTP/2 (h2c), gRPC on HTTP/2, or "
            "raw TCP byte counts against 'zapbench floor'")
       .deprecated_alias("--wire")
