@@ -17,19 +17,24 @@ namespace bench {
 
 // Declaration order is report order (arms, then framings, then scenarios).
 // The go_* arms are the Go reference's stack (bench/go_arm.hpp): zap-proto/zip,
-// valyala/fasthttp and net/http.
-enum class Arm : std::uint8_t { zapbench, go_zip, go_fasthttp, go_nethttp, nginx, floor };
+// valyala/fasthttp and net/http. grpc_cpp is a gRPC C++ server (grpc++ on
+// its generated service, bench/grpc_arm.hpp): what people deploy for binary
+// RPC, as nginx is for HTTP.
+enum class Arm : std::uint8_t { zapbench, go_zip, go_fasthttp, go_nethttp, nginx, grpc_cpp, floor };
 // logs carries N, the logs each request asks for, beside it (report::Cell::logs).
 enum class Scenario : std::uint8_t { hello, rpc, logs };
-// zap_rpc is ZAP's own multiplexed RPC transport (wire B, docs/spec/zap-rpc.md).
-// raw_tcp is the floor's "framing": none at all, a fixed number of bytes each
-// way (named "tcp" in results.json since the first runs). Later: http2, grpc.
-enum class Framing : std::uint8_t { http1, zap_http, zap_rpc, raw_tcp };
+// http2 is HTTP/2 in cleartext with prior knowledge (h2c) and grpc unary gRPC
+// calls on it (docs/spec/http2-grpc.md); zap_rpc is ZAP's own multiplexed RPC
+// transport (wire B, docs/spec/zap-rpc.md). raw_tcp is the floor's "framing":
+// none at all, a fixed number of bytes each way (named "tcp" in results.json
+// since the first runs). Only the names are a file format, not the values.
+enum class Framing : std::uint8_t { http1, http2, grpc, zap_http, zap_rpc, raw_tcp };
 
-inline constexpr std::array kArms{Arm::zapbench,   Arm::go_zip, Arm::go_fasthttp,
-                                  Arm::go_nethttp, Arm::nginx,  Arm::floor};
+inline constexpr std::array kArms{Arm::zapbench,   Arm::go_zip, Arm::go_fasthttp, Arm::go_nethttp,
+                                  Arm::nginx,      Arm::grpc_cpp, Arm::floor};
 inline constexpr std::array kScenarios{Scenario::hello, Scenario::rpc, Scenario::logs};
-inline constexpr std::array kFramings{Framing::http1, Framing::zap_http, Framing::zap_rpc, Framing::raw_tcp};
+inline constexpr std::array kFramings{Framing::http1,    Framing::http2,   Framing::grpc,
+                                      Framing::zap_http, Framing::zap_rpc, Framing::raw_tcp};
 
 // The Go reference's arms (go_zip, go_fasthttp, go_nethttp).
 constexpr bool is_go_arm(Arm a) noexcept {
@@ -43,7 +48,7 @@ std::string_view to_string(Arm a) noexcept;
 std::string_view to_string(Scenario s) noexcept;
 std::string_view to_string(Framing f) noexcept;
 
-// The name shown to a reader of the report: "HTTP/1.1", "ZAP-HTTP", "ZAP-RPC", "raw TCP".
+// The name shown to a reader of the report: "HTTP/1.1", "HTTP/2", "gRPC", "ZAP-HTTP", "ZAP-RPC", "raw TCP".
 std::string_view display_name(Framing f) noexcept;
 
 // The value a stable name stands for; nullopt for anything else.

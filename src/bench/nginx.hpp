@@ -16,8 +16,11 @@ namespace bench {
 std::string find_nginx();
 
 // nginx.conf for a server listening on 127.0.0.1:port with `workers`
-// processes; logs, pid and temp files in `dir`.
-std::string nginx_conf(const std::filesystem::path& dir, std::uint16_t port, std::size_t workers);
+// processes; logs, pid and temp files in `dir`. http2: the port speaks
+// HTTP/2 in cleartext with prior knowledge (`listen ... http2`, h2c), as
+// zapbench's --http2 does; else HTTP/1.1.
+std::string nginx_conf(const std::filesystem::path& dir, std::uint16_t port, std::size_t workers,
+                       bool http2 = false);
 
 // The argv that runs `nginx` in the foreground with `dir`/nginx.conf.
 std::vector<std::string> nginx_argv(const std::string& nginx, const std::filesystem::path& dir);

@@ -68,16 +68,16 @@ RunPlan plan_run(const RunRequest& q) {
   const bool full = q.full;
   p.cfg.mode = full ? "full" : "quick";
   p.cfg.repeats = q.repeats;
-  p.cfg.duration_s = q.duration_s.value_or(full ? 5.0 : 1.5);
+  p.cfg.duration_s = q.duration_s.value_or(full ? 5.0 : 1.0);
   p.cfg.warmup_s = q.warmup_s.value_or(full ? 1.0 : 0.5);
   p.cfg.noisy_spread = q.noisy_spread;
   p.micro = q.micro;
-  p.micro_filter = q.micro_filter;
+  p.micro_filter = q.micro_filter;  // quick's default is set below, from its bodies
   p.cfg.micro_repetitions = q.micro ? q.micro_repetitions : 0;
-  p.cfg.micro_min_time_s = q.micro_min_time_s.value_or(full ? 0.5 : 0.2);
+  p.cfg.micro_min_time_s = q.micro_min_time_s.value_or(full ? 0.5 : 0.1);
   p.connections = !q.connections.empty() ? q.connections
                   : full                 ? std::vector<unsigned>{1, 16, 125, 1000}
-                                         : std::vector<unsigned>{1, 16, 125};
+                                         : std::vector<unsigned>{1, 16};
   p.pipelines = !q.pipelines.empty() ? q.pipelines : std::vector<unsigned>{1, 16};
   for (unsigned d : p.pipelines)
     if (d > 1024) throw std::invalid_argument("--pipeline wants depths of 1..1024");
@@ -94,9 +94,11 @@ RunPlan plan_run(const RunRequest& q) {
     p.logs = !q.logs.empty() ? q.logs
              : full          ? std::vector<unsigned>{1, 100, 10'000}
                              : std::vector<unsigned>{100};
-  p.framings = !q.framings.empty()
-                   ? q.framings
-                   : std::vector<Framing>{Framing::http1, Framing::zap_http, Framing::zap_rpc};
+  p.framings = !q.framings.empty() ? q.framings
+                                   : std::vector<Framing>{Framing::http1, Framing::http2, Framing::grpc,
+                                                          Framing::zap_http, Framing::zap_rpc};
+  p.chosen_cells =
+      !full && q.framings.empty() && q.bodies.empty() && q.connections.empty() && q.pipelines.empty();
   if (!q.arms.empty()) {
     p.arms = q.arms;
   } else {
@@ -110,8 +112,22 @@ RunPlan plan_run(const RunRequest& q) {
     p.bodies = body_names();  // unavailable ones too: they are reported as unavailable, never dropped
   else {
     p.bodies = {std::string(record::default_json_codec().name), "zap"};
-    // And the fastest binary peer (codecs.table's rank: Handler/<codec> as micro measures it).
+    // And the fastest binary peer (codecs.table's rank: Handler/<codec> as
+    // micro measures it), and protobuf: gRPC's own body.
     if (const record::CodecInfo* peer = record::fastest_binary_peer()) p.bodies.emplace_back(peer->name);
+    if (std::find(p.bodies.begin(), p.bodies.end(), "protobuf") == p.bodies.end()) p.bodies.emplace_back("protobuf");
+  }
+
+  if (!full && p.micro_filter.empty()) {
+    // quick: every codec row and the HTTP/1.1 rows; the request path's rows
+    // and the Logs rows (five ops at five N per codec: two thirds of all
+    // microbenchmarks) for the run's bodies only, Logs at N = 1, 100 and
+    // 10 000, with their limits.
+    // A regex Google Benchmark and Go's regexp both read (no lookahead).
+    std::string bodies;
+    for (const std::string& b : p.bodies) bodies += (bodies.empty() ? "" : "|") + b;
+    p.micro_filter = "^(Decode|Encode|Serde|Handler|Http)/|^Server/[a-z0-9-]+/(hello|" + bodies +
+                     ")$|^Logs/(Copy|ScanField/structs)/|^Logs/[A-Za-z]+/(" + bodies + ")/(1|100|10000)$";
   }
 
   const std::vector<int> cpus = allowed_cpus();
@@ -127,6 +143,7 @@ RunPlan plan_run(const RunRequest& q) {
   check_cpus("--loader-cpus", p.cfg.loader_cpus, cpus);
 
   p.nginx = !q.nginx.empty() ? q.nginx : find_nginx();
+  p.grpc_cpp = !q.grpc_cpp.empty() ? GrpcArm{q.grpc_cpp, ""} : find_grpc_arm();
   p.go = q.go;
   p.go_json = q.go_json;
   p.out_dir = !q.out_dir.empty() ? q.out_dir : "results/" + utc_now("%Y-%m-%dT%H%M%SZ");
@@ -139,6 +156,9 @@ std::vector<CellPlan> plan_cells(const RunPlan& p, ExchangeBytes (*floor_bytes_o
                  const std::string& unavailable, ExchangeBytes floor = {}, unsigned logs = 0) {
     for (unsigned c : p.connections)
       for (unsigned d : p.pipelines) {
+        // quick's chosen cells: depth 16 on one connection only (what pipelining and multiplexing win
+        // on a connection); 16 connections at depth 1 (what concurrency does).
+        if (p.chosen_cells && c > 1 && d > 1) continue;
         CellPlan cp;
         cp.cell.arm = arm;
         cp.cell.scenario = scenario;
@@ -155,22 +175,33 @@ std::vector<CellPlan> plan_cells(const RunPlan& p, ExchangeBytes (*floor_bytes_o
       }
   };
   auto arm_on = [&](Arm a) { return std::find(p.arms.begin(), p.arms.end(), a) != p.arms.end(); };
+  const std::string json_body(record::default_json_codec().name);
+  const record::CodecInfo* peer = record::fastest_binary_peer();
+  const std::string peer_body = peer != nullptr ? std::string(peer->name) : "";
+  // quick's chosen cells (quick_cell), or every combination.
+  auto chosen = [&](Arm a, Scenario s, Framing f, const std::string& b) {
+    return !p.chosen_cells || quick_cell(a, s, f, b, json_body, peer_body);
+  };
   auto scenario_on = [&](Scenario s) {
     return std::find(p.scenarios.begin(), p.scenarios.end(), s) != p.scenarios.end();
   };
   if (arm_on(Arm::zapbench))
     for (Scenario s : p.scenarios)
       for (Framing f : p.framings) {
+        // gRPC has one method, zapbench.Eth/Call: no hello, no logs (docs/spec/http2-grpc.md §2).
+        if (f == Framing::grpc && s != Scenario::rpc) continue;
         if (s == Scenario::hello) {
-          add(Arm::zapbench, s, f, "", "");
+          if (chosen(Arm::zapbench, s, f, "")) add(Arm::zapbench, s, f, "", "");
           continue;
         }
         if (s == Scenario::logs) {
           for (unsigned n : p.logs)
-            for (const std::string& b : p.bodies) add(Arm::zapbench, s, f, b, logs_unavailable(b), {}, n);
+            for (const std::string& b : p.bodies)
+              if (chosen(Arm::zapbench, s, f, b)) add(Arm::zapbench, s, f, b, logs_unavailable(b), {}, n);
           continue;
         }
-        for (const std::string& b : p.bodies) add(Arm::zapbench, s, f, b, codec_unavailable(b));
+        for (const std::string& b : p.bodies)
+          if (chosen(Arm::zapbench, s, f, b)) add(Arm::zapbench, s, f, b, codec_unavailable(b));
       }
   for (Arm go : {Arm::go_zip, Arm::go_fasthttp, Arm::go_nethttp}) {
     if (!arm_on(go)) continue;
@@ -180,8 +211,11 @@ std::vector<CellPlan> plan_cells(const RunPlan& p, ExchangeBytes (*floor_bytes_o
         // ZAP-RPC in Go is zap-proto/go's own transport, the zip arm's stack:
         // fasthttp and net/http have no such framing, so no cell to report.
         if (f == Framing::zap_rpc && go != Arm::go_zip) continue;
+        // The reference serves HTTP/1.1 and ZAP only: its HTTP/2 and gRPC
+        // are not the system zapbench is the counterpart of.
+        if (f == Framing::http2 || f == Framing::grpc) continue;
         if (s == Scenario::hello) {
-          add(go, s, f, "", go_cell_unavailable(p.go, go, f, s, "", p.go_json));
+          if (chosen(go, s, f, "")) add(go, s, f, "", go_cell_unavailable(p.go, go, f, s, "", p.go_json));
           continue;
         }
         // The Go server decodes every JSON body with its own codec, so one JSON
@@ -194,6 +228,7 @@ std::vector<CellPlan> plan_cells(const RunPlan& p, ExchangeBytes (*floor_bytes_o
             continue;
           std::string why = codec_unavailable(b);
           if (b != "zap" && why.empty() && std::exchange(json_planned, true)) continue;
+          if (!chosen(go, s, f, b)) continue;
           if (why.empty()) why = go_cell_unavailable(p.go, go, f, s, b, p.go_json);
           add(go, s, f, b, why);
         }
@@ -202,7 +237,18 @@ std::vector<CellPlan> plan_cells(const RunPlan& p, ExchangeBytes (*floor_bytes_o
   if (arm_on(Arm::nginx) && scenario_on(Scenario::hello)) {
     std::string why;
     if (p.nginx.empty()) why = "nginx not found (Debian package nginx-light; scripts/deps.sh installs it)";
-    add(Arm::nginx, Scenario::hello, Framing::http1, "", why);
+    // HTTP/1.1, and HTTP/2 (h2c, `listen ... http2`) where the run has it.
+    for (Framing f : {Framing::http1, Framing::http2})
+      if (std::find(p.framings.begin(), p.framings.end(), f) != p.framings.end() || f == Framing::http1)
+        add(Arm::nginx, Scenario::hello, f, "", why);
+  }
+  // grpc++ on its generated service: rpc over gRPC with protobuf, its only body.
+  if (arm_on(Arm::grpc_cpp) && scenario_on(Scenario::rpc) &&
+      std::find(p.framings.begin(), p.framings.end(), Framing::grpc) != p.framings.end()) {
+    std::string why = p.grpc_cpp.unavailable;
+    if (why.empty() && p.grpc_cpp.binary.empty()) why = "zapbench-grpc not found";
+    if (why.empty()) why = codec_unavailable("protobuf");
+    add(Arm::grpc_cpp, Scenario::rpc, Framing::grpc, "protobuf", why);
   }
   if (arm_on(Arm::floor))
     for (Scenario s : p.scenarios) {
@@ -220,10 +266,51 @@ std::vector<CellPlan> plan_cells(const RunPlan& p, ExchangeBytes (*floor_bytes_o
   return out;
 }
 
+bool quick_cell(Arm arm, Scenario s, Framing f, const std::string& b, const std::string& json,
+                const std::string& peer) {
+  switch (arm) {
+    case Arm::zapbench:
+      if (s == Scenario::hello) return f != Framing::grpc;
+      if (s == Scenario::logs)
+        return (f == Framing::http1 && b == json) || (f == Framing::zap_http && b == "zap");
+      switch (f) {
+        case Framing::http1:
+          return b == json || b == "zap" || b == peer;
+        case Framing::grpc:
+        case Framing::zap_rpc:
+          return b == "protobuf" || b == "zap";
+        case Framing::zap_http:
+          return b == "zap";
+        default:
+          return false;
+      }
+    case Arm::go_zip:
+      if (s == Scenario::hello) return f == Framing::zap_http;
+      return s == Scenario::rpc && ((f == Framing::zap_http && b == "zap") || (f == Framing::http1 && b != "zap"));
+    case Arm::go_fasthttp:
+      return s == Scenario::rpc && f == Framing::http1 && b != "zap";
+    default:
+      return true;
+  }
+}
+
+double estimated_run_s(const RunPlan& p, const std::vector<CellPlan>& cells) {
+  double s = 0;
+  for (const CellPlan& cp : cells)
+    if (cp.cell.unavailable.empty())
+      s += double(p.cfg.repeats) * (p.cfg.warmup_s + p.cfg.duration_s + kSampleOverheadS);
+  if (p.micro) s += p.cfg.micro_min_time_s * 600.0;
+  return s;
+}
+
 load::Wire load_wire(Framing f) noexcept {
   switch (f) {
     case Framing::http1:
       return load::Wire::http;
+    case Framing::http2:
+      return load::Wire::http2;
+    case Framing::grpc:
+      return load::Wire::grpc;
     case Framing::zap_http:
       return load::Wire::zap;
     case Framing::zap_rpc:
@@ -240,6 +327,9 @@ const char* serve_flag(Framing f) noexcept {
       return "--zap";
     case Framing::zap_rpc:
       return "--zap-rpc";
+    case Framing::http2:
+    case Framing::grpc:
+      return "--http2";
     default:
       return "--http";
   }
@@ -250,6 +340,7 @@ ChildSpec server_spec(const RunPlan& p, const std::string& exe, const CellPlan& 
   const std::string threads = std::to_string(p.cfg.server_cpus.size()),
                     cpus = net::cpu_list_text(p.cfg.server_cpus);
   if (is_go_arm(c.arm)) return go_server_spec(p.go, c.arm, p.go_json, p.cfg.server_cpus);
+  if (c.arm == Arm::grpc_cpp) return grpc_server_spec(p.grpc_cpp, p.cfg.server_cpus);
   ChildSpec s;
   s.cpus = p.cfg.server_cpus;
   s.ready_channel = true;

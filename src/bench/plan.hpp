@@ -12,6 +12,7 @@
 
 #include "bench/exchange.hpp"
 #include "bench/go_arm.hpp"
+#include "bench/grpc_arm.hpp"
 #include "bench/matrix.hpp"
 #include "bench/supervisor.hpp"
 #include "load/engine.hpp"
@@ -34,6 +35,7 @@ struct RunRequest {
   std::vector<int> server_cpus, loader_cpus;
   double noisy_spread = 0.10;
   std::string nginx;              // the nginx binary; empty: find_nginx()
+  std::string grpc_cpp;           // the grpc++ arm's binary (zapbench-grpc); empty: find_grpc_arm()
   GoArm go;                       // the Go arm as probed (probe_go); default: unavailable
   std::string go_json = "goccy";  // the Go arms' JSON codec (the reference's -json)
   bool micro = true;
@@ -55,14 +57,23 @@ struct RunPlan {
   bool micro = true;
   std::string micro_filter;
   std::string nginx;  // "" when not found: the nginx arm is unavailable
+  GrpcArm grpc_cpp;    // the grpc++ reference arm as found (grpc_arm.hpp)
+  // quick without --framings, --bodies, --connections or --pipeline: only
+  // the cells that answer the main questions (quick_cell), not every
+  // framing × body, and no cell with both connections and depth above 1.
+  bool chosen_cells = false;
   GoArm go;           // the Go reference arm as built (go_arm.hpp)
   std::string go_json;
 };
 
-// Fills the defaults of the mode (quick: connections 1,16,125, the fastest
-// JSON codec and ZAP, logs N = 100, every arm but go-nethttp, 1.5 s + 0.5 s;
-// full: 1,16,125,1000, every codec, logs N = 1, 100, 10000, every arm, 5 s +
-// 1 s; server on the first half of the allowed CPUs, loader on the rest) and
+// Fills the defaults of the mode (quick: connections 1,16 and depth 1,16 but
+// not both above 1, the fastest JSON codec, ZAP, the fastest binary peer and
+// protobuf, logs N = 100, every arm but go-nethttp, 1 s + 0.5 s, only the
+// chosen cells of quick_cell, microbenchmarks at 0.1 s, the request path's
+// and Logs rows of those bodies only;
+// full: 1,16,125,1000, every codec and every framing × body, logs N = 1, 100,
+// 10000, every arm, 5 s + 1 s; server on the first half of the allowed CPUs,
+// loader on the rest) and
 // checks the request (--logs: N from 1 to record::kMaxLogs, and only with the
 // logs scenario). Throws std::invalid_argument with the message a user should see
 // ("--server-cpus: CPU 9 is not available ...").
@@ -80,11 +91,32 @@ std::vector<std::string> body_names();
 inline constexpr double kLogsInFlightBudgetBytes = 2.0 * 1024 * 1024 * 1024;
 inline constexpr double kLogsBytesPerLogBound = 1024;
 
+// Whether quick's chosen cells include this one (RunPlan::chosen_cells): the
+// cells that answer the main questions in ten minutes (README "What --quick
+// measures"): every framing on hello; on rpc the body axis on HTTP/1.1 (JSON,
+// ZAP, the fastest peer), gRPC with protobuf and with ZAP (body share),
+// ZAP-RPC with ZAP and with protobuf (framing share), ZAP-HTTP with ZAP (the
+// reference's ZAP row); logs on HTTP/1.1 + JSON and ZAP-HTTP + ZAP; the Go
+// reference's ZAP-HTTP hello and rpc cells and its HTTP/1.1 + JSON rpc cell
+// (go-zip; go-fasthttp its rpc cell); nginx on both HTTP versions, the grpc++
+// arm, the floor.
+bool quick_cell(Arm arm, Scenario s, Framing f, const std::string& body, const std::string& json_body,
+                const std::string& fastest_peer);
+
 // One cell and what it needs to run.
 struct CellPlan {
   report::Cell cell;
   ExchangeBytes floor;  // the floor arm's byte counts
 };
+
+// A sample's time beyond its warm-up and window: starting the server, the
+// loader's connections and drain, stopping both (measured on a 2-core VM).
+inline constexpr double kSampleOverheadS = 0.4;
+
+// The time a run will take, estimated before it starts: every cell that runs
+// × repeats × (warm-up + window + the per-sample start and stop), plus the
+// microbenchmarks. What `zapbench run` prints first.
+double estimated_run_s(const RunPlan& plan, const std::vector<CellPlan>& cells);
 
 // Every cell, in run order: zapbench (scenario x framing x body; logs also x
 // N), the Go arms (hello and rpc: the same cells but one JSON body, the first
@@ -99,11 +131,11 @@ std::vector<CellPlan> plan_cells(const RunPlan& plan,
                                  ExchangeBytes (*floor_bytes_of)(Scenario, unsigned) = floor_bytes);
 
 // The loader's wire for a framing (raw_tcp: the floor's), and the serve flag
-// that listens on it ("--http", "--zap", "--zap-rpc").
+// that listens on it ("--http", "--http2" (also gRPC's), "--zap", "--zap-rpc").
 load::Wire load_wire(Framing f) noexcept;
 const char* serve_flag(Framing f) noexcept;
 
-// The server child of a zapbench, Go or floor cell (listening on a port of
+// The server child of a zapbench, Go, grpc++ or floor cell (listening on a port of
 // its choosing, announced on its ready channel). Not for nginx (nginx.hpp).
 ChildSpec server_spec(const RunPlan& plan, const std::string& zapbench_exe, const CellPlan& cp);
 

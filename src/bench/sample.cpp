@@ -50,7 +50,7 @@ std::uint16_t start_server(const SampleContext& ctx, const CellPlan& cp, const f
     fs::create_directories(dir);
     const std::uint16_t port = free_port();
     std::ofstream(dir / "nginx.conf", std::ios::trunc)
-        << nginx_conf(dir, port, ctx.plan.cfg.server_cpus.size());
+        << nginx_conf(dir, port, ctx.plan.cfg.server_cpus.size(), cp.cell.framing == Framing::http2);
     server.emplace(
         ChildSpec{nginx_argv(ctx.plan.nginx, dir), ctx.plan.cfg.server_cpus, log.string(), false, {}});
     if (wait_accepting(port, kStartTimeoutS)) return port;

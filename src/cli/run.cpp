@@ -40,27 +40,34 @@ constexpr const char* kAbout =
     "The whole benchmark on this machine, from one command:\n"
     "  1. the codec microbenchmarks (zapbench micro) with repetitions;\n"
     "  2. the end-to-end matrix: scenario {hello, rpc, logs of N entries} x framing\n"
-    "     {HTTP/1.1, ZAP-HTTP, ZAP-RPC} x body {each JSON codec, ZAP, each binary\n"
-    "     peer} (rpc, logs) x connections x pipelining (ZAP-RPC: calls in flight,\n"
-    "     answered in any order), each sample a fresh server process and a\n"
-    "     fresh loader process, pinned to separate CPUs, every response validated;\n"
+    "     {HTTP/1.1, HTTP/2, gRPC, ZAP-HTTP, ZAP-RPC} x body {each JSON codec, ZAP,\n"
+    "     each binary peer} (rpc, logs) x connections x depth (pipelining on\n"
+    "     HTTP/1.1 and ZAP-HTTP, streams on HTTP/2 and gRPC, calls in flight on\n"
+    "     ZAP-RPC), each sample a fresh server process and a fresh loader process,\n"
+    "     pinned to separate CPUs, every response validated;\n"
     "  3. reference arms: the Go reference's own stack (zapbench-go: zip, fasthttp,\n"
     "     net/http, its JSON codecs; what its build lacks is listed as unavailable),\n"
-    "     nginx serving /health (when installed), and the floor: a raw TCP echo of\n"
-    "     the same byte counts driven by the same loader.\n"
+    "     nginx serving /health over HTTP/1.1 and HTTP/2, a gRPC C++ server\n"
+    "     (zapbench-grpc: grpc++ on the generated zapbench.Eth service), and the\n"
+    "     floor: a raw TCP echo of the same byte counts driven by the same loader.\n"
     "Repeats are interleaved across arms (round r runs every cell once), so drift\n"
     "hits every arm alike; medians and min-max are reported and a cell whose\n"
     "spread exceeds --noisy is flagged. The load average is read before every\n"
     "sample, and samples taken while the machine was busy are flagged. Writes\n"
     "DIR/results.json (every sample and the environment; paths relative to DIR),\n"
-    "DIR/report.md and DIR/report.html.\n"
-    "--quick (default): connections 1,16,125; pipelining 1,16; bodies the fastest\n"
-    "JSON codec, ZAP and the fastest binary peer; logs N=100; every arm but\n"
-    "go-nethttp; 1.5 s samples after 0.5 s; ~15 minutes on 2 cores.\n"
-    "--full: connections 1,16,125,1000; every codec; logs N=1,100,10000 (a logs cell\n"
-    "with more than 2 GiB of answers in flight is listed unavailable, not run);\n"
-    "5 s samples after 1 s; ~2 hours, and ~6.5 minutes more for each body codec\n"
-    "with the logs record (20 logs cells each).";
+    "DIR/report.md and DIR/report.html. The estimated duration is printed first.\n"
+    "--quick (default): connections 1,16 x depth 1,16 but not 16 x 16; 1 s samples after 0.5 s;\n"
+    "only the cells that answer the main questions (README, \"What --quick\n"
+    "measures\"): every framing on hello; on rpc the body axis on HTTP/1.1 (the\n"
+    "fastest JSON codec, ZAP, the fastest binary peer), gRPC and ZAP-RPC each with\n"
+    "protobuf and ZAP, ZAP-HTTP with ZAP; logs N=100 on HTTP/1.1+JSON and\n"
+    "ZAP-HTTP+ZAP; the Go reference's ZAP-HTTP and HTTP/1.1+JSON cells; nginx,\n"
+    "grpc++, the floor; the Logs microbenchmarks of those bodies at N=1,100,10000.\n"
+    "Giving --framings or --bodies measures every combination of them instead.\n"
+    "~10 minutes on 2 cores.\n"
+    "--full: connections 1,16,125,1000; every framing x every codec; logs\n"
+    "N=1,100,10000 (a logs cell with more than 2 GiB of answers in flight is listed\n"
+    "unavailable, not run); 5 s samples after 1 s; several hours (printed first).";
 
 // The (name, value) choices of a matrix axis, from its one table of names.
 template <class E, std::size_t N>
@@ -90,12 +97,9 @@ bench::RunPlan parse(int argc, char** argv) {
   t.choice_list("--scenarios", &q.scenarios, choices(bench::kScenarios), "scenarios").default_text("all");
   t.number_list("--logs", &q.logs, {1, record::kMaxLogs}, "the logs scenario's N values, e.g. 1,100,10000")
       .default_text("quick 100, full 1,100,10000");
-  t.choice_list("--framings", &q.framings,
-                {{"http", bench::Framing::http1},
-                 {"zap", bench::Framing::zap_http},
-                 {"zap-rpc", bench::Framing::zap_rpc}},
-                "framings")
-      .default_text("all");
+  std::vector<std::pair<std::string, bench::Framing>> framings = choices(bench::kFramings);
+  std::erase_if(framings, [](const auto& f) { return f.second == bench::Framing::raw_tcp; });  // the floor's
+  t.choice_list("--framings", &q.framings, framings, "framings").default_text("all");
   std::vector<std::pair<std::string, std::string>> bodies;
   for (const std::string& b : bench::body_names()) bodies.emplace_back(b, b);
   t.choice_list("--bodies", &q.bodies, bodies, "rpc and logs body codecs").default_text("by mode");
@@ -110,6 +114,12 @@ bench::RunPlan parse(int argc, char** argv) {
       .check([](std::string_view v) -> std::optional<Problem> {
         if (access(std::string(v).c_str(), X_OK) == 0) return std::nullopt;
         return Problem{"an nginx binary", "not an executable"};
+      });
+  t.text("--grpc-cpp", &q.grpc_cpp, "PATH", "the grpc++ arm's binary (zapbench-grpc)")
+      .default_text("zapbench-grpc beside zapbench")
+      .check([](std::string_view v) -> std::optional<Problem> {
+        if (access(std::string(v).c_str(), X_OK) == 0) return std::nullopt;
+        return Problem{"a zapbench-grpc binary", "not an executable"};
       });
   std::string go_binary = bench::default_go_binary();
   t.text("--go", &go_binary, "PATH", "the Go reference arm's binary (zapbench-go)")
@@ -192,6 +202,8 @@ int cmd_run(int argc, char** argv) {
     res.notes.push_back("server and loader share CPUs " + net::cpu_list_text(p.cfg.server_cpus) +
                         ": this machine has one CPU for both, so their work is not separated");
   std::printf("zapbench run (%s): results in %s\n", p.cfg.mode.c_str(), p.out_dir.c_str());
+  std::printf("  estimated duration: %s\n",
+              bench::duration_text(bench::estimated_run_s(p, bench::plan_cells(p))).c_str());
   std::printf("  server CPUs %s, loader CPUs %s, %u repeats, %.1f s + %.1f s warm-up per sample\n",
               net::cpu_list_text(p.cfg.server_cpus).c_str(), net::cpu_list_text(p.cfg.loader_cpus).c_str(),
               p.cfg.repeats, p.cfg.duration_s, p.cfg.warmup_s);
@@ -227,7 +239,7 @@ int cmd_run(int argc, char** argv) {
       std::printf("[e2e] %s: unavailable: %s\n", bench::cell_label(cp.cell).c_str(),
                   cp.cell.unavailable.c_str());
   }
-  bench::Progress progress(runnable * p.cfg.repeats, p.cfg.warmup_s + p.cfg.duration_s + 0.4,
+  bench::Progress progress(runnable * p.cfg.repeats, p.cfg.warmup_s + p.cfg.duration_s + bench::kSampleOverheadS,
                            isatty(STDOUT_FILENO) != 0);
   std::printf("[e2e] %zu cells x %u repeats = %zu samples, ~%s\n", runnable, p.cfg.repeats, progress.total(),
               bench::duration_text(progress.eta_s()).c_str());

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "report/gbench.hpp"
 
@@ -226,6 +227,10 @@ void how_measured(const Results& r, Out& out) {
        noisy_pct + " is flagged ⚠ noisy — flagged, never hidden."},
       {"Every response is timed by the loader (no sampling); p99 is taken per sample and its median shown, "
        "in µs."},
+      {"Depth is requests in flight per connection: pipelined in order on HTTP/1.1 and ZAP-HTTP, concurrent "
+       "streams on HTTP/2 and gRPC (h2c, libnghttp2 on both sides), calls answered in any order on ZAP-RPC. "
+       "HTTP/2's flow-control windows are 16 MiB per stream and 2^31 − 1 per connection both ways, consumed "
+       "as read, so no cell is bound by a window (docs/spec/http2-grpc.md)."},
       {"Microbenchmarks: Google Benchmark in one process, CPU time per op, " +
        std::to_string(c.micro_repetitions) + " repetitions of at least " + seconds(c.micro_min_time_s) +
        " each; heap allocations counted by a replaced global operator new."},
@@ -1273,6 +1278,44 @@ void found(const Results& r, Out& out) {
                ratio_with_spread(server_cpu_per_request_ns(r, *rpc), server_cpu_per_request_ns(r, *http)) +
                " the server CPU per request — ",
            link("tables", group_anchor(g)), "."});
+  }
+  // ZAP against what binary RPC runs on, at every depth: ZAP-RPC + ZAP against the grpc++ arm (gRPC +
+  // protobuf) in server CPU per request, and on zapbench's own server the four corners of body x framing, so
+  // the reader sees which share of the saving is the body (gRPC + ZAP) and which the framing (ZAP-RPC +
+  // protobuf).
+  for (const Group& g : gs) {
+    if (g.scenario != Scenario::rpc) continue;
+    const Cell* ref = nullptr;
+    for (const Cell* c : g.cells)
+      if (c->arm == Arm::grpc_cpp && usable(*c) && (!ref || c->connections < ref->connections)) ref = c;
+    if (!ref) continue;
+    auto ours = [&](Framing f, const char* body) -> const Cell* {
+      for (const Cell* c : g.cells)
+        if (c->arm == Arm::zapbench && c->framing == f && c->body == body && c->connections == ref->connections &&
+            usable(*c))
+          return c;
+      return nullptr;
+    };
+    const Cell* zap = ours(Framing::zap_rpc, "zap");
+    if (!zap) continue;
+    const Samples ref_cpu = server_cpu_per_request_ns(r, *ref), zap_cpu = server_cpu_per_request_ns(r, *zap);
+    Runs item{strong("ZAP-RPC + ZAP against gRPC C++ (grpc++, protobuf), rpc, depth " + std::to_string(g.pipeline) +
+                     ", " + connections_text(ref->connections)),
+              ": " + sig(zap_cpu.median() / 1000) + " µs of server CPU per request against grpc++'s " +
+                  sig(ref_cpu.median() / 1000) + " µs, " + ratio_with_spread(zap_cpu, ref_cpu) +
+                  " of it, at " + ratio_with_spread(zap->rate(), ref->rate()) + " its requests/s"};
+    std::string corners;
+    for (auto [f, body, what] : {std::tuple{Framing::grpc, "protobuf", "gRPC + protobuf"},
+                                 std::tuple{Framing::grpc, "zap", "gRPC + ZAP (the body changed)"},
+                                 std::tuple{Framing::zap_rpc, "protobuf", "ZAP-RPC + protobuf (the framing changed)"}})
+      if (const Cell* c = ours(f, body))
+        corners += std::string(corners.empty() ? "" : ", ") + what + " " +
+                   sig(server_cpu_per_request_ns(r, *c).median() / 1000) + " µs";
+    if (!corners.empty()) item.push_back("; on zapbench's own server " + corners);
+    item.push_back(" — ");
+    item.push_back(link("tables", group_anchor(g)));
+    item.push_back(".");
+    e2e_items.push_back(std::move(item));
   }
   // logs at the largest N (where bytes dominate), depth 1: ZAP's best MB/s against the floor's at the same
   // connections (the floor carries ZAP's byte counts at that N).

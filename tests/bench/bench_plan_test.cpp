@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
 #include <stdexcept>
 
 #include "bench/host.hpp"
@@ -39,16 +40,22 @@ TEST(bench_plan, quick_and_full_defaults) {
   q.out_dir = "r";
   const bench::RunPlan quick = bench::plan_run(q);
   EXPECT_EQ(quick.cfg.mode, "quick");
-  EXPECT_EQ(quick.cfg.duration_s, 1.5);
+  EXPECT_EQ(quick.cfg.duration_s, 1.0);
   EXPECT_EQ(quick.cfg.warmup_s, 0.5);
-  EXPECT_EQ(quick.connections, (std::vector<unsigned>{1, 16, 125}));
+  EXPECT_EQ(quick.connections, (std::vector<unsigned>{1, 16}));
   EXPECT_EQ(quick.pipelines, (std::vector<unsigned>{1, 16}));
-  // The fastest JSON codec, ZAP, and the fastest binary peer when the build has one.
+  EXPECT_TRUE(quick.chosen_cells);
+  EXPECT_NE(quick.micro_filter.find("^Logs/[A-Za-z]+/("), std::string::npos) << quick.micro_filter;
+  // The fastest JSON codec, ZAP, the fastest binary peer when the build has one, and protobuf (gRPC's body).
   std::vector<std::string> quick_bodies{std::string(record::default_json_codec().name), "zap"};
   if (const record::CodecInfo* peer = record::fastest_binary_peer()) quick_bodies.emplace_back(peer->name);
+  if (std::find(quick_bodies.begin(), quick_bodies.end(), "protobuf") == quick_bodies.end())
+    quick_bodies.emplace_back("protobuf");
   EXPECT_EQ(quick.bodies, quick_bodies);
-  EXPECT_EQ(quick.arms,
-            (std::vector<Arm>{Arm::zapbench, Arm::go_zip, Arm::go_fasthttp, Arm::nginx, Arm::floor}));
+  EXPECT_EQ(quick.framings, (std::vector<Framing>{Framing::http1, Framing::http2, Framing::grpc, Framing::zap_http,
+                                                  Framing::zap_rpc}));
+  EXPECT_EQ(quick.arms, (std::vector<Arm>{Arm::zapbench, Arm::go_zip, Arm::go_fasthttp, Arm::nginx, Arm::grpc_cpp,
+                                          Arm::floor}));
   EXPECT_FALSE(quick.cfg.server_cpus.empty());
   EXPECT_FALSE(quick.cfg.loader_cpus.empty());
   EXPECT_EQ(quick.scenarios, (std::vector<Scenario>{Scenario::hello, Scenario::rpc, Scenario::logs}));
@@ -58,6 +65,8 @@ TEST(bench_plan, quick_and_full_defaults) {
   EXPECT_EQ(full.cfg.mode, "full");
   EXPECT_EQ(full.cfg.duration_s, 5);
   EXPECT_EQ(full.connections, (std::vector<unsigned>{1, 16, 125, 1000}));
+  EXPECT_FALSE(full.chosen_cells);
+  EXPECT_TRUE(full.micro_filter.empty());
   EXPECT_EQ(full.arms, std::vector<Arm>(bench::kArms.begin(), bench::kArms.end()));
   EXPECT_EQ(std::count(full.bodies.begin(), full.bodies.end(), "zap-fresh"), 0);
   std::size_t codecs = 0;  // every codec but zap-fresh (a benchmark variant of zap), available or not
@@ -70,6 +79,58 @@ TEST(bench_plan, quick_and_full_defaults) {
   q.scenarios = {Scenario::logs};
   q.logs = {7, 70};
   EXPECT_EQ(bench::plan_run(q).logs, (std::vector<unsigned>{7, 70}));
+}
+
+// quick (no --framings, no --bodies) runs only the cells that answer the main questions; each is here.
+TEST(bench_plan, quick_runs_the_chosen_cells) {
+  bench::RunRequest q;
+  q.out_dir = "r";
+  q.grpc_cpp = "/opt/zapbench-grpc";  // as given: the arm is planned (find_grpc_arm is not asked)
+  const bench::RunPlan p = bench::plan_run(q);
+  ASSERT_TRUE(p.chosen_cells);
+  std::set<std::string> ids;
+  for (const bench::CellPlan& c : bench::plan_cells(p, fake_floor)) {
+    if (c.cell.connections != 1 || c.cell.pipeline != 16) continue;
+    ids.insert(c.cell.id());
+  }
+  const std::string json(record::default_json_codec().name);
+  const record::CodecInfo* peer = record::fastest_binary_peer();
+  std::set<std::string> want;
+  for (const char* f : {"http", "http2", "zap", "zap-rpc"}) want.insert(std::string("zapbench/hello/") + f + "//c1/p16");
+  for (const std::string& b : {json, std::string("zap")}) want.insert("zapbench/rpc/http/" + b + "/c1/p16");
+  if (peer != nullptr) want.insert("zapbench/rpc/http/" + std::string(peer->name) + "/c1/p16");
+  for (const char* f : {"grpc", "zap-rpc"})
+    for (const char* b : {"protobuf", "zap"}) want.insert(std::string("zapbench/rpc/") + f + "/" + b + "/c1/p16");
+  want.insert("zapbench/rpc/zap/zap/c1/p16");
+  want.insert("zapbench/logs-100/http/" + json + "/c1/p16");
+  want.insert("zapbench/logs-100/zap/zap/c1/p16");
+  for (const char* cell : {"go-zip/hello/zap//c1/p16", "go-zip/rpc/zap/zap/c1/p16",
+                           "nginx/hello/http//c1/p16", "nginx/hello/http2//c1/p16",
+                           "grpc-cpp/rpc/grpc/protobuf/c1/p16", "floor/hello/tcp//c1/p16", "floor/rpc/tcp//c1/p16",
+                           "floor/logs-100/tcp//c1/p16"})
+    want.insert(cell);
+  // The Go arms' JSON cell: the first JSON body of the run (unavailable here: no Go arm was probed).
+  want.insert("go-zip/rpc/http/" + json + "/c1/p16");
+  want.insert("go-fasthttp/rpc/http/" + json + "/c1/p16");
+  EXPECT_EQ(ids, want);
+  // The estimate counts every sample that runs (unavailable cells take no time) and the microbenchmarks.
+  const std::vector<bench::CellPlan> cells = bench::plan_cells(p, fake_floor);
+  std::size_t runnable = 0;
+  for (const bench::CellPlan& c : cells) runnable += c.cell.unavailable.empty();
+  bench::RunPlan no_micro = p;
+  no_micro.micro = false;
+  EXPECT_NEAR(bench::estimated_run_s(no_micro, cells),
+              double(runnable) * p.cfg.repeats * (1.0 + 0.5 + bench::kSampleOverheadS), 1e-6);
+  EXPECT_GT(bench::estimated_run_s(p, cells), bench::estimated_run_s(no_micro, cells));
+
+  // No cell with both connections and depth above 1.
+  for (const bench::CellPlan& c : cells) EXPECT_FALSE(c.cell.connections > 1 && c.cell.pipeline > 1) << c.cell.id();
+  // --framings or --bodies: every combination of them.
+  q.framings = {Framing::http1};
+  EXPECT_FALSE(bench::plan_run(q).chosen_cells);
+  q.framings.clear();
+  q.bodies = {"zap"};
+  EXPECT_FALSE(bench::plan_run(q).chosen_cells);
 }
 
 TEST(bench_plan, usage_errors_say_what_is_wrong) {
@@ -98,26 +159,34 @@ TEST(bench_plan, cells_in_run_order_with_unavailable_ones_kept) {
   q.connections = {1, 8};
   q.pipelines = {1};
   q.bodies = {"zap"};
-  q.nginx = "/nonexistent/nginx";  // planned as given; only a missing one makes the arm unavailable
+  q.nginx = "/nonexistent/nginx";           // planned as given; only a missing one makes the arm unavailable
+  q.grpc_cpp = "/nonexistent/zapbench-grpc";  // the same
   const bench::RunPlan p = bench::plan_run(q);
+  EXPECT_FALSE(p.chosen_cells) << "--bodies: every combination";
   const std::vector<bench::CellPlan> cells = bench::plan_cells(p, fake_floor);
   std::vector<std::string> ids;
   for (const bench::CellPlan& c : cells) ids.push_back(c.cell.id());
   std::vector<std::string> want;
   // zapbench, then the quick run's Go arms (the same cells; unavailable here: no Go arm was probed).
   // The Go reference has no /logs: its arms have no logs cells; ZAP-RPC is the zip arm's only.
+  // HTTP/2 and gRPC are zapbench's (the reference serves HTTP/1.1 and ZAP only); gRPC has rpc only.
   for (const std::string arm : {"zapbench", "go-zip", "go-fasthttp"}) {
     const bool rpc_framing = arm != "go-fasthttp";
     for (const char* scenario : {"/hello/", "/rpc/", "/logs-100/"}) {
       if (arm != "zapbench" && scenario == std::string("/logs-100/")) continue;
       const std::string body = scenario == std::string("/hello/") ? "//" : "/zap/";
-      for (const char* framing : {"http", "zap", "zap-rpc"}) {
+      for (const char* framing : {"http", "http2", "grpc", "zap", "zap-rpc"}) {
         if (!rpc_framing && framing == std::string("zap-rpc")) continue;
+        const bool h2 = framing == std::string("http2") || framing == std::string("grpc");
+        if (arm != "zapbench" && h2) continue;
+        if (framing == std::string("grpc") && scenario != std::string("/rpc/")) continue;
         for (const char* conns : {"c1/p1", "c8/p1"}) want.push_back(arm + scenario + framing + body + conns);
       }
     }
   }
-  for (const char* cell : {"nginx/hello/http//c1/p1", "nginx/hello/http//c8/p1", "floor/hello/tcp//c1/p1",
+  for (const char* cell : {"nginx/hello/http//c1/p1", "nginx/hello/http//c8/p1", "nginx/hello/http2//c1/p1",
+                           "nginx/hello/http2//c8/p1", "grpc-cpp/rpc/grpc/protobuf/c1/p1",
+                           "grpc-cpp/rpc/grpc/protobuf/c8/p1", "floor/hello/tcp//c1/p1",
                            "floor/hello/tcp//c8/p1", "floor/rpc/tcp//c1/p1", "floor/rpc/tcp//c8/p1",
                            "floor/logs-100/tcp//c1/p1", "floor/logs-100/tcp//c8/p1"})
     want.emplace_back(cell);
