@@ -380,13 +380,23 @@ int on_header(nghttp2_session*, const nghttp2_frame* frame, const std::uint8_t* 
     bytes = static_cast<std::uint32_t>(value_bytes);
     s->head.append(value, value_bytes);
   };
-  if (n == ":method")
-    keep(s->method_at, s->method_bytes);
-  else if (n == ":path")
-    keep(s->path_at, s->path_bytes);
-  else if (n == "content-type")
-    keep(s->type_at, s->type_bytes);
-  else if (n == "content-length") {
+  // By length first: one compare per field, none for most (:scheme, :authority, te, ...).
+  switch (name_bytes) {
+    case 5:
+      if (n == ":path") keep(s->path_at, s->path_bytes);
+      return 0;
+    case 7:
+      if (n == ":method") keep(s->method_at, s->method_bytes);
+      return 0;
+    case 12:
+      if (n == "content-type") keep(s->type_at, s->type_bytes);
+      return 0;
+    case 14:
+      break;
+    default:
+      return 0;
+  }
+  if (n == "content-length") {
     std::uint64_t v = 0;
     const auto* end = reinterpret_cast<const char*>(value) + value_bytes;
     if (std::from_chars(reinterpret_cast<const char*>(value), end, v).ptr == end) s->content_length = v;
