@@ -76,16 +76,17 @@ const record::CodecInfo* body_codec(const std::string& body) {
 
 // The batch's requests as an HTTP/2 client submits them.
 struct H2Request {
-  std::string method, path, content_type, content_length;
+  std::string method, path, content_type;
   std::vector<std::uint8_t> body;  // gRPC: the prefixed message
   bool grpc = false;
 };
 
 // The client side of Server/http2 and Server/grpc: an nghttp2 client session
 // (the default allocator; never timed) with the loader's settings
-// (docs/spec/http2-grpc.md §1), which submits a batch of requests — :method,
-// :scheme, :authority, :path; on /rpc content-type and content-length; on
-// gRPC content-type and te — and collects each stream's answer.
+// (docs/spec/http2-grpc.md §1), which submits a batch of requests with the
+// fields the loader's Http2Client sends — :method, :scheme, :authority,
+// :path; on /rpc content-type; on gRPC content-type and te — and collects
+// each stream's answer.
 class H2Peer {
  public:
   struct Answer {
@@ -136,7 +137,6 @@ class H2Peer {
       add(":authority", kHost);
       add(":path", r.path);
       if (!r.content_type.empty()) add("content-type", r.content_type);
-      if (!r.content_length.empty()) add("content-length", r.content_length);
       if (r.grpc) add("te", "trailers");
       nghttp2_data_provider provider{};
       provider.source.ptr = &sources_[i];
@@ -300,7 +300,6 @@ RequestPath::RequestPath(const PathCase& c) : case_(c) {
         net::grpc::write_prefix(r.body.data(), static_cast<std::uint32_t>(body.size()));
       } else if (enc) {
         r.content_type = type;
-        r.content_length = std::to_string(body.size());
       }
       r.body.insert(r.body.end(), body.begin(), body.end());
       h2_requests_->requests.push_back(std::move(r));
