@@ -137,6 +137,7 @@ struct Http2Session {
   // nghttp2's stream map a look-up per callback.
   Stream* recent = nullptr;
   std::uint32_t resets_pending = 0;  // streams answered with reset_after_answer, not yet reset
+  bool out_full = false;             // send_answer refused a DATA frame at the output cap (pump says so)
   bool error_counted = false;
 
   void link(Stream* s) noexcept {
@@ -197,8 +198,12 @@ ssize_t read_answer(nghttp2_session* session, std::int32_t stream_id, std::uint8
 // told to wait (it calls again with the same frame once `out` drains).
 int send_answer(nghttp2_session*, nghttp2_frame* frame, const std::uint8_t* frame_head, std::size_t length,
                 nghttp2_data_source* source, void* user) {
-  Conn& c = *static_cast<Http2Session*>(user)->c;
-  if (c.out.size() >= kMaxPendingOutBytes) return NGHTTP2_ERR_WOULDBLOCK;
+  auto& h = *static_cast<Http2Session*>(user);
+  Conn& c = *h.c;
+  if (c.out.size() >= kMaxPendingOutBytes) {
+    h.out_full = true;
+    return NGHTTP2_ERR_WOULDBLOCK;
+  }
   if (frame->data.padlen != 0) return NGHTTP2_ERR_CALLBACK_FAILURE;  // never asked for (no padding callback)
   Stream& s = *static_cast<Stream*>(source->ptr);
   constexpr std::size_t kFrameHeadBytes = 9;
@@ -475,7 +480,15 @@ bool pump(Http2Session& h, Conn& c) {
       c.in.clear();
       return true;
     }
-    if (n == 0) return true;
+    if (n == 0) {
+      // Nothing more to send now — unless a DATA frame waits for `out` to
+      // drain (send_answer at the cap): then the connection is held, and
+      // answered on as the client reads. (Answers waiting on a flow-control
+      // window are not held: the peer's WINDOW_UPDATE arrives as input.)
+      const bool full = h.out_full;
+      h.out_full = false;
+      return !full;
+    }
     c.out.append(data, static_cast<std::size_t>(n));
   }
   return nghttp2_session_want_write(h.session) == 0;
