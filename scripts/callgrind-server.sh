@@ -5,7 +5,9 @@
 # connection, pipeline DEPTH; CPU 1) against it, twice — SHORT and LONG
 # seconds — and the difference of the two runs' Ir over the difference of
 # their requests (the server's own count), so start-up and shutdown cancel.
-# Usage: scripts/callgrind-server.sh [BIN=build/release/src/cli/zapbench] [DEPTHS="16 1"] [SHORT=2] [LONG=6]
+# FRAMING=http2: `serve --http2` and h2load (-t1 -c1 -m DEPTH) as the client,
+# hello (/health) on one connection with DEPTH streams in flight.
+# Usage: [FRAMING=http|http2] scripts/callgrind-server.sh [BIN=build/release/src/cli/zapbench] [DEPTHS="16 1"] [SHORT=2] [LONG=6]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:-build/release/src/cli/zapbench}
@@ -13,7 +15,10 @@ depths=${2:-"16 1"}
 short=${3:-2}
 long=${4:-6}
 port=${PORT:-18391}
+wire=${FRAMING:-http}
+case "$wire" in http | http2) ;; *) echo "callgrind-server: FRAMING is http or http2" >&2; exit 2 ;; esac
 command -v valgrind >/dev/null || { echo "callgrind-server: valgrind missing" >&2; exit 2; }
+[ "$wire" = http ] || command -v h2load >/dev/null || { echo "callgrind-server: h2load missing" >&2; exit 2; }
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 
@@ -24,16 +29,20 @@ framing=--framing
 # One run: prints "<Ir> <requests>".
 one() {  # depth seconds
   taskset -c 0 valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" \
-    "$bin" serve --http 127.0.0.1:"$port" --threads 1 >"$work/serve.log" 2>"$work/vg.log" &
+    "$bin" serve --"$wire" 127.0.0.1:"$port" --threads 1 >"$work/serve.log" 2>"$work/vg.log" &
   local spid=$!
   for _ in $(seq 1 600); do grep -q "listening on" "$work/serve.log" 2>/dev/null && break; sleep 0.1; done
-  taskset -c 1 "$bin" load "$framing" http --addr 127.0.0.1:"$port" --scenario hello -c 1 -t 1 -p "$1" \
-    -d "$2" --warmup 0 >/dev/null
+  if [ "$wire" = http ]; then
+    taskset -c 1 "$bin" load "$framing" http --addr 127.0.0.1:"$port" --scenario hello -c 1 -t 1 -p "$1" \
+      -d "$2" --warmup 0 >/dev/null
+  else
+    taskset -c 1 h2load -t1 -c1 -m"$1" -D"$2" "http://127.0.0.1:$port/health" >/dev/null
+  fi
   kill -TERM "$spid"
   wait "$spid" || true
   local ir req
   ir=$(sed -n 's/^summary: *//p' "$work/cg.out")
-  req=$(sed -n 's/^ *requests http \/health *//p' "$work/serve.log")
+  req=$(sed -n "s/^ *requests $wire \\/health *//p" "$work/serve.log")
   echo "$ir $req"
 }
 

@@ -41,6 +41,11 @@ struct Stream {
   net::Buffer answer{1024};  // the answer's DATA (a gRPC answer's prefixed message), read by read_answer
   std::uint64_t content_length = kNoLength;
   std::size_t header_list_bytes = 0;  // RFC 9113 §6.5.2: names + values + 32 per field
+  // The :status and content-length values of its answer, kept with the
+  // stream (nghttp2 takes the answer's header values without copying them:
+  // NGHTTP2_NV_FLAG_NO_COPY_*, alive until the stream closes).
+  char status_text[4]{};
+  char length_text[24]{};
   bool answered = false;
   bool grpc_trailers = false;  // trailers grpc-status 0 after the DATA
   bool reset_after_answer =
@@ -72,8 +77,17 @@ nghttp2_nv nv(std::string_view name, std::string_view value) noexcept {
           NGHTTP2_NV_FLAG_NONE};
 }
 
-std::string_view digits(char (&buf)[24], std::uint64_t v) noexcept {
-  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+// A field whose name and value outlive the frame (literals, reply_head's
+// strings, the stream's own bytes): nghttp2 keeps the pointers, no copy.
+nghttp2_nv nv_kept(std::string_view name, std::string_view value) noexcept {
+  nghttp2_nv f = nv(name, value);
+  f.flags = NGHTTP2_NV_FLAG_NO_COPY_NAME | NGHTTP2_NV_FLAG_NO_COPY_VALUE;
+  return f;
+}
+
+template <std::size_t N>
+std::string_view digits(char (&buf)[N], std::uint64_t v) noexcept {
+  const auto r = std::to_chars(buf, buf + N, v);
   return {buf, static_cast<std::size_t>(r.ptr - buf)};
 }
 
@@ -84,7 +98,7 @@ struct Http2Thread {
   net::h2::MemPool mem;  // first member: destroyed last, after every session (the worker closes them before)
   nghttp2_session_callbacks* callbacks = nullptr;
   nghttp2_option* option = nullptr;
-  nghttp2_settings_entry settings[3]{};
+  nghttp2_settings_entry settings[4]{};
   Stream* free = nullptr;
 
   ~Http2Thread() {
@@ -118,6 +132,12 @@ struct Http2Session {
   Context* x = nullptr;
   Conn* c = nullptr;
   Stream* open = nullptr;  // streams begun and not closed (given back at close if nghttp2 does not)
+  // The stream whose frames were last received: a request's header fields,
+  // body and END_STREAM arrive on the stream begun last, so this spares
+  // nghttp2's stream map a look-up per callback.
+  Stream* recent = nullptr;
+  std::uint32_t resets_pending = 0;  // streams answered with reset_after_answer, not yet reset
+  bool out_full = false;             // send_answer refused a DATA frame at the output cap (pump says so)
   bool error_counted = false;
 
   void link(Stream* s) noexcept {
@@ -126,6 +146,7 @@ struct Http2Session {
     open = s;
   }
   void unlink(Stream* s) noexcept {
+    if (recent == s) recent = nullptr;
     if (s->prev != nullptr) s->prev->next = s->next;
     if (s->next != nullptr) s->next->prev = s->prev;
     if (open == s) open = s->next;
@@ -144,22 +165,54 @@ Stream* stream_of(nghttp2_session* session, std::int32_t id) noexcept {
   return static_cast<Stream*>(nghttp2_session_get_stream_user_data(session, id));
 }
 
+// The stream of a frame received: the recent one, or nghttp2's look-up.
+Stream* received_stream(Http2Session& h, std::int32_t id) noexcept {
+  if (h.recent != nullptr && h.recent->id == id) return h.recent;
+  Stream* s = stream_of(h.session, id);
+  if (s != nullptr) h.recent = s;
+  return s;
+}
+
 // The DATA of an answer: the stream's answer bytes, then (gRPC) the trailers.
-ssize_t read_answer(nghttp2_session* session, std::int32_t stream_id, std::uint8_t* buf, std::size_t length,
+// NGHTTP2_DATA_FLAG_NO_COPY: nghttp2 takes only the length and flags here,
+// and send_answer writes the frame, from the stream's bytes straight into
+// the connection's output (no copy into nghttp2's frame buffer).
+ssize_t read_answer(nghttp2_session* session, std::int32_t stream_id, std::uint8_t*, std::size_t length,
                     std::uint32_t* flags, nghttp2_data_source* source, void*) {
   Stream& s = *static_cast<Stream*>(source->ptr);
   const std::size_t n = std::min(length, s.answer.size());
-  std::memcpy(buf, s.answer.readable().data(), n);
-  s.answer.consume(n);
-  if (s.answer.empty()) {
+  *flags |= NGHTTP2_DATA_FLAG_NO_COPY;
+  if (n == s.answer.size()) {
     *flags |= NGHTTP2_DATA_FLAG_EOF;
     if (s.grpc_trailers) {
       *flags |= NGHTTP2_DATA_FLAG_NO_END_STREAM;  // the trailers end the stream
-      const nghttp2_nv trailers[1] = {nv("grpc-status", "0")};
+      const nghttp2_nv trailers[1] = {nv_kept("grpc-status", "0")};
       if (nghttp2_submit_trailer(session, stream_id, trailers, 1) != 0) return NGHTTP2_ERR_CALLBACK_FAILURE;
     }
   }
   return static_cast<ssize_t>(n);
+}
+
+// A DATA frame read_answer sized (NO_COPY): its 9-byte head, then its bytes
+// from the stream's answer, appended to `out`. At the output cap nghttp2 is
+// told to wait (it calls again with the same frame once `out` drains).
+int send_answer(nghttp2_session*, nghttp2_frame* frame, const std::uint8_t* frame_head, std::size_t length,
+                nghttp2_data_source* source, void* user) {
+  auto& h = *static_cast<Http2Session*>(user);
+  Conn& c = *h.c;
+  if (c.out.size() >= kMaxPendingOutBytes) {
+    h.out_full = true;
+    return NGHTTP2_ERR_WOULDBLOCK;
+  }
+  if (frame->data.padlen != 0) return NGHTTP2_ERR_CALLBACK_FAILURE;  // never asked for (no padding callback)
+  Stream& s = *static_cast<Stream*>(source->ptr);
+  constexpr std::size_t kFrameHeadBytes = 9;
+  std::uint8_t* at = c.out.prepare(kFrameHeadBytes + length);
+  std::memcpy(at, frame_head, kFrameHeadBytes);
+  std::memcpy(at + kFrameHeadBytes, s.answer.readable().data(), length);
+  c.out.commit(kFrameHeadBytes + length);
+  s.answer.consume(length);
+  return 0;
 }
 
 // Submits headers, and the answer's bytes as DATA (none: END_STREAM on the headers).
@@ -177,10 +230,11 @@ void submit(Http2Session& h, Stream& s, const nghttp2_nv* headers, std::size_t c
 // An HTTP/2 answer: status, content-type, content-length (and a 405's allow).
 void respond(Http2Session& h, Stream& s, int status, std::string_view content_type, std::string_view allow,
              record::Bytes body) {
-  char status_buf[24], length_buf[24];
-  const nghttp2_nv headers[4] = {nv(":status", digits(status_buf, static_cast<std::uint64_t>(status))),
-                                 nv("content-type", content_type),
-                                 nv("content-length", digits(length_buf, body.size())), nv("allow", allow)};
+  // content_type and allow are reply_head's or literals; the digits are the stream's.
+  const nghttp2_nv headers[4] = {
+      nv_kept(":status", digits(s.status_text, static_cast<std::uint64_t>(status))),
+      nv_kept("content-type", content_type), nv_kept("content-length", digits(s.length_text, body.size())),
+      nv_kept("allow", allow)};
   submit(h, s, headers, allow.empty() ? 3 : 4, body);
 }
 
@@ -247,10 +301,9 @@ void grpc_call(Http2Session& h, Stream& s) {
       s.grpc_trailers = true;
       std::uint8_t prefix[grpc::kPrefixBytes];
       grpc::write_prefix(prefix, static_cast<std::uint32_t>(reply.body.size()));
-      char length_buf[24];
       const nghttp2_nv headers[3] = {
-          nv(":status", "200"), nv("content-type", s.content_type()),
-          nv("content-length", digits(length_buf, reply.body.size() + sizeof prefix))};
+          nv_kept(":status", "200"), nv_kept("content-type", s.content_type()),
+          nv_kept("content-length", digits(s.length_text, reply.body.size() + sizeof prefix))};
       // The prefix first, then the message: the one DATA the answer needs.
       submit(h, s, headers, 3, {prefix, sizeof prefix});
       s.answer.append(reply.body.data(), reply.body.size());
@@ -288,6 +341,7 @@ void dispatch(Http2Session& h, Stream& s) {
 void body_too_large(Http2Session& h, Stream& s) {
   Context& x = *h.x;
   x.error(ErrorKind::http2_body_too_large);
+  if (!s.reset_after_answer) ++h.resets_pending;
   s.reset_after_answer = true;
   s.body.clear();
   const int n = std::snprintf(x.error_text, sizeof x.error_text, "request body over the limit of %llu bytes",
@@ -310,13 +364,12 @@ int on_begin_headers(nghttp2_session* session, const nghttp2_frame* frame, void*
   return 0;
 }
 
-int on_header(nghttp2_session* session, const nghttp2_frame* frame, const std::uint8_t* name,
-              std::size_t name_bytes, const std::uint8_t* value, std::size_t value_bytes, std::uint8_t,
-              void* user) {
+int on_header(nghttp2_session*, const nghttp2_frame* frame, const std::uint8_t* name, std::size_t name_bytes,
+              const std::uint8_t* value, std::size_t value_bytes, std::uint8_t, void* user) {
   if (frame->hd.type != NGHTTP2_HEADERS) return 0;
-  Stream* s = stream_of(session, frame->hd.stream_id);
-  if (s == nullptr) return 0;
   auto& h = *static_cast<Http2Session*>(user);
+  Stream* s = received_stream(h, frame->hd.stream_id);
+  if (s == nullptr) return 0;
   // SETTINGS_MAX_HEADER_LIST_SIZE is advisory to the peer; it is enforced
   // here: past it the stream is reset (nghttp2 sends RST_STREAM on this
   // return) and the connection serves on.
@@ -332,13 +385,23 @@ int on_header(nghttp2_session* session, const nghttp2_frame* frame, const std::u
     bytes = static_cast<std::uint32_t>(value_bytes);
     s->head.append(value, value_bytes);
   };
-  if (n == ":method")
-    keep(s->method_at, s->method_bytes);
-  else if (n == ":path")
-    keep(s->path_at, s->path_bytes);
-  else if (n == "content-type")
-    keep(s->type_at, s->type_bytes);
-  else if (n == "content-length") {
+  // By length first: one compare per field, none for most (:scheme, :authority, te, ...).
+  switch (name_bytes) {
+    case 5:
+      if (n == ":path") keep(s->path_at, s->path_bytes);
+      return 0;
+    case 7:
+      if (n == ":method") keep(s->method_at, s->method_bytes);
+      return 0;
+    case 12:
+      if (n == "content-type") keep(s->type_at, s->type_bytes);
+      return 0;
+    case 14:
+      break;
+    default:
+      return 0;
+  }
+  if (n == "content-length") {
     std::uint64_t v = 0;
     const auto* end = reinterpret_cast<const char*>(value) + value_bytes;
     if (std::from_chars(reinterpret_cast<const char*>(value), end, v).ptr == end) s->content_length = v;
@@ -346,11 +409,11 @@ int on_header(nghttp2_session* session, const nghttp2_frame* frame, const std::u
   return 0;
 }
 
-int on_data_chunk(nghttp2_session* session, std::uint8_t, std::int32_t stream_id, const std::uint8_t* data,
+int on_data_chunk(nghttp2_session*, std::uint8_t, std::int32_t stream_id, const std::uint8_t* data,
                   std::size_t bytes, void* user) {
-  Stream* s = stream_of(session, stream_id);
-  if (s == nullptr || s->answered) return 0;  // a refused body's rest is dropped
   auto& h = *static_cast<Http2Session*>(user);
+  Stream* s = received_stream(h, stream_id);
+  if (s == nullptr || s->answered) return 0;  // a refused body's rest is dropped
   if (s->body.size() + bytes > h.x->limits.max_body_bytes) {
     body_too_large(h, *s);
     return 0;
@@ -359,11 +422,11 @@ int on_data_chunk(nghttp2_session* session, std::uint8_t, std::int32_t stream_id
   return 0;
 }
 
-int on_frame_recv(nghttp2_session* session, const nghttp2_frame* frame, void* user) {
+int on_frame_recv(nghttp2_session*, const nghttp2_frame* frame, void* user) {
   if (frame->hd.type != NGHTTP2_HEADERS && frame->hd.type != NGHTTP2_DATA) return 0;
-  Stream* s = stream_of(session, frame->hd.stream_id);
-  if (s == nullptr || s->answered) return 0;
   auto& h = *static_cast<Http2Session*>(user);
+  Stream* s = received_stream(h, frame->hd.stream_id);
+  if (s == nullptr || s->answered) return 0;
   if (frame->hd.flags & NGHTTP2_FLAG_END_STREAM) {
     dispatch(h, *s);
   } else if (frame->hd.type == NGHTTP2_HEADERS && s->content_length != kNoLength &&
@@ -379,11 +442,15 @@ int on_frame_send(nghttp2_session* session, const nghttp2_frame* frame, void* us
     if (frame->goaway.error_code != NGHTTP2_NO_ERROR) h.connection_error();
     return 0;
   }
-  if ((frame->hd.type == NGHTTP2_DATA || frame->hd.type == NGHTTP2_HEADERS) &&
+  // Only a refused request (rare) needs its stream here: no look-up otherwise.
+  if (h.resets_pending != 0 && (frame->hd.type == NGHTTP2_DATA || frame->hd.type == NGHTTP2_HEADERS) &&
       (frame->hd.flags & NGHTTP2_FLAG_END_STREAM) != 0) {
     Stream* s = stream_of(session, frame->hd.stream_id);
-    if (s != nullptr && s->reset_after_answer)
+    if (s != nullptr && s->reset_after_answer) {
+      s->reset_after_answer = false;
+      --h.resets_pending;
       nghttp2_submit_rst_stream(session, NGHTTP2_FLAG_NONE, s->id, NGHTTP2_CANCEL);
+    }
   }
   return 0;
 }
@@ -392,7 +459,10 @@ int on_stream_close(nghttp2_session* session, std::int32_t stream_id, std::uint3
   Stream* s = stream_of(session, stream_id);
   if (s == nullptr) return 0;
   auto& h = *static_cast<Http2Session*>(user);
-  nghttp2_session_set_stream_user_data(session, stream_id, nullptr);
+  // nghttp2 drops the closed stream, its user data with it (no closed streams
+  // are kept: no_closed_streams, and no RFC 7540 priorities), so nothing can
+  // reach `s` through it after this.
+  if (s->reset_after_answer) --h.resets_pending;
   h.unlink(s);
   h.x->h2->give(s);
   return 0;
@@ -410,7 +480,15 @@ bool pump(Http2Session& h, Conn& c) {
       c.in.clear();
       return true;
     }
-    if (n == 0) return true;
+    if (n == 0) {
+      // Nothing more to send now — unless a DATA frame waits for `out` to
+      // drain (send_answer at the cap): then the connection is held, and
+      // answered on as the client reads. (Answers waiting on a flow-control
+      // window are not held: the peer's WINDOW_UPDATE arrives as input.)
+      const bool full = h.out_full;
+      h.out_full = false;
+      return !full;
+    }
     c.out.append(data, static_cast<std::size_t>(n));
   }
   return nghttp2_session_want_write(h.session) == 0;
@@ -431,6 +509,7 @@ std::unique_ptr<Http2Thread, Http2ThreadDelete> Http2Wire::make_thread(const Con
   nghttp2_session_callbacks_set_on_frame_recv_callback(cb, on_frame_recv);
   nghttp2_session_callbacks_set_on_frame_send_callback(cb, on_frame_send);
   nghttp2_session_callbacks_set_on_stream_close_callback(cb, on_stream_close);
+  nghttp2_session_callbacks_set_send_data_callback(cb, send_answer);
   // The hostile-peer bounds (docs/spec/http2-grpc.md §3).
   nghttp2_option_set_max_outbound_ack(opt, net::h2::kMaxOutboundAcks);
   nghttp2_option_set_max_settings(opt, net::h2::kMaxSettingsEntries);
@@ -445,6 +524,11 @@ std::unique_ptr<Http2Thread, Http2ThreadDelete> Http2Wire::make_thread(const Con
   t->settings[1] = {NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE,
                     static_cast<std::uint32_t>(net::h2::kStreamWindowBytes)};
   t->settings[2] = {NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE, header_list};
+  // No RFC 7540 priorities (RFC 9218 §2.1; RFC 9113 deprecates them): nghttp2
+  // then schedules streams without its dependency tree (no tree insert and
+  // removal per stream) whether or not the client sends the setting too
+  // (nghttp2's server fallback is off unless asked for).
+  t->settings[3] = {NGHTTP2_SETTINGS_NO_RFC7540_PRIORITIES, 1};
   return t;
 }
 

@@ -160,10 +160,12 @@ ls -d /tmp/zapbench-instructions-* >/dev/null 2>&1
 [ $? != 0 ]; check "instructions leaves no temporary directory behind" $?
 "$bin" instructions --one http1/zap --requests 48 >"$work/one.out" 2>&1
 [ $? = 0 ] && [ ! -s "$work/one.out" ]; check "instructions --one runs a case's batches quietly" $?
-usage_error "instructions --one names an unknown path" "zapbench: instructions: no request path 'Server/http2/zap'" \
-  instructions --one Server/http2/zap
-usage_error "instructions --filter matching nothing" "zapbench: instructions: no case matches --filter 'grpc'" \
-  instructions --filter grpc
+"$bin" instructions --one grpc/zap --requests 48 >"$work/one.out" 2>&1
+[ $? = 0 ] && [ ! -s "$work/one.out" ]; check "instructions --one runs an HTTP/2 (gRPC) case's batches quietly" $?
+usage_error "instructions --one names an unknown path (gRPC has no hello)" \
+  "zapbench: instructions: no request path 'Server/grpc/hello'" instructions --one Server/grpc/hello
+usage_error "instructions --filter matching nothing" "zapbench: instructions: no case matches --filter 'quic'" \
+  instructions --filter quic
 "$bin" instructions --filter '(' >/dev/null 2>"$work/err"
 [ $? = 2 ] && grep -q "^zapbench: instructions: --filter '(' is not a regular expression: " "$work/err"
 check "instructions --filter that is no regular expression" $?

@@ -18,6 +18,7 @@
 
 #include "micro/alloc_counter.hpp"
 #include "net/client_wires.hpp"
+#include "net/grpc.hpp"
 #include "net/zap_rpc.hpp"
 #include "record/codec_direct.hpp"
 #include "record/codec_zap.hpp"
@@ -461,10 +462,15 @@ TEST(request_path, logs_answer_over_the_zap_frame_limit_is_a_clean_500) {
 
 TEST(request_path, every_case_answers_right_and_keeps_answering) {
   const std::vector<micro::PathCase> cases = micro::path_cases();
-  std::size_t available = 0;
-  for (const record::CodecInfo& c : record::all_codecs()) available += c.available && !c.trusted_input_only;
-  EXPECT_EQ(cases.size(), 3 * (1 + available))
-      << "every framing × hello and every available codec a server answers with";
+  std::size_t available = 0, grpc = 0;
+  for (const record::CodecInfo& c : record::all_codecs())
+    if (c.available && !c.trusted_input_only) {
+      ++available;
+      grpc += !net::grpc::grpc_content_type(c.content_type).empty();
+    }
+  EXPECT_EQ(grpc, available) << "every body a server answers has a gRPC content-subtype";
+  EXPECT_EQ(cases.size(), 4 * (1 + available) + grpc)
+      << "every framing × hello (not gRPC) and every available codec a server answers with";
   for (const micro::PathCase& c : cases) {
     micro::RequestPath path(c);
     ASSERT_EQ(path.check(), "") << c.name();
@@ -477,8 +483,10 @@ TEST(request_path, every_case_answers_right_and_keeps_answering) {
 }
 
 TEST(request_path, allocates_nothing_per_request) {
-  for (const micro::Framing f : {micro::Framing::http1, micro::Framing::zap_http, micro::Framing::zap_rpc})
+  for (const micro::Framing f : {micro::Framing::http1, micro::Framing::zap_http, micro::Framing::zap_rpc,
+                                 micro::Framing::http2, micro::Framing::grpc})
     for (const char* body : {"hello", "zap", "direct"}) {
+      if (f == micro::Framing::grpc && std::string_view(body) == "hello") continue;  // no such method
       const micro::PathCase c{f, body};
       micro::RequestPath path(c);
       ASSERT_EQ(path.check(), "") << c.name();
@@ -486,6 +494,29 @@ TEST(request_path, allocates_nothing_per_request) {
       path.run_batches(100);
       EXPECT_EQ(micro::alloc_count().allocs - before.allocs, 0u) << c.name();
     }
+}
+
+// HTTP/2 and gRPC replay recorded client bytes, a fresh server connection per
+// kH2BatchesPerConnection batches: past that boundary every request is still
+// answered 200 (by outcome) with no error, and the answers still check.
+TEST(request_path, http2_replay_runs_across_connections) {
+  for (const micro::PathCase& c :
+       {micro::PathCase{micro::Framing::http2, "hello"}, micro::PathCase{micro::Framing::http2, "zap"},
+        micro::PathCase{micro::Framing::grpc, "zap"}}) {
+    micro::RequestPath path(c);
+    ASSERT_EQ(path.check(), "") << c.name();
+    const std::uint64_t batches = 2 * micro::RequestPath::kH2BatchesPerConnection + 7;
+    path.run_batches(batches);
+    ASSERT_EQ(path.check(), "") << c.name();
+    const std::uint64_t requests = (batches + 2) * micro::RequestPath::kBatchRequests;
+    EXPECT_EQ(path.requests_counted(), requests) << c.name();
+    const server::Counters& k = path.counters();
+    EXPECT_EQ(k.outcomes[static_cast<int>(Outcome::ok)], requests) << c.name();
+    for (int e = 0; e < static_cast<int>(server::ErrorKind::count_); ++e)
+      EXPECT_EQ(k.errors[e], 0u) << c.name() << " " << server::describe(server::ErrorKind(e));
+    EXPECT_GT(path.request_bytes(), 0u);
+    EXPECT_GT(path.response_bytes(), 0u);
+  }
 }
 
 TEST(request_path, names_and_refusals) {
@@ -498,8 +529,19 @@ TEST(request_path, names_and_refusals) {
   EXPECT_EQ(c.name(), "Server/zap-rpc/direct");
   ASSERT_TRUE(micro::find_path_case("http1/hello", c)) << "the Server/ prefix is optional";
   EXPECT_EQ(c.name(), "Server/http1/hello");
-  EXPECT_FALSE(micro::find_path_case("Server/http2/zap", c));
+  ASSERT_TRUE(micro::find_path_case("Server/http2/hello", c));
+  EXPECT_EQ(c.framing, micro::Framing::http2);
+  ASSERT_TRUE(micro::find_path_case("grpc/zap", c));
+  EXPECT_EQ(c.framing, micro::Framing::grpc);
+  EXPECT_EQ(c.name(), "Server/grpc/zap");
+  EXPECT_FALSE(micro::find_path_case("Server/grpc/hello", c)) << "gRPC serves zapbench.Eth/Call only";
   EXPECT_FALSE(micro::find_path_case("http1/nope", c));
+  try {
+    micro::RequestPath path({micro::Framing::grpc, "hello"});
+    FAIL() << "gRPC has no hello";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_TRUE(std::string(e.what()).find("gRPC has no body 'hello'") != std::string::npos) << e.what();
+  }
   try {
     micro::RequestPath path({micro::Framing::http1, "nope"});
     FAIL() << "a body that is no codec";
