@@ -2,6 +2,7 @@
 #include "bench/exchange.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <thread>
 
@@ -18,9 +19,10 @@ struct PerExchange {
 // Bytes per request and per response of one real exchange, measured with the
 // real server and loader, in-process, for a moment.
 PerExchange exchange_bytes(Scenario scenario, unsigned logs, load::Wire wire) {
-  const server::Wire sw = wire == load::Wire::http  ? server::Wire::http
-                          : wire == load::Wire::zap ? server::Wire::zap
-                                                    : server::Wire::zap_rpc;
+  const server::Wire sw = wire == load::Wire::http                                ? server::Wire::http
+                          : wire == load::Wire::zap                               ? server::Wire::zap
+                          : wire == load::Wire::http2 || wire == load::Wire::grpc ? server::Wire::http2
+                                                                                  : server::Wire::zap_rpc;
   server::Config sc;
   sc.endpoints(sw).push_back(server::Endpoint{"127.0.0.1", 0});
   sc.json = &record::default_json_codec();
@@ -52,13 +54,18 @@ PerExchange exchange_bytes(Scenario scenario, unsigned logs, load::Wire wire) {
 
 ExchangeBytes floor_bytes(Scenario scenario, unsigned logs) {
   double request_bytes = std::numeric_limits<double>::infinity(), response_bytes = request_bytes;
-  for (const load::Wire wire : {load::Wire::http, load::Wire::zap, load::Wire::zap_rpc}) {
+  for (const load::Wire wire :
+       {load::Wire::http, load::Wire::zap, load::Wire::zap_rpc, load::Wire::http2, load::Wire::grpc}) {
+    if (wire == load::Wire::grpc && scenario != Scenario::rpc) continue;  // gRPC's one method is the rpc call
     const PerExchange e = exchange_bytes(scenario, logs, wire);
     if (e.request_bytes == 0) return {};
     request_bytes = std::min(request_bytes, e.request_bytes);
     response_bytes = std::min(response_bytes, e.response_bytes);
   }
-  return {static_cast<std::uint32_t>(request_bytes + 0.5), static_cast<std::uint32_t>(response_bytes + 0.5)};
+  // Rounded down: HTTP/2's figures carry a share of its SETTINGS and window
+  // updates (a fraction of a byte), which the floor must not exceed.
+  return {static_cast<std::uint32_t>(std::floor(request_bytes + 1e-9)),
+          static_cast<std::uint32_t>(std::floor(response_bytes + 1e-9))};
 }
 
 }  // namespace bench

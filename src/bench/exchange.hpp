@@ -18,10 +18,13 @@ struct ExchangeBytes {
 };
 
 // The smallest request and the smallest response of any real exchange of
-// `scenario` (ZAP bodies; each direction's minimum over HTTP/1.1, ZAP-HTTP
-// and ZAP-RPC); for logs, of the exchange asking for `logs` logs (ignored by the
-// other scenarios), so the floor carries ZAP's byte counts at that N. {0, 0}
-// when either framing answered nothing.
+// `scenario` (ZAP bodies; each direction's minimum over HTTP/1.1, ZAP-HTTP,
+// ZAP-RPC, HTTP/2 and, for rpc, gRPC: HPACK makes HTTP/2's repeated headers a
+// few bytes, so on hello it is often the smallest); for logs, of the exchange
+// asking for `logs` logs (ignored by the other scenarios), so the floor
+// carries ZAP's byte counts at that N. {0, 0} when any framing answered
+// nothing. HTTP/2's figures share its connection's SETTINGS and window
+// updates over the moment's answers (docs/spec/http2-grpc.md §4).
 ExchangeBytes floor_bytes(Scenario scenario, unsigned logs);
 
 }  // namespace bench

@@ -45,13 +45,15 @@ TEST(bench_matrix, unknown_names_are_refused) {
 }
 
 TEST(bench_matrix, choices_list_every_name_in_order) {
-  EXPECT_EQ(bench::arm_names(), "zapbench, go-zip, go-fasthttp, go-nethttp, nginx, floor");
+  EXPECT_EQ(bench::arm_names(), "zapbench, go-zip, go-fasthttp, go-nethttp, nginx, grpc-cpp, floor");
   EXPECT_EQ(bench::scenario_names(), "hello, rpc, logs");
-  EXPECT_EQ(bench::framing_names(), "http, zap, zap-rpc, tcp");
+  EXPECT_EQ(bench::framing_names(), "http, http2, grpc, zap, zap-rpc, tcp");
 }
 
 TEST(bench_matrix, display_names_are_for_readers) {
   EXPECT_EQ(bench::display_name(Framing::http1), "HTTP/1.1");
+  EXPECT_EQ(bench::display_name(Framing::http2), "HTTP/2");
+  EXPECT_EQ(bench::display_name(Framing::grpc), "gRPC");
   EXPECT_EQ(bench::display_name(Framing::zap_http), "ZAP-HTTP");
   EXPECT_EQ(bench::display_name(Framing::zap_rpc), "ZAP-RPC");
   EXPECT_EQ(bench::display_name(Framing::raw_tcp), "raw TCP");

@@ -648,12 +648,12 @@ TEST(report_json, names_an_unknown_matrix_name_with_the_choices) {
   j["cells"][2]["arm"] = "apache";
   EXPECT_EQ(error_of(j.dump()),
             "results.json: cells[2].arm: unknown \"apache\" (one of: zapbench, go-zip, go-fasthttp, "
-            "go-nethttp, nginx, "
-            "floor)");
+            "go-nethttp, nginx, grpc-cpp, floor)");
   j = nlohmann::json::parse(report::to_json(synthetic()));
   j["cells"][0]["framing"] = "HTTP/1.1";
   EXPECT_EQ(error_of(j.dump()),
-            "results.json: cells[0].framing: unknown \"HTTP/1.1\" (one of: http, zap, zap-rpc, tcp)");
+            "results.json: cells[0].framing: unknown \"HTTP/1.1\" (one of: http, http2, grpc, zap, zap-rpc, "
+            "tcp)");
 }
 
 // A results.json written before the load gate and the matrix types (the committed one, by an

@@ -43,7 +43,7 @@ grep -Eq "^  requests echoed [1-9][0-9]*$" "$work/out"; check "prints the reques
 [ $? = 0 ] && grep -q "usage: zapbench floor --listen HOST:PORT --request-bytes N --response-bytes M" "$work/help"
 check "floor --help prints the usage, exit 0" $?
 "$bin" load --help >"$work/help"
-[ $? = 0 ] && grep -q -- "--framing http|zap|zap-rpc|floor" "$work/help" && grep -q -- "--request-bytes N" "$work/help"
+[ $? = 0 ] && grep -q -- "--framing http|zap|zap-rpc|http2|grpc|floor" "$work/help" && grep -q -- "--request-bytes N" "$work/help"
 check "load --help tells of --framing floor" $?
 
 usage_error "floor: no flags" "--listen, --request-bytes and --response-bytes are required" floor
@@ -61,6 +61,6 @@ usage_error "load: floor with --scenario" "do not apply to --wire floor" load --
   --request-bytes 82 --response-bytes 80 --scenario hello
 usage_error "load: byte counts without floor" "are for --wire floor only" load --wire http --addr 127.0.0.1:1 \
   --scenario hello --request-bytes 82
-usage_error "load: a bad --wire names floor" "--wire wants one of http, zap, zap-rpc, floor, got 'smoke'" load --wire smoke --addr 127.0.0.1:1
+usage_error "load: a bad --wire names floor" "--wire wants one of http, zap, zap-rpc, http2, grpc, floor, got 'smoke'" load --wire smoke --addr 127.0.0.1:1
 
 finish

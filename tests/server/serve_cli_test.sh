@@ -33,7 +33,7 @@ rc=$?
   grep -q '"buckets": \[\[' "$work/load.json"
 check "zapbench load drives the server: exit 0, no errors, JSON with the histogram" $?
 "$bin" load --wire smoke --addr 127.0.0.1:1 --scenario hello >/dev/null 2>"$work/err7"
-[ $? = 2 ] && grep -q "wire wants one of http, zap, zap-rpc, floor" "$work/err7"; check "load: a bad --wire is a usage error" $?
+[ $? = 2 ] && grep -q "wire wants one of http, zap, zap-rpc, http2, grpc, floor" "$work/err7"; check "load: a bad --wire is a usage error" $?
 # SIGINT ends a load early with its results: once the server is reading its requests, a user's Ctrl-C.
 before=$(rchar "$pid")
 "$bin" load --wire zap --addr "127.0.0.1:$zport" --scenario rpc --body zap -c 2 -d "$hang" --warmup 0 \
