@@ -192,11 +192,15 @@ TEST(load_http2_allocations, the_loader_allocates_nothing_per_request_in_steady_
     const bool done = zaptest::await([&] { return l.progress().responses.load() >= from + 10'000; });
     const std::uint64_t during = micro::alloc_count().allocs - before;
     const std::uint64_t server_during = srv.allocations() - server_before;
-    EXPECT_EQ(server_during, 0u) << "the test server's allocations over 10 000 requests";
+    // A handful, not zero: nghttp2's and the stream lists' high-water marks depend on how reads split the
+    // frames, and a run now and then reaches a new one after any warm-up (server_http2_test says more); an
+    // allocation per request would be 10 000.
+    constexpr std::uint64_t kHighWaterAllocs = 8;
+    EXPECT_LE(server_during, kHighWaterAllocs) << "the test server's allocations over 10 000 requests";
     const load::Result& r = l.finish();
     ASSERT_TRUE(done) << "awaited 10 000 more responses";
     expect_clean(r);
-    EXPECT_EQ(during, 0u) << "allocations over 10 000 requests";
+    EXPECT_LE(during, kHighWaterAllocs) << "allocations over 10 000 requests";
   }
 }
 
