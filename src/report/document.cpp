@@ -298,14 +298,14 @@ void request_path(const Results& r, Out& out) {
   auto cell_of = [&](const std::string& framing, const std::string& body) -> const Cell* {
     const bool hello = body == "hello";
     // Server/<framing>/...: micro's names (micro/request_path.hpp) for the matrix's framings.
-    // http2 and grpc have no matrix framing here yet: no end-to-end cell.
-    if (framing != "http1" && framing != "zap-http" && framing != "zap-rpc") return nullptr;
-    const bench::Framing f = framing == "http1"      ? bench::Framing::http1
-                             : framing == "zap-http" ? bench::Framing::zap_http
-                                                     : bench::Framing::zap_rpc;
+    // micro spells HTTP/1.1 and ZAP-HTTP "http1" and "zap-http"; the others as the matrix does.
+    const std::optional<bench::Framing> f = framing == "http1"      ? bench::Framing::http1
+                                            : framing == "zap-http" ? bench::Framing::zap_http
+                                                                    : bench::framing_from(framing);
+    if (!f) return nullptr;
     const Cell* best = nullptr;
     for (const Cell& c : r.cells) {
-      if (c.arm != bench::Arm::zapbench || c.framing != f || c.pipeline != 16 || c.samples.empty() ||
+      if (c.arm != bench::Arm::zapbench || c.framing != *f || c.pipeline != 16 || c.samples.empty() ||
           c.scenario != (hello ? bench::Scenario::hello : bench::Scenario::rpc) ||
           c.body != (hello ? "" : body))
         continue;
@@ -1293,23 +1293,34 @@ void found(const Results& r, Out& out) {
     if (!ref) continue;
     auto ours = [&](Framing f, const char* body) -> const Cell* {
       for (const Cell* c : g.cells)
-        if (c->arm == Arm::zapbench && c->framing == f && c->body == body && c->connections == ref->connections &&
-            usable(*c))
+        if (c->arm == Arm::zapbench && c->framing == f && c->body == body &&
+            c->connections == ref->connections && usable(*c))
           return c;
       return nullptr;
     };
     const Cell* zap = ours(Framing::zap_rpc, "zap");
     if (!zap) continue;
     const Samples ref_cpu = server_cpu_per_request_ns(r, *ref), zap_cpu = server_cpu_per_request_ns(r, *zap);
-    Runs item{strong("ZAP-RPC + ZAP against gRPC C++ (grpc++, protobuf), rpc, depth " + std::to_string(g.pipeline) +
-                     ", " + connections_text(ref->connections)),
+    Runs item{strong("ZAP-RPC + ZAP against gRPC C++ (grpc++, protobuf), rpc, depth " +
+                     std::to_string(g.pipeline) + ", " + connections_text(ref->connections)),
               ": " + sig(zap_cpu.median() / 1000) + " µs of server CPU per request against grpc++'s " +
                   sig(ref_cpu.median() / 1000) + " µs, " + ratio_with_spread(zap_cpu, ref_cpu) +
                   " of it, at " + ratio_with_spread(zap->rate(), ref->rate()) + " its requests/s"};
+    // Above the floor (the raw TCP echo at the same connections and depth): what is left when the
+    // kernel's and the machine's share of a request, which no server can shed, is taken out.
+    for (const Cell* c : g.cells)
+      if (c->arm == Arm::floor && c->connections == ref->connections && usable(*c)) {
+        const double floor_ns = server_cpu_per_request_ns(r, *c).median();
+        item.push_back("; above the floor (a raw TCP echo, " + sig(floor_ns / 1000) + " µs), " +
+                       sig((zap_cpu.median() - floor_ns) / 1000) + " µs against " +
+                       sig((ref_cpu.median() - floor_ns) / 1000) + " µs");
+        break;
+      }
     std::string corners;
-    for (auto [f, body, what] : {std::tuple{Framing::grpc, "protobuf", "gRPC + protobuf"},
-                                 std::tuple{Framing::grpc, "zap", "gRPC + ZAP (the body changed)"},
-                                 std::tuple{Framing::zap_rpc, "protobuf", "ZAP-RPC + protobuf (the framing changed)"}})
+    for (auto [f, body, what] :
+         {std::tuple{Framing::grpc, "protobuf", "gRPC + protobuf"},
+          std::tuple{Framing::grpc, "zap", "gRPC + ZAP (the body changed)"},
+          std::tuple{Framing::zap_rpc, "protobuf", "ZAP-RPC + protobuf (the framing changed)"}})
       if (const Cell* c = ours(f, body))
         corners += std::string(corners.empty() ? "" : ", ") + what + " " +
                    sig(server_cpu_per_request_ns(r, *c).median() / 1000) + " µs";

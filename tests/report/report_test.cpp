@@ -416,6 +416,32 @@ TEST(report_markdown, binary_peers_are_grouped_compared_and_summarised) {
   EXPECT_TRUE(contains(html, "<h2 id=\"found\">What it found</h2>"));
 }
 
+// ZAP against what binary RPC runs on: ZAP-RPC + ZAP against the grpc++ arm at each depth, in server CPU per
+// request, above the floor too, with zapbench's own four corners of body x framing.
+TEST(report_markdown, zap_rpc_against_grpc_cpp_with_the_body_and_framing_shares) {
+  Results r = with_peers();
+  // Every sample's server CPU is the same, so CPU per request is inverse to the rate (3 s a sample).
+  r.cells.push_back(cell("grpc-cpp", "rpc", "grpc", "protobuf", 1, 16, 30000, 500));
+  r.cells.push_back(cell("zapbench", "rpc", "zap-rpc", "zap", 1, 16, 300000, 60));
+  r.cells.push_back(cell("zapbench", "rpc", "grpc", "protobuf", 1, 16, 150000, 90));
+  r.cells.push_back(cell("zapbench", "rpc", "grpc", "zap", 1, 16, 160000, 85));
+  r.cells.push_back(cell("zapbench", "rpc", "zap-rpc", "protobuf", 1, 16, 240000, 70));
+  r.cells.push_back(cell("floor", "rpc", "tcp", "", 1, 16, 400000, 40));
+  const std::string md = report::markdown(r);
+  EXPECT_TRUE(
+      contains(md,
+               "**ZAP-RPC + ZAP against gRPC C++ (grpc++, protobuf), rpc, depth 16, 1 connection**: "
+               "2.67 µs of server CPU per request against grpc++'s 26.7 µs, 0.10× (0.10–0.10×) of it, "
+               "at 10.00× (9.70–10.31×) its requests/s; above the floor (a raw TCP echo, 2.00 µs), "
+               "0.67 µs against 24.7 µs; on zapbench's own server gRPC + protobuf 5.33 µs, gRPC + ZAP "
+               "(the body changed) 5.00 µs, ZAP-RPC + protobuf (the framing changed) 3.33 µs — "
+               "[tables](#e2e-rpc-p16)."))
+      << md.substr(md.find("## What it found"), 4000);
+  // No grpc++ cell at depth 1: no line for it.
+  EXPECT_FALSE(contains(md, "against gRPC C++ (grpc++, protobuf), rpc, depth 1,"));
+  EXPECT_TRUE(contains(md, "| grpc-cpp gRPC + protobuf |")) << "the arm's own row";
+}
+
 // The request path beside its codec's share and the same cell end to end:
 // rpc ZAP-HTTP + ZAP at depth 16 has 10 and 100 connections (no 16), so the
 // fewest, 10: 2.4 s of server CPU over 600,000 requests/s × 3 s = 1333 ns.
