@@ -9,7 +9,9 @@ namespace bench {
 
 std::string duration_text(double s) {
   char b[32];
-  if (s >= 60)
+  if (s >= 3600)
+    std::snprintf(b, sizeof b, "%dh%02dm", int(s) / 3600, int(s) / 60 % 60);
+  else if (s >= 60)
     std::snprintf(b, sizeof b, "%dm%02ds", int(s) / 60, int(s) % 60);
   else
     std::snprintf(b, sizeof b, "%.0fs", s);

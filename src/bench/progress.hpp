@@ -13,7 +13,7 @@
 
 namespace bench {
 
-// "45s", "3m07s".
+// "45s", "3m07s", "9h42m".
 std::string duration_text(double s);
 
 class Progress {

@@ -77,7 +77,7 @@ std::vector<std::pair<std::string, E>> choices(const std::array<E, N>& values) {
   return out;
 }
 
-bench::RunPlan parse(int argc, char** argv) {
+bench::RunPlan parse(int argc, char** argv, bool& dry_run) {
   using flags::Problem;
   bench::RunRequest q;
   flags::Table t("run");
@@ -85,6 +85,8 @@ bench::RunPlan parse(int argc, char** argv) {
   t.about(kAbout);
   t.set("--quick", &q.full, false, "the quick matrix (default)");
   t.set("--full", &q.full, true, "the full matrix");
+  t.set("--dry-run", &dry_run, true,
+        "print the cells, the samples and the estimated duration; measure nothing");
   t.text("--out", &q.out_dir, "DIR", "results directory").default_text("results/<UTC date-time>");
   t.number("--repeats", &q.repeats, {1, 100}, "samples per cell");
   t.duration("--duration", &q.duration_s, {0, 86400, true}, "recorded time per sample")
@@ -170,8 +172,27 @@ void raise_fd_limit() {
 
 }  // namespace
 
+// --dry-run: the plan as it would run, and nothing measured or written.
+int print_plan(const bench::RunPlan& p) {
+  const std::vector<bench::CellPlan> cells = bench::plan_cells(p);
+  std::size_t runnable = 0;
+  std::printf("zapbench run (%s), dry run: nothing is measured or written\n", p.cfg.mode.c_str());
+  for (const bench::CellPlan& cp : cells) {
+    runnable += cp.cell.unavailable.empty();
+    std::printf("  %s%s%s\n", bench::cell_label(cp.cell).c_str(),
+                cp.cell.unavailable.empty() ? "" : ": unavailable: ", cp.cell.unavailable.c_str());
+  }
+  std::printf("%zu cells (%zu unavailable) x %u repeats = %zu samples of %.1f s + %.1f s warm-up; %s\n",
+              cells.size(), cells.size() - runnable, p.cfg.repeats, runnable * p.cfg.repeats,
+              p.cfg.duration_s, p.cfg.warmup_s, p.micro ? "the microbenchmarks first" : "no microbenchmarks");
+  std::printf("estimated duration: %s\n", bench::duration_text(bench::estimated_run_s(p, cells)).c_str());
+  return 0;
+}
+
 int cmd_run(int argc, char** argv) {
-  const bench::RunPlan p = parse(argc, argv);
+  bool dry_run = false;
+  const bench::RunPlan p = parse(argc, argv, dry_run);
+  if (dry_run) return print_plan(p);
   const auto t_start = Clock::now();
   const bench::RunFolder folder(p.out_dir);
   const bench::SampleContext ctx{p, folder, self_exe()};
@@ -239,7 +260,8 @@ int cmd_run(int argc, char** argv) {
       std::printf("[e2e] %s: unavailable: %s\n", bench::cell_label(cp.cell).c_str(),
                   cp.cell.unavailable.c_str());
   }
-  bench::Progress progress(runnable * p.cfg.repeats, p.cfg.warmup_s + p.cfg.duration_s + bench::kSampleOverheadS,
+  bench::Progress progress(runnable * p.cfg.repeats,
+                           p.cfg.warmup_s + p.cfg.duration_s + bench::kSampleOverheadS,
                            isatty(STDOUT_FILENO) != 0);
   std::printf("[e2e] %zu cells x %u repeats = %zu samples, ~%s\n", runnable, p.cfg.repeats, progress.total(),
               bench::duration_text(progress.eta_s()).c_str());

@@ -125,6 +125,20 @@ usage_error "micro --cpu past the CPU set" "zapbench micro: --cpu wants 0..1023,
 usage_error "run --go-json lists its choices" \
   "zapbench run: --go-json wants one of goccy, sonic, stdlib, got 'yaml' (see 'zapbench run --help')" run --go-json yaml
 
+# ---- run --dry-run: the plan and its estimate, nothing measured or written
+"$bin" run --full --dry-run --out "$work/dry" >"$work/dry_full" 2>&1
+rc=$?
+[ "$rc" = 0 ] && grep -q "^estimated duration: [0-9]" "$work/dry_full" && [ ! -e "$work/dry" ] &&
+  grep -q "^  rpc grpc-cpp grpc+protobuf c1000 p16" "$work/dry_full" && grep -q "^  hello nginx http2 c1 p1" "$work/dry_full"
+check "run --full --dry-run prints every cell and the estimated duration, writes nothing (exit $rc)" $?
+"$bin" run --dry-run >"$work/dry_quick" 2>&1
+rc=$?
+full_samples=$(sed -n 's/.* = \([0-9]*\) samples.*/\1/p' "$work/dry_full")
+quick_samples=$(sed -n 's/.* = \([0-9]*\) samples.*/\1/p' "$work/dry_quick")
+[ "$rc" = 0 ] && [ -n "$quick_samples" ] && [ "$quick_samples" -lt "$full_samples" ] &&
+  ! grep -q "^  hello zapbench grpc" "$work/dry_quick" && grep -q "^  rpc zapbench grpc+zap c1 p16" "$work/dry_quick"
+check "run --dry-run: quick plans its chosen cells, fewer than full's (exit $rc, $quick_samples < $full_samples)" $?
+
 # ---- micro with the Go reference: a Go arm that is not there is listed with why, and --no-go skips it
 "$bin" micro --filter '^Decode/zap$' --min-time 0.01 --go "$work/no-such-zapbench-go" >"$work/micro_go" 2>&1
 rc=$?

@@ -437,6 +437,11 @@ TEST(report_markdown, zap_rpc_against_grpc_cpp_with_the_body_and_framing_shares)
                "(the body changed) 5.00 µs, ZAP-RPC + protobuf (the framing changed) 3.33 µs — "
                "[tables](#e2e-rpc-p16)."))
       << md.substr(md.find("## What it found"), 4000);
+  // A floor that costs more than ours (its own samples, its own noise): no difference below zero.
+  r.cells.back() = cell("floor", "rpc", "tcp", "", 1, 16, 200000, 40);
+  EXPECT_TRUE(contains(report::markdown(r),
+                       "; the floor (a raw TCP echo) takes 4.00 µs: ZAP-RPC + ZAP costs no "
+                       "more than it, grpc++ 22.7 µs above it; on zapbench's own server"));
   // No grpc++ cell at depth 1: no line for it.
   EXPECT_FALSE(contains(md, "against gRPC C++ (grpc++, protobuf), rpc, depth 1,"));
   EXPECT_TRUE(contains(md, "| grpc-cpp gRPC + protobuf |")) << "the arm's own row";
