@@ -38,6 +38,7 @@
 #include "net/http2.hpp"
 #include "record/codecs.hpp"
 #include "record/logs.hpp"
+#include "support/test_listener.hpp"
 
 namespace zaptest {
 
@@ -60,24 +61,13 @@ class H2Server {
     Misbehave misbehave = Misbehave::none;
   };
 
-  H2Server(const record::CodecInfo& body, Config cfg) : body_(body), cfg_(cfg) {
-    listen_fd_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof a;
-    if (bind(listen_fd_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || listen(listen_fd_, 64) != 0 ||
-        getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&a), &len) != 0)
-      ADD_FAILURE() << "h2 test server: cannot listen";
-    port_ = ntohs(a.sin_port);
-    acceptor_ = std::thread([this] { accept_loop(); });
-  }
+  H2Server(const record::CodecInfo& body, Config cfg) : body_(body), cfg_(cfg) {}
   explicit H2Server(const record::CodecInfo& body) : H2Server(body, Config{}) {}
   H2Server(const H2Server&) = delete;
   H2Server& operator=(const H2Server&) = delete;
   ~H2Server() { stop(); }
 
-  std::uint16_t port() const { return port_; }
+  std::uint16_t port() const { return listener_.port(); }
   // Batches of two or more requests answered in reverse order.
   int reversed_batches() const { return reversed_; }
   // Requests misbehaved on (answered wrongly or reset).
@@ -89,12 +79,7 @@ class H2Server {
   // Connections accepted so far.
   int connections() const { return connections_; }
 
-  void stop() {
-    if (stopped_.exchange(true)) return;
-    acceptor_.join();
-    close(listen_fd_);
-    for (std::thread& t : conns_) t.join();
-  }
+  void stop() { listener_.stop(); }
 
  private:
   struct Stream {
@@ -318,7 +303,7 @@ class H2Server {
       allocations_ += now - counted;
       counted = now;
     };
-    while (!stopped_ && send_all(fd, c)) {
+    while (!listener_.stopping() && send_all(fd, c)) {
       count();
       pollfd p{fd, POLLIN, 0};
       const int ready = poll(&p, 1, c.batch.empty() ? 10 : 5);
@@ -355,32 +340,15 @@ class H2Server {
     }
   }
 
-  void accept_loop() {
-    while (!stopped_) {
-      pollfd p{listen_fd_, POLLIN, 0};
-      if (poll(&p, 1, 10) <= 0) continue;
-      const int fd = accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
-      if (fd < 0) continue;
-      const int one = 1;
-      setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-      ++connections_;
-      conns_.emplace_back([this, fd] {
-        serve(fd);
-        close(fd);
-      });
-    }
-  }
-
   const record::CodecInfo& body_;
   Config cfg_;
-  int listen_fd_ = -1;
-  std::uint16_t port_ = 0;
-  std::atomic<bool> stopped_{false};
   std::atomic<int> reversed_{0}, connections_{0};
   std::atomic<std::uint64_t> misbehaved_{0}, allocations_{0};
   std::atomic<std::size_t> most_open_{0};
-  std::thread acceptor_;
-  std::vector<std::thread> conns_;  // touched by the accept thread only, until stop() joins it
+  TestListener listener_{[this](int fd) {  // last: its threads use the above
+    ++connections_;
+    serve(fd);
+  }};
 };
 
 }  // namespace zaptest
