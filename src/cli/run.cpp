@@ -56,18 +56,19 @@ constexpr const char* kAbout =
     "sample, and samples taken while the machine was busy are flagged. Writes\n"
     "DIR/results.json (every sample and the environment; paths relative to DIR),\n"
     "DIR/report.md and DIR/report.html. The estimated duration is printed first.\n"
-    "--quick (default): connections 1,16 x depth 1,16 but not 16 x 16; 1 s samples after 0.5 s;\n"
-    "only the cells that answer the main questions (README, \"What --quick\n"
-    "measures\"): every framing on hello; on rpc the body axis on HTTP/1.1 (the\n"
-    "fastest JSON codec, ZAP, the fastest binary peer), gRPC and ZAP-RPC each with\n"
-    "protobuf and ZAP, ZAP-HTTP with ZAP; logs N=100 on HTTP/1.1+JSON and\n"
-    "ZAP-HTTP+ZAP; the Go reference's ZAP-HTTP and HTTP/1.1+JSON cells; nginx,\n"
-    "grpc++, the floor; the Logs microbenchmarks of those bodies at N=1,100,10000.\n"
-    "Giving --framings or --bodies measures every combination of them instead.\n"
-    "~10 minutes on 2 cores.\n"
+    "--quick (default): connections 1,16 x depth 1,16 but not 16 x 16; 1 s\n"
+    "samples after 0.5 s; only the cells that answer the main questions (README,\n"
+    "\"What --quick measures\"): every framing on hello; on rpc the body axis on\n"
+    "HTTP/1.1 (the fastest JSON codec, ZAP, the fastest binary peer), gRPC and\n"
+    "ZAP-RPC each with protobuf and ZAP, ZAP-HTTP with ZAP; logs N=100 on\n"
+    "HTTP/1.1+JSON and ZAP-HTTP+ZAP; the Go reference's ZAP-HTTP and HTTP/1.1+JSON\n"
+    "cells; nginx, grpc++, the floor; the Logs microbenchmarks of those bodies at\n"
+    "N=1,100,10000. Giving --framings, --bodies, --connections or --pipeline\n"
+    "measures every combination of what is given instead. ~7 minutes on 2 cores.\n"
     "--full: connections 1,16,125,1000; every framing x every codec; logs\n"
     "N=1,100,10000 (a logs cell with more than 2 GiB of answers in flight is listed\n"
-    "unavailable, not run); 5 s samples after 1 s; several hours (printed first).";
+    "unavailable, not run); 5 s samples after 1 s; ~10 hours on 2 cores\n"
+    "('zapbench run --full --dry-run' prints every cell and the estimate).";
 
 // The (name, value) choices of a matrix axis, from its one table of names.
 template <class E, std::size_t N>
