@@ -35,6 +35,15 @@ std::string load_result_json(const load::Options& options, const load::Result& r
 // totals disagree).
 LoadReport parse_load_result(const std::string& text);
 
+// The exact merge of several loaders' reports of one load (docs/spec/hosts.md
+// §5): counts, bytes, errors and connections answered summed, both latency
+// histograms merged bucket by bucket with their exact totals; options'
+// connections, threads and rate summed, every other option equal; elapsed_s
+// the longest; stopped if any was. `names` (files or hosts, one per report)
+// name the two that disagree in the std::runtime_error thrown when an option
+// differs ("B.json: framing zap, A.json: http"), or when `reports` is empty.
+LoadReport merge_load_reports(const std::vector<LoadReport>& reports, const std::vector<std::string>& names);
+
 // The names of the loader's wires as `zapbench load --framing` and the file
 // spell them ("http", "zap", "zap-rpc", "http2", "grpc", "floor"): the one
 // table, in --framing's order.

@@ -54,6 +54,7 @@ ExitStatus status_of(int wait_status, const rusage& ru) {
 }  // namespace
 
 std::string ExitStatus::describe() const {
+  if (!lost.empty()) return lost;
   if (hung) return "hung: killed";
   if (exited) return "exit " + std::to_string(code);
   return "signal " + std::to_string(signal);

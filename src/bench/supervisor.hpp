@@ -54,7 +54,10 @@ struct ExitStatus {
   int signal = 0;     // ...or a signal ended it
   bool hung = false;  // it outlived its bound and was killed
   double cpu_s = 0;   // user + system CPU of it and the children it reaped
-  [[nodiscard]] bool ok() const { return exited && code == 0 && !hung; }
+  // A remote child (remote_child.hpp) whose ssh session ended without its
+  // exit report: why ("ssh: exit 255: Connection reset by peer"); empty otherwise.
+  std::string lost;
+  [[nodiscard]] bool ok() const { return exited && code == 0 && !hung && lost.empty(); }
   [[nodiscard]] std::string describe() const;  // "exit 0", "exit 2", "signal 9", "hung: killed"
 };
 

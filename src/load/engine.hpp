@@ -70,6 +70,11 @@ struct Options {
   // as usual. For a caller that ends the load on an event (a signal, a test
   // that waits for what it needs) rather than after duration_s.
   const std::atomic<bool>* stop = nullptr;
+  // A start barrier (several loader hosts, docs/spec/hosts.md §4): when set,
+  // the warm-up lasts at least warmup_s and then goes on (not recorded) until
+  // *go becomes true; each thread starts its window when it sees it (within
+  // 1 ms). Progress::warm_threads counts the threads waiting for it.
+  const std::atomic<bool>* go = nullptr;
   // Wire::http2 and grpc, for tests: the first stream id of each connection
   // (odd; 1 in a run), so that a test reaches the end of the stream ids (2^31).
   std::uint32_t http2_first_stream_id = 1;
@@ -115,6 +120,13 @@ struct Result {
   double intended_rate_per_s = 0;  // open loop only
   double cpu_user_s = 0;           // the loader's own CPU time over the whole run
   double cpu_sys_s = 0;
+  // The first send recorded in the window (load/engine's monotonic clock, ns;
+  // the earliest over threads); -1 when none was.
+  std::int64_t window_first_send_ns = -1;
+  // A coordinated loader's time from reading `go` to window_first_send_ns,
+  // filled by `zapbench load --coordinated` and kept in the result file; -1
+  // otherwise.
+  std::int64_t go_to_first_send_ns = -1;
   [[nodiscard]] double rate_per_s() const { return elapsed_s > 0 ? double(responses) / elapsed_s : 0; }
   // Response bytes per second of the window, in MB (10^6 bytes): bytes_received / elapsed_s.
   [[nodiscard]] double received_mb_per_s() const {
@@ -129,6 +141,8 @@ struct Progress {
   std::atomic<std::uint64_t> responses{0};  // valid window responses
   std::atomic<std::uint64_t> errors{0};
   std::atomic<std::uint64_t> connections_answered{0};  // as Result::connections_answered, so far
+  std::atomic<unsigned> warm_threads{0};  // Options::go: threads past their warm-up, waiting for go
+  std::atomic<unsigned> threads{0};       // the threads the run started (set before they start)
 };
 
 // Runs the whole load (warm-up, window, drain) and returns the merged result.

@@ -27,6 +27,15 @@ struct Samples {
   [[nodiscard]] double spread() const;
 };
 
+// One host of a multi-host run as its preflight found it (bench/ssh.hpp).
+struct HostRow {
+  std::string role;  // "server" or "loader"
+  std::string host;  // the ssh destination as given
+  std::string version, hostname, kernel, cpu_model;
+  unsigned cpu_count = 0;
+  std::string allowed_cpus;  // "0-1"
+};
+
 struct Environment {
   std::string cpu_model;
   unsigned cpu_count = 0;
@@ -42,6 +51,11 @@ struct Environment {
   // CPUs online in the whole machine (what /proc/loadavg counts against);
   // 0 when not recorded (runs before the load gate), then cpu_count stands in.
   unsigned online_cpus = 0;
+  // What joins the server and the loaders: "loopback" (one host), "ssh hosts",
+  // or the namespace mode's "netns veth+bridge, netem delay 1ms rate 1gbit".
+  // Empty in runs before several hosts (read as loopback).
+  std::string link;
+  std::vector<HostRow> hosts;  // empty on one host
 };
 
 struct Config {
@@ -97,6 +111,19 @@ struct Micro {
 };
 
 // One end-to-end sample (one server process, one loader process).
+// One loader host's part of a multi-host sample (its own figures; the
+// sample's are the exact merge of all of them).
+struct LoaderHostRow {
+  std::string host;
+  std::uint64_t responses = 0;
+  double requests_per_s = 0;
+  std::uint64_t errors = 0;
+  double p50_ns = 0, p99_ns = 0, max_ns = 0;
+  double go_to_first_send_ns = NAN;  // from reading `go` to its first recorded send, its own clock
+  double go_rtt_ns = NAN;            // from writing `go` to reading its ack, the coordinator's clock
+  std::string failure;               // empty: it delivered its result
+};
+
 struct E2ESample {
   double requests_per_s = 0;
   double p50_ns = 0, p90_ns = 0, p99_ns = 0, p999_ns = 0, max_ns = 0, mean_ns = 0;
@@ -114,6 +141,10 @@ struct E2ESample {
   // The machine's 1-minute load average (/proc/loadavg) just before the
   // sample started; NaN when not recorded (runs before the load gate).
   double load_avg_1m = NAN;
+  // Several hosts (docs/spec/hosts.md §6): one row per loader host, and the
+  // bound on the spread of their windows' starts; empty / NaN on one host.
+  std::vector<LoaderHostRow> loader_hosts;
+  double start_skew_ns = NAN;
 };
 
 // One cell of the matrix (bench/matrix.hpp names the axes; results.json

@@ -1,0 +1,73 @@
+// bench/remote_child.hpp — a child process on another host (docs/spec/hosts.md
+// §3): `zapbench child` started over ssh runs the program there (pinned, in
+// its own process group, with its ready channel) and reports on a line
+// protocol; RemoteChild is the coordinator's side, with Child's interface.
+// Its ssh client is a local Child, so destroying a RemoteChild (or the
+// coordinator dying) closes the session, and the remote agent then kills
+// what it started: no process outlives the run on any host.
+// Also the agent's side: run_child_agent, the body of `zapbench child`.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bench/ssh.hpp"
+#include "bench/supervisor.hpp"
+
+namespace bench {
+
+// A file the agent writes into its private directory before it starts the
+// program (nginx's config); `{tmpdir}` and `{port}` in `text` are replaced.
+struct RemoteFile {
+  std::string name;  // relative to {tmpdir}, no '/'
+  std::string text;
+};
+
+// What to run on the host: `spec` as for a local Child (argv, cpus, env,
+// ready_channel), except that spec.log_path is a LOCAL file receiving the
+// remote program's stdout and stderr (through ssh's stderr), and argv[0] is a
+// path on the remote host. `{tmpdir}` / `{port}` are replaced there (§3).
+struct RemoteSpec {
+  ChildSpec spec;
+  bool tmpdir = false;          // --tmpdir
+  bool wait_accepting = false;  // --wait-accepting (with {port}): "ready http 0.0.0.0:PORT"
+  std::vector<RemoteFile> files;
+};
+
+class RemoteChild {
+ public:
+  // Starts `ssh HOST zapbench child ...`, sends the files and `start`.
+  // Throws std::runtime_error when the local ssh client cannot be started.
+  RemoteChild(const SshConfig& ssh, const std::string& host, const RemoteSpec& spec);
+  RemoteChild(RemoteChild&&) noexcept;
+  RemoteChild& operator=(RemoteChild&&) noexcept;
+  ~RemoteChild();  // closes the session: the agent SIGKILLs what is left
+
+  [[nodiscard]] const std::string& host() const { return host_; }
+
+  // The listeners the program announced (its ready lines, as the agent
+  // forwards them), once the agent said ready-end; empty when the session
+  // ended, the program exited first, or `timeout_s` passed.
+  std::vector<ReadyListener> wait_ready(double timeout_s);
+
+  // Waits up to `timeout_s` for the agent's exit report; past it, ends the
+  // session (hung = true). cpu_s is the program's CPU time on its host;
+  // `lost` says why when the session ended without a report.
+  ExitStatus wait(double timeout_s);
+
+  // `stop` (the agent sends SIGTERM, SIGKILL after its grace), then wait.
+  ExitStatus stop(double grace_s);
+
+ private:
+  struct Impl;
+  std::string host_;
+  Impl* impl_ = nullptr;
+};
+
+// The body of `zapbench child` (argv after "child"): the agent of §3, on
+// stdin/stdout. Returns the process's exit code (0 after an `exit` report; 2
+// for a usage error, with the message on stderr).
+int run_child_agent(int argc, char** argv);
+
+}  // namespace bench

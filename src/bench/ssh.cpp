@@ -1,0 +1,35 @@
+// bench/ssh.cpp — ssh command lines (ssh.hpp). The preflight is in
+// ssh_preflight.cpp.
+#include "bench/ssh.hpp"
+
+#include "bench/supervisor.hpp"
+
+namespace bench {
+
+std::string host_address(const std::string& destination) {
+  const auto at = destination.rfind('@');
+  return at == std::string::npos ? destination : destination.substr(at + 1);
+}
+
+std::vector<std::string> ssh_argv(const SshConfig& ssh, const std::string& host,
+                                  const std::vector<std::string>& remote_argv) {
+  // BatchMode: never a prompt. ServerAlive: a dead host or a dropped link
+  // ends the client in ~6 s (exit 255), which is how the coordinator learns
+  // of it; the remote side ends on its stdin's end of file.
+  std::vector<std::string> a = {ssh.program, "-T",
+                                "-o",        "BatchMode=yes",
+                                "-o",        "ConnectTimeout=10",
+                                "-o",        "ServerAliveInterval=2",
+                                "-o",        "ServerAliveCountMax=3"};
+  if (!ssh.config_file.empty()) a.insert(a.end(), {"-F", ssh.config_file});
+  std::string command;
+  for (const std::string& arg : remote_argv) command += (command.empty() ? "" : " ") + shell_quote(arg);
+  a.insert(a.end(), {host, "--", command});
+  return a;
+}
+
+std::string remote_zapbench(const SshConfig& ssh) {
+  return ssh.remote_zapbench.empty() ? own_executable() : ssh.remote_zapbench;
+}
+
+}  // namespace bench
