@@ -27,6 +27,7 @@
 #include <cstring>
 #include <ctime>
 #include <iterator>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 
@@ -127,6 +128,16 @@ class Thread {
     t0_ns_ = t0_ns;
     warm_end_ns_ = t0_ns + static_cast<std::int64_t>(opt_.warmup_s * kNsPerS);
     end_ns_ = warm_end_ns_ + static_cast<std::int64_t>(opt_.duration_s * kNsPerS);
+    if (opt_.go != nullptr) {
+      // A start barrier: the window starts when *go is seen (wait_ms), not
+      // at the warm-up's end. Until then both ends lie beyond any time, so
+      // nothing is recorded and the warm-up load goes on (closed and open
+      // loop both send while t < end_ns_); far from INT64_MAX so that
+      // end_ns_ + the drain bound cannot overflow.
+      warmup_done_ns_ = warm_end_ns_;
+      warm_end_ns_ = end_ns_ = kNotYetNs;
+      waiting_go_ = true;
+    }
   }
   net::Loop& loop() { return loop_; }
   const Result& result() const { return result_; }
@@ -154,6 +165,7 @@ class Thread {
   // else how long to wait: up to the next scheduled send.
   int wait_ms() {
     const std::int64_t now = now_ns();
+    if (waiting_go_ && now >= warmup_done_ns_ && await_go(now)) return 1;
     if (W::kSession && now < end_ns_ && refused_.load(std::memory_order_relaxed)) end_window(now);
     if (opt_.stop != nullptr && now < end_ns_ && opt_.stop->load(std::memory_order_relaxed)) {
       warm_end_ns_ = std::min(warm_end_ns_, now);
@@ -169,6 +181,30 @@ class Thread {
     const std::int64_t next = next_send_ns();
     return next <= now ? 0 : static_cast<int>(std::min<std::int64_t>((next - now) / kNsPerMs, 10));
   }
+  // Options::go, once the warm-up time passed: counts this thread warm
+  // (once), then starts the window when *go is set (one relaxed load per
+  // round while waiting). True while still waiting: the caller polls again
+  // within 1 ms. A stop while waiting leaves an empty window (the stop check
+  // that follows in wait_ms ends it at `now`).
+  bool await_go(std::int64_t now) {
+    if (!counted_warm_) {
+      counted_warm_ = true;
+      if (progress_ != nullptr) progress_->warm_threads.fetch_add(1, std::memory_order_relaxed);
+    }
+    if (opt_.stop != nullptr && opt_.stop->load(std::memory_order_relaxed)) {
+      waiting_go_ = false;
+      return false;
+    }
+    if (!opt_.go->load(std::memory_order_relaxed)) return true;
+    // The window starts now; the open loop's schedule rebases on it at the
+    // next housekeeping (rebased_ is still false: warm_end_ns_ was beyond
+    // every t until here), before any open-loop send of the window.
+    waiting_go_ = false;
+    warm_end_ns_ = now;
+    end_ns_ = now + static_cast<std::int64_t>(opt_.duration_s * kNsPerS);
+    return false;
+  }
+
   // A fresh timestamp per event: with many connections ready at once, one
   // taken after epoll_wait would be stale for the later ones (and would
   // date their next sends too early, inflating those latencies).
@@ -338,6 +374,7 @@ class Thread {
     if (in_window(intended_ns)) {
       ++result_.requests;
       result_.bytes_sent += c.out.size() - out_before_bytes;
+      if (result_.window_first_send_ns < 0) result_.window_first_send_ns = t;
     }
   }
 
@@ -591,6 +628,12 @@ class Thread {
   std::int64_t t0_ns_ = 0, warm_end_ns_ = 0, end_ns_ = 0;
   std::uint64_t next_id_ = 0;
   bool rebased_ = false;
+  // Options::go: the barrier (arm, await_go). warmup_done_ns_: when the
+  // warm-up time passes (the window's start is *go's, unknown until seen).
+  static constexpr std::int64_t kNotYetNs = std::numeric_limits<std::int64_t>::max() / 4;
+  std::int64_t warmup_done_ns_ = 0;
+  bool waiting_go_ = false;
+  bool counted_warm_ = false;
   Result result_;
 };
 
@@ -620,6 +663,7 @@ Result run_with(const Options& opt, Progress* progress, const net::Address& addr
         net::cpu_for(opt.cpus, i)));
     first += n;
   }
+  if (progress != nullptr) progress->threads.store(threads, std::memory_order_relaxed);
   rusage before{};
   getrusage(RUSAGE_SELF, &before);
   const std::int64_t t0 = now_ns();
@@ -647,6 +691,9 @@ Result run_with(const Options& opt, Progress* progress, const net::Address& addr
     for (int k = 0; k < static_cast<int>(ErrorKind::count_); ++k) out.errors[k] += r.errors[k];
     out.latency.merge(r.latency);
     out.latency_actual.merge(r.latency_actual);
+    if (r.window_first_send_ns >= 0 &&
+        (out.window_first_send_ns < 0 || r.window_first_send_ns < out.window_first_send_ns))
+      out.window_first_send_ns = r.window_first_send_ns;
   }
   out.elapsed_s = double(window_ns) / double(kNsPerS);
   out.intended_rate_per_s = opt.rate_per_s;

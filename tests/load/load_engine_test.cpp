@@ -29,6 +29,7 @@
 #include "load/engine.hpp"
 #include "micro/alloc_counter.hpp"
 #include "net/buffer.hpp"
+#include "net/clock.hpp"
 #include "net/http1.hpp"
 #include "net/zap_http.hpp"
 #include "net/zap_rpc.hpp"
@@ -714,6 +715,58 @@ TEST(load_engine, a_window_that_runs_its_full_duration_reports_it) {
   EXPECT_EQ(r.elapsed_s, 0.25);
   EXPECT_EQ(r.error_total(), 0u) << describe_errors(r);
   EXPECT_EQ(r.responses, r.requests);  // warm-up 0: the first request of each connection is in the window
+}
+
+// Options::go, the start barrier of several loader hosts (docs/spec/hosts.md §4): never set, the threads
+// count themselves warm and keep the warm-up load going unrecorded; a stop then leaves an empty window.
+TEST(load_engine, a_start_barrier_never_given_records_nothing) {
+  for (const double rate : {0.0, 2000.0}) {  // closed loop, then open loop
+    SCOPED_TRACE(rate > 0 ? "open loop" : "closed loop");
+    load::Options o = options(Wire::http, OwnServer::get().port(Wire::http), Scenario::hello);
+    o.threads = 2;
+    o.rate_per_s = rate;
+    o.warmup_s = 0.05;
+    std::atomic<bool> go{false};
+    o.go = &go;
+    zaptest::BackgroundLoad l(o);
+    l.await([](const load::Progress& p) { return p.threads.load() == 2 && p.warm_threads.load() == 2; },
+            "both threads warm");
+    const load::Result& r = l.finish();
+    EXPECT_TRUE(r.stopped);
+    EXPECT_EQ(r.elapsed_s, 0);
+    EXPECT_EQ(r.requests, 0u);
+    EXPECT_EQ(r.responses, 0u);
+    EXPECT_EQ(r.latency.count(), 0u);
+    EXPECT_EQ(r.error_total(), 0u) << describe_errors(r);
+    EXPECT_EQ(r.window_first_send_ns, -1);
+    EXPECT_EQ(l.progress().responses.load(), 0u);
+  }
+}
+
+// go set once every thread is warm: the window starts when each thread sees it, never before (the
+// first recorded send is at or after the moment go was set, on the engine's clock, net/clock.hpp).
+TEST(load_engine, a_start_barrier_starts_the_window_at_go) {
+  for (const double rate : {0.0, 2000.0}) {
+    SCOPED_TRACE(rate > 0 ? "open loop" : "closed loop");
+    load::Options o = options(Wire::http, OwnServer::get().port(Wire::http), Scenario::hello);
+    o.threads = 2;
+    o.rate_per_s = rate;
+    o.warmup_s = 0.05;
+    std::atomic<bool> go{false};
+    o.go = &go;
+    zaptest::BackgroundLoad l(o);
+    l.await([](const load::Progress& p) { return p.threads.load() == 2 && p.warm_threads.load() == 2; },
+            "both threads warm");
+    EXPECT_EQ(l.progress().responses.load(), 0u);  // nothing recorded before go
+    const std::int64_t go_ns = net::now_ns();
+    go = true;
+    l.await_responses(100, "100 valid responses after go");
+    const load::Result& r = l.finish();
+    expect_clean(r);
+    EXPECT_TRUE(r.stopped);
+    EXPECT_GE(r.window_first_send_ns, go_ns);
+    EXPECT_LE(r.window_first_send_ns, net::now_ns());
+  }
 }
 
 // Little's law, L = rate x W, as the inequalities a closed loop obeys exactly. Against a server that waits
