@@ -2,6 +2,7 @@
 // member by member and read back strictly.
 #include "bench/load_result.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -195,6 +196,7 @@ std::string load_result_json(const load::Options& o, const load::Result& r) {
             {"errors", errors},
             {"loader_cpu_user_s", r.cpu_user_s},
             {"loader_cpu_sys_s", r.cpu_sys_s},
+            {"go_to_first_send_ns", r.go_to_first_send_ns},
             {"latency", histogram_json(r.latency)},
             {"latency_uncorrected", histogram_json(r.latency_actual)}};
   std::string out;
@@ -291,9 +293,71 @@ LoadReport parse_load_result(const std::string& text) {
   r.intended_rate_per_s = o.rate_per_s;
   r.cpu_user_s = num(j, p, "loader_cpu_user_s");
   r.cpu_sys_s = num(j, p, "loader_cpu_sys_s");
+  // A coordinated loader's d_i (docs/spec/hosts.md §4); -1 otherwise; files from before it have none.
+  // [wt-loaders: the minimal write/read; wt-merge adds the same field — keep one.]
+  if (j.contains("go_to_first_send_ns")) {
+    const json& d = at(j, p, "go_to_first_send_ns");
+    if (!d.is_number_integer()) fail("go_to_first_send_ns", "expected a whole number");
+    r.go_to_first_send_ns = d.get<std::int64_t>();
+  }
   r.latency = histogram_of(at(j, p, "latency"), "latency");
   r.latency_actual = histogram_of(at(j, p, "latency_uncorrected"), "latency_uncorrected");
   return rep;
+}
+
+// [wt-loaders: a simple merge so that this branch links and its tests run; the
+// lead keeps wt-merge's implementation of merge_load_reports.]
+LoadReport merge_load_reports(const std::vector<LoadReport>& reports, const std::vector<std::string>& names) {
+  if (reports.empty()) throw std::runtime_error("merge: no load result to merge");
+  const auto name = [&](std::size_t i) { return i < names.size() ? names[i] : "#" + std::to_string(i + 1); };
+  LoadReport m = reports[0];
+  for (std::size_t i = 1; i < reports.size(); ++i) {
+    const load::Options& a = reports[0].options;
+    const load::Options& b = reports[i].options;
+    const auto differ = [&](const char* what, const std::string& va, const std::string& vb) {
+      throw std::runtime_error("merge: " + name(i) + ": " + what + " " + vb + ", " + name(0) + ": " + va);
+    };
+    if (a.wire != b.wire)
+      differ("framing", std::string(framing_name(a.wire)), std::string(framing_name(b.wire)));
+    if (a.wire != load::Wire::floor && a.scenario != b.scenario)
+      differ("scenario", std::to_string(int(a.scenario)), std::to_string(int(b.scenario)));
+    if (a.body != b.body)
+      differ("body", a.body ? std::string(a.body->name) : "", b.body ? std::string(b.body->name) : "");
+    if (a.logs != b.logs) differ("logs", std::to_string(a.logs), std::to_string(b.logs));
+    if (a.pipeline != b.pipeline) differ("pipeline", std::to_string(a.pipeline), std::to_string(b.pipeline));
+    if (a.duration_s != b.duration_s)
+      differ("duration_s", std::to_string(a.duration_s), std::to_string(b.duration_s));
+    if (a.warmup_s != b.warmup_s) differ("warmup_s", std::to_string(a.warmup_s), std::to_string(b.warmup_s));
+    if (a.timeout_ms != b.timeout_ms)
+      differ("timeout_ms", std::to_string(a.timeout_ms), std::to_string(b.timeout_ms));
+    if (a.host != b.host || a.port != b.port)
+      differ("addr", a.host + ":" + std::to_string(a.port), b.host + ":" + std::to_string(b.port));
+    if (a.floor_request_bytes != b.floor_request_bytes || a.floor_response_bytes != b.floor_response_bytes)
+      differ("request_bytes/response_bytes", std::to_string(a.floor_request_bytes),
+             std::to_string(b.floor_request_bytes));
+    if ((a.rate_per_s > 0) != (b.rate_per_s > 0))
+      differ("intended_rate_per_s", std::to_string(a.rate_per_s), std::to_string(b.rate_per_s));
+    m.options.connections += b.connections;
+    m.options.threads += b.threads;
+    m.options.rate_per_s += b.rate_per_s;
+    const load::Result& r = reports[i].result;
+    m.result.elapsed_s = std::max(m.result.elapsed_s, r.elapsed_s);
+    m.result.stopped = m.result.stopped || r.stopped;
+    m.result.requests += r.requests;
+    m.result.responses += r.responses;
+    m.result.bytes_sent += r.bytes_sent;
+    m.result.bytes_received += r.bytes_received;
+    m.result.connections_answered += r.connections_answered;
+    for (int k = 0; k < static_cast<int>(load::ErrorKind::count_); ++k) m.result.errors[k] += r.errors[k];
+    m.result.latency.merge(r.latency);
+    m.result.latency_actual.merge(r.latency_actual);
+    m.result.cpu_user_s += r.cpu_user_s;
+    m.result.cpu_sys_s += r.cpu_sys_s;
+  }
+  m.result.intended_rate_per_s = m.options.rate_per_s;
+  m.result.window_first_send_ns = -1;  // each host's own clock: not comparable
+  m.result.go_to_first_send_ns = -1;
+  return m;
 }
 
 }  // namespace bench

@@ -130,24 +130,39 @@ Child::Child(const ChildSpec& spec) {
                        O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (log < 0)
     throw std::runtime_error("supervisor: cannot open " + spec.log_path + ": " + std::strerror(errno));
-  int ready[2] = {-1, -1};
-  if (spec.ready_channel && pipe2(ready, O_CLOEXEC) != 0) {
+  // Every pipe close-on-exec: the child gets its ends by dup2 only, and no
+  // other child inherits them (else this one would never read end of file).
+  int ready[2] = {-1, -1}, in[2] = {-1, -1}, out[2] = {-1, -1};
+  const auto close_pipes = [&] {
+    for (int* p : {ready, in, out})
+      for (int i : {0, 1})
+        if (p[i] >= 0) close(std::exchange(p[i], -1));
+  };
+  if ((spec.ready_channel && pipe2(ready, O_CLOEXEC) != 0) ||
+      (spec.pipe_stdio && (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0))) {
+    const int err = errno;
     close(log);
-    throw std::runtime_error(std::string("supervisor: pipe: ") + std::strerror(errno));
+    close_pipes();
+    throw std::runtime_error(std::string("supervisor: pipe: ") + std::strerror(err));
   }
   const pid_t pid = fork();
   if (pid < 0) {
+    const int err = errno;
     close(log);
-    if (spec.ready_channel) close(ready[0]), close(ready[1]);
-    throw std::runtime_error(std::string("supervisor: fork: ") + std::strerror(errno));
+    close_pipes();
+    throw std::runtime_error(std::string("supervisor: fork: ") + std::strerror(err));
   }
   if (pid == 0) {
     setpgid(0, 0);
     if (!spec.cpus.empty()) sched_setaffinity(0, sizeof set, &set);
-    dup2(log, STDOUT_FILENO);
+    dup2(spec.pipe_stdio ? out[1] : log, STDOUT_FILENO);
     dup2(log, STDERR_FILENO);
-    const int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);  // only its copy on 0 survives exec
-    if (devnull >= 0) dup2(devnull, STDIN_FILENO);
+    if (spec.pipe_stdio) {
+      dup2(in[0], STDIN_FILENO);
+    } else {
+      const int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);  // only its copy on 0 survives exec
+      if (devnull >= 0) dup2(devnull, STDIN_FILENO);
+    }
     if (spec.ready_channel) {
       // dup2 onto another number clears close-on-exec; onto itself it does not.
       if (ready[1] == kReadyFdInChild)
@@ -163,12 +178,20 @@ Child::Child(const ChildSpec& spec) {
     close(ready[1]);  // so the read end sees EOF once the child closes its copy (or dies)
     ready_fd_ = ready[0];
   }
+  if (spec.pipe_stdio) {
+    close(in[0]);
+    close(out[1]);
+    stdin_fd_ = in[1];
+    stdout_fd_ = out[0];
+  }
   pid_ = pid;
 }
 
 Child::Child(Child&& other) noexcept
     : pid_(std::exchange(other.pid_, -1)),
       ready_fd_(std::exchange(other.ready_fd_, -1)),
+      stdin_fd_(std::exchange(other.stdin_fd_, -1)),
+      stdout_fd_(std::exchange(other.stdout_fd_, -1)),
       status_(other.status_) {}
 
 Child& Child::operator=(Child&& other) noexcept {
@@ -176,6 +199,8 @@ Child& Child::operator=(Child&& other) noexcept {
     kill_and_reap();
     pid_ = std::exchange(other.pid_, -1);
     ready_fd_ = std::exchange(other.ready_fd_, -1);
+    stdin_fd_ = std::exchange(other.stdin_fd_, -1);
+    stdout_fd_ = std::exchange(other.stdout_fd_, -1);
     status_ = other.status_;
   }
   return *this;
@@ -183,8 +208,14 @@ Child& Child::operator=(Child&& other) noexcept {
 
 Child::~Child() { kill_and_reap(); }
 
+void Child::close_stdin() noexcept {
+  if (stdin_fd_ >= 0) close(std::exchange(stdin_fd_, -1));
+}
+
 void Child::kill_and_reap() noexcept {
   if (ready_fd_ >= 0) close(std::exchange(ready_fd_, -1));
+  close_stdin();
+  if (stdout_fd_ >= 0) close(std::exchange(stdout_fd_, -1));
   if (pid_ <= 0) return;
   kill(-pid_, SIGKILL);
   kill(pid_, SIGKILL);
@@ -249,6 +280,8 @@ ExitStatus Child::wait(double timeout_s) {
   }
   pid_ = -1;
   if (ready_fd_ >= 0) close(std::exchange(ready_fd_, -1));
+  close_stdin();
+  if (stdout_fd_ >= 0) close(std::exchange(stdout_fd_, -1));
   return status_;
 }
 

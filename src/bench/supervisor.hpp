@@ -29,6 +29,10 @@ struct ChildSpec {
   // Variables added to (or replacing those of) the parent's environment,
   // "NAME=value" each: GOMAXPROCS for the Go arms.
   std::vector<std::string> env;
+  // Pipes to the child's stdin and from its stdout (Child::stdin_fd,
+  // stdout_fd; stderr alone goes to log_path): a child that speaks a line
+  // protocol, as `zapbench load --coordinated` over ssh (loaders.hpp).
+  bool pipe_stdio = false;
 };
 
 // One line of the ready channel: "<kind> <host>:<port>", e.g. "http 127.0.0.1:8080".
@@ -74,6 +78,13 @@ class Child {
   ~Child();  // SIGKILL to the group and reap, when still running
 
   [[nodiscard]] pid_t pid() const { return pid_; }
+  // With ChildSpec::pipe_stdio: the write end of its stdin and the read end
+  // of its stdout (close-on-exec, owned by the Child: closed by wait() and
+  // the destructor); -1 otherwise or once closed.
+  [[nodiscard]] int stdin_fd() const { return stdin_fd_; }
+  [[nodiscard]] int stdout_fd() const { return stdout_fd_; }
+  // Closes the child's stdin (it reads end of file there).
+  void close_stdin() noexcept;
 
   // Reads the ready channel until the child closes it; the listeners it
   // announced. Empty when the child closed it without a line, exited, or
@@ -91,6 +102,8 @@ class Child {
   void kill_and_reap() noexcept;
   pid_t pid_ = -1;
   int ready_fd_ = -1;  // the read end of the ready channel
+  int stdin_fd_ = -1;  // pipe_stdio: ours
+  int stdout_fd_ = -1;
   ExitStatus status_;
 };
 

@@ -1,23 +1,33 @@
 // cli/load.cpp — `zapbench load`: its flag table to load::Options, a live
 // progress line on a terminal, the report, and --json-out (the file is
 // bench/load_result.hpp's, the module `zapbench run` reads it back with).
-// Owns no protocol logic.
+// Three more forms share the flags and the one report printer: the
+// coordinated loader (--coordinated, docs/spec/hosts.md §4: the line
+// protocol on stdin/stdout), the load over several loader hosts
+// (--loader-hosts, bench/loaders.hpp) and the merge of result files
+// (--merge). Owns no protocol logic beyond §4's few lines.
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <thread>
 
 #include "bench/load_result.hpp"
+#include "bench/loaders.hpp"
+#include "bench/supervisor.hpp"
 #include "cli/args.hpp"
 #include "cli/codec_flags.hpp"
 #include "cli/flags.hpp"
 #include "load/engine.hpp"
+#include "net/clock.hpp"
 
 namespace cli {
 namespace {
@@ -38,12 +48,220 @@ void on_stop_signal(int sig) {
   g_stop.store(true, std::memory_order_relaxed);
 }
 
+// ---- --coordinated (docs/spec/hosts.md §4): stdout carries only these lines.
+std::atomic<bool> g_go{false};
+std::atomic<std::int64_t> g_go_ns{-1};  // when `go` was read (net::now_ns, the engine's clock)
+std::mutex g_protocol_mutex;            // one writer at a time: `result` is longer than PIPE_BUF
+
+void protocol_write(const std::string& text) {
+  const std::lock_guard<std::mutex> lock(g_protocol_mutex);
+  for (std::size_t done = 0; done < text.size();) {
+    const ssize_t n = write(STDOUT_FILENO, text.data() + done, text.size() - done);
+    if (n > 0)
+      done += std::size_t(n);
+    else if (!(n < 0 && errno == EINTR))
+      _exit(3);  // the coordinator is gone
+  }
+}
+
+// The coordinator's lines on stdin: `go`, `stop`; its end of file ends the
+// loader at once (the session closed: nothing would read the result).
+void read_coordinator() {
+  std::string buf;
+  char b[256];
+  for (;;) {
+    const ssize_t n = read(STDIN_FILENO, b, sizeof b);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) _exit(3);
+    buf.append(b, std::size_t(n));
+    for (std::size_t nl; (nl = buf.find('\n')) != std::string::npos; buf.erase(0, nl + 1)) {
+      const std::string line = buf.substr(0, nl);
+      if (line == "go") {
+        if (!g_go.load()) {
+          g_go_ns.store(net::now_ns());
+          g_go.store(true, std::memory_order_relaxed);
+        }
+        protocol_write("go-ack\n");
+      } else if (line == "stop") {
+        if (g_stop_signal == 0) g_stop_signal = SIGINT;  // as SIGINT: exit 130
+        g_stop.store(true, std::memory_order_relaxed);
+      }
+    }
+  }
+}
+
+std::string addr_text(const load::Options& o) { return flags::to_string(flags::HostPort{o.host, o.port}); }
+
+// The report of one load, a merge of several, or a coordinated loader's (on
+// stderr): every path prints it here. `stopped_by` names what stopped a
+// stopped window.
+void print_report(std::FILE* f, const load::Options& o, const load::Result& r,
+                  const std::string& stopped_by) {
+  const bool floor = o.wire == load::Wire::floor;
+  const std::string wire(bench::framing_name(o.wire));
+  const bool rpc = !floor && o.scenario == load::Scenario::rpc;
+  const bool logs = !floor && o.scenario == load::Scenario::logs;
+  const std::string scenario = floor ? "" : rpc ? "rpc" : logs ? "logs" : "hello";
+  const std::string body_name = (rpc || logs) && o.body != nullptr ? std::string(o.body->name) : "";
+  std::string what = rpc || logs ? scenario + " body " + body_name : scenario;
+  if (logs) what = "logs N=" + std::to_string(o.logs) + " body " + body_name;
+  if (floor)
+    what = std::to_string(o.floor_request_bytes) + " B requests, " + std::to_string(o.floor_response_bytes) +
+           " B responses";
+  std::fprintf(
+      f, "zapbench load: %s %s at %s, %u connections, %u threads, pipeline %u, %.1f s (+%.1f s warm-up)\n",
+      wire.c_str(), what.c_str(), addr_text(o).c_str(), o.connections, o.threads, o.pipeline, o.duration_s,
+      o.warmup_s);
+  // Per second of the window; 0 for an empty one (stopped in the warm-up).
+  const auto per_s = [&](double n) { return r.elapsed_s > 0 ? n / r.elapsed_s : 0.0; };
+  if (r.stopped)
+    std::fprintf(f, "  STOPPED by %s after %.2f s of the window: the figures cover that part only\n",
+                 stopped_by.c_str(), r.elapsed_s);
+  std::fprintf(f,
+               "  requests/s   %.1f (%llu responses, %llu requests sent, %llu of %u connections answered)\n",
+               r.rate_per_s(), static_cast<unsigned long long>(r.responses),
+               static_cast<unsigned long long>(r.requests),
+               static_cast<unsigned long long>(r.connections_answered), o.connections);
+  if (o.rate_per_s > 0) {
+    const double achieved = per_s(double(r.requests));
+    std::fprintf(f, "  rate         intended %.1f/s, achieved %.1f/s\n", o.rate_per_s, achieved);
+    if (achieved < 0.95 * o.rate_per_s)
+      std::fprintf(
+          f,
+          "  WARNING: the loader could NOT keep the intended rate (%.0f%% of it): latencies include the "
+          "backlog\n",
+          100.0 * achieved / o.rate_per_s);
+  }
+  std::fprintf(f, "  bytes/s      sent %.0f, received %.0f\n", per_s(double(r.bytes_sent)),
+               per_s(double(r.bytes_received)));
+  std::fprintf(f, "  MB/s         %.1f of responses (10^6 bytes received per second)\n",
+               r.received_mb_per_s());
+  const load::Histogram& h = r.latency;
+  std::fprintf(f, "  latency us   p50 %s  p90 %s  p99 %s  p99.9 %s  max %s  mean %.1f  stdev %.1f%s\n",
+               us(h.value_at_percentile(50)).c_str(), us(h.value_at_percentile(90)).c_str(),
+               us(h.value_at_percentile(99)).c_str(), us(h.value_at_percentile(99.9)).c_str(),
+               us(h.max()).c_str(), h.mean() / 1000, h.stdev() / 1000,
+               o.rate_per_s > 0 ? "  (from intended send times)" : "");
+  if (o.rate_per_s > 0) {
+    const load::Histogram& u = r.latency_actual;
+    std::fprintf(f, "  uncorrected  p50 %s  p90 %s  p99 %s  p99.9 %s  max %s  (from actual send times)\n",
+                 us(u.value_at_percentile(50)).c_str(), us(u.value_at_percentile(90)).c_str(),
+                 us(u.value_at_percentile(99)).c_str(), us(u.value_at_percentile(99.9)).c_str(),
+                 us(u.max()).c_str());
+  }
+  std::fprintf(f, "  errors       %llu", static_cast<unsigned long long>(r.error_total()));
+  for (int k = 0; k < static_cast<int>(load::ErrorKind::count_); ++k)
+    if (r.errors[k] != 0)
+      std::fprintf(f, "  %.*s %llu", int(load::describe(load::ErrorKind(k)).size()),
+                   load::describe(load::ErrorKind(k)).data(), static_cast<unsigned long long>(r.errors[k]));
+  std::fprintf(f, "\n  loader CPU   user %.2f s, sys %.2f s\n", r.cpu_user_s, r.cpu_sys_s);
+}
+
+void write_result(const std::string& path, const load::Options& o, const load::Result& r) {
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  f << bench::load_result_json(o, r);
+  if (!f) die("--json-out: cannot write " + path);
+}
+
+// `zapbench load --merge FILE...`: the files' exact merge, reported as a load.
+int merge_files(const std::vector<std::string>& files, const std::string& json_out) {
+  std::vector<bench::LoadReport> reports;
+  for (const std::string& file : files) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) die("load --merge: cannot read " + file);
+    try {
+      reports.push_back(bench::parse_load_result(bench::read_file(file)));
+    } catch (const std::exception& e) {
+      die("load --merge: " + file + ": " + e.what());
+    }
+  }
+  bench::LoadReport m;
+  try {
+    m = bench::merge_load_reports(reports, files);
+  } catch (const std::exception& e) {
+    die(std::string("load --merge: ") + e.what());
+  }
+  std::printf("merged %zu load results\n", files.size());
+  print_report(stdout, m.options, m.result, "a signal on one of the loaders");
+  if (!json_out.empty()) write_result(json_out, m.options, m.result);
+  return 0;
+}
+
+// `zapbench load --loader-hosts H,...`: the whole load `o` over those hosts.
+int load_on_hosts(const load::Options& o, const std::vector<std::string>& hosts, const bench::SshConfig& ssh,
+                  const std::string& json_out) {
+  bench::LoaderRun run;
+  run.ssh = ssh;
+  run.hosts = hosts;
+  run.options = o;
+  run.options.stop = nullptr;
+  run.stop = &g_stop;
+  // The loaders' logs beside the result file, else in the temporary directory.
+  run.log_prefix =
+      !json_out.empty()
+          ? json_out + ".host"
+          : (std::filesystem::temp_directory_path() / ("zapbench-load-" + std::to_string(getpid()) + ".host"))
+                .string();
+  bench::MultiLoad m;
+  try {
+    m = bench::run_loaders(run);
+  } catch (const std::exception& e) {
+    die(std::string("load: ") + e.what());
+  }
+  if (m.merged) print_report(stdout, m.merged->options, m.merged->result, "a signal on one of the loaders");
+  std::printf("  loader hosts %zu, start skew <= %s us (logs: %s<i>.log)\n", hosts.size(),
+              m.start_skew_ns >= 0 ? us(std::uint64_t(m.start_skew_ns)).c_str() : "-",
+              run.log_prefix.c_str());
+  for (std::size_t i = 0; i < m.hosts.size(); ++i) {
+    const bench::LoaderHostResult& h = m.hosts[i];
+    if (h.report) {
+      const load::Result& r = h.report->result;
+      std::printf(
+          "  host %-16s responses %llu  requests/s %.1f  p99 %s us  go->first send %s us  go RTT %s us%s%s\n",
+          h.host.c_str(), static_cast<unsigned long long>(r.responses), r.rate_per_s(),
+          us(r.latency.value_at_percentile(99)).c_str(),
+          h.go_to_first_send_ns >= 0 ? us(std::uint64_t(h.go_to_first_send_ns)).c_str() : "-",
+          h.go_rtt_ns >= 0 ? us(std::uint64_t(h.go_rtt_ns)).c_str() : "-",
+          h.failure.empty() ? "" : "  FAILED: ", h.failure.c_str());
+      if (!json_out.empty())
+        write_result(json_out + ".host" + std::to_string(i) + ".json", h.report->options, r);
+    } else {
+      std::printf("  host %-16s %s\n", h.host.c_str(),
+                  h.failure.empty() ? "did not run" : ("FAILED: " + h.failure).c_str());
+    }
+  }
+  for (const std::string& n : m.notes) std::printf("  note: %s\n", n.c_str());
+  if (m.merged && !json_out.empty()) write_result(json_out, m.merged->options, m.merged->result);
+  if (g_stop.load()) return 128 + int(g_stop_signal);
+  if (!m.failure.empty()) {
+    std::fprintf(stderr, "zapbench load: %s\n", m.failure.c_str());
+    return 1;
+  }
+  return 0;
+}
+
 }  // namespace
 
 int cmd_load(int argc, char** argv) {
+  // --merge FILE...: its files are taken here (the table has no list of
+  // positionals); what is left is parsed with the table, to refuse any flag
+  // of a load beside it.
+  std::vector<std::string> merge_files_given;
+  std::vector<char*> args;
+  for (int i = 0; i < argc; ++i) {
+    args.push_back(argv[i]);
+    if (std::string_view(argv[i]) == "--merge")
+      while (i + 1 < argc && argv[i + 1][0] != '-') merge_files_given.emplace_back(argv[++i]);
+  }
+  args.push_back(nullptr);
+  argc = int(args.size()) - 1;
+  argv = args.data();
+
   load::Options o;
   flags::HostPort addr;
-  std::string body, json_name, json_out;
+  std::string body, json_name, json_out, loader_hosts;
+  bool coordinated = false, merge = false;
+  bench::SshConfig ssh;
   flags::Table t("load");
   t.usage("--framing http|zap|zap-rpc|http2 --addr HOST:PORT --scenario hello|rpc [--body CODEC] [options]");
   t.usage(
@@ -51,6 +269,10 @@ int cmd_load(int argc, char** argv) {
       "[options]");
   t.usage("--framing grpc --addr HOST:PORT --scenario rpc [--body CODEC] [options]");
   t.usage("--framing floor --addr HOST:PORT --request-bytes N --response-bytes M [options]");
+  t.usage(
+      "<a load's flags> --loader-hosts HOST,HOST... [--ssh PROGRAM] [--ssh-config FILE] [--remote-zapbench "
+      "PATH]");
+  t.usage("--merge FILE FILE... [--json-out FILE]");
   t.about(
       "One load engine for every framing. Every response is parsed and validated (status\n"
       "200; hello: body 'ok'; rpc: the body decodes with the same codec, echoes the\n"
@@ -89,7 +311,22 @@ int cmd_load(int argc, char** argv) {
       "the same N bytes and every M bytes received count as one valid response, with\n"
       "no parsing or validation; --scenario and --body do not apply.\n"
       "Durations take a unit (10s, 500ms, 1m; a plain number is seconds), rates a\n"
-      "count per second (1000 or 1000/s).");
+      "count per second (1000 or 1000/s).\n"
+      "With --loader-hosts, the load (its flags describe the whole load) is spread over\n"
+      "those hosts, each running 'zapbench load --coordinated' with its share over ssh\n"
+      "(docs/spec/hosts.md): connections, and the rate of an open loop, split as evenly\n"
+      "as possible, the first hosts taking the remainder; threads per host at most its\n"
+      "connections. All windows start together (a start barrier; the start skew printed\n"
+      "is a bound, no clock sync), and the results (histograms included) are merged\n"
+      "exactly. It prints the merged report, one line per host and the start skew; a host\n"
+      "that fails is named with its reason, the others' lines still printed (exit 1).\n"
+      "--json-out FILE writes the merged result to FILE, each host's to FILE.hostI.json\n"
+      "and its log (the loader's report, ssh's messages) to FILE.hostI.log, I from 0 in\n"
+      "--loader-hosts' order (without --json-out, the logs go to the temporary directory).\n"
+      "SIGINT stops every loader at once.\n"
+      "With --merge, the result files of one load's loaders (from --json-out) are merged\n"
+      "exactly and reported as one load; every option but connections, threads and rate\n"
+      "must be equal.");
   std::vector<std::pair<std::string, load::Wire>> wires;
   for (const auto& [name, wire] : bench::kWireNames) wires.emplace_back(name, wire);
   t.choice("--framing", &o.wire, wires,
@@ -123,7 +360,36 @@ int cmd_load(int argc, char** argv) {
   t.number("--timeout-ms", &o.timeout_ms, {1}, "a response later than this is a timeout");
   t.cpu_list("--cpus", &o.cpus, "pin thread i to the i-th CPU of LIST");
   t.text("--json-out", &json_out, "FILE", "every figure and the histograms as JSON");
+  t.section("several loader hosts");
+  t.text("--loader-hosts", &loader_hosts, "HOST,...", "run the load over these hosts (ssh destinations)");
+  t.text("--ssh", &ssh.program, "PROGRAM", "the ssh client");
+  t.text("--ssh-config", &ssh.config_file, "FILE", "ssh -F FILE");
+  t.text("--remote-zapbench", &ssh.remote_zapbench, "PATH", "zapbench on the loader hosts")
+      .default_text("this binary's own path");
+  t.set("--merge", &merge, true, "merge the result files that follow (FILE FILE...)");
+  t.set("--coordinated", &coordinated, true,
+        "plumbing: one loader host's part, driven by the coordinator on stdin/stdout (docs/spec/hosts.md "
+        "§4); the report goes to stderr");
   t.parse(argc, argv);
+
+  if (merge) {
+    for (const char* f : {"--framing",      "--addr",    "--scenario",      "--logs",
+                          "--body",         "--json",    "--request-bytes", "--response-bytes",
+                          "--connections",  "--threads", "--duration",      "--warmup",
+                          "--pipeline",     "--rate",    "--timeout-ms",    "--cpus",
+                          "--loader-hosts", "--ssh",     "--ssh-config",    "--remote-zapbench",
+                          "--coordinated"})
+      if (t.seen(f)) t.fail("--merge takes result files and --json-out only, not " + t.spelling(f));
+    if (merge_files_given.size() < 2)
+      t.fail("--merge wants at least two result files, got " + std::to_string(merge_files_given.size()));
+    return merge_files(merge_files_given, json_out);
+  }
+  if (!merge_files_given.empty()) t.fail("unexpected argument '" + merge_files_given.front() + "'");
+  const std::vector<std::string> hosts = flags::split_list(loader_hosts);
+  if (t.seen("--loader-hosts") && hosts.empty()) t.fail("--loader-hosts wants at least one host");
+  if (coordinated && !hosts.empty()) t.fail("--coordinated is one loader host's part: no --loader-hosts");
+  if (hosts.empty() && (t.seen("--ssh") || t.seen("--ssh-config") || t.seen("--remote-zapbench")))
+    t.fail("--ssh, --ssh-config and --remote-zapbench go with --loader-hosts");
 
   const bool floor = o.wire == load::Wire::floor;
   const std::string framing = t.spelling("--framing");  // "--wire" in an old script's errors
@@ -154,7 +420,6 @@ int cmd_load(int argc, char** argv) {
       t.fail("--scenario logs: " + why + "; codecs with it: " + logs_codec_names());
   o.host = addr.host;
   o.port = addr.port;
-  const std::string addr_text = flags::to_string(addr);
 
   struct sigaction sa {};
   sa.sa_handler = on_stop_signal;
@@ -162,12 +427,29 @@ int cmd_load(int argc, char** argv) {
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
+  if (!hosts.empty()) return load_on_hosts(o, hosts, ssh, json_out);
   o.stop = &g_stop;
 
   load::Progress progress;
   std::atomic<bool> done{false};
   std::thread ticker;
-  if (isatty(STDOUT_FILENO)) {
+  if (coordinated) {
+    // §4: `warm` once every thread passed its warm-up; `go` on stdin then
+    // starts the windows (the reader thread never returns: end of file
+    // ends the process).
+    o.go = &g_go;
+    std::thread(read_coordinator).detach();
+    ticker = std::thread([&] {
+      while (!done.load()) {
+        const unsigned n = progress.threads.load();
+        if (n != 0 && progress.warm_threads.load() == n) {
+          protocol_write("warm\n");
+          return;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
+    });
+  } else if (isatty(STDOUT_FILENO)) {
     ticker = std::thread([&] {
       const auto t0 = std::chrono::steady_clock::now();
       while (!done.load()) {
@@ -192,67 +474,14 @@ int cmd_load(int argc, char** argv) {
   done = true;
   if (ticker.joinable()) ticker.join();
 
-  const std::string wire(bench::framing_name(o.wire));
-  // The floor has no scenario and no body codec: "" in the JSON, its byte counts in the report line.
-  const bool rpc = !floor && o.scenario == load::Scenario::rpc;
-  const bool logs = !floor && o.scenario == load::Scenario::logs;
-  const std::string scenario = floor ? "" : rpc ? "rpc" : logs ? "logs" : "hello";
-  const std::string body_name = rpc || logs ? std::string(o.body->name) : "";
-  std::string what = rpc || logs ? scenario + " body " + body_name : scenario;
-  if (logs) what = "logs N=" + std::to_string(o.logs) + " body " + body_name;
-  if (floor)
-    what = std::to_string(o.floor_request_bytes) + " B requests, " + std::to_string(o.floor_response_bytes) +
-           " B responses";
-  std::printf(
-      "zapbench load: %s %s at %s, %u connections, %u threads, pipeline %u, %.1f s (+%.1f s warm-up)\n",
-      wire.c_str(), what.c_str(), addr_text.c_str(), o.connections, o.threads, o.pipeline, o.duration_s,
-      o.warmup_s);
-  // Per second of the window; 0 for an empty one (stopped in the warm-up).
-  const auto per_s = [&](double n) { return r.elapsed_s > 0 ? n / r.elapsed_s : 0.0; };
   const int stop_signal = r.stopped ? int(g_stop_signal) : 0;
-  if (r.stopped)
-    std::printf("  STOPPED by %s after %.2f s of the window: the figures cover that part only\n",
-                stop_signal == SIGTERM ? "SIGTERM" : "SIGINT", r.elapsed_s);
-  std::printf("  requests/s   %.1f (%llu responses, %llu requests sent, %llu of %u connections answered)\n",
-              r.rate_per_s(), static_cast<unsigned long long>(r.responses),
-              static_cast<unsigned long long>(r.requests),
-              static_cast<unsigned long long>(r.connections_answered), o.connections);
-  if (o.rate_per_s > 0) {
-    const double achieved = per_s(double(r.requests));
-    std::printf("  rate         intended %.1f/s, achieved %.1f/s\n", o.rate_per_s, achieved);
-    if (achieved < 0.95 * o.rate_per_s)
-      std::printf(
-          "  WARNING: the loader could NOT keep the intended rate (%.0f%% of it): latencies include the "
-          "backlog\n",
-          100.0 * achieved / o.rate_per_s);
-  }
-  std::printf("  bytes/s      sent %.0f, received %.0f\n", per_s(double(r.bytes_sent)),
-              per_s(double(r.bytes_received)));
-  std::printf("  MB/s         %.1f of responses (10^6 bytes received per second)\n", r.received_mb_per_s());
-  const load::Histogram& h = r.latency;
-  std::printf("  latency us   p50 %s  p90 %s  p99 %s  p99.9 %s  max %s  mean %.1f  stdev %.1f%s\n",
-              us(h.value_at_percentile(50)).c_str(), us(h.value_at_percentile(90)).c_str(),
-              us(h.value_at_percentile(99)).c_str(), us(h.value_at_percentile(99.9)).c_str(),
-              us(h.max()).c_str(), h.mean() / 1000, h.stdev() / 1000,
-              o.rate_per_s > 0 ? "  (from intended send times)" : "");
-  if (o.rate_per_s > 0) {
-    const load::Histogram& u = r.latency_actual;
-    std::printf("  uncorrected  p50 %s  p90 %s  p99 %s  p99.9 %s  max %s  (from actual send times)\n",
-                us(u.value_at_percentile(50)).c_str(), us(u.value_at_percentile(90)).c_str(),
-                us(u.value_at_percentile(99)).c_str(), us(u.value_at_percentile(99.9)).c_str(),
-                us(u.max()).c_str());
-  }
-  std::printf("  errors       %llu", static_cast<unsigned long long>(r.error_total()));
-  for (int k = 0; k < static_cast<int>(load::ErrorKind::count_); ++k)
-    if (r.errors[k] != 0)
-      std::printf("  %.*s %llu", int(load::describe(load::ErrorKind(k)).size()),
-                  load::describe(load::ErrorKind(k)).data(), static_cast<unsigned long long>(r.errors[k]));
-  std::printf("\n  loader CPU   user %.2f s, sys %.2f s\n", r.cpu_user_s, r.cpu_sys_s);
-
-  if (!json_out.empty()) {
-    std::ofstream f(json_out, std::ios::binary | std::ios::trunc);
-    f << bench::load_result_json(o, r);
-    if (!f) die("--json-out: cannot write " + json_out);
+  if (coordinated && r.window_first_send_ns >= 0 && g_go_ns.load() >= 0)
+    r.go_to_first_send_ns = r.window_first_send_ns - g_go_ns.load();
+  print_report(coordinated ? stderr : stdout, o, r, stop_signal == SIGTERM ? "SIGTERM" : "SIGINT");
+  if (!json_out.empty()) write_result(json_out, o, r);
+  if (coordinated) {
+    const std::string text = bench::load_result_json(o, r);
+    protocol_write("result " + std::to_string(text.size()) + "\n" + text);
   }
   return r.stopped ? 128 + stop_signal : 0;
 }
