@@ -223,6 +223,39 @@ rc=$?
   grep -q "^zapbench load: http logs N=50 body zap at " "$work/logs.out" &&
   grep -q "^  MB/s         [0-9.]* of responses" "$work/logs.out"
 check "load --scenario logs --logs 50 --body zap: every answer valid, MB/s in the summary and the file (exit $rc)" $?
+# ---- load --merge: two short loads' files, merged exactly (responses summed), reported as one load
+"$bin" load --framing http --addr "127.0.0.1:$port" --scenario hello -c 1 -d 100ms --warmup 0 \
+  --json-out "$work/m1.json" >/dev/null 2>&1 &&
+  "$bin" load --framing http --addr "127.0.0.1:$port" --scenario hello -c 2 -d 100ms --warmup 0 \
+    --json-out "$work/m2.json" >/dev/null 2>&1
+check "load: two short loads for --merge" $?
+responses_of() { sed -n 's/^  "responses": \([0-9]*\),$/\1/p' "$1"; }
+"$bin" load --merge "$work/m1.json" "$work/m2.json" --json-out "$work/m12.json" >"$work/merge.out" 2>&1
+rc=$?
+sum=$(($(responses_of "$work/m1.json") + $(responses_of "$work/m2.json")))
+[ "$rc" = 0 ] && [ "$(responses_of "$work/m12.json")" = "$sum" ] && grep -q '"connections": 3,$' "$work/m12.json" &&
+  grep -q "^zapbench load: http hello at 127.0.0.1:$port, 3 connections" "$work/merge.out" &&
+  grep -q "^  requests/s   [0-9.]* ($sum responses" "$work/merge.out"
+check "load --merge: responses summed ($sum), the merged file and report (exit $rc)" $?
+usage_error "load --merge with a load's flag" \
+  "zapbench load: --merge takes result files and --json-out only, not -c (see 'zapbench load --help')" \
+  load --merge "$work/m1.json" "$work/m2.json" -c 2
+usage_error "load --merge with one file" \
+  "zapbench load: --merge wants at least two result files, got 1 (see 'zapbench load --help')" \
+  load --merge "$work/m1.json"
+"$bin" load --merge "$work/m1.json" "$work/nothing.json" >/dev/null 2>"$work/err"
+[ $? = 2 ] && grep -qx "zapbench: load --merge: cannot read $work/nothing.json" "$work/err"
+check "load --merge: a file that cannot be read is named" $?
+printf '{"tool": "zapbench load"}' >"$work/bad.json"
+"$bin" load --merge "$work/m1.json" "$work/bad.json" >/dev/null 2>"$work/err"
+[ $? = 2 ] && grep -q "^zapbench: load --merge: $work/bad.json: load result: framing: missing$" "$work/err"
+check "load --merge: a file that does not parse is named with what is wrong" $?
+sed 's/^  "framing": "http",$/  "framing": "zap",/' "$work/m2.json" >"$work/m3.json"  # another load's file
+"$bin" load --merge "$work/m1.json" "$work/m3.json" >/dev/null 2>"$work/err"
+# The merge's own wording is load_result.cpp's: the line names both files and the member.
+[ $? = 2 ] && grep -q "^zapbench: load --merge: .*framing" "$work/err" && grep -qF "$work/m3.json" "$work/err" &&
+  grep -qF "$work/m1.json" "$work/err"
+check "load --merge: files of different loads are refused, naming both" $?
 kill -TERM "$pid"
 wait "$pid"
 pid=
