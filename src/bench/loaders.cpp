@@ -184,7 +184,7 @@ MultiLoad run_loaders(const LoaderRun& run) {
     out.hosts.push_back(std::move(row));
     Session s;
     s.host = i;
-    s.log_path = run.log_prefix + std::to_string(i) + ".log";
+    s.log_path = run.log_prefix + std::to_string(i + 1) + ".log";
     ChildSpec spec;
     spec.argv = ssh_argv(run.ssh, run.hosts[i], remote);
     spec.log_path = s.log_path;

@@ -48,7 +48,7 @@ struct LoaderRun {
   SshConfig ssh;
   std::vector<std::string> hosts;
   load::Options options;  // the whole load; split here
-  // Local log file per host: "<log_prefix><i>.log" gets its stderr (the
+  // Local log file per host: "<log_prefix><i>.log", i from 1, gets its stderr (the
   // loader's human report, ssh's messages).
   std::string log_prefix;
   // Set (a signal, a test): the coordinator stops at once — every session

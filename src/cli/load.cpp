@@ -224,7 +224,7 @@ int load_on_hosts(const load::Options& o, const std::vector<std::string>& hosts,
           h.go_rtt_ns >= 0 ? us(std::uint64_t(h.go_rtt_ns)).c_str() : "-",
           h.failure.empty() ? "" : "  FAILED: ", h.failure.c_str());
       if (!json_out.empty())
-        write_result(json_out + ".host" + std::to_string(i) + ".json", h.report->options, r);
+        write_result(json_out + ".host" + std::to_string(i + 1) + ".json", h.report->options, r);
     } else {
       std::printf("  host %-16s %s\n", h.host.c_str(),
                   h.failure.empty() ? "did not run" : ("FAILED: " + h.failure).c_str());
@@ -321,7 +321,7 @@ int cmd_load(int argc, char** argv) {
       "exactly. It prints the merged report, one line per host and the start skew; a host\n"
       "that fails is named with its reason, the others' lines still printed (exit 1).\n"
       "--json-out FILE writes the merged result to FILE, each host's to FILE.hostI.json\n"
-      "and its log (the loader's report, ssh's messages) to FILE.hostI.log, I from 0 in\n"
+      "and its log (the loader's report, ssh's messages) to FILE.hostI.log, I from 1 in\n"
       "--loader-hosts' order (without --json-out, the logs go to the temporary directory).\n"
       "SIGINT stops every loader at once.\n"
       "With --merge, the result files of one load's loaders (from --json-out) are merged\n"

@@ -138,7 +138,7 @@ class bench_loaders : public ::testing::Test {
 
   std::string logs() const {
     std::string s;
-    for (int i = 0; i < 3; ++i) s += zaptest::read_text(dir_ / ("loader" + std::to_string(i) + ".log"));
+    for (int i = 0; i < 3; ++i) s += zaptest::read_text(dir_ / ("loader" + std::to_string(i + 1) + ".log"));
     return s;
   }
 
