@@ -152,6 +152,15 @@ report::E2ESample measure_hosts(const SampleContext& ctx, CellPlan& cp, unsigned
         "spread over " + std::to_string(lr.hosts.size()) +
         " loader hosts (connections and rate shared out): " + command_text(argv, p.cfg.loader_cpus);
     ml = run_loaders(lr);
+    // Every host's result file and the merged one, kept beside the logs: what
+    // a reader (or `zapbench load --merge`) checks the merge with.
+    for (std::size_t i = 0; i < ml.hosts.size(); ++i)
+      if (ml.hosts[i].report)
+        std::ofstream(lr.log_prefix + std::to_string(i + 1) + ".json", std::ios::trunc)
+            << load_result_json(ml.hosts[i].report->options, ml.hosts[i].report->result);
+    if (ml.merged)
+      std::ofstream(ctx.folder.sample_file(id, round + 1, ".load.json"), std::ios::trunc)
+          << load_result_json(ml.merged->options, ml.merged->result);
     if (!ml.failure.empty()) {
       failure = ml.failure + " (see " + ctx.folder.portable(lr.log_prefix) + "*.log)";
     } else if (!ml.merged) {
