@@ -32,14 +32,15 @@ GrpcArm find_grpc_arm() {
   return arm;
 }
 
-std::vector<std::string> grpc_server_argv(const GrpcArm& arm, const std::vector<int>& cpus) {
-  return {arm.binary, "serve", "--listen",  "127.0.0.1:0",
+std::vector<std::string> grpc_server_argv(const GrpcArm& arm, const std::vector<int>& cpus,
+                                          const std::string& listen_host) {
+  return {arm.binary, "serve", "--listen",  listen_host + ":0",
           "--api",    "async", "--threads", std::to_string(cpus.empty() ? 1 : cpus.size())};
 }
 
-ChildSpec grpc_server_spec(const GrpcArm& arm, const std::vector<int>& cpus) {
+ChildSpec grpc_server_spec(const GrpcArm& arm, const std::vector<int>& cpus, const std::string& listen_host) {
   ChildSpec s;
-  s.argv = grpc_server_argv(arm, cpus);
+  s.argv = grpc_server_argv(arm, cpus, listen_host);
   s.cpus = cpus;
   s.ready_channel = true;
   return s;

@@ -26,10 +26,12 @@ GrpcArm find_grpc_arm();
 
 // `zapbench-grpc serve --listen 127.0.0.1:0 --api async --threads N`: one
 // completion queue thread per server CPU (N = cpus.size(), 1 when unpinned).
-std::vector<std::string> grpc_server_argv(const GrpcArm& arm, const std::vector<int>& cpus);
+std::vector<std::string> grpc_server_argv(const GrpcArm& arm, const std::vector<int>& cpus,
+                                          const std::string& listen_host = "127.0.0.1");
 
 // The same as a child of the run: pinned to `cpus`, with the ready channel
 // (the supervisor appends --ready-fd N; the line's kind is "grpc").
-ChildSpec grpc_server_spec(const GrpcArm& arm, const std::vector<int>& cpus);
+ChildSpec grpc_server_spec(const GrpcArm& arm, const std::vector<int>& cpus,
+                           const std::string& listen_host = "127.0.0.1");
 
 }  // namespace bench

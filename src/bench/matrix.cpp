@@ -11,13 +11,16 @@ struct Names {
   std::string_view display;  // the report
 };
 
-constexpr Names kArmNames[] = {
-    {"zapbench", "zapbench"},      {"go-zip", "Go zip"}, {"go-fasthttp", "Go fasthttp"},
-    {"go-nethttp", "Go net/http"}, {"nginx", "nginx"},   {"grpc-cpp", "gRPC C++"}, {"floor", "floor"}};
+constexpr Names kArmNames[] = {{"zapbench", "zapbench"},
+                               {"go-zip", "Go zip"},
+                               {"go-fasthttp", "Go fasthttp"},
+                               {"go-nethttp", "Go net/http"},
+                               {"nginx", "nginx"},
+                               {"grpc-cpp", "gRPC C++"},
+                               {"floor", "floor"}};
 constexpr Names kScenarioNames[] = {{"hello", "hello"}, {"rpc", "rpc"}, {"logs", "logs"}};
-constexpr Names kFramingNames[] = {
-    {"http", "HTTP/1.1"}, {"http2", "HTTP/2"},    {"grpc", "gRPC"},
-    {"zap", "ZAP-HTTP"},  {"zap-rpc", "ZAP-RPC"}, {"tcp", "raw TCP"}};
+constexpr Names kFramingNames[] = {{"http", "HTTP/1.1"}, {"http2", "HTTP/2"},    {"grpc", "gRPC"},
+                                   {"zap", "ZAP-HTTP"},  {"zap-rpc", "ZAP-RPC"}, {"tcp", "raw TCP"}};
 
 static_assert(std::size(kArmNames) == kArms.size());
 static_assert(std::size(kScenarioNames) == kScenarios.size());

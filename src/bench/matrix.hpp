@@ -30,8 +30,8 @@ enum class Scenario : std::uint8_t { hello, rpc, logs };
 // since the first runs). Only the names are a file format, not the values.
 enum class Framing : std::uint8_t { http1, http2, grpc, zap_http, zap_rpc, raw_tcp };
 
-inline constexpr std::array kArms{Arm::zapbench,   Arm::go_zip, Arm::go_fasthttp, Arm::go_nethttp,
-                                  Arm::nginx,      Arm::grpc_cpp, Arm::floor};
+inline constexpr std::array kArms{Arm::zapbench, Arm::go_zip,   Arm::go_fasthttp, Arm::go_nethttp,
+                                  Arm::nginx,    Arm::grpc_cpp, Arm::floor};
 inline constexpr std::array kScenarios{Scenario::hello, Scenario::rpc, Scenario::logs};
 inline constexpr std::array kFramings{Framing::http1,    Framing::http2,   Framing::grpc,
                                       Framing::zap_http, Framing::zap_rpc, Framing::raw_tcp};

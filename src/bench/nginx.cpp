@@ -18,8 +18,7 @@ namespace bench {
 
 std::string find_nginx() { return find_program("nginx"); }
 
-std::string nginx_conf(const std::filesystem::path& dir_path, std::uint16_t port, std::size_t workers, bool http2) {
-  const std::string dir = dir_path.string();
+std::string nginx_conf(const std::string& dir, const std::string& listen, std::size_t workers, bool http2) {
   return "worker_processes " + std::to_string(workers) + ";\n" + "error_log " + dir + "/error.log;\n" +
          "pid " + dir +
          "/nginx.pid;\n"
@@ -32,8 +31,8 @@ std::string nginx_conf(const std::filesystem::path& dir_path, std::uint16_t port
          dir +
          ";\n"
          "  server {\n"
-         "    listen 127.0.0.1:" +
-         std::to_string(port) + (http2 ? " http2" : "") +
+         "    listen " +
+         listen + (http2 ? " http2" : "") +
          " reuseport;\n"
          "    location = /health { default_type text/plain; return 200 \"ok\"; }\n"
          "  }\n"

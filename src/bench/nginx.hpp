@@ -15,11 +15,12 @@ namespace bench {
 // nginx in /usr/sbin, /usr/local/sbin, /usr/bin, then on PATH; "" when absent.
 std::string find_nginx();
 
-// nginx.conf for a server listening on 127.0.0.1:port with `workers`
-// processes; logs, pid and temp files in `dir`. http2: the port speaks
-// HTTP/2 in cleartext with prior knowledge (`listen ... http2`, h2c), as
-// zapbench's --http2 does; else HTTP/1.1.
-std::string nginx_conf(const std::filesystem::path& dir, std::uint16_t port, std::size_t workers,
+// nginx.conf for a server listening on `listen` ("127.0.0.1:8080"; on a
+// server host "0.0.0.0:{port}", replaced there: remote_child.hpp) with
+// `workers` processes; logs, pid and temp files in `dir`. http2: the port
+// speaks HTTP/2 in cleartext with prior knowledge (`listen ... http2`, h2c),
+// as zapbench's --http2 does; else HTTP/1.1.
+std::string nginx_conf(const std::string& dir, const std::string& listen, std::size_t workers,
                        bool http2 = false);
 
 // The argv that runs `nginx` in the foreground with `dir`/nginx.conf.

@@ -115,7 +115,8 @@ RunPlan plan_run(const RunRequest& q) {
     // And the fastest binary peer (codecs.table's rank: Handler/<codec> as
     // micro measures it), and protobuf: gRPC's own body.
     if (const record::CodecInfo* peer = record::fastest_binary_peer()) p.bodies.emplace_back(peer->name);
-    if (std::find(p.bodies.begin(), p.bodies.end(), "protobuf") == p.bodies.end()) p.bodies.emplace_back("protobuf");
+    if (std::find(p.bodies.begin(), p.bodies.end(), "protobuf") == p.bodies.end())
+      p.bodies.emplace_back("protobuf");
   }
 
   if (!full && p.micro_filter.empty()) {
@@ -139,8 +140,32 @@ RunPlan plan_run(const RunRequest& q) {
   if (p.cfg.loader_cpus.empty())
     p.cfg.loader_cpus =
         cpus.size() > 1 ? std::vector<int>(cpus.begin() + static_cast<long>(half), cpus.end()) : cpus;
-  check_cpus("--server-cpus", p.cfg.server_cpus, cpus);
-  check_cpus("--loader-cpus", p.cfg.loader_cpus, cpus);
+  p.hosts = q.hosts;
+  const RunHosts& h = q.hosts;
+  if (h.netns > 0 && (!h.server_host.empty() || !h.loader_hosts.empty() || !h.server_addr.empty()))
+    throw std::invalid_argument(
+        "--netns builds its own hosts: it takes no --server-host, --loader-hosts or --server-addr");
+  if ((h.link_delay_ms > 0 || !h.link_rate.empty()) && h.netns == 0)
+    throw std::invalid_argument(
+        "--link-delay and --link-rate shape the namespace mode's link: give --netns N");
+  if (h.server_host.empty() != h.loader_hosts.empty())
+    throw std::invalid_argument(
+        "--server-host and --loader-hosts go together: the server on one host, the loaders on others");
+  const bool over_ssh = !h.loader_hosts.empty();
+  if (!over_ssh && !h.server_addr.empty())
+    throw std::invalid_argument("--server-addr is for --server-host (what the loader hosts dial)");
+  if (over_ssh) {
+    // The CPUs are the hosts', checked there by the preflight; by default
+    // all of each host's (apply_host_cpus, after the preflight).
+    p.cfg.server_cpus = q.server_cpus;
+    p.cfg.loader_cpus = q.loader_cpus;
+    p.micro_cpu = cpus.back();
+  } else {
+    check_cpus("--server-cpus", p.cfg.server_cpus, cpus);
+    check_cpus("--loader-cpus", p.cfg.loader_cpus, cpus);
+    p.micro_cpu = p.cfg.loader_cpus.front();
+  }
+  if (p.hosts.several()) p.listen_host = "0.0.0.0";
 
   p.nginx = !q.nginx.empty() ? q.nginx : find_nginx();
   p.grpc_cpp = !q.grpc_cpp.empty() ? GrpcArm{q.grpc_cpp, ""} : find_grpc_arm();
@@ -286,7 +311,8 @@ bool quick_cell(Arm arm, Scenario s, Framing f, const std::string& b, const std:
       }
     case Arm::go_zip:
       if (s == Scenario::hello) return f == Framing::zap_http;
-      return s == Scenario::rpc && ((f == Framing::zap_http && b == "zap") || (f == Framing::http1 && b != "zap"));
+      return s == Scenario::rpc &&
+             ((f == Framing::zap_http && b == "zap") || (f == Framing::http1 && b != "zap"));
     case Arm::go_fasthttp:
       return s == Scenario::rpc && f == Framing::http1 && b != "zap";
     default:
@@ -298,7 +324,8 @@ double estimated_run_s(const RunPlan& p, const std::vector<CellPlan>& cells) {
   double s = 0;
   for (const CellPlan& cp : cells)
     if (cp.cell.unavailable.empty())
-      s += double(p.cfg.repeats) * (p.cfg.warmup_s + p.cfg.duration_s + kSampleOverheadS);
+      s += double(p.cfg.repeats) * (p.cfg.warmup_s + p.cfg.duration_s + kSampleOverheadS +
+                                    (p.hosts.several() ? kHostsSampleOverheadS : 0));
   if (p.micro) s += p.cfg.micro_min_time_s * 600.0;
   return s;
 }
@@ -339,8 +366,8 @@ ChildSpec server_spec(const RunPlan& p, const std::string& exe, const CellPlan& 
   const report::Cell& c = cp.cell;
   const std::string threads = std::to_string(p.cfg.server_cpus.size()),
                     cpus = net::cpu_list_text(p.cfg.server_cpus);
-  if (is_go_arm(c.arm)) return go_server_spec(p.go, c.arm, p.go_json, p.cfg.server_cpus);
-  if (c.arm == Arm::grpc_cpp) return grpc_server_spec(p.grpc_cpp, p.cfg.server_cpus);
+  if (is_go_arm(c.arm)) return go_server_spec(p.go, c.arm, p.go_json, p.cfg.server_cpus, p.listen_host);
+  if (c.arm == Arm::grpc_cpp) return grpc_server_spec(p.grpc_cpp, p.cfg.server_cpus, p.listen_host);
   ChildSpec s;
   s.cpus = p.cfg.server_cpus;
   s.ready_channel = true;
@@ -348,7 +375,7 @@ ChildSpec server_spec(const RunPlan& p, const std::string& exe, const CellPlan& 
     s.argv = {exe,
               "floor",
               "--listen",
-              "127.0.0.1:0",
+              p.listen_host + ":0",
               "--request-bytes",
               std::to_string(cp.floor.request),
               "--response-bytes",
@@ -358,7 +385,8 @@ ChildSpec server_spec(const RunPlan& p, const std::string& exe, const CellPlan& 
               "--cpus",
               cpus};
   } else {
-    s.argv = {exe, "serve", serve_flag(c.framing), "127.0.0.1:0", "--threads", threads, "--cpus", cpus};
+    s.argv = {exe,      "serve", serve_flag(c.framing), p.listen_host + ":0", "--threads", threads,
+              "--cpus", cpus};
     if (!c.body.empty() && c.body != "zap") s.argv.insert(s.argv.end(), {"--codec", c.body});
   }
   return s;
@@ -367,7 +395,7 @@ ChildSpec server_spec(const RunPlan& p, const std::string& exe, const CellPlan& 
 load::Options load_options(const RunPlan& p, const CellPlan& cp, std::uint16_t port) {
   const report::Cell& c = cp.cell;
   load::Options o;
-  o.host = "127.0.0.1";
+  o.host = p.hosts.several() ? p.hosts.dial_address() : "127.0.0.1";
   o.port = port;
   o.connections = c.connections;
   o.pipeline = c.pipeline;

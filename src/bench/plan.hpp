@@ -14,11 +14,29 @@
 #include "bench/go_arm.hpp"
 #include "bench/grpc_arm.hpp"
 #include "bench/matrix.hpp"
+#include "bench/ssh.hpp"
 #include "bench/supervisor.hpp"
 #include "load/engine.hpp"
 #include "report/model.hpp"
 
 namespace bench {
+
+// Where the server and the loaders run (docs/spec/hosts.md): this machine
+// (the default), hosts over ssh, or the namespace mode's hosts built here.
+struct RunHosts {
+  std::string server_host;                // --server-host: an ssh destination; "" = this machine
+  std::vector<std::string> loader_hosts;  // --loader-hosts; empty = this machine
+  SshConfig ssh;                          // --ssh, --ssh-config, --remote-zapbench
+  std::string server_addr;                // --server-addr: what loaders dial; "" = the server host's address
+  unsigned netns = 0;                     // --netns N: N loader hosts as namespaces of this machine (0: off)
+  double link_delay_ms = 0;               // --link-delay (namespace mode)
+  std::string link_rate;                  // --link-rate (namespace mode), tc's spelling
+  [[nodiscard]] bool several() const { return netns > 0 || !loader_hosts.empty(); }
+  // What loaders dial the server at.
+  [[nodiscard]] std::string dial_address() const {
+    return !server_addr.empty() ? server_addr : host_address(server_host);
+  }
+};
 
 // What the user asked for; an empty list or an unset value means the mode's default.
 struct RunRequest {
@@ -41,6 +59,7 @@ struct RunRequest {
   bool micro = true;
   std::string micro_filter;
   unsigned micro_repetitions = 3;
+  RunHosts hosts;
 };
 
 // The run as it will happen: every default resolved.
@@ -57,13 +76,20 @@ struct RunPlan {
   bool micro = true;
   std::string micro_filter;
   std::string nginx;  // "" when not found: the nginx arm is unavailable
-  GrpcArm grpc_cpp;    // the grpc++ reference arm as found (grpc_arm.hpp)
+  GrpcArm grpc_cpp;   // the grpc++ reference arm as found (grpc_arm.hpp)
   // quick without --framings, --bodies, --connections or --pipeline: only
   // the cells that answer the main questions (quick_cell), not every
   // framing × body, and no cell with both connections and depth above 1.
   bool chosen_cells = false;
-  GoArm go;           // the Go reference arm as built (go_arm.hpp)
+  GoArm go;  // the Go reference arm as built (go_arm.hpp)
   std::string go_json;
+  RunHosts hosts;
+  // The address every server listens on: 127.0.0.1 on one host, 0.0.0.0
+  // when the loaders are on other hosts.
+  std::string listen_host = "127.0.0.1";
+  // The CPU the microbenchmarks are pinned to, on this machine (the
+  // loader's first CPU; with hosts over ssh, this machine's last CPU).
+  int micro_cpu = 0;
 };
 
 // Fills the defaults of the mode (quick: connections 1,16 and depth 1,16 but
@@ -112,6 +138,9 @@ struct CellPlan {
 // A sample's time beyond its warm-up and window: starting the server, the
 // loader's connections and drain, stopping both (measured on a 2-core VM).
 inline constexpr double kSampleOverheadS = 0.4;
+// With several hosts, also the ssh sessions of the server and each loader
+// and the barrier (measured in the namespace mode on the same VM).
+inline constexpr double kHostsSampleOverheadS = 1.0;
 
 // The time a run will take, estimated before it starts: every cell that runs
 // × repeats × (warm-up + window + the per-sample start and stop), plus the
@@ -139,7 +168,8 @@ const char* serve_flag(Framing f) noexcept;
 // its choosing, announced on its ready channel). Not for nginx (nginx.hpp).
 ChildSpec server_spec(const RunPlan& plan, const std::string& zapbench_exe, const CellPlan& cp);
 
-// The load that measures a cell against a server on 127.0.0.1:port.
+// The load that measures a cell against a server on 127.0.0.1:port (with
+// several hosts, on RunHosts::dial_address()).
 load::Options load_options(const RunPlan& plan, const CellPlan& cp, std::uint16_t port);
 
 // "rpc zapbench http+simdjson c16 p1", "logs N=100 zapbench zap+zap c1 p16":

@@ -9,7 +9,9 @@
 #include "bench/instructions.hpp"
 #include "bench/load_command.hpp"
 #include "bench/load_result.hpp"
+#include "bench/loaders.hpp"
 #include "bench/nginx.hpp"
+#include "bench/remote_child.hpp"
 #include "bench/supervisor.hpp"
 #include "report/gbench.hpp"
 
@@ -50,7 +52,8 @@ std::uint16_t start_server(const SampleContext& ctx, const CellPlan& cp, const f
     fs::create_directories(dir);
     const std::uint16_t port = free_port();
     std::ofstream(dir / "nginx.conf", std::ios::trunc)
-        << nginx_conf(dir, port, ctx.plan.cfg.server_cpus.size(), cp.cell.framing == Framing::http2);
+        << nginx_conf(dir.string(), "127.0.0.1:" + std::to_string(port), ctx.plan.cfg.server_cpus.size(),
+                      cp.cell.framing == Framing::http2);
     server.emplace(
         ChildSpec{nginx_argv(ctx.plan.nginx, dir), ctx.plan.cfg.server_cpus, log.string(), false, {}});
     if (wait_accepting(port, kStartTimeoutS)) return port;
@@ -78,7 +81,111 @@ std::string server_command(const SampleContext& ctx, const CellPlan& cp) {
   return command_text(ctx.folder.portable(spec.argv), spec.cpus, spec.env);
 }
 
+// A loader host's row of a multi-host sample.
+report::LoaderHostRow host_row(const LoaderHostResult& h) {
+  report::LoaderHostRow row;
+  row.host = h.host;
+  row.failure = h.failure;
+  if (h.report) {
+    const report::E2ESample s = sample_of(h.report->result);
+    row.responses = s.responses;
+    row.requests_per_s = s.requests_per_s;
+    row.errors = s.errors;
+    row.p50_ns = s.p50_ns;
+    row.p99_ns = s.p99_ns;
+    row.max_ns = s.max_ns;
+  }
+  if (h.go_to_first_send_ns >= 0) row.go_to_first_send_ns = double(h.go_to_first_send_ns);
+  if (h.go_rtt_ns >= 0) row.go_rtt_ns = double(h.go_rtt_ns);
+  return row;
+}
+
+// The server of a cell on the server host, under `zapbench child` over ssh:
+// the same command as locally (its zapbench the remote one), or nginx with
+// its config written into the agent's private directory.
+RemoteSpec remote_server_spec(const SampleContext& ctx, const CellPlan& cp) {
+  const RunPlan& p = ctx.plan;
+  RemoteSpec r;
+  if (cp.cell.arm == Arm::nginx) {
+    r.spec = ChildSpec{nginx_argv(p.nginx, "{tmpdir}"), p.cfg.server_cpus, "", false, {}};
+    r.tmpdir = true;
+    r.wait_accepting = true;
+    r.files.push_back(
+        {"nginx.conf", nginx_conf("{tmpdir}", p.listen_host + ":{port}", p.cfg.server_cpus.size(),
+                                  cp.cell.framing == Framing::http2)});
+    return r;
+  }
+  r.spec = server_spec(p, remote_zapbench(p.hosts.ssh), cp);
+  return r;
+}
+
+// One sample with the server on its host and the load over the loader hosts.
+report::E2ESample measure_hosts(const SampleContext& ctx, CellPlan& cp, unsigned round,
+                                std::string& failure) {
+  const RunPlan& p = ctx.plan;
+  const std::string id = cp.cell.id();
+  report::E2ESample s;
+  // The namespace mode's hosts are this machine: its load average is theirs.
+  const double load_avg = p.hosts.netns > 0 ? load_average_1m() : NAN;
+  RemoteSpec rs = remote_server_spec(ctx, cp);
+  const fs::path server_log = ctx.folder.sample_file(id, round + 1, ".server.log");
+  rs.spec.log_path = server_log.string();
+  cp.cell.server_command =
+      "on " + p.hosts.server_host + ": " + command_text(rs.spec.argv, rs.spec.cpus, rs.spec.env);
+  std::optional<RemoteChild> server;
+  server.emplace(p.hosts.ssh, p.hosts.server_host, rs);
+  const std::vector<ReadyListener> ready = server->wait_ready(kStartTimeoutS);
+  MultiLoad ml;
+  if (ready.empty() || ready.front().port == 0) {
+    failure = "the server did not start on " + p.hosts.server_host + " (see " +
+              ctx.folder.portable(server_log.string()) + ")";
+  } else {
+    LoaderRun lr;
+    lr.ssh = p.hosts.ssh;
+    lr.hosts = p.hosts.loader_hosts;
+    lr.options = load_options(p, cp, ready.front().port);
+    lr.log_prefix = ctx.folder.sample_file(id, round + 1, ".load-host").string();
+    lr.stop = ctx.stop;
+    std::vector<std::string> argv = {remote_zapbench(p.hosts.ssh), "load"};
+    for (std::string& a : load_args(lr.options, "")) argv.push_back(std::move(a));
+    cp.cell.loader_command =
+        "spread over " + std::to_string(lr.hosts.size()) +
+        " loader hosts (connections and rate shared out): " + command_text(argv, p.cfg.loader_cpus);
+    ml = run_loaders(lr);
+    // Every host's result file and the merged one, kept beside the logs: what
+    // a reader (or `zapbench load --merge`) checks the merge with.
+    for (std::size_t i = 0; i < ml.hosts.size(); ++i)
+      if (ml.hosts[i].report)
+        std::ofstream(lr.log_prefix + std::to_string(i + 1) + ".json", std::ios::trunc)
+            << load_result_json(ml.hosts[i].report->options, ml.hosts[i].report->result);
+    if (ml.merged)
+      std::ofstream(ctx.folder.sample_file(id, round + 1, ".load.json"), std::ios::trunc)
+          << load_result_json(ml.merged->options, ml.merged->result);
+    if (!ml.failure.empty()) {
+      failure = ml.failure + " (see " + ctx.folder.portable(lr.log_prefix) + "*.log)";
+    } else if (!ml.merged) {
+      failure = "the loaders gave no result";
+    } else {
+      s = sample_of(ml.merged->result);
+    }
+  }
+  const ExitStatus server_exit = server->stop(kHangS);
+  if (failure.empty() && !server_exit.lost.empty()) failure = "the server's host: " + server_exit.lost;
+  if (!failure.empty()) {
+    s = report::E2ESample{};
+    s.errors = 1;
+    s.errors_by_kind["run_failed"] = 1;
+  }
+  // Every host's row, a failed sample's too: what the others measured is kept.
+  for (const LoaderHostResult& h : ml.hosts) s.loader_hosts.push_back(host_row(h));
+  if (ml.start_skew_ns >= 0) s.start_skew_ns = double(ml.start_skew_ns);
+  s.server_cpu_s = server_exit.cpu_s;
+  s.load_avg_1m = load_avg;
+  return s;
+}
+
 report::E2ESample measure(const SampleContext& ctx, CellPlan& cp, unsigned round, std::string& failure) {
+  if (ctx.plan.hosts.several()) return measure_hosts(ctx, cp, round, failure);
   const RunPlan& p = ctx.plan;
   const std::string id = cp.cell.id();
   report::E2ESample s;
@@ -146,10 +253,10 @@ void run_micro(const SampleContext& ctx, report::Results& res) {
   std::vector<std::string> argv = {ctx.zapbench_exe, "micro",
                                    "--repetitions",  std::to_string(p.cfg.micro_repetitions),
                                    "--min-time",     exact_number(p.cfg.micro_min_time_s),
-                                   "--cpu",          std::to_string(p.cfg.loader_cpus.front()),
+                                   "--cpu",          std::to_string(p.micro_cpu),
                                    "--json-out",     json_path.string()};
   if (!p.micro_filter.empty()) argv.insert(argv.end(), {"--filter", p.micro_filter});
-  const std::vector<int> cpu = {p.cfg.loader_cpus.front()};
+  const std::vector<int> cpu = {p.micro_cpu};
   res.micro.command = command_text(ctx.folder.portable(argv), cpu);
   try {
     Child micro(ChildSpec{argv, cpu, ctx.folder.file("micro.log").string(), false, {}});
@@ -177,7 +284,7 @@ void run_go_micro(const SampleContext& ctx, report::Results& res) {
   const fs::path json_path = ctx.folder.file("go-micro.json");
   const ChildSpec spec =
       go_micro_spec(p.go, json_path.string(), p.cfg.micro_min_time_s, p.cfg.micro_repetitions, p.micro_filter,
-                    {p.cfg.loader_cpus.front()}, ctx.folder.file("go-micro.log").string());
+                    {p.micro_cpu}, ctx.folder.file("go-micro.log").string());
   res.micro.go_command = command_text(ctx.folder.portable(spec.argv), spec.cpus, spec.env);
   measure_go_micro(spec, json_path.string(), res.micro, res.notes);
 }

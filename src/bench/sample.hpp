@@ -5,6 +5,7 @@
 // what to start is plan.hpp's, the processes are supervisor.hpp's.
 #pragma once
 
+#include <atomic>
 #include <string>
 
 #include "bench/plan.hpp"
@@ -23,10 +24,17 @@ struct SampleContext {
   const RunPlan& plan;
   const RunFolder& folder;
   std::string zapbench_exe;  // absolute: children run it
+  // Set by Ctrl-C: a multi-host sample stops at once (every remote process
+  // ended); a local one runs to its end (its children never saw the signal).
+  const std::atomic<bool>* stop = nullptr;
 };
 
 // Round `round` (0-based) of one cell. Records the server's and loader's
-// command lines in cp.cell (paths relative to the run's folder). On failure
+// command lines in cp.cell (paths relative to the run's folder). With
+// several hosts (plan.hosts), the server runs on its host under `zapbench
+// child` and the load is spread over the loader hosts (loaders.hpp): the
+// sample's figures are the exact merge, with a row per loader host and the
+// start skew; a host that fails fails the sample, naming it. On failure
 // returns a sample with one "run_failed" error and sets `failure` to why
 // (naming the log to read).
 report::E2ESample run_sample(const SampleContext& ctx, CellPlan& cp, unsigned round, std::string& failure);

@@ -7,6 +7,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <chrono>
@@ -14,11 +15,13 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "bench/host.hpp"
+#include "bench/netns.hpp"
 #include "bench/plan.hpp"
 #include "bench/progress.hpp"
 #include "bench/run_folder.hpp"
@@ -26,6 +29,8 @@
 #include "bench/supervisor.hpp"
 #include "cli/args.hpp"
 #include "cli/flags.hpp"
+#include "cli/host_flags.hpp"
+#include "cli/version.hpp"
 #include "net/affinity.hpp"
 #include "record/logs.hpp"
 #include "report/model.hpp"
@@ -68,7 +73,15 @@ constexpr const char* kAbout =
     "--full: connections 1,16,125,1000; every framing x every codec; logs\n"
     "N=1,100,10000 (a logs cell with more than 2 GiB of answers in flight is listed\n"
     "unavailable, not run); 5 s samples after 1 s; ~10 hours on 2 cores\n"
-    "('zapbench run --full --dry-run' prints every cell and the estimate).";
+    "('zapbench run --full --dry-run' prints every cell and the estimate).\n"
+    "Several hosts (README \"Several hosts\"): --server-host S --loader-hosts A,B runs\n"
+    "every server arm on S and spreads each load over A and B (connections or rate\n"
+    "shared out), all over OpenSSH with your ssh config and keys; the same zapbench\n"
+    "build must be at the same path there (or --remote-zapbench). Every host is\n"
+    "checked first (reachable, the same build, its CPUs); the loaders start\n"
+    "together on a \"go\" after their warm-up, the start skew is reported, and their\n"
+    "histograms are merged exactly. --netns N builds the hosts here instead\n"
+    "(root): network namespaces joined by a bridge, each with its own sshd.";
 
 // The (name, value) choices of a matrix axis, from its one table of names.
 template <class E, std::size_t N>
@@ -81,6 +94,7 @@ std::vector<std::pair<std::string, E>> choices(const std::array<E, N>& values) {
 bench::RunPlan parse(int argc, char** argv, bool& dry_run) {
   using flags::Problem;
   bench::RunRequest q;
+  double link_delay_s = 0;
   flags::Table t("run");
   t.usage("[--quick|--full] [--out DIR] [options]");
   t.about(kAbout);
@@ -129,6 +143,23 @@ bench::RunPlan parse(int argc, char** argv, bool& dry_run) {
       .default_text(go_binary.empty() ? "none built" : go_binary);
   t.choice("--go-json", &q.go_json, {{"goccy", "goccy"}, {"sonic", "sonic"}, {"stdlib", "stdlib"}},
            "JSON codec of the Go arms' servers");
+  t.section("several hosts:");
+  t.text("--server-host", &q.hosts.server_host, "HOST", "run the server arms on HOST (an ssh destination)")
+      .no_default();
+  host_list_flag(t, "--loader-hosts", &q.hosts.loader_hosts,
+                 "spread each load over these hosts (one loader each)")
+      .no_default();
+  t.text("--server-addr", &q.hosts.server_addr, "HOST", "the address loaders dial the server at")
+      .default_text("--server-host's host part");
+  ssh_flags(t, &q.hosts.ssh);
+  t.number("--netns", &q.hosts.netns, {1, 16},
+           "build 1 server + N loader hosts here as network namespaces with sshd (root)", "N")
+      .no_default();
+  t.duration("--link-delay", &link_delay_s, {0, 10}, "--netns: one-way delay on each host's link (tc netem)")
+      .no_default();
+  t.text("--link-rate", &q.hosts.link_rate, "RATE",
+         "--netns: each host's link rate, tc's spelling (1gbit, 100mbit)")
+      .no_default();
   t.section("microbenchmarks:");
   t.set("--no-micro", &q.micro, false, "skip the microbenchmarks");
   t.text("--micro-filter", &q.micro_filter, "REGEX", "run only these microbenchmarks").no_default();
@@ -136,6 +167,7 @@ bench::RunPlan parse(int argc, char** argv, bool& dry_run) {
   t.duration("--micro-min-time", &q.micro_min_time_s, {0, 86400, true}, "per benchmark repetition")
       .default_text("quick 200ms, full 500ms");
   t.parse(argc, argv);
+  q.hosts.link_delay_ms = link_delay_s * 1000;
   q.go = bench::probe_go(go_binary);
   try {
     return bench::plan_run(q);
@@ -145,6 +177,62 @@ bench::RunPlan parse(int argc, char** argv, bool& dry_run) {
 }
 
 std::atomic<bool> g_interrupted{false};
+// The namespace mode's hosts: a static, so that every way out of the run,
+// die()'s exit() included, tears them down (a SIGKILL leaves them for the
+// next run's sweep: bench/netns.hpp).
+std::unique_ptr<bench::NetnsHosts> g_netns;
+
+// Where the server and loaders run, made real: the namespace mode's hosts
+// built, then every host checked (bench::preflight); what was found goes
+// into the environment. Exits with the message on a failure.
+void set_up_hosts(bench::RunPlan& p, report::Environment& env) {
+  bench::RunHosts& h = p.hosts;
+  if (h.netns > 0) {
+    std::printf("  building %u+1 hosts as network namespaces (sshd in each)...\n", h.netns);
+    std::fflush(stdout);
+    try {
+      g_netns =
+          std::make_unique<bench::NetnsHosts>(bench::NetnsOptions{h.netns, h.link_delay_ms, h.link_rate});
+    } catch (const std::exception& e) {
+      die(std::string("run: --netns: ") + e.what());
+    }
+    h.server_host = g_netns->server_host();
+    h.loader_hosts = g_netns->loader_hosts();
+    h.ssh = g_netns->ssh();
+    env.link = g_netns->link();
+  } else {
+    env.link = "ssh hosts";
+  }
+  std::vector<bench::HostCheck> checks = {{h.server_host, "server", p.cfg.server_cpus}};
+  for (const std::string& l : h.loader_hosts) checks.push_back({l, "loader", p.cfg.loader_cpus});
+  std::vector<bench::HostInfo> found;
+  try {
+    found = bench::preflight(h.ssh, checks, version_line());
+  } catch (const std::exception& e) {
+    die(std::string("run: preflight: ") + e.what());
+  }
+  for (const bench::HostInfo& i : found)
+    env.hosts.push_back({i.role, i.host, i.version, i.hostname, i.kernel, i.cpu_model, i.cpu_count,
+                         net::cpu_list_text(i.allowed_cpus)});
+  // Hosts of their own get all their CPUs by default: the server host's to the
+  // server, on each loader host those all of them allow to the loader.
+  if (h.netns == 0) {
+    if (p.cfg.server_cpus.empty()) p.cfg.server_cpus = found.front().allowed_cpus;
+    if (p.cfg.loader_cpus.empty()) {
+      std::vector<int> common = found[1].allowed_cpus;
+      for (std::size_t k = 2; k < found.size(); ++k)
+        std::erase_if(common, [&](int c) {
+          return std::find(found[k].allowed_cpus.begin(), found[k].allowed_cpus.end(), c) ==
+                 found[k].allowed_cpus.end();
+        });
+      if (common.empty()) die("run: preflight: the loader hosts have no CPU in common: give --loader-cpus");
+      p.cfg.loader_cpus = common;
+    }
+  }
+  for (const bench::HostInfo& i : found)
+    std::printf("  %s host %s: %s, %u CPUs, %s\n", i.role.c_str(), i.host.c_str(), i.cpu_model.c_str(),
+                i.cpu_count, i.hostname.c_str());
+}
 void on_interrupt(int) { g_interrupted = true; }
 
 std::string self_exe() {
@@ -192,11 +280,11 @@ int print_plan(const bench::RunPlan& p) {
 
 int cmd_run(int argc, char** argv) {
   bool dry_run = false;
-  const bench::RunPlan p = parse(argc, argv, dry_run);
+  bench::RunPlan p = parse(argc, argv, dry_run);
   if (dry_run) return print_plan(p);
   const auto t_start = Clock::now();
   const bench::RunFolder folder(p.out_dir);
-  const bench::SampleContext ctx{p, folder, self_exe()};
+  const bench::SampleContext ctx{p, folder, self_exe(), &g_interrupted};
   raise_fd_limit();
   std::error_code ec;
   fs::create_directories(folder.file("samples"), ec);
@@ -212,6 +300,9 @@ int cmd_run(int argc, char** argv) {
   std::vector<std::string> command = {"zapbench", "run"};  // the user's name for it, not /proc/self/exe
   command.insert(command.end(), argv, argv + argc);
   res.env = bench::environment(command, folder);
+  res.env.link = "loopback";
+  std::printf("zapbench run (%s): results in %s\n", p.cfg.mode.c_str(), p.out_dir.c_str());
+  if (p.hosts.several()) set_up_hosts(p, res.env);
   res.config = p.cfg;
   res.codecs = bench::codecs();
   if (p.go.runs()) {
@@ -220,10 +311,9 @@ int cmd_run(int argc, char** argv) {
   } else {
     res.env.libraries["go (the Go arms)"] = "unavailable: " + p.go.unavailable;
   }
-  if (p.cfg.server_cpus == p.cfg.loader_cpus)
+  if (p.cfg.server_cpus == p.cfg.loader_cpus && (p.hosts.netns > 0 || !p.hosts.several()))
     res.notes.push_back("server and loader share CPUs " + net::cpu_list_text(p.cfg.server_cpus) +
                         ": this machine has one CPU for both, so their work is not separated");
-  std::printf("zapbench run (%s): results in %s\n", p.cfg.mode.c_str(), p.out_dir.c_str());
   std::printf("  estimated duration: %s\n",
               bench::duration_text(bench::estimated_run_s(p, bench::plan_cells(p))).c_str());
   std::printf("  server CPUs %s, loader CPUs %s, %u repeats, %.1f s + %.1f s warm-up per sample\n",
@@ -289,6 +379,7 @@ int cmd_run(int argc, char** argv) {
   std::printf("zapbench run: done in %s\n  %s/results.json\n  %s/report.md\n  %s/report.html\n",
               bench::duration_text(res.env.wall_s).c_str(), p.out_dir.c_str(), p.out_dir.c_str(),
               p.out_dir.c_str());
+  if (g_netns) g_netns->teardown();
   return g_interrupted ? 130 : 0;
 }
 
