@@ -26,6 +26,7 @@
 #include "cli/args.hpp"
 #include "cli/codec_flags.hpp"
 #include "cli/flags.hpp"
+#include "cli/host_flags.hpp"
 #include "load/engine.hpp"
 #include "net/clock.hpp"
 
@@ -259,7 +260,8 @@ int cmd_load(int argc, char** argv) {
 
   load::Options o;
   flags::HostPort addr;
-  std::string body, json_name, json_out, loader_hosts;
+  std::string body, json_name, json_out;
+  std::vector<std::string> hosts;
   bool coordinated = false, merge = false;
   bench::SshConfig ssh;
   flags::Table t("load");
@@ -361,11 +363,9 @@ int cmd_load(int argc, char** argv) {
   t.cpu_list("--cpus", &o.cpus, "pin thread i to the i-th CPU of LIST");
   t.text("--json-out", &json_out, "FILE", "every figure and the histograms as JSON");
   t.section("several loader hosts");
-  t.text("--loader-hosts", &loader_hosts, "HOST,...", "run the load over these hosts (ssh destinations)");
-  t.text("--ssh", &ssh.program, "PROGRAM", "the ssh client");
-  t.text("--ssh-config", &ssh.config_file, "FILE", "ssh -F FILE");
-  t.text("--remote-zapbench", &ssh.remote_zapbench, "PATH", "zapbench on the loader hosts")
-      .default_text("this binary's own path");
+  host_list_flag(t, "--loader-hosts", &hosts, "run the load over these hosts (ssh destinations)")
+      .no_default();
+  ssh_flags(t, &ssh);
   t.set("--merge", &merge, true, "merge the result files that follow (FILE FILE...)");
   t.set("--coordinated", &coordinated, true,
         "plumbing: one loader host's part, driven by the coordinator on stdin/stdout (docs/spec/hosts.md "
@@ -385,8 +385,6 @@ int cmd_load(int argc, char** argv) {
     return merge_files(merge_files_given, json_out);
   }
   if (!merge_files_given.empty()) t.fail("unexpected argument '" + merge_files_given.front() + "'");
-  const std::vector<std::string> hosts = flags::split_list(loader_hosts);
-  if (t.seen("--loader-hosts") && hosts.empty()) t.fail("--loader-hosts wants at least one host");
   if (coordinated && !hosts.empty()) t.fail("--coordinated is one loader host's part: no --loader-hosts");
   if (hosts.empty() && (t.seen("--ssh") || t.seen("--ssh-config") || t.seen("--remote-zapbench")))
     t.fail("--ssh, --ssh-config and --remote-zapbench go with --loader-hosts");
