@@ -391,7 +391,8 @@ NetnsHosts::NetnsHosts(const NetnsOptions& options) {
         const std::vector<std::string> probe = {ssh_path,        "-F", client_conf.string(), "-o",
                                                 "BatchMode=yes", "-o", "ConnectTimeout=10",  host,
                                                 "true"};
-        const Ran r = run(probe, dir / "ssh_probe.log", kReadyBoundS);
+        const double left_s = std::chrono::duration<double>(deadline - Clock::now()).count();
+        const Ran r = run(probe, dir / "ssh_probe.log", std::max(left_s, 1.0));
         if (r.status.ok()) break;
         if (exited(sshd_[i].pid()))
           throw std::runtime_error("netns: the sshd of " + namespaces_[i] + " exited: " +

@@ -3,13 +3,14 @@
 // namespace with its own address; a TCP connection crosses the bridge from a
 // loader to the server; --link-rate installs a qdisc (never a speed
 // asserted) and --link-delay needs netem (refused with the reason where the
-// kernel has none); invalid options and a step failing midway leave nothing;
-// teardown is idempotent and leaves no namespace, sshd or directory; a killed
-// run's namespaces and directory are swept by the next one, a live run's are
-// not. Root, sshd and nc needed: skipped otherwise.
+// kernel has none); invalid options, not being root and a step failing
+// midway leave nothing; teardown is idempotent and leaves no namespace, sshd
+// or directory; a killed run's namespaces and directory are swept by the
+// next one, a live run's are not. Root, sshd and nc needed: skipped otherwise.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -244,6 +245,27 @@ TEST_F(bench_netns, invalid_options_are_refused_before_anything_is_built) {
   EXPECT_THROW(bench::NetnsHosts(bench::NetnsOptions{1, -1, ""}), std::invalid_argument);
   EXPECT_THROW(bench::NetnsHosts(bench::NetnsOptions{1, 0, "fast"}), std::invalid_argument);
   EXPECT_THROW(bench::NetnsHosts(bench::NetnsOptions{1, 0, "10furlongs"}), std::invalid_argument);
+  expect_nothing_left("");
+}
+
+TEST_F(bench_netns, a_user_other_than_root_is_refused_with_the_reason) {
+  // In a forked child that gives up root (the test itself stays root).
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    if (setresgid(65534, 65534, 65534) != 0 || setresuid(65534, 65534, 65534) != 0) _exit(3);
+    try {
+      bench::NetnsHosts h(bench::NetnsOptions{1, 0, ""});
+    } catch (const std::runtime_error& e) {
+      _exit(std::string(e.what()) == "netns: the namespace mode needs root (it creates network namespaces)"
+                ? 0
+                : 1);
+    }
+    _exit(2);
+  }
+  int st = 0;
+  ASSERT_EQ(waitpid(pid, &st, 0), pid);
+  EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) << "child status " << st;
   expect_nothing_left("");
 }
 
