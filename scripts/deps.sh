@@ -29,6 +29,8 @@ packages=(
   valgrind                             # zapbench instructions: callgrind counts the request path's instructions
   linux-perf                           # ... and perf stat, where the machine exposes the counter
   python3-msgpack python3-thrift       # the binary peers' interop tests read our bytes with other languages' readers
+  openssh-server openssh-client        # several hosts: ssh to each; the namespace mode runs an sshd per host
+  netcat-openbsd iproute2              # ... and reaches it through nc in its namespace, built with ip and shaped with tc
 )
 
 # The codecs' libraries: column 6 of every row (comments and blank lines

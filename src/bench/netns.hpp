@@ -4,12 +4,18 @@
 // real hosts to ssh to without any. Shapes the link with tc when asked.
 // Owns building and removing them, nothing else: the run goes through
 // ssh.hpp as with any hosts. Root only.
+//
+// A process killed outright (SIGKILL, a crash) cannot tear down: its
+// namespaces `zb<pid>-*` and its directory `zapbench-netns-<pid>-*` stay.
+// The next NetnsHosts built on this machine removes those whose creating pid
+// no longer exists (and every process left in them) before building its own.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "bench/ssh.hpp"
+#include "bench/supervisor.hpp"
 
 namespace bench {
 
@@ -51,7 +57,8 @@ class NetnsHosts {
   std::vector<std::string> namespaces_;
   std::string link_;
   SshConfig ssh_;
-  std::vector<int> sshd_pids_;
+  std::vector<std::string> created_;  // every namespace made so far (the link's too), to delete
+  std::vector<Child> sshd_;           // one per host, `sshd -D`: ours to stop and reap
 };
 
 }  // namespace bench

@@ -16,11 +16,15 @@ std::vector<std::string> ssh_argv(const SshConfig& ssh, const std::string& host,
   // BatchMode: never a prompt. ServerAlive: a dead host or a dropped link
   // ends the client in ~6 s (exit 255), which is how the coordinator learns
   // of it; the remote side ends on its stdin's end of file.
-  std::vector<std::string> a = {ssh.program, "-T",
-                                "-o",        "BatchMode=yes",
-                                "-o",        "ConnectTimeout=10",
-                                "-o",        "ServerAliveInterval=2",
-                                "-o",        "ServerAliveCountMax=3"};
+  // A Child's argv[0] is never searched on PATH: "ssh" is found here.
+  const std::string program = ssh.program.find('/') == std::string::npos && !find_program(ssh.program).empty()
+                                  ? find_program(ssh.program)
+                                  : ssh.program;
+  std::vector<std::string> a = {program, "-T",
+                                "-o",    "BatchMode=yes",
+                                "-o",    "ConnectTimeout=10",
+                                "-o",    "ServerAliveInterval=2",
+                                "-o",    "ServerAliveCountMax=3"};
   if (!ssh.config_file.empty()) a.insert(a.end(), {"-F", ssh.config_file});
   std::string command;
   for (const std::string& arg : remote_argv) command += (command.empty() ? "" : " ") + shell_quote(arg);
