@@ -1,5 +1,5 @@
 // bench/load_result.cpp — the load result file (load_result.hpp), written
-// member by member and read back strictly.
+// member by member and read back strictly, and the exact merge of several.
 #include "bench/load_result.hpp"
 
 #include <algorithm>

@@ -75,6 +75,10 @@ std::string seconds(double s) {
 // several hosts recorded none, and ran on one machine over loopback.
 std::string link_of(const Environment& e) { return e.link.empty() ? "loopback" : e.link; }
 bool one_host(const Environment& e) { return e.hosts.empty() && link_of(e) == "loopback"; }
+// "loopback TCP", "TCP between hosts (ssh hosts)": what the end-to-end figures went over.
+std::string transport(const Environment& e) {
+  return one_host(e) ? "loopback TCP" : "TCP between hosts (" + link_of(e) + ")";
+}
 
 // The commit of a `zapbench --version` line ("zapbench 0.1.0 commit 0123456789ab (Release: ...)");
 // the whole line when it names none.
@@ -202,8 +206,7 @@ void when_where(const Results& r, Out& out) {
       {"ZAP (zero-copy binary wire) against HTTP + JSON with several C++ JSON libraries, and against the "
        "binary formats one would otherwise pick (Protocol Buffers, FlatBuffers, Cap'n Proto, MessagePack, "
        "Thrift), on the same record and the same work: per operation in-process, and end to end over " +
-           (one_host(e) ? std::string("loopback TCP") : "TCP between hosts (" + link_of(e) + ")") +
-           ". Measured by ",
+           transport(e) + ". Measured by ",
        code("zapbench run"), " and written from its results.json alone."});
   found(r, out);  // the report opens with what it found
   out.heading(2, "The run", "run");
@@ -228,13 +231,13 @@ void when_where(const Results& r, Out& out) {
 
 void how_measured(const Results& r, Out& out) {
   const Config& c = r.config;
-  const Environment& e = r.env;
+  const Environment& env = r.env;
   out.heading(2, "How it was measured");
   const std::string noisy_pct = fixed(c.noisy_spread * 100, 0) + "%";
   // Several hosts: the loader CPUs are each loader host's, and each cell's load is the exact merge of the
   // loader hosts' results (docs/spec/hosts.md §5).
   const std::string where =
-      one_host(e)
+      one_host(env)
           ? "Server pinned to CPUs " + cpu_list(c.server_cpus) + ", loader to CPUs " +
                 cpu_list(c.loader_cpus) + "; both on this machine. Link: loopback."
           : "Server pinned to CPUs " + cpu_list(c.server_cpus) +
@@ -243,7 +246,7 @@ void how_measured(const Results& r, Out& out) {
                 cpu_list(c.loader_cpus) +
                 " on its own; every figure of a cell is the exact "
                 "merge of the loader hosts' results (histograms added, percentiles of the sum). Link: " +
-                link_of(e) + ".";
+                link_of(env) + ".";
   out.bullets({
       {where},
       {"End to end: every cell is run " + std::to_string(c.repeats) + " times, " + seconds(c.duration_s) +
@@ -264,10 +267,10 @@ void how_measured(const Results& r, Out& out) {
        std::to_string(c.micro_repetitions) + " repetitions of at least " + seconds(c.micro_min_time_s) +
        " each; heap allocations counted by a replaced global operator new."},
   });
-  if (!e.hosts.empty()) {
+  if (!env.hosts.empty()) {
     out.para({"Hosts, as their preflight found them (the same build on each):"});
     Table hosts{{"role", "host", "CPU", "CPUs", "commit"}, "lllrl", {}};
-    for (const HostRow& h : e.hosts)
+    for (const HostRow& h : env.hosts)
       hosts.rows.push_back(
           {h.role, h.host, h.cpu_model, std::to_string(h.cpu_count), code(version_commit(h.version))});
     out.table(std::move(hosts));
@@ -1474,7 +1477,8 @@ void found(const Results& r, Out& out) {
   }
   if (!e2e_items.empty()) {
     out.para(
-        {"End to end over loopback TCP, at the connection count where ZAP peaks: rpc at the deepest pipeline "
+        {"End to end over " + transport(r.env) +
+         ", at the connection count where ZAP peaks: rpc at the deepest pipeline "
          "(where the body's cost shows most), logs at the largest N and the shallowest pipeline (where the "
          "bytes do):"});
     out.bullets(std::move(e2e_items));

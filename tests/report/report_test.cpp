@@ -983,7 +983,7 @@ TEST(report_markdown, several_hosts_name_the_link_list_the_hosts_and_each_hosts_
         "| role | host | CPU | CPUs | commit |", "| server | root@srv | AMD EPYC 7B13 | 8 | `0123456789ab` |",
         "| loader | root@l2 | Intel Xeon E5 | 4 | `0123456789ab` |", "## Loader hosts",
         "| cell | root@l1 requests/s | root@l2 requests/s | start skew ms (max) | failures |",
-        "separate hosts joined by ssh hosts"})
+        "separate hosts joined by ssh hosts", "end to end over TCP between hosts (ssh hosts)."})
     EXPECT_TRUE(contains(md, s)) << s;
   EXPECT_FALSE(contains(md, "Link: loopback"));
   // The one cell with loader hosts: l1's median of 100k, 120k, 110k; l2's of the two it delivered;
@@ -1009,6 +1009,7 @@ TEST(report_markdown, one_host_says_loopback_and_has_no_loader_hosts_section) {
   EXPECT_TRUE(
       contains(md, "Server pinned to CPUs 0, loader to CPUs 1; both on this machine. Link: loopback."));
   EXPECT_TRUE(contains(md, "Loader and server run on the same machine over loopback"));
+  EXPECT_TRUE(contains(md, "end to end over loopback TCP. Measured by"));
   EXPECT_FALSE(contains(md, "Loader hosts"));
   EXPECT_FALSE(contains(md, "| role | host |"));
   EXPECT_FALSE(contains(report::html(synthetic()), "Loader hosts"));
