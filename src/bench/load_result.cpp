@@ -1,12 +1,14 @@
 // bench/load_result.cpp — the load result file (load_result.hpp), written
-// member by member and read back strictly.
+// member by member and read back strictly, and the exact merge of several.
 #include "bench/load_result.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace bench {
 namespace {
@@ -150,6 +152,32 @@ void write_lines(const json& o, int depth, std::string& out) {
   out += "\n" + indent + "}";
 }
 
+// The options a load result file records and a merge requires equal, each as
+// the file spells it (member name, text), in the file's order: the floor has
+// no scenario, body or N, and only the logs scenario has an N, so those are
+// compared only where the file carries them. Connections, threads and the
+// rate are left out (a merge sums them); stop, go and cpus are process-local.
+std::vector<std::pair<const char*, std::string>> shared_options(const load::Options& o) {
+  const bool floor = o.wire == load::Wire::floor;
+  const bool rpc = !floor && o.scenario == load::Scenario::rpc;
+  const bool logs = !floor && o.scenario == load::Scenario::logs;
+  std::vector<std::pair<const char*, std::string>> v;
+  v.emplace_back("framing", std::string(framing_name(o.wire)));
+  v.emplace_back("scenario", floor ? "" : rpc ? "rpc" : logs ? "logs" : "hello");
+  v.emplace_back("body", !rpc && !logs ? "" : o.body != nullptr ? std::string(o.body->name) : "");
+  v.emplace_back("logs", std::to_string(logs ? o.logs : 0));
+  const bool v6 = o.host.find(':') != std::string::npos;
+  v.emplace_back("addr", (v6 ? "[" + o.host + "]" : o.host) + ":" + std::to_string(o.port));
+  v.emplace_back("pipeline", std::to_string(o.pipeline));
+  v.emplace_back("timeout_ms", std::to_string(o.timeout_ms));
+  // json's shortest round-trip text: equal texts <=> equal doubles.
+  v.emplace_back("duration_s", json(o.duration_s).dump());
+  v.emplace_back("warmup_s", json(o.warmup_s).dump());
+  v.emplace_back("request_bytes", std::to_string(o.floor_request_bytes));
+  v.emplace_back("response_bytes", std::to_string(o.floor_response_bytes));
+  return v;
+}
+
 }  // namespace
 
 std::string_view framing_name(load::Wire w) noexcept {
@@ -159,22 +187,23 @@ std::string_view framing_name(load::Wire w) noexcept {
 }
 
 std::string load_result_json(const load::Options& o, const load::Result& r) {
-  const bool floor = o.wire == load::Wire::floor;
-  // The floor has no scenario and no body codec: "" for both.
-  const bool rpc = !floor && o.scenario == load::Scenario::rpc;
-  const bool logs = !floor && o.scenario == load::Scenario::logs;
-  const std::string scenario = floor ? "" : rpc ? "rpc" : logs ? "logs" : "hello";
-  const std::string body = !rpc && !logs ? "" : o.body != nullptr ? std::string(o.body->name) : "";
+  const bool logs = o.wire != load::Wire::floor && o.scenario == load::Scenario::logs;
+  // The floor has no scenario and no body codec: "" for both (shared_options).
+  const auto shared = shared_options(o);
+  auto text = [&](std::string_view key) -> const std::string& {
+    for (const auto& [k, v] : shared)
+      if (k == key) return v;
+    throw std::logic_error("load result: no option " + std::string(key));
+  };
   json errors = json::object();
   for (int k = 0; k < static_cast<int>(load::ErrorKind::count_); ++k)
     errors[std::string(load::describe(load::ErrorKind(k)))] = r.errors[k];
-  const bool v6 = o.host.find(':') != std::string::npos;
   json j = {{"tool", kLoadResultTool},
-            {"framing", std::string(framing_name(o.wire))},
-            {"scenario", scenario},
-            {"body", body},
+            {"framing", text("framing")},
+            {"scenario", text("scenario")},
+            {"body", text("body")},
             {"logs", logs ? o.logs : 0},
-            {"addr", (v6 ? "[" + o.host + "]" : o.host) + ":" + std::to_string(o.port)},
+            {"addr", text("addr")},
             {"connections", o.connections},
             {"threads", o.threads},
             {"pipeline", o.pipeline},
@@ -196,6 +225,8 @@ std::string load_result_json(const load::Options& o, const load::Result& r) {
             {"errors", errors},
             {"loader_cpu_user_s", r.cpu_user_s},
             {"loader_cpu_sys_s", r.cpu_sys_s},
+            // Process-local clocks: window_first_send_ns is not written (it means
+            // nothing on another host), the coordinated loader's own delay is.
             {"go_to_first_send_ns", r.go_to_first_send_ns},
             {"latency", histogram_json(r.latency)},
             {"latency_uncorrected", histogram_json(r.latency_actual)}};
@@ -293,71 +324,65 @@ LoadReport parse_load_result(const std::string& text) {
   r.intended_rate_per_s = o.rate_per_s;
   r.cpu_user_s = num(j, p, "loader_cpu_user_s");
   r.cpu_sys_s = num(j, p, "loader_cpu_sys_s");
-  // A coordinated loader's d_i (docs/spec/hosts.md §4); -1 otherwise; files from before it have none.
-  // [wt-loaders: the minimal write/read; wt-merge adds the same field — keep one.]
+  // Files from before several hosts have none: not a coordinated loader.
   if (j.contains("go_to_first_send_ns")) {
-    const json& d = at(j, p, "go_to_first_send_ns");
-    if (!d.is_number_integer()) fail("go_to_first_send_ns", "expected a whole number");
-    r.go_to_first_send_ns = d.get<std::int64_t>();
+    const json& v = j.at("go_to_first_send_ns");
+    if (!v.is_number_integer() || v.get<std::int64_t>() < -1)
+      fail("go_to_first_send_ns", "expected a whole number >= -1");
+    r.go_to_first_send_ns = v.get<std::int64_t>();
   }
   r.latency = histogram_of(at(j, p, "latency"), "latency");
   r.latency_actual = histogram_of(at(j, p, "latency_uncorrected"), "latency_uncorrected");
   return rep;
 }
 
-// [wt-loaders: a simple merge so that this branch links and its tests run; the
-// lead keeps wt-merge's implementation of merge_load_reports.]
 LoadReport merge_load_reports(const std::vector<LoadReport>& reports, const std::vector<std::string>& names) {
-  if (reports.empty()) throw std::runtime_error("merge: no load result to merge");
-  const auto name = [&](std::size_t i) { return i < names.size() ? names[i] : "#" + std::to_string(i + 1); };
-  LoadReport m = reports[0];
+  if (reports.empty()) throw std::runtime_error("merge of load results: no result to merge");
+  if (names.size() != reports.size())
+    throw std::invalid_argument("merge of load results: " + std::to_string(names.size()) + " names for " +
+                                std::to_string(reports.size()) + " results");
+  const auto first = shared_options(reports[0].options);
   for (std::size_t i = 1; i < reports.size(); ++i) {
-    const load::Options& a = reports[0].options;
-    const load::Options& b = reports[i].options;
-    const auto differ = [&](const char* what, const std::string& va, const std::string& vb) {
-      throw std::runtime_error("merge: " + name(i) + ": " + what + " " + vb + ", " + name(0) + ": " + va);
-    };
-    if (a.wire != b.wire)
-      differ("framing", std::string(framing_name(a.wire)), std::string(framing_name(b.wire)));
-    if (a.wire != load::Wire::floor && a.scenario != b.scenario)
-      differ("scenario", std::to_string(int(a.scenario)), std::to_string(int(b.scenario)));
-    if (a.body != b.body)
-      differ("body", a.body ? std::string(a.body->name) : "", b.body ? std::string(b.body->name) : "");
-    if (a.logs != b.logs) differ("logs", std::to_string(a.logs), std::to_string(b.logs));
-    if (a.pipeline != b.pipeline) differ("pipeline", std::to_string(a.pipeline), std::to_string(b.pipeline));
-    if (a.duration_s != b.duration_s)
-      differ("duration_s", std::to_string(a.duration_s), std::to_string(b.duration_s));
-    if (a.warmup_s != b.warmup_s) differ("warmup_s", std::to_string(a.warmup_s), std::to_string(b.warmup_s));
-    if (a.timeout_ms != b.timeout_ms)
-      differ("timeout_ms", std::to_string(a.timeout_ms), std::to_string(b.timeout_ms));
-    if (a.host != b.host || a.port != b.port)
-      differ("addr", a.host + ":" + std::to_string(a.port), b.host + ":" + std::to_string(b.port));
-    if (a.floor_request_bytes != b.floor_request_bytes || a.floor_response_bytes != b.floor_response_bytes)
-      differ("request_bytes/response_bytes", std::to_string(a.floor_request_bytes),
-             std::to_string(b.floor_request_bytes));
-    if ((a.rate_per_s > 0) != (b.rate_per_s > 0))
-      differ("intended_rate_per_s", std::to_string(a.rate_per_s), std::to_string(b.rate_per_s));
-    m.options.connections += b.connections;
-    m.options.threads += b.threads;
-    m.options.rate_per_s += b.rate_per_s;
-    const load::Result& r = reports[i].result;
-    m.result.elapsed_s = std::max(m.result.elapsed_s, r.elapsed_s);
-    m.result.stopped = m.result.stopped || r.stopped;
-    m.result.requests += r.requests;
-    m.result.responses += r.responses;
-    m.result.bytes_sent += r.bytes_sent;
-    m.result.bytes_received += r.bytes_received;
-    m.result.connections_answered += r.connections_answered;
-    for (int k = 0; k < static_cast<int>(load::ErrorKind::count_); ++k) m.result.errors[k] += r.errors[k];
-    m.result.latency.merge(r.latency);
-    m.result.latency_actual.merge(r.latency_actual);
-    m.result.cpu_user_s += r.cpu_user_s;
-    m.result.cpu_sys_s += r.cpu_sys_s;
+    const auto other = shared_options(reports[i].options);
+    for (std::size_t m = 0; m < first.size(); ++m)
+      if (other[m].second != first[m].second)
+        throw std::runtime_error(names[i] + ": " + other[m].first + " " + other[m].second + ", " + names[0] +
+                                 ": " + first[m].second);
   }
-  m.result.intended_rate_per_s = m.options.rate_per_s;
-  m.result.window_first_send_ns = -1;  // each host's own clock: not comparable
-  m.result.go_to_first_send_ns = -1;
-  return m;
+  LoadReport out = reports[0];
+  load::Options& o = out.options;
+  load::Result& r = out.result;
+  // Process-local: they belong to no merged load.
+  o.stop = nullptr;
+  o.go = nullptr;
+  o.cpus.clear();
+  r.go_to_first_send_ns = -1;  // each host's own delay; the merge has none
+  for (std::size_t i = 1; i < reports.size(); ++i) {
+    const load::Options& po = reports[i].options;
+    const load::Result& pr = reports[i].result;
+    o.connections += po.connections;
+    o.threads += po.threads;
+    o.rate_per_s += po.rate_per_s;
+    // The longest window: the merged rate (responses / elapsed_s) never exceeds the sum of the hosts'.
+    r.elapsed_s = std::max(r.elapsed_s, pr.elapsed_s);
+    r.stopped = r.stopped || pr.stopped;
+    r.requests += pr.requests;
+    r.responses += pr.responses;
+    r.bytes_sent += pr.bytes_sent;
+    r.bytes_received += pr.bytes_received;
+    for (int k = 0; k < static_cast<int>(load::ErrorKind::count_); ++k) r.errors[k] += pr.errors[k];
+    r.connections_answered += pr.connections_answered;
+    r.latency.merge(pr.latency);
+    r.latency_actual.merge(pr.latency_actual);
+    r.intended_rate_per_s += pr.intended_rate_per_s;
+    r.cpu_user_s += pr.cpu_user_s;
+    r.cpu_sys_s += pr.cpu_sys_s;
+    // The earliest first send; only meaningful when the parts share one clock (one process's loaders).
+    if (pr.window_first_send_ns >= 0 &&
+        (r.window_first_send_ns < 0 || pr.window_first_send_ns < r.window_first_send_ns))
+      r.window_first_send_ns = pr.window_first_send_ns;
+  }
+  return out;
 }
 
 }  // namespace bench

@@ -71,6 +71,25 @@ std::string seconds(double s) {
   return sig(s) + " s (" + std::to_string(total / 60) + " min " + std::to_string(total % 60) + " s)";
 }
 
+// What joins the server and the loaders (Environment::link): runs before
+// several hosts recorded none, and ran on one machine over loopback.
+std::string link_of(const Environment& e) { return e.link.empty() ? "loopback" : e.link; }
+bool one_host(const Environment& e) { return e.hosts.empty() && link_of(e) == "loopback"; }
+// "loopback TCP", "TCP between hosts (ssh hosts)": what the end-to-end figures went over.
+std::string transport(const Environment& e) {
+  return one_host(e) ? "loopback TCP" : "TCP between hosts (" + link_of(e) + ")";
+}
+
+// The commit of a `zapbench --version` line ("zapbench 0.1.0 commit 0123456789ab (Release: ...)");
+// the whole line when it names none.
+std::string version_commit(const std::string& version) {
+  const std::string tag = " commit ";
+  const auto at = version.find(tag);
+  if (at == std::string::npos) return version;
+  const auto from = at + tag.size();
+  return version.substr(from, version.find(' ', from) - from);
+}
+
 // The three families every table groups codecs by: by content type when the
 // run recorded the codec, by name otherwise (runs before the binary peers had
 // ZAP and JSON codecs only).
@@ -186,8 +205,8 @@ void when_where(const Results& r, Out& out) {
   out.para(
       {"ZAP (zero-copy binary wire) against HTTP + JSON with several C++ JSON libraries, and against the "
        "binary formats one would otherwise pick (Protocol Buffers, FlatBuffers, Cap'n Proto, MessagePack, "
-       "Thrift), on the same record and the same work: per operation in-process, and end to end over "
-       "loopback TCP. Measured by ",
+       "Thrift), on the same record and the same work: per operation in-process, and end to end over " +
+           transport(e) + ". Measured by ",
        code("zapbench run"), " and written from its results.json alone."});
   found(r, out);  // the report opens with what it found
   out.heading(2, "The run", "run");
@@ -212,11 +231,24 @@ void when_where(const Results& r, Out& out) {
 
 void how_measured(const Results& r, Out& out) {
   const Config& c = r.config;
+  const Environment& env = r.env;
   out.heading(2, "How it was measured");
   const std::string noisy_pct = fixed(c.noisy_spread * 100, 0) + "%";
+  // Several hosts: the loader CPUs are each loader host's, and each cell's load is the exact merge of the
+  // loader hosts' results (docs/spec/hosts.md §5).
+  const std::string where =
+      one_host(env)
+          ? "Server pinned to CPUs " + cpu_list(c.server_cpus) + ", loader to CPUs " +
+                cpu_list(c.loader_cpus) + "; both on this machine. Link: loopback."
+          : "Server pinned to CPUs " + cpu_list(c.server_cpus) +
+                " on its host, each loader host's loader "
+                "to CPUs " +
+                cpu_list(c.loader_cpus) +
+                " on its own; every figure of a cell is the exact "
+                "merge of the loader hosts' results (histograms added, percentiles of the sum). Link: " +
+                link_of(env) + ".";
   out.bullets({
-      {"Server pinned to CPUs " + cpu_list(c.server_cpus) + ", loader to CPUs " + cpu_list(c.loader_cpus) +
-       "; both on this machine, over loopback."},
+      {where},
       {"End to end: every cell is run " + std::to_string(c.repeats) + " times, " + seconds(c.duration_s) +
        " measured after " + seconds(c.warmup_s) +
        " of warm-up; each cell a fresh server process and a fresh loader process."},
@@ -235,6 +267,14 @@ void how_measured(const Results& r, Out& out) {
        std::to_string(c.micro_repetitions) + " repetitions of at least " + seconds(c.micro_min_time_s) +
        " each; heap allocations counted by a replaced global operator new."},
   });
+  if (!env.hosts.empty()) {
+    out.para({"Hosts, as their preflight found them (the same build on each):"});
+    Table hosts{{"role", "host", "CPU", "CPUs", "commit"}, "lllrl", {}};
+    for (const HostRow& h : env.hosts)
+      hosts.rows.push_back(
+          {h.role, h.host, h.cpu_model, std::to_string(h.cpu_count), code(version_commit(h.version))});
+    out.table(std::move(hosts));
+  }
   bool load_recorded = false;
   for (const Cell& cell : r.cells)
     for (const E2ESample& e : cell.samples) load_recorded = load_recorded || std::isfinite(e.load_avg_1m);
@@ -1437,7 +1477,8 @@ void found(const Results& r, Out& out) {
   }
   if (!e2e_items.empty()) {
     out.para(
-        {"End to end over loopback TCP, at the connection count where ZAP peaks: rpc at the deepest pipeline "
+        {"End to end over " + transport(r.env) +
+         ", at the connection count where ZAP peaks: rpc at the deepest pipeline "
          "(where the body's cost shows most), logs at the largest N and the shallowest pipeline (where the "
          "bytes do):"});
     out.bullets(std::move(e2e_items));
@@ -1503,6 +1544,69 @@ void end_to_end(const Results& r, Out& out) {
   }
 }
 
+// --- loader hosts ----------------------------------------------------------------------
+
+bool has_loader_hosts(const Cell& c) {
+  for (const E2ESample& s : c.samples)
+    if (!s.loader_hosts.empty()) return true;
+  return false;
+}
+
+// Several loader hosts: per cell, each host's own requests/s, the bound on how far apart their windows
+// started, and the hosts that delivered no result. Only when some sample has loader hosts.
+void loader_hosts(const Results& r, Out& out) {
+  std::vector<std::string> hosts;  // in order of first appearance
+  for (const Cell& c : r.cells)
+    for (const E2ESample& s : c.samples)
+      for (const LoaderHostRow& h : s.loader_hosts)
+        if (std::find(hosts.begin(), hosts.end(), h.host) == hosts.end()) hosts.push_back(h.host);
+  if (hosts.empty()) return;
+  out.heading(2, "Loader hosts", "loader-hosts");
+  out.para(
+      {"Per cell: each loader host's requests/s (median of its samples, min–max), the largest start "
+       "skew over the cell's samples (a bound on how far apart the hosts' windows started, ms; "
+       "docs/spec/hosts.md §5) and the host results that never came (failures, with the first reason). "
+       "The cell's figures in End to end are the exact merge of its hosts' results."});
+  Table t{{"cell"}, "l", {}};
+  for (const std::string& h : hosts) {
+    t.header.push_back(h + " requests/s");
+    t.align += "r";
+  }
+  t.header.insert(t.header.end(), {"start skew ms (max)", "failures"});
+  t.align += "rl";
+  for (const Group& g : groups(r))
+    for (const RowKey& k : g.rows)
+      for (unsigned conns : g.connections) {
+        const Cell* c = g.find(k, conns);
+        if (!c || !has_loader_hosts(*c)) continue;
+        std::vector<Text> row{row_label(r, k, g.row_cells(k)) + ", " + group_scenario(g) + ", depth " +
+                              std::to_string(g.pipeline) + ", c " + std::to_string(conns)};
+        for (const std::string& host : hosts) {
+          Samples rate;  // the samples this host delivered
+          for (const E2ESample& s : c->samples)
+            for (const LoaderHostRow& h : s.loader_hosts)
+              if (h.host == host && h.failure.empty()) rate.values.push_back(h.requests_per_s);
+          row.emplace_back(rate.values.empty() ? "—" : med_range(rate, 1, true));
+        }
+        double skew_ns = NAN;
+        std::size_t failures = 0;
+        std::string first_failure;
+        for (const E2ESample& s : c->samples) {
+          if (std::isfinite(s.start_skew_ns) && !(skew_ns >= s.start_skew_ns)) skew_ns = s.start_skew_ns;
+          for (const LoaderHostRow& h : s.loader_hosts) {
+            if (h.failure.empty()) continue;
+            if (failures++ == 0)
+              first_failure =
+                  h.failure.starts_with("host " + h.host + ":") ? h.failure : h.host + ": " + h.failure;
+          }
+        }
+        row.emplace_back(std::isfinite(skew_ns) ? fixed(skew_ns / 1e6, 2) : "—");
+        row.emplace_back(failures == 0 ? "0" : std::to_string(failures) + " (first: " + first_failure + ")");
+        t.rows.push_back(std::move(row));
+      }
+  out.table(std::move(t));
+}
+
 // --- commands and caveats ------------------------------------------------------------
 
 void commands(const Results& r, Out& out) {
@@ -1538,10 +1642,17 @@ void commands(const Results& r, Out& out) {
 
 void caveats(const Results& r, Out& out) {
   out.heading(2, "Caveats");
+  const std::string link = link_of(r.env);
   std::vector<Runs> items = {
-      {"Loader and server run on the same machine over loopback: no NIC, no wire latency, and they compete "
-       "for "
-       "memory bandwidth, caches and the kernel."},
+      {one_host(r.env)
+           ? "Loader and server run on the same machine over loopback: no NIC, no wire latency, and they "
+             "compete for memory bandwidth, caches and the kernel."
+       : link.starts_with("netns")
+           ? "The hosts are network namespaces of this one machine (" + link +
+                 "): real network stacks between them, but every host shares this machine's CPUs, memory "
+                 "bandwidth and kernel — read the server's CPU per request, not only the rate."
+           : "The server and the loaders run on separate hosts joined by " + link +
+                 ": the figures include that network's latency and bandwidth."},
       {"On a virtual machine, other guests steal CPU time at random; the min–max ranges and the ⚠ marks show "
        "how much that moved the figures, and interleaved repeats spread it over every arm."},
       {"With " + std::to_string(r.env.cpu_count) + " CPUs (" + cpu_list(r.config.server_cpus) +
@@ -1566,6 +1677,7 @@ std::vector<Block> build(const Results& r) {
   fairness(r, out);
   micro(r, out);
   end_to_end(r, out);
+  loader_hosts(r, out);
   commands(r, out);
   caveats(r, out);
   return std::move(out.blocks);

@@ -3,8 +3,9 @@
 // from another version or a hand edit gone wrong fails with the member's path
 // ("cells[3].samples[0].requests_per_s: expected a number") instead of
 // quietly reading as zero. Unknown members are ignored. Members added since
-// the first runs (env.online_cpus, samples[].load_avg_1m,
-// samples[].received_mb_per_s; cells[].logs, required of logs cells) are optional, so
+// the first runs (env.online_cpus, env.link, env.hosts, samples[].load_avg_1m,
+// samples[].received_mb_per_s, samples[].loader_hosts, samples[].start_skew_ns;
+// cells[].logs, required of logs cells) are optional, so
 // every earlier results.json still loads, and are written only when known, so
 // such a file writes back byte for byte. The matrix's names (arm, scenario,
 // framing) are bench/matrix.hpp's stable names.
@@ -39,9 +40,22 @@ json to_j(const Environment& e) {
           {"started_utc", e.started_utc}, {"wall_s", e.wall_s}};
 }
 
+json to_j(const HostRow& h) {
+  return {{"role", h.role},           {"host", h.host},
+          {"version", h.version},     {"hostname", h.hostname},
+          {"kernel", h.kernel},       {"cpu_model", h.cpu_model},
+          {"cpu_count", h.cpu_count}, {"allowed_cpus", h.allowed_cpus}};
+}
+
 json env_j(const Environment& e) {
   json j = to_j(e);
   if (e.online_cpus != 0) j["online_cpus"] = e.online_cpus;
+  if (!e.link.empty()) j["link"] = e.link;
+  if (!e.hosts.empty()) {
+    json hosts = json::array();
+    for (const HostRow& h : e.hosts) hosts.push_back(to_j(h));
+    j["hosts"] = hosts;
+  }
   return j;
 }
 
@@ -106,6 +120,21 @@ json to_j(const E2ESample& s) {
             {"server_cpu_s", s.server_cpu_s}};
   if (std::isfinite(s.load_avg_1m)) j["load_avg_1m"] = s.load_avg_1m;
   if (std::isfinite(s.received_mb_per_s)) j["received_mb_per_s"] = s.received_mb_per_s;
+  if (!s.loader_hosts.empty()) {
+    json rows = json::array();
+    for (const LoaderHostRow& h : s.loader_hosts) {
+      json row = {{"host", h.host},     {"responses", h.responses}, {"requests_per_s", h.requests_per_s},
+                  {"errors", h.errors}, {"p50_ns", h.p50_ns},       {"p99_ns", h.p99_ns},
+                  {"max_ns", h.max_ns}};
+      // Not known for a host that failed before `go`: left out, read back as NaN.
+      if (std::isfinite(h.go_to_first_send_ns)) row["go_to_first_send_ns"] = h.go_to_first_send_ns;
+      if (std::isfinite(h.go_rtt_ns)) row["go_rtt_ns"] = h.go_rtt_ns;
+      row["failure"] = h.failure;
+      rows.push_back(row);
+    }
+    j["loader_hosts"] = rows;
+  }
+  if (std::isfinite(s.start_skew_ns)) j["start_skew_ns"] = s.start_skew_ns;
   return j;
 }
 
@@ -285,6 +314,13 @@ Results parse(const std::string& text) {
   r.env.started_utc = str(e, ep, "started_utc");
   r.env.wall_s = num(e, ep, "wall_s");
   if (e.contains("online_cpus")) r.env.online_cpus = uns(e, ep, "online_cpus");
+  if (e.contains("link")) r.env.link = str(e, ep, "link");
+  if (e.contains("hosts"))
+    for_each_object(e, ep, "hosts", [&](const json& o, const std::string& p) {
+      r.env.hosts.push_back({str(o, p, "role"), str(o, p, "host"), str(o, p, "version"),
+                             str(o, p, "hostname"), str(o, p, "kernel"), str(o, p, "cpu_model"),
+                             uns(o, p, "cpu_count"), str(o, p, "allowed_cpus")});
+    });
 
   const json& c = object_at(j, "", "config");
   const std::string cp = "config";
@@ -373,6 +409,22 @@ Results parse(const std::string& text) {
       s.server_cpu_s = num(so, sp, "server_cpu_s");
       if (so.contains("load_avg_1m")) s.load_avg_1m = num(so, sp, "load_avg_1m");
       if (so.contains("received_mb_per_s")) s.received_mb_per_s = num(so, sp, "received_mb_per_s");
+      if (so.contains("loader_hosts"))
+        for_each_object(so, sp, "loader_hosts", [&](const json& ho, const std::string& hp) {
+          LoaderHostRow h;
+          h.host = str(ho, hp, "host");
+          h.responses = u64(ho, hp, "responses");
+          h.requests_per_s = num(ho, hp, "requests_per_s");
+          h.errors = u64(ho, hp, "errors");
+          h.p50_ns = num(ho, hp, "p50_ns");
+          h.p99_ns = num(ho, hp, "p99_ns");
+          h.max_ns = num(ho, hp, "max_ns");
+          if (ho.contains("go_to_first_send_ns")) h.go_to_first_send_ns = num(ho, hp, "go_to_first_send_ns");
+          if (ho.contains("go_rtt_ns")) h.go_rtt_ns = num(ho, hp, "go_rtt_ns");
+          h.failure = str(ho, hp, "failure");
+          s.loader_hosts.push_back(std::move(h));
+        });
+      if (so.contains("start_skew_ns")) s.start_skew_ns = num(so, sp, "start_skew_ns");
       cell.samples.push_back(std::move(s));
     });
     r.cells.push_back(std::move(cell));

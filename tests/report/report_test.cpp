@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -84,7 +85,10 @@ Results synthetic() {
            {{"nlohmann_json", "3.11.2"}, {"rapidjson", "unavailable: not found at configure time"}},
            "zapbench run --quick --out /tmp/r",
            "2026-12-01T10:00:00Z",
-           184.25};
+           184.25,
+           0,
+           "",
+           {}};
   r.config = {"quick", 3, 2.5, 0.5, {0}, {1}, 0.15, 3, 0.25};
   r.codecs = {
       {"zap", "application/zap", true, "", "zap::Builder (reused)", "zap::Reader views"},
@@ -859,6 +863,156 @@ TEST(report_gbench, ingests_what_zapbench_go_could_not_measure) {
   EXPECT_EQ(report::go_counterpart("Encode", "go/zap"), "zap-fresh");
   EXPECT_EQ(report::go_counterpart("Encode", "go/zap-reset"), "zap");
   EXPECT_EQ(report::go_counterpart("Encode", "go/goccy"), "");
+}
+
+// --- several hosts (docs/spec/hosts.md §6) ------------------------------------------------
+
+// The synthetic run as if measured with two loader hosts over ssh: the hosts in the
+// environment, and on one cell (ZAP + ZAP, rpc, depth 16, 10 connections) each
+// sample's per-host rows and start skew; the second host failed in the third sample.
+Results with_hosts() {
+  Results r = synthetic();
+  r.env.link = "ssh hosts";
+  const std::string version = "zapbench 0.1.0 commit 0123456789ab (Release: -O3 -DNDEBUG)";
+  r.env.hosts = {{"server", "root@srv", version, "srv", "Linux 6.1.0", "AMD EPYC 7B13", 8, "0-7"},
+                 {"loader", "root@l1", version, "l1", "Linux 6.1.0", "Intel Xeon E5", 4, "0-3"},
+                 {"loader", "root@l2", version, "l2", "Linux 6.1.0", "Intel Xeon E5", 4, "0-3"}};
+  const double rate_l1[] = {100000, 120000, 110000}, rate_l2[] = {90000, 95000, 0};
+  const double skew_ns[] = {1.5e6, 2.3456e6, 0.8e6};
+  for (Cell& c : r.cells) {
+    if (c.id() != "zapbench/rpc/zap/zap/c10/p16") continue;
+    for (std::size_t i = 0; i < c.samples.size(); ++i) {
+      E2ESample& s = c.samples[i];
+      s.loader_hosts.push_back(
+          {"root@l1", 250000, rate_l1[i], 0, 40000, 300000, 900000, 5000 + double(i), 2e5, ""});
+      report::LoaderHostRow l2{"root@l2", 225000, rate_l2[i], 1, 41000, 310000, 950000, 6000, 2.5e5, ""};
+      if (i == 2) l2 = {"root@l2", 0, 0, 0, 0, 0, 0, NAN, NAN, "connection closed before the result"};
+      s.loader_hosts.push_back(l2);
+      s.start_skew_ns = i == 2 ? NAN : skew_ns[i];
+    }
+  }
+  return r;
+}
+
+TEST(report_json, hosts_links_and_loader_host_rows_round_trip) {
+  const Results r = with_hosts();
+  const std::string json = report::to_json(r);
+  const Results back = report::from_json(json);
+  EXPECT_EQ(report::to_json(back), json);
+  EXPECT_EQ(report::markdown(back), report::markdown(r));
+  EXPECT_EQ(back.env.link, "ssh hosts");
+  ASSERT_EQ(back.env.hosts.size(), 3u);
+  const report::HostRow& h = back.env.hosts[1];
+  EXPECT_EQ(h.role, "loader");
+  EXPECT_EQ(h.host, "root@l1");
+  EXPECT_EQ(h.version, r.env.hosts[1].version);
+  EXPECT_EQ(h.hostname, "l1");
+  EXPECT_EQ(h.kernel, "Linux 6.1.0");
+  EXPECT_EQ(h.cpu_model, "Intel Xeon E5");
+  EXPECT_EQ(h.cpu_count, 4u);
+  EXPECT_EQ(h.allowed_cpus, "0-3");
+  bool seen = false;
+  for (std::size_t ci = 0; ci < r.cells.size(); ++ci)
+    for (std::size_t si = 0; si < r.cells[ci].samples.size(); ++si) {
+      const E2ESample &a = r.cells[ci].samples[si], &b = back.cells[ci].samples[si];
+      ASSERT_EQ(a.loader_hosts.size(), b.loader_hosts.size());
+      EXPECT_EQ(std::isnan(a.start_skew_ns), std::isnan(b.start_skew_ns));
+      if (std::isfinite(a.start_skew_ns)) {
+        EXPECT_EQ(a.start_skew_ns, b.start_skew_ns);
+      }
+      for (std::size_t k = 0; k < a.loader_hosts.size(); ++k) {
+        const report::LoaderHostRow &x = a.loader_hosts[k], &y = b.loader_hosts[k];
+        EXPECT_EQ(x.host, y.host);
+        EXPECT_EQ(x.responses, y.responses);
+        EXPECT_EQ(x.requests_per_s, y.requests_per_s);
+        EXPECT_EQ(x.errors, y.errors);
+        EXPECT_EQ(x.p50_ns, y.p50_ns);
+        EXPECT_EQ(x.p99_ns, y.p99_ns);
+        EXPECT_EQ(x.max_ns, y.max_ns);
+        EXPECT_EQ(std::isnan(x.go_to_first_send_ns), std::isnan(y.go_to_first_send_ns));
+        if (std::isfinite(x.go_to_first_send_ns)) {
+          EXPECT_EQ(x.go_to_first_send_ns, y.go_to_first_send_ns);
+        }
+        EXPECT_EQ(std::isnan(x.go_rtt_ns), std::isnan(y.go_rtt_ns));
+        if (std::isfinite(x.go_rtt_ns)) {
+          EXPECT_EQ(x.go_rtt_ns, y.go_rtt_ns);
+        }
+        EXPECT_EQ(x.failure, y.failure);
+        seen = true;
+      }
+    }
+  EXPECT_TRUE(seen);
+  // A member of a loader host row is required once the row is there.
+  nlohmann::json j = nlohmann::json::parse(json);
+  std::size_t ci = 0;
+  while (j["cells"][ci]["samples"].empty() || !j["cells"][ci]["samples"][0].contains("loader_hosts")) ++ci;
+  j["cells"][ci]["samples"][0]["loader_hosts"][1].erase("failure");
+  EXPECT_EQ(error_of(j.dump()),
+            "results.json: cells[" + std::to_string(ci) + "].samples[0].loader_hosts[1].failure: missing");
+  j = nlohmann::json::parse(json);
+  j["env"]["hosts"][0]["cpu_count"] = "eight";
+  EXPECT_EQ(error_of(j.dump()), "results.json: env.hosts[0].cpu_count: expected a whole number >= 0");
+}
+
+// One host: nothing of several hosts is written (a run before them writes back byte for byte), and a
+// file without them reads as one host over loopback.
+TEST(report_json, one_host_writes_no_host_members_and_reads_them_as_none) {
+  Results r = synthetic();
+  std::string json = report::to_json(r);
+  for (const char* member : {"\"link\"", "\"hosts\"", "\"loader_hosts\"", "\"start_skew_ns\""})
+    EXPECT_FALSE(contains(json, member)) << member;
+  const Results back = report::from_json(json);
+  EXPECT_TRUE(back.env.link.empty());
+  EXPECT_TRUE(back.env.hosts.empty());
+  for (const Cell& c : back.cells)
+    for (const E2ESample& s : c.samples) {
+      EXPECT_TRUE(s.loader_hosts.empty());
+      EXPECT_TRUE(std::isnan(s.start_skew_ns));
+    }
+  r.env.link = "loopback";  // written when known
+  json = report::to_json(r);
+  EXPECT_TRUE(contains(json, "\"link\": \"loopback\"")) << json.substr(0, 600);
+  EXPECT_EQ(report::from_json(json).env.link, "loopback");
+  EXPECT_EQ(report::markdown(report::from_json(json)), report::markdown(synthetic()));
+}
+
+TEST(report_markdown, several_hosts_name_the_link_list_the_hosts_and_each_hosts_rate) {
+  const std::string md = report::markdown(with_hosts());
+  for (const char* s :
+       {"Link: ssh hosts.", "each loader host's loader to CPUs 1 on its own",
+        "| role | host | CPU | CPUs | commit |", "| server | root@srv | AMD EPYC 7B13 | 8 | `0123456789ab` |",
+        "| loader | root@l2 | Intel Xeon E5 | 4 | `0123456789ab` |", "## Loader hosts",
+        "| cell | root@l1 requests/s | root@l2 requests/s | start skew ms (max) | failures |",
+        "separate hosts joined by ssh hosts", "end to end over TCP between hosts (ssh hosts)."})
+    EXPECT_TRUE(contains(md, s)) << s;
+  EXPECT_FALSE(contains(md, "Link: loopback"));
+  // The one cell with loader hosts: l1's median of 100k, 120k, 110k; l2's of the two it delivered;
+  // the largest skew 2.3456 ms; l2's failure in the third sample.
+  const std::size_t at = md.find("## Loader hosts");
+  ASSERT_NE(at, std::string::npos);
+  const std::string section = md.substr(at, md.find("\n## ", at + 1) - at);
+  EXPECT_TRUE(
+      contains(section,
+               ", rpc, depth 16, c 10 | 110,000 (100,000–120,000) | 92,500 (90,000–95,000) | 2.35 | 1 "
+               "(first: root@l2: connection closed before the result) |"))
+      << section;
+  EXPECT_EQ(section.find("depth "), section.rfind("depth ")) << section;  // one row: the one cell
+  EXPECT_LT(md.find("## End to end"), at);
+  EXPECT_LT(at, md.find("## Command lines"));
+  const std::string html = report::html(with_hosts());
+  EXPECT_TRUE(contains(html, "Loader hosts")) << "html";
+  EXPECT_TRUE(contains(html, "Link: ssh hosts."));
+}
+
+TEST(report_markdown, one_host_says_loopback_and_has_no_loader_hosts_section) {
+  const std::string md = report::markdown(synthetic());
+  EXPECT_TRUE(
+      contains(md, "Server pinned to CPUs 0, loader to CPUs 1; both on this machine. Link: loopback."));
+  EXPECT_TRUE(contains(md, "Loader and server run on the same machine over loopback"));
+  EXPECT_TRUE(contains(md, "end to end over loopback TCP. Measured by"));
+  EXPECT_FALSE(contains(md, "Loader hosts"));
+  EXPECT_FALSE(contains(md, "| role | host |"));
+  EXPECT_FALSE(contains(report::html(synthetic()), "Loader hosts"));
 }
 
 int main(int argc, char** argv) {
