@@ -126,27 +126,39 @@ Child::Child(const ChildSpec& spec) {
   cpu_set_t set;
   CPU_ZERO(&set);
   for (int c : spec.cpus) CPU_SET(c, &set);
-  const int log = open(spec.log_path.empty() ? "/dev/null" : spec.log_path.c_str(),
-                       O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  // A copy of our own stderr, not a reopening of /dev/stderr: that would
+  // truncate a file behind it and write from its start.
+  const int log = spec.log_to_stderr ? fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 0)
+                                     : open(spec.log_path.empty() ? "/dev/null" : spec.log_path.c_str(),
+                                            O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (log < 0)
-    throw std::runtime_error("supervisor: cannot open " + spec.log_path + ": " + std::strerror(errno));
-  int ready[2] = {-1, -1};
-  if (spec.ready_channel && pipe2(ready, O_CLOEXEC) != 0) {
-    close(log);
-    throw std::runtime_error(std::string("supervisor: pipe: ") + std::strerror(errno));
+    throw std::runtime_error("supervisor: cannot open " + (spec.log_to_stderr ? "stderr" : spec.log_path) +
+                             ": " + std::strerror(errno));
+  // Every pipe: the ready channel, stdin, stdout ([0] read end, [1] write end).
+  int ready[2] = {-1, -1}, in[2] = {-1, -1}, out[2] = {-1, -1};
+  const auto close_all = [&] {
+    for (int fd : {log, ready[0], ready[1], in[0], in[1], out[0], out[1]})
+      if (fd >= 0) close(fd);
+  };
+  if ((spec.ready_channel && pipe2(ready, O_CLOEXEC) != 0) ||
+      (spec.pipe_stdio && (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0))) {
+    const int err = errno;
+    close_all();
+    throw std::runtime_error(std::string("supervisor: pipe: ") + std::strerror(err));
   }
   const pid_t pid = fork();
   if (pid < 0) {
-    close(log);
-    if (spec.ready_channel) close(ready[0]), close(ready[1]);
-    throw std::runtime_error(std::string("supervisor: fork: ") + std::strerror(errno));
+    const int err = errno;
+    close_all();
+    throw std::runtime_error(std::string("supervisor: fork: ") + std::strerror(err));
   }
   if (pid == 0) {
     setpgid(0, 0);
     if (!spec.cpus.empty()) sched_setaffinity(0, sizeof set, &set);
-    dup2(log, STDOUT_FILENO);
-    dup2(log, STDERR_FILENO);
-    const int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);  // only its copy on 0 survives exec
+    // dup2 onto 0..2 clears close-on-exec on the copy; the originals close at exec.
+    dup2(spec.pipe_stdio ? out[1] : log, STDOUT_FILENO);
+    if (log != STDERR_FILENO) dup2(log, STDERR_FILENO);
+    const int devnull = spec.pipe_stdio ? in[0] : open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (devnull >= 0) dup2(devnull, STDIN_FILENO);
     if (spec.ready_channel) {
       // dup2 onto another number clears close-on-exec; onto itself it does not.
@@ -163,12 +175,20 @@ Child::Child(const ChildSpec& spec) {
     close(ready[1]);  // so the read end sees EOF once the child closes its copy (or dies)
     ready_fd_ = ready[0];
   }
+  if (spec.pipe_stdio) {
+    close(in[0]);
+    close(out[1]);  // as the ready channel's: EOF once the child and all it started are gone
+    stdin_fd_ = in[1];
+    stdout_fd_ = out[0];
+  }
   pid_ = pid;
 }
 
 Child::Child(Child&& other) noexcept
     : pid_(std::exchange(other.pid_, -1)),
       ready_fd_(std::exchange(other.ready_fd_, -1)),
+      stdin_fd_(std::exchange(other.stdin_fd_, -1)),
+      stdout_fd_(std::exchange(other.stdout_fd_, -1)),
       status_(other.status_) {}
 
 Child& Child::operator=(Child&& other) noexcept {
@@ -176,6 +196,8 @@ Child& Child::operator=(Child&& other) noexcept {
     kill_and_reap();
     pid_ = std::exchange(other.pid_, -1);
     ready_fd_ = std::exchange(other.ready_fd_, -1);
+    stdin_fd_ = std::exchange(other.stdin_fd_, -1);
+    stdout_fd_ = std::exchange(other.stdout_fd_, -1);
     status_ = other.status_;
   }
   return *this;
@@ -183,8 +205,14 @@ Child& Child::operator=(Child&& other) noexcept {
 
 Child::~Child() { kill_and_reap(); }
 
+void Child::close_stdin() noexcept {
+  if (stdin_fd_ >= 0) close(std::exchange(stdin_fd_, -1));
+}
+
 void Child::kill_and_reap() noexcept {
   if (ready_fd_ >= 0) close(std::exchange(ready_fd_, -1));
+  close_stdin();
+  if (stdout_fd_ >= 0) close(std::exchange(stdout_fd_, -1));
   if (pid_ <= 0) return;
   kill(-pid_, SIGKILL);
   kill(pid_, SIGKILL);
