@@ -216,13 +216,18 @@ TEST_F(RemoteChildTest, AProgramKilledFromOutsideIsReported) {
 }
 
 TEST_F(RemoteChildTest, AProgramThatExitsReportsItsCode) {
-  bench::RemoteSpec s = spec({"/bin/sh", "-c", "echo to-the-log; exit 7"});
-  s.spec.env = {"ZB_REMOTE_TEST=1"};
-  s.spec.cpus = {bench::allowed_cpus().front()};
+  // Pinned and with its variables, as a local Child; its output in the local log.
+  const int cpu = bench::allowed_cpus().back();
+  bench::RemoteSpec s = spec(
+      {"/bin/sh", "-c", "echo \"env=$ZB_REMOTE_TEST\"; grep Cpus_allowed_list /proc/self/status; exit 7"});
+  s.spec.env = {"ZB_REMOTE_TEST=a b"};
+  s.spec.cpus = {cpu};
   bench::RemoteChild rc(ssh_, "host1", s);
   const bench::ExitStatus st = rc.wait(zaptest::kHangS);
   EXPECT_EQ(st.describe(), "exit 7");
-  EXPECT_NE(zaptest::read_text(scratch_ / "remote.log").find("to-the-log"), std::string::npos);
+  const std::string log = zaptest::read_text(scratch_ / "remote.log");
+  EXPECT_NE(log.find("env=a b\n"), std::string::npos) << log;
+  EXPECT_NE(log.find("Cpus_allowed_list:\t" + std::to_string(cpu) + "\n"), std::string::npos) << log;
 }
 
 // The agent alone, as sshd would run it: end of file before `start` ends it
@@ -238,6 +243,37 @@ TEST_F(RemoteChildTest, AgentEndOfFileBeforeStartStartsNothing) {
   const bench::ExitStatus st = agent.wait(zaptest::kHangS);
   EXPECT_EQ(st.describe(), "exit 3") << zaptest::read_text(scratch_ / "agent.log");
   EXPECT_FALSE(fs::exists(marker));
+}
+
+// The agent given `input` on its stdin (then end of file): how it ended, its stderr in agent.log.
+bench::ExitStatus run_agent(const zaptest::Scratch& scratch, std::vector<std::string> flags,
+                            const std::string& input) {
+  bench::ChildSpec s;
+  s.argv = {ZAPBENCH_BIN, "child"};
+  s.argv.insert(s.argv.end(), flags.begin(), flags.end());
+  s.argv.insert(s.argv.end(), {"--", "/bin/sh", "-c", "echo yes > " + (scratch / "started").string()});
+  s.log_path = (scratch / "agent.log").string();
+  s.pipe_stdio = true;
+  bench::Child agent(s);
+  EXPECT_EQ(write(agent.stdin_fd(), input.data(), input.size()), ssize_t(input.size()));
+  agent.close_stdin();
+  return agent.wait(zaptest::kHangS);
+}
+
+TEST_F(RemoteChildTest, AgentRefusesWhatItCannotDo) {
+  EXPECT_EQ(run_agent(scratch_, {}, "bogus\n").describe(), "exit 2");
+  EXPECT_EQ(zaptest::read_text(scratch_ / "agent.log"), "zapbench child: bad control line: bogus\n");
+  EXPECT_EQ(run_agent(scratch_, {}, "file a 1\nxstart\n").describe(), "exit 2");
+  EXPECT_EQ(zaptest::read_text(scratch_ / "agent.log"), "zapbench child: file a: needs --tmpdir\n");
+  EXPECT_EQ(run_agent(scratch_, {"--tmpdir"}, "file a/b 1\nx").describe(), "exit 2");
+  EXPECT_EQ(zaptest::read_text(scratch_ / "agent.log"),
+            "zapbench child: file a/b: wants a name without '/'\n");
+  EXPECT_EQ(run_agent(scratch_, {"--tmpdir"}, "file a -1\n").describe(), "exit 2");
+  EXPECT_EQ(zaptest::read_text(scratch_ / "agent.log"), "zapbench child: bad control line: file a -1\n");
+  EXPECT_FALSE(fs::exists(scratch_ / "started"));
+  // `stop` before `start`: nothing started, nothing to report, a clean exit.
+  EXPECT_EQ(run_agent(scratch_, {}, "stop\n").describe(), "exit 0");
+  EXPECT_FALSE(fs::exists(scratch_ / "started"));
 }
 
 // End of file after `start`: the program's group is killed at once.
