@@ -157,9 +157,9 @@ Child::Child(const ChildSpec& spec) {
     if (!spec.cpus.empty()) sched_setaffinity(0, sizeof set, &set);
     // dup2 onto 0..2 clears close-on-exec on the copy; the originals close at exec.
     dup2(spec.pipe_stdio ? out[1] : log, STDOUT_FILENO);
-    if (log != STDERR_FILENO) dup2(log, STDERR_FILENO);
-    const int devnull = spec.pipe_stdio ? in[0] : open("/dev/null", O_RDONLY | O_CLOEXEC);
-    if (devnull >= 0) dup2(devnull, STDIN_FILENO);
+    dup2(log, STDERR_FILENO);
+    const int input = spec.pipe_stdio ? in[0] : open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (input >= 0) dup2(input, STDIN_FILENO);
     if (spec.ready_channel) {
       // dup2 onto another number clears close-on-exec; onto itself it does not.
       if (ready[1] == kReadyFdInChild)
