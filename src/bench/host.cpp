@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <ctime>
 #include <fstream>
+#include <utility>
 
 #include "bench/supervisor.hpp"
 #include "record/registry.hpp"
@@ -55,6 +56,26 @@ unsigned online_cpus() {
   return n > 0 ? unsigned(n) : unsigned(allowed_cpus().size());
 }
 
+std::string cpu_model() {
+  std::ifstream f("/proc/cpuinfo");
+  for (std::string line; std::getline(f, line);)
+    if (line.rfind("model name", 0) == 0) {
+      const auto colon = line.find(':');
+      return colon == std::string::npos || colon + 2 > line.size() ? "" : line.substr(colon + 2);
+    }
+  return "";
+}
+
+KernelName kernel_name() {
+  KernelName k;
+  utsname u{};
+  if (uname(&u) == 0) {
+    k.kernel = std::string(u.sysname) + " " + u.release;
+    k.hostname = u.nodename;
+  }
+  return k;
+}
+
 double load_average_1m() {
   std::ifstream f("/proc/loadavg");
   double v = NAN;
@@ -73,21 +94,12 @@ std::string utc_now(const char* fmt) {
 
 report::Environment environment(const std::vector<std::string>& command_line, const RunFolder& folder) {
   report::Environment e;
-  {
-    std::ifstream f("/proc/cpuinfo");
-    for (std::string line; std::getline(f, line);)
-      if (line.rfind("model name", 0) == 0) {
-        e.cpu_model = line.substr(line.find(':') + 2);
-        break;
-      }
-  }
+  e.cpu_model = cpu_model();
   e.cpu_count = static_cast<unsigned>(allowed_cpus().size());
   e.online_cpus = online_cpus();
-  utsname u{};
-  if (uname(&u) == 0) {
-    e.kernel = std::string(u.sysname) + " " + u.release;
-    e.hostname = u.nodename;
-  }
+  KernelName k = kernel_name();
+  e.kernel = std::move(k.kernel);
+  e.hostname = std::move(k.hostname);
 #if defined(__clang__)
   e.compiler = std::string("clang ") + __clang_version__;
 #elif defined(__GNUC__)

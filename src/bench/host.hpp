@@ -19,6 +19,16 @@ std::vector<int> allowed_cpus();
 // CPUs online in the machine (what /proc/loadavg counts against).
 unsigned online_cpus();
 
+// The CPU model (/proc/cpuinfo's first "model name"); "" when it has none.
+std::string cpu_model();
+
+// uname's kernel ("Linux 6.1.0") and host name.
+struct KernelName {
+  std::string kernel;
+  std::string hostname;
+};
+KernelName kernel_name();
+
 // The 1-minute load average (/proc/loadavg's first field); NaN if unreadable.
 double load_average_1m();
 

@@ -65,9 +65,22 @@ class RemoteChild {
   Impl* impl_ = nullptr;
 };
 
-// The body of `zapbench child` (argv after "child"): the agent of §3, on
-// stdin/stdout. Returns the process's exit code (0 after an `exit` report; 2
-// for a usage error, with the message on stderr).
-int run_child_agent(int argc, char** argv);
+// What `zapbench child` was asked to run (its flags, parsed by cli/child.cpp
+// with the command's flag table).
+struct ChildAgentOptions {
+  std::vector<int> cpus;          // --cpus
+  bool ready = false;             // --ready: the program gets a ready channel (--ready-fd N)
+  std::vector<std::string> env;   // --env NAME=VALUE, each
+  bool tmpdir = false;            // --tmpdir
+  bool wait_accepting = false;    // --wait-accepting
+  std::vector<std::string> argv;  // PROGRAM ARG... (after --)
+};
+
+// The body of `zapbench child`: the agent of §3, on stdin/stdout, the
+// program's output on stderr. Returns the process's exit code: 0 after an
+// `exit` report (or a `stop` before `start`), 3 when stdin ended (the
+// coordinator is gone: the program was killed), 2 when it cannot do what it
+// was asked (the message on stderr).
+int run_child_agent(const ChildAgentOptions& options);
 
 }  // namespace bench

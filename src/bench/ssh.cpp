@@ -32,6 +32,14 @@ std::vector<std::string> ssh_argv(const SshConfig& ssh, const std::string& host,
   return a;
 }
 
+std::string last_line(const std::string& text) {
+  std::size_t end = text.find_last_not_of(" \t\r\n");
+  if (end == std::string::npos) return "";
+  const std::size_t begin = text.rfind('\n', end);
+  return text.substr(begin == std::string::npos ? 0 : begin + 1,
+                     end + 1 - (begin == std::string::npos ? 0 : begin + 1));
+}
+
 std::string remote_zapbench(const SshConfig& ssh) {
   return ssh.remote_zapbench.empty() ? own_executable() : ssh.remote_zapbench;
 }

@@ -30,6 +30,10 @@ std::vector<std::string> ssh_argv(const SshConfig& ssh, const std::string& host,
 // this binary's own path).
 std::string remote_zapbench(const SshConfig& ssh);
 
+// The last non-empty line of a text (a process's stderr): what ssh says
+// when it fails ("ssh: connect to host h port 22: Connection refused").
+std::string last_line(const std::string& text);
+
 // What `zapbench host-info` prints about its host (§2).
 struct HostInfo {
   std::string role;  // "server" or "loader" (filled by the preflight)

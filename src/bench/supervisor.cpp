@@ -126,43 +126,40 @@ Child::Child(const ChildSpec& spec) {
   cpu_set_t set;
   CPU_ZERO(&set);
   for (int c : spec.cpus) CPU_SET(c, &set);
-  const int log = open(spec.log_path.empty() ? "/dev/null" : spec.log_path.c_str(),
-                       O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  // A copy of our own stderr, not a reopening of /dev/stderr: that would
+  // truncate a file behind it and write from its start.
+  const int log = spec.log_to_stderr ? fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 0)
+                                     : open(spec.log_path.empty() ? "/dev/null" : spec.log_path.c_str(),
+                                            O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (log < 0)
-    throw std::runtime_error("supervisor: cannot open " + spec.log_path + ": " + std::strerror(errno));
-  // Every pipe close-on-exec: the child gets its ends by dup2 only, and no
-  // other child inherits them (else this one would never read end of file).
+    throw std::runtime_error("supervisor: cannot open " + (spec.log_to_stderr ? "stderr" : spec.log_path) +
+                             ": " + std::strerror(errno));
+  // Every pipe: the ready channel, stdin, stdout ([0] read end, [1] write end).
   int ready[2] = {-1, -1}, in[2] = {-1, -1}, out[2] = {-1, -1};
-  const auto close_pipes = [&] {
-    for (int* p : {ready, in, out})
-      for (int i : {0, 1})
-        if (p[i] >= 0) close(std::exchange(p[i], -1));
+  const auto close_all = [&] {
+    for (int fd : {log, ready[0], ready[1], in[0], in[1], out[0], out[1]})
+      if (fd >= 0) close(fd);
   };
   if ((spec.ready_channel && pipe2(ready, O_CLOEXEC) != 0) ||
       (spec.pipe_stdio && (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0))) {
     const int err = errno;
-    close(log);
-    close_pipes();
+    close_all();
     throw std::runtime_error(std::string("supervisor: pipe: ") + std::strerror(err));
   }
   const pid_t pid = fork();
   if (pid < 0) {
     const int err = errno;
-    close(log);
-    close_pipes();
+    close_all();
     throw std::runtime_error(std::string("supervisor: fork: ") + std::strerror(err));
   }
   if (pid == 0) {
     setpgid(0, 0);
     if (!spec.cpus.empty()) sched_setaffinity(0, sizeof set, &set);
+    // dup2 onto 0..2 clears close-on-exec on the copy; the originals close at exec.
     dup2(spec.pipe_stdio ? out[1] : log, STDOUT_FILENO);
     dup2(log, STDERR_FILENO);
-    if (spec.pipe_stdio) {
-      dup2(in[0], STDIN_FILENO);
-    } else {
-      const int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);  // only its copy on 0 survives exec
-      if (devnull >= 0) dup2(devnull, STDIN_FILENO);
-    }
+    const int input = spec.pipe_stdio ? in[0] : open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (input >= 0) dup2(input, STDIN_FILENO);
     if (spec.ready_channel) {
       // dup2 onto another number clears close-on-exec; onto itself it does not.
       if (ready[1] == kReadyFdInChild)
@@ -180,7 +177,7 @@ Child::Child(const ChildSpec& spec) {
   }
   if (spec.pipe_stdio) {
     close(in[0]);
-    close(out[1]);
+    close(out[1]);  // as the ready channel's: EOF once the child and all it started are gone
     stdin_fd_ = in[1];
     stdout_fd_ = out[0];
   }

@@ -29,9 +29,12 @@ struct ChildSpec {
   // Variables added to (or replacing those of) the parent's environment,
   // "NAME=value" each: GOMAXPROCS for the Go arms.
   std::vector<std::string> env;
-  // Pipes to the child's stdin and from its stdout (Child::stdin_fd,
-  // stdout_fd; stderr alone goes to log_path): a child that speaks a line
-  // protocol, as `zapbench load --coordinated` over ssh (loaders.hpp).
+  // The child's stdout and stderr are this process's stderr (log_path
+  // unused): `zapbench child`, whose stderr ssh carries to the coordinator.
+  bool log_to_stderr = false;
+  // The child's stdin is a pipe this side writes (stdin_fd()) and its stdout a
+  // pipe this side reads (stdout_fd()); stderr alone goes to the log. For an
+  // ssh client carrying a line protocol (remote_child.hpp).
   bool pipe_stdio = false;
 };
 
@@ -79,12 +82,15 @@ class Child {
 
   [[nodiscard]] pid_t pid() const { return pid_; }
   // With ChildSpec::pipe_stdio: the write end of its stdin and the read end
-  // of its stdout (close-on-exec, owned by the Child: closed by wait() and
-  // the destructor); -1 otherwise or once closed.
+  // of its stdout (-1 otherwise); the Child closes them. close_stdin() gives
+  // the child end of file on its stdin.
   [[nodiscard]] int stdin_fd() const { return stdin_fd_; }
   [[nodiscard]] int stdout_fd() const { return stdout_fd_; }
-  // Closes the child's stdin (it reads end of file there).
   void close_stdin() noexcept;
+  // The read end of the ready channel (-1 without one, or once wait_ready
+  // read it), for a caller that polls it beside other descriptors
+  // (zapbench child) instead of calling wait_ready; the Child closes it.
+  [[nodiscard]] int ready_fd() const { return ready_fd_; }
 
   // Reads the ready channel until the child closes it; the listeners it
   // announced. Empty when the child closed it without a line, exited, or
@@ -101,9 +107,9 @@ class Child {
  private:
   void kill_and_reap() noexcept;
   pid_t pid_ = -1;
-  int ready_fd_ = -1;  // the read end of the ready channel
-  int stdin_fd_ = -1;  // pipe_stdio: ours
-  int stdout_fd_ = -1;
+  int ready_fd_ = -1;   // the read end of the ready channel
+  int stdin_fd_ = -1;   // pipe_stdio: the write end of the child's stdin
+  int stdout_fd_ = -1;  // pipe_stdio: the read end of the child's stdout
   ExitStatus status_;
 };
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "bench/go_arm.hpp"
+#include "bench/ssh.hpp"
 #include "cli/args.hpp"
 #include "cli/flags.hpp"
 #include "cli/version.hpp"
@@ -30,6 +31,7 @@ int cmd_run(int argc, char** argv);
 int cmd_compare(int argc, char** argv);
 int cmd_report(int argc, char** argv);
 int cmd_instructions(int argc, char** argv);
+int cmd_child(int argc, char** argv);
 }  // namespace cli
 
 namespace {
@@ -176,11 +178,26 @@ int cmd_version(int argc, char** argv) {
   return 0;
 }
 
+int cmd_host_info(int argc, char** argv) {
+  cli::flags::Table t("host-info");
+  t.about(
+      "Plumbing: what `zapbench run` and `zapbench load --loader-hosts` run over\n"
+      "ssh on every host before measuring (docs/spec/hosts.md §2): 'key: value'\n"
+      "lines naming this binary (version, as the first line of --version, which\n"
+      "must equal the coordinator's), the host name, the kernel, the CPU model,\n"
+      "the CPUs online (cpu_count) and those this process may run on\n"
+      "(allowed_cpus).");
+  t.parse(argc, argv);
+  std::fputs(bench::host_info_text(cli::version_line()).c_str(), stdout);
+  return 0;
+}
+
 // Every command, in the order of the top-level help; the one list dispatch and help read.
 struct Command {
   const char* name;
   const char* summary;
   int (*run)(int argc, char** argv);
+  bool plumbing = false;  // listed apart: for zapbench's own use over ssh
 };
 constexpr Command kCommands[] = {
     {"serve", "serve /health and /rpc over HTTP/1.1 and ZAP-HTTP", cli::cmd_serve},
@@ -194,6 +211,8 @@ constexpr Command kCommands[] = {
     {"floor", "raw TCP echo of fixed byte counts (the floor arm's server)", cli::cmd_floor},
     {"codecs", "list every codec, available or not, and why", cmd_codecs},
     {"version", "print the version, the git commit and the build flags (also --version)", cmd_version},
+    {"host-info", "this host's build, kernel and CPUs, for the preflight", cmd_host_info, true},
+    {"child", "run a server for a coordinator and report on a line protocol", cli::cmd_child, true},
 };
 
 std::string usage() {
@@ -202,10 +221,14 @@ std::string usage() {
       "       zapbench --version\n"
       "\n"
       "commands:\n";
-  for (const Command& c : kCommands) {
-    char line[160];
-    std::snprintf(line, sizeof line, "  %-9s %s\n", c.name, c.summary);
-    s += line;
+  for (bool plumbing : {false, true}) {
+    if (plumbing) s += "\nplumbing (used over ssh by run and load --loader-hosts):\n";
+    for (const Command& c : kCommands) {
+      if (c.plumbing != plumbing) continue;
+      char line[160];
+      std::snprintf(line, sizeof line, "  %-9s %s\n", c.name, c.summary);
+      s += line;
+    }
   }
   return s +
          "\nRun 'zapbench <command> --help' (or 'zapbench help <command>') for the options of a command.\n";

@@ -2,8 +2,10 @@
 // (bench/supervisor.hpp) with small shell children: the ready channel
 // (lines, then EOF; a child that dies first is not ready), pinning, the log,
 // exit codes and signals, SIGTERM then SIGKILL for a child that ignores
-// SIGTERM, and RAII: a destroyed Child leaves no process. Every wait is for
+// SIGTERM, piped stdin/stdout and a log on our own stderr (for ssh clients and
+// zapbench child), and RAII: a destroyed Child leaves no process. Every wait is for
 // an event, bounded by a hang bound only.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sched.h>
 #include <signal.h>
@@ -53,6 +55,49 @@ TEST_F(bench_supervisor_child, env_adds_and_replaces_variables) {
   unsetenv("ZAPBENCH_SUPERVISOR_SET");
   ASSERT_TRUE(st.ok()) << st.describe();
   EXPECT_EQ(zaptest::read_text(dir_ / "log"), "kept child new\n");
+}
+
+TEST_F(bench_supervisor_child, pipe_stdio_carries_stdin_and_stdout_stderr_to_the_log) {
+  // What an ssh client carrying a line protocol needs: we write its stdin, read its stdout; stderr is logged.
+  bench::ChildSpec spec = sh("read line; echo \"got $line\"; echo to-log >&2");
+  spec.pipe_stdio = true;
+  bench::Child c(spec);
+  ASSERT_GE(c.stdin_fd(), 0);
+  ASSERT_GE(c.stdout_fd(), 0);
+  ASSERT_EQ(write(c.stdin_fd(), "ping\n", 5), 5);
+  c.close_stdin();
+  EXPECT_EQ(c.stdin_fd(), -1);
+  std::string out;
+  char b[64];
+  for (ssize_t n; (n = read(c.stdout_fd(), b, sizeof b)) > 0;)
+    out.append(b, std::size_t(n));  // EOF: it exited
+  EXPECT_EQ(out, "got ping\n");
+  EXPECT_TRUE(c.wait(zaptest::kHangS).ok());
+  EXPECT_EQ(zaptest::read_text(dir_ / "log"), "to-log\n");
+}
+
+TEST_F(bench_supervisor_child, log_to_stderr_shares_our_stderr) {
+  // The child's stdout and stderr are our fd 2 (here redirected to a file we append to), never reopened.
+  const fs::path err = dir_ / "our_stderr";
+  const int saved = dup(STDERR_FILENO);
+  const int fd = open(err.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(write(fd, "before\n", 7), 7);
+  dup2(fd, STDERR_FILENO);
+  close(fd);
+  bench::ChildSpec spec = sh("echo out; echo err >&2");
+  spec.log_to_stderr = true;
+  spec.log_path = (dir_ / "unused").string();
+  bench::ExitStatus st;
+  {
+    bench::Child c(spec);
+    st = c.wait(zaptest::kHangS);
+  }
+  dup2(saved, STDERR_FILENO);
+  close(saved);
+  EXPECT_TRUE(st.ok()) << st.describe();
+  EXPECT_EQ(zaptest::read_text(err), "before\nout\nerr\n");
+  EXPECT_FALSE(fs::exists(dir_ / "unused"));
 }
 
 TEST_F(bench_supervisor_child, ready_channel_gives_every_listener_then_eof) {

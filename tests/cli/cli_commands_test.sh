@@ -33,10 +33,18 @@ if [ -n "$src" ] && git -C "$src" rev-parse HEAD >/dev/null 2>&1; then
 fi
 grep -q "^compiler " "$work/version"; check "--version names the compiler" $?
 
+# ---- host-info (plumbing): its version line is --version's first line, byte for byte
+"$bin" host-info >"$work/host_info" 2>&1
+rc=$?
+[ "$rc" = 0 ] && [ "$(head -n 1 "$work/host_info")" = "version: $first" ] &&
+  grep -qE "^cpu_count: [1-9][0-9]*$" "$work/host_info" && grep -qE "^allowed_cpus: [0-9][0-9,-]*$" "$work/host_info" &&
+  grep -q "^kernel: Linux " "$work/host_info" && grep -q "^hostname: ." "$work/host_info"
+check "host-info: version equal to --version's, cpu_count, allowed_cpus, kernel, hostname (exit $rc)" $?
+
 # ---- help
 "$bin" --help >"$work/help" 2>&1
 [ $? = 0 ] && grep -q "^usage: zapbench <command>" "$work/help"; check "zapbench --help" $?
-commands="serve load micro instructions run compare report floor codecs version"
+commands="serve load micro instructions run compare report floor codecs version host-info child"
 for c in $commands; do
   grep -q "^  $c " "$work/help"; check "top-level help lists $c" $?
   "$bin" "$c" --help >"$work/help_$c" 2>&1
@@ -53,6 +61,19 @@ check "load --help: framing, units, the deprecated --json" $?
 [ $? = 2 ] && grep -q "unknown command 'nonsense'" "$work/err"; check "an unknown command is a usage error" $?
 
 # ---- usage errors: one line, the flag as typed, the value, what it wants, where to look
+grep -q "^plumbing (used over ssh by run and load --loader-hosts):$" "$work/help"
+check "top-level help lists the plumbing apart" $?
+usage_error "child without a program" \
+  "zapbench child: wants -- PROGRAM ARG... after its flags (see 'zapbench child --help')" child --ready
+usage_error "child: an unknown flag before --" \
+  "zapbench child: unknown option '--bogus' (see 'zapbench child --help')" child --bogus -- /bin/true
+usage_error "child: --env wants NAME=VALUE" \
+  "zapbench child: --env wants NAME=VALUE, got 'X' (see 'zapbench child --help')" child --env X -- /bin/true
+usage_error "child: --ready and --wait-accepting" \
+  "zapbench child: --ready and --wait-accepting exclude each other (see 'zapbench child --help')" \
+  child --ready --wait-accepting -- /bin/true
+usage_error "host-info takes no argument" \
+  "zapbench host-info: unexpected argument 'x' (see 'zapbench host-info --help')" host-info x
 usage_error "load -c 0" "zapbench load: -c wants at least 1, got '0' (see 'zapbench load --help')" load -c 0
 usage_error "load --rate in seconds" \
   "zapbench load: --rate wants requests per second > 0 (e.g. 1000 or 1000/s), got '5s' (see 'zapbench load --help')" \

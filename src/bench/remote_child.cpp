@@ -1,0 +1,549 @@
+// bench/remote_child.cpp — a child on another host (remote_child.hpp,
+// docs/spec/hosts.md §3): the agent (`zapbench child`), which starts the
+// program as a local bench::Child there and reports on its stdout, and
+// RemoteChild, the coordinator's side, which reads those reports from a
+// local Child of ssh. Both sides write with SIGPIPE blocked: a peer that is
+// gone is an error to handle (the session ended), never a signal that kills.
+#include "bench/remote_child.hpp"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <stdexcept>
+#include <string_view>
+#include <utility>
+
+#include "net/affinity.hpp"
+
+namespace bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Now plus `s` seconds, on the clock's own (whole) ticks.
+Clock::time_point after_s(double s) {
+  return Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
+}
+
+constexpr double kAgentGraceS = 30;   // `stop`: SIGTERM, then SIGKILL after this (§3)
+constexpr double kAcceptBoundS = 30;  // --wait-accepting: the hang bound of its connects
+// How long an ssh client may take to end once its remote command has (or
+// once its stdin closed): past it the client is killed. A dead link ends it
+// in ~6 s (ServerAlive); a live one at once.
+constexpr double kSessionEndS = 10;
+
+// Writes all of `s`; false when the reader is gone (EPIPE) or another error.
+// SIGPIPE is blocked around the write and a pending one consumed, so the
+// process's own disposition of it does not matter.
+bool write_all(int fd, std::string_view s) {
+  sigset_t pipe_set, old;
+  sigemptyset(&pipe_set);
+  sigaddset(&pipe_set, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+  bool ok = fd >= 0;
+  for (std::size_t done = 0; ok && done < s.size();) {
+    const ssize_t n = write(fd, s.data() + done, s.size() - done);
+    if (n > 0)
+      done += std::size_t(n);
+    else if (!(n < 0 && errno == EINTR))
+      ok = false;
+  }
+  if (!ok && errno == EPIPE) {
+    const timespec zero{};
+    while (sigtimedwait(&pipe_set, nullptr, &zero) < 0 && errno == EINTR) {
+    }
+  }
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  return ok;
+}
+
+std::string replace_all(std::string s, std::string_view from, const std::string& to) {
+  for (std::size_t at = 0; (at = s.find(from, at)) != std::string::npos; at += to.size())
+    s.replace(at, from.size(), to);
+  return s;
+}
+
+bool valid_file_name(const std::string& name) {
+  return !name.empty() && name != "." && name != ".." && name.find('/') == std::string::npos &&
+         name.find('\0') == std::string::npos;
+}
+
+// Splits complete lines off `buf` (without their '\n').
+template <class OnLine>
+void take_lines(std::string& buf, OnLine on_line) {
+  std::size_t from = 0;
+  for (std::size_t nl; (nl = buf.find('\n', from)) != std::string::npos; from = nl + 1)
+    on_line(buf.substr(from, nl - from));
+  buf.erase(0, from);
+}
+
+// ---------------------------------------------------------------- the agent
+
+volatile sig_atomic_t g_agent_signal = 0;  // SIGTERM/SIGINT/SIGHUP: end as on end of file
+extern "C" void on_agent_signal(int s) { g_agent_signal = s; }
+
+[[nodiscard]] int agent_fail(const std::string& message) {
+  std::fprintf(stderr, "zapbench child: %s\n", message.c_str());
+  return 2;
+}
+
+// A port free on this host: bound on every address with port 0, read back,
+// released. Another process could take it before the program binds it; the
+// program then fails to bind and says so, which the run reports.
+int free_port() {
+  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return -1;
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_ANY);
+  socklen_t len = sizeof a;
+  int port = -1;
+  if (bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
+      getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0)
+    port = ntohs(a.sin_port);
+  close(fd);
+  return port;
+}
+
+// Does something accept TCP connections on 127.0.0.1:port? One attempt.
+bool accepting(int port) {
+  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (fd < 0) return false;
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a.sin_port = htons(static_cast<std::uint16_t>(port));
+  bool ok = connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+  if (!ok && errno == EINPROGRESS) {
+    pollfd p{fd, POLLOUT, 0};
+    int err = 0;
+    socklen_t len = sizeof err;
+    ok = poll(&p, 1, 100) == 1 && getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) == 0 && err == 0;
+  }
+  close(fd);
+  return ok;
+}
+
+// The agent's private directory (--tmpdir), removed however the agent ends.
+struct AgentTmpDir {
+  std::string path;
+  ~AgentTmpDir() {
+    std::error_code ec;
+    if (!path.empty()) std::filesystem::remove_all(path, ec);
+  }
+};
+
+// Reads what arrived on stdin into `buf`; false at end of file (or an error).
+bool read_stdin(std::string& buf) {
+  char b[4096];
+  for (;;) {
+    const ssize_t n = read(STDIN_FILENO, b, sizeof b);
+    if (n > 0) {
+      buf.append(b, std::size_t(n));
+      return true;
+    }
+    if (n < 0 && errno == EINTR) {
+      if (g_agent_signal != 0) return false;
+      continue;
+    }
+    return false;
+  }
+}
+
+std::string status_text(const ExitStatus& st, bool hung) {
+  if (hung) return "hung";
+  if (st.exited) return "exit " + std::to_string(st.code);
+  return "signal " + std::to_string(st.signal);
+}
+
+// ---------------------------------------------------------------- the coordinator's side
+
+// "exit STATUS cpu_s SECONDS" -> the status; nullopt when it is not that.
+std::optional<ExitStatus> parse_exit_report(const std::string& line) {
+  if (line.rfind("exit ", 0) != 0) return std::nullopt;
+  const auto cpu = line.rfind(" cpu_s ");
+  if (cpu == std::string::npos || cpu < 5) return std::nullopt;
+  const std::string status = line.substr(5, cpu - 5);
+  const std::string seconds = line.substr(cpu + 7);
+  char* end = nullptr;
+  ExitStatus st;
+  st.cpu_s = std::strtod(seconds.c_str(), &end);
+  if (seconds.empty() || end != seconds.c_str() + seconds.size() || !(st.cpu_s >= 0)) return std::nullopt;
+  const auto number = [](const std::string& s) -> std::optional<int> {
+    if (s.empty() || s.size() > 4 || s.find_first_not_of("0123456789") != std::string::npos)
+      return std::nullopt;
+    return std::atoi(s.c_str());
+  };
+  if (status == "hung") {
+    st.hung = true;
+  } else if (status.rfind("exit ", 0) == 0 && number(status.substr(5))) {
+    st.exited = true;
+    st.code = *number(status.substr(5));
+  } else if (status.rfind("signal ", 0) == 0 && number(status.substr(7))) {
+    st.signal = *number(status.substr(7));
+  } else {
+    return std::nullopt;
+  }
+  return st;
+}
+
+}  // namespace
+
+int run_child_agent(const ChildAgentOptions& o) {
+  if (o.argv.empty()) return agent_fail("no program to run (-- PROGRAM ARG...)");
+  if (o.ready && o.wait_accepting) return agent_fail("--ready and --wait-accepting exclude each other");
+  // A signal ends the agent as end of file does (the program killed, the
+  // directory removed); a handler, not SIG_IGN, so the program (after exec)
+  // gets the default dispositions back.
+  struct sigaction sa {};
+  sa.sa_handler = on_agent_signal;
+  sigemptyset(&sa.sa_mask);
+  for (int s : {SIGTERM, SIGINT, SIGHUP}) sigaction(s, &sa, nullptr);
+
+  AgentTmpDir tmp;
+  if (o.tmpdir) {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "zapbench-child-XXXXXX").string();
+    if (mkdtemp(tmpl.data()) == nullptr)
+      return agent_fail("cannot make a temporary directory: " + std::string(std::strerror(errno)));
+    tmp.path = tmpl;
+  }
+
+  // ---- before `start`: the files.
+  std::vector<RemoteFile> files;
+  std::string in;
+  std::optional<std::pair<std::string, std::size_t>> file_body;  // a `file` line read, its bytes awaited
+  bool started = false, input_ended = false;
+  while (!started) {
+    bool progress = true;
+    while (progress && !started) {
+      progress = false;
+      if (file_body) {
+        if (in.size() < file_body->second) break;
+        files.push_back(RemoteFile{file_body->first, in.substr(0, file_body->second)});
+        in.erase(0, file_body->second);
+        file_body.reset();
+        progress = true;
+        continue;
+      }
+      const auto nl = in.find('\n');
+      if (nl == std::string::npos) break;
+      const std::string line = in.substr(0, nl);
+      in.erase(0, nl + 1);
+      progress = true;
+      if (line == "start") {
+        started = true;
+      } else if (line == "stop") {
+        return 0;  // stopped before it started: nothing to report
+      } else if (line.rfind("file ", 0) == 0) {
+        const auto space = line.rfind(' ');
+        const std::string name = line.substr(5, space - 5);
+        const std::string bytes = line.substr(space + 1);
+        if (space <= 5 || bytes.empty() || bytes.size() > 9 ||
+            bytes.find_first_not_of("0123456789") != std::string::npos)
+          return agent_fail("bad control line: " + line);
+        if (!valid_file_name(name)) return agent_fail("file " + name + ": wants a name without '/'");
+        if (!o.tmpdir) return agent_fail("file " + name + ": needs --tmpdir");
+        file_body.emplace(name, std::stoul(bytes));
+      } else {
+        return agent_fail("bad control line: " + line);
+      }
+    }
+    if (started) break;
+    if (input_ended || g_agent_signal != 0) return 3;  // the coordinator is gone: nothing was started
+    pollfd p{STDIN_FILENO, POLLIN, 0};
+    if (poll(&p, 1, 100) > 0 && !read_stdin(in)) input_ended = true;
+  }
+
+  // ---- start: {tmpdir} and {port}, the files, the program.
+  std::vector<std::string> argv = o.argv;
+  const auto mentions_port = [&] {
+    return std::any_of(argv.begin(), argv.end(),
+                       [](const std::string& a) { return a.find("{port}") != a.npos; }) ||
+           std::any_of(files.begin(), files.end(),
+                       [](const RemoteFile& f) { return f.text.find("{port}") != f.text.npos; });
+  };
+  int port = -1;
+  if (mentions_port()) {
+    port = free_port();
+    if (port <= 0) return agent_fail("cannot find a free port: " + std::string(std::strerror(errno)));
+  } else if (o.wait_accepting) {
+    return agent_fail("--wait-accepting needs {port} in an argument or a file");
+  }
+  const auto substitute = [&](std::string s) {
+    if (o.tmpdir) s = replace_all(std::move(s), "{tmpdir}", tmp.path);
+    if (port > 0) s = replace_all(std::move(s), "{port}", std::to_string(port));
+    return s;
+  };
+  for (std::string& a : argv) a = substitute(std::move(a));
+  for (const RemoteFile& f : files) {
+    std::ofstream out(tmp.path + "/" + f.name, std::ios::binary | std::ios::trunc);
+    out << substitute(f.text);
+    if (!out.good()) return agent_fail("cannot write " + tmp.path + "/" + f.name);
+  }
+  ChildSpec spec;
+  spec.argv = argv;
+  spec.cpus = o.cpus;
+  spec.ready_channel = o.ready;
+  spec.env = o.env;
+  spec.log_to_stderr = true;
+  std::optional<Child> child;
+  try {
+    child.emplace(spec);
+  } catch (const std::exception& e) {
+    return agent_fail(e.what());
+  }
+  const pid_t pid = child->pid();
+  std::fprintf(stderr, "zapbench child: started %s (pid %d)\n", command_text(argv, o.cpus, o.env).c_str(),
+               int(pid));
+  // Wakes the poll below when the program exits (Linux 5.3+); without it the
+  // poll's timeout paces the checks.
+  const int pidfd = int(syscall(SYS_pidfd_open, pid, 0));
+
+  // ---- running: stdin, the ready channel, the program's exit.
+  bool coordinator_gone = false, hung = false, accept_pending = o.wait_accepting;
+  std::optional<Clock::time_point> kill_at;  // after `stop`: SIGKILL past the grace
+  const auto accept_deadline = after_s(kAcceptBoundS);
+  std::string ready_buf;
+  bool ready_open = child->ready_fd() >= 0;
+  const auto report = [&](const std::string& text) {
+    if (!write_all(STDOUT_FILENO, text)) coordinator_gone = true;
+  };
+  // Forwards what the ready channel has; at its end, `ready-end`. `wait_ms`: how long to wait for it.
+  const auto pump_ready = [&](int wait_ms) {
+    while (ready_open) {
+      pollfd p{child->ready_fd(), POLLIN, 0};
+      if (poll(&p, 1, wait_ms) <= 0) return;
+      char b[512];
+      const ssize_t n = read(child->ready_fd(), b, sizeof b);
+      if (n < 0 && errno == EINTR) continue;
+      if (n > 0) {
+        ready_buf.append(b, std::size_t(n));
+        take_lines(ready_buf, [&](const std::string& l) { report("ready " + l + "\n"); });
+        continue;
+      }
+      ready_open = false;  // EOF (or an error): every listener announced, or the program is gone
+      report("ready-end\n");
+    }
+  };
+  // `stop` (also one that came with `start`): SIGTERM to the group, SIGKILL past the grace.
+  const auto handle_control = [&] {
+    take_lines(in, [&](const std::string& line) {
+      if (line == "stop" && !kill_at) {
+        kill(-pid, SIGTERM);
+        kill_at = after_s(kAgentGraceS);
+      } else if (line != "stop") {
+        std::fprintf(stderr, "zapbench child: ignored control line after start: %s\n", line.c_str());
+      }
+    });
+  };
+  handle_control();
+  if (input_ended) coordinator_gone = true;
+  for (;;) {
+    siginfo_t si{};
+    if (waitid(P_PID, id_t(pid), &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid) break;
+    if (g_agent_signal != 0 || coordinator_gone) break;
+    const auto now = Clock::now();
+    if (kill_at && now >= *kill_at && !hung) {
+      kill(-pid, SIGKILL);
+      hung = true;
+    }
+    if (accept_pending) {
+      if (accepting(port)) {
+        report("ready http 0.0.0.0:" + std::to_string(port) + "\nready-end\n");
+        accept_pending = false;
+      } else if (now >= accept_deadline) {
+        std::fprintf(stderr, "zapbench child: nothing accepted on 127.0.0.1:%d within %gs\n", port,
+                     kAcceptBoundS);
+        report("ready-end\n");
+        accept_pending = false;
+      }
+    }
+    pollfd fds[3];
+    nfds_t n = 0;
+    fds[n++] = pollfd{STDIN_FILENO, POLLIN, 0};
+    const nfds_t ready_at = n;
+    if (ready_open) fds[n++] = pollfd{child->ready_fd(), POLLIN, 0};
+    if (pidfd >= 0) fds[n++] = pollfd{pidfd, POLLIN, 0};
+    if (poll(fds, n, accept_pending ? 20 : 100) <= 0) continue;
+    if (ready_open && fds[ready_at].revents != 0) pump_ready(0);
+    if (fds[0].revents != 0) {
+      if (!read_stdin(in)) {
+        coordinator_gone = true;
+        break;
+      }
+      handle_control();
+    }
+  }
+  if (pidfd >= 0) close(pidfd);
+  if (coordinator_gone || g_agent_signal != 0) {
+    child.reset();  // SIGKILL to its group at once, and reaped
+    return 3;
+  }
+  pump_ready(0);  // what it announced before it exited, and the channel's end
+  const ExitStatus st = child->wait(kAgentGraceS);  // reaps at once: it has exited
+  kill(-pid, SIGKILL);                              // whatever it started and left in its group
+  char cpu[64];
+  std::snprintf(cpu, sizeof cpu, "%.6f", st.cpu_s);
+  report("exit " + status_text(st, hung || st.hung) + " cpu_s " + cpu + "\n");
+  return 0;
+}
+
+// ---------------------------------------------------------------- RemoteChild
+
+struct RemoteChild::Impl {
+  std::optional<Child> ssh;
+  std::string log_path;
+  bool wants_ready = false;
+  std::string buf;  // the agent's stdout, not yet a whole line
+  bool ready_end = false;
+  std::vector<ReadyListener> listeners;
+  std::optional<ExitStatus> report;  // the agent's `exit` line
+  bool eof = false;                  // the session's stdout ended
+  std::optional<ExitStatus> final_status;
+
+  ~Impl() {
+    if (!ssh) return;
+    // End of file on the agent's stdin: it SIGKILLs the program's group and
+    // exits, and so does the ssh client. Killing the client alone would not
+    // do with a stand-in for ssh whose agent shares its process group.
+    ssh->close_stdin();
+    ssh->wait(kSessionEndS);
+  }
+
+  void handle(const std::string& line) {
+    if (line.rfind("ready ", 0) == 0) {
+      if (const auto l = parse_ready_line(line.substr(6))) listeners.push_back(*l);
+    } else if (line == "ready-end") {
+      ready_end = true;
+    } else if (const auto st = parse_exit_report(line)) {
+      report = *st;
+    }
+  }
+
+  // Reads the agent's reports until `done()`, the session's end, or `deadline`.
+  template <class Done>
+  void read_until(Done done, Clock::time_point deadline) {
+    while (!done() && !eof) {
+      const auto left_ms =
+          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+      if (left_ms <= 0) return;
+      pollfd p{ssh->stdout_fd(), POLLIN, 0};
+      const int n = poll(&p, 1, int(std::min<long long>(left_ms, 100)));
+      if (n < 0 && errno != EINTR) return;
+      if (n <= 0) continue;
+      char b[4096];
+      const ssize_t got = read(p.fd, b, sizeof b);
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0) {
+        eof = true;
+      } else {
+        buf.append(b, std::size_t(got));
+        take_lines(buf, [this](const std::string& l) { handle(l); });
+      }
+    }
+  }
+
+  ExitStatus wait(double timeout_s) {
+    if (final_status) return *final_status;
+    read_until([this] { return report.has_value(); }, after_s(timeout_s));
+    if (report) {
+      ssh->wait(kSessionEndS);  // the agent exits right after its report
+      final_status = *report;
+    } else if (eof) {
+      const ExitStatus st = ssh->wait(kSessionEndS);
+      const std::string why = log_path.empty() ? "" : last_line(read_file(log_path));
+      ExitStatus lost;
+      lost.lost = "ssh: " + st.describe() + (why.empty() ? "" : ": " + why);
+      final_status = lost;
+    } else {
+      ssh->close_stdin();  // the agent kills the program and ends the session
+      ssh->wait(kSessionEndS);
+      ExitStatus hung;
+      hung.hung = true;
+      final_status = hung;
+    }
+    return *final_status;
+  }
+};
+
+RemoteChild::RemoteChild(const SshConfig& ssh, const std::string& host, const RemoteSpec& spec)
+    : host_(host) {
+  if (spec.spec.argv.empty()) throw std::runtime_error("remote child: empty argv");
+  std::vector<std::string> agent = {remote_zapbench(ssh), "child"};
+  if (!spec.spec.cpus.empty()) agent.insert(agent.end(), {"--cpus", net::cpu_list_text(spec.spec.cpus)});
+  if (spec.spec.ready_channel) agent.push_back("--ready");
+  for (const std::string& e : spec.spec.env) agent.insert(agent.end(), {"--env", e});
+  if (spec.tmpdir) agent.push_back("--tmpdir");
+  if (spec.wait_accepting) agent.push_back("--wait-accepting");
+  agent.push_back("--");
+  agent.insert(agent.end(), spec.spec.argv.begin(), spec.spec.argv.end());
+  std::string control;
+  for (const RemoteFile& f : spec.files) {
+    if (!valid_file_name(f.name))
+      throw std::runtime_error("remote child: file name '" + f.name + "' has a '/'");
+    control += "file " + f.name + " " + std::to_string(f.text.size()) + "\n" + f.text;
+  }
+  control += "start\n";
+
+  auto impl = std::make_unique<Impl>();
+  impl->log_path = spec.spec.log_path;
+  impl->wants_ready = spec.spec.ready_channel || spec.wait_accepting;
+  ChildSpec client;
+  client.argv = ssh_argv(ssh, host, agent);
+  client.log_path = spec.spec.log_path;
+  client.pipe_stdio = true;
+  impl->ssh.emplace(client);
+  // Small (a config file, a line): the pipe takes it. A failed write means
+  // the session already ended: wait() says why.
+  write_all(impl->ssh->stdin_fd(), control);
+  impl_ = impl.release();
+}
+
+RemoteChild::RemoteChild(RemoteChild&& other) noexcept
+    : host_(std::move(other.host_)), impl_(std::exchange(other.impl_, nullptr)) {}
+
+RemoteChild& RemoteChild::operator=(RemoteChild&& other) noexcept {
+  if (this != &other) {
+    delete impl_;
+    host_ = std::move(other.host_);
+    impl_ = std::exchange(other.impl_, nullptr);
+  }
+  return *this;
+}
+
+RemoteChild::~RemoteChild() { delete impl_; }
+
+std::vector<ReadyListener> RemoteChild::wait_ready(double timeout_s) {
+  if (impl_ == nullptr || !impl_->wants_ready) return {};
+  impl_->read_until([this] { return impl_->ready_end || impl_->report.has_value(); }, after_s(timeout_s));
+  return impl_->ready_end ? impl_->listeners : std::vector<ReadyListener>{};
+}
+
+ExitStatus RemoteChild::wait(double timeout_s) {
+  if (impl_ == nullptr) return ExitStatus{};
+  return impl_->wait(timeout_s);
+}
+
+ExitStatus RemoteChild::stop(double grace_s) {
+  if (impl_ == nullptr) return ExitStatus{};
+  if (!impl_->final_status && !impl_->report && !impl_->eof) write_all(impl_->ssh->stdin_fd(), "stop\n");
+  // The agent's own grace (SIGKILL after 30 s, reported "hung"), and the session's end.
+  return impl_->wait(std::max(grace_s, kAgentGraceS) + kSessionEndS);
+}
+
+}  // namespace bench

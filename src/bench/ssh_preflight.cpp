@@ -1,0 +1,224 @@
+// bench/ssh_preflight.cpp — `zapbench host-info` and the preflight that
+// runs it on every host of a run (ssh.hpp, docs/spec/hosts.md §2): the
+// probes are local Children of ssh, all started at once, read together
+// under one hang bound; the first host that fails, in the order given,
+// makes the one error.
+#include <poll.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "bench/host.hpp"
+#include "bench/ssh.hpp"
+#include "bench/supervisor.hpp"
+#include "cli/flags.hpp"
+#include "net/affinity.hpp"
+
+namespace bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Now plus `s` seconds, on the clock's own (whole) ticks.
+Clock::time_point after_s(double s) {
+  return Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
+}
+
+// The keys of host-info, in the order it prints them; each must be present.
+constexpr const char* kKeys[] = {"version", "hostname", "kernel", "cpu_model", "cpu_count", "allowed_cpus"};
+
+// A private directory for the probes' stderr files, removed with them.
+struct TempDir {
+  std::filesystem::path path;
+  TempDir() {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "zapbench-preflight-XXXXXX").string();
+    if (mkdtemp(tmpl.data()) == nullptr)
+      throw std::runtime_error("preflight: cannot make a temporary directory: " +
+                               std::string(std::strerror(errno)));
+    path = tmpl;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+};
+
+// One host being probed: its ssh client, what it printed so far.
+struct Probe {
+  std::string host;
+  std::vector<int> cpus;  // the union over every check naming the host
+  std::string err_path;
+  std::optional<Child> ssh;
+  std::string out;
+  bool out_closed = false;
+  std::string failure;  // empty: the probe succeeded
+  HostInfo info;
+};
+
+// Reads every probe's stdout until each closed it or the deadline passed.
+void read_outputs(std::vector<Probe>& probes, Clock::time_point deadline) {
+  for (;;) {
+    std::vector<pollfd> fds;
+    std::vector<Probe*> of;
+    for (Probe& p : probes)
+      if (!p.out_closed && p.ssh && p.ssh->stdout_fd() >= 0) {
+        fds.push_back(pollfd{p.ssh->stdout_fd(), POLLIN, 0});
+        of.push_back(&p);
+      }
+    if (fds.empty()) return;
+    const auto left_ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    if (left_ms <= 0) return;
+    const int n = poll(fds.data(), fds.size(), int(std::min<long long>(left_ms, 100)));
+    if (n < 0 && errno != EINTR) return;
+    for (std::size_t i = 0; n > 0 && i < fds.size(); ++i) {
+      if (fds[i].revents == 0) continue;
+      char b[4096];
+      const ssize_t got = read(fds[i].fd, b, sizeof b);
+      if (got > 0)
+        of[i]->out.append(b, std::size_t(got));
+      else if (got == 0 || errno != EINTR)
+        of[i]->out_closed = true;
+    }
+  }
+}
+
+}  // namespace
+
+std::string host_info_text(const std::string& version_line) {
+  const KernelName k = kernel_name();
+  std::ostringstream s;
+  s << "version: " << version_line << "\n"
+    << "hostname: " << k.hostname << "\n"
+    << "kernel: " << k.kernel << "\n"
+    << "cpu_model: " << cpu_model() << "\n"
+    << "cpu_count: " << online_cpus() << "\n"
+    << "allowed_cpus: " << net::cpu_list_text(allowed_cpus()) << "\n";
+  return s.str();
+}
+
+HostInfo parse_host_info(const std::string& text) {
+  HostInfo h;
+  std::vector<std::string> seen;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty()) continue;
+    const auto colon = line.find(':');
+    if (colon == std::string::npos || colon == 0)
+      throw std::runtime_error("host-info output unreadable: " + line);
+    const std::string key = line.substr(0, colon);
+    std::string value = line.substr(colon + 1);
+    if (!value.empty() && value.front() == ' ') value.erase(0, 1);
+    if (key == "version") {
+      h.version = value;
+    } else if (key == "hostname") {
+      h.hostname = value;
+    } else if (key == "kernel") {
+      h.kernel = value;
+    } else if (key == "cpu_model") {
+      h.cpu_model = value;
+    } else if (key == "cpu_count") {
+      const std::optional<std::uint64_t> n = cli::flags::parse_whole(value);
+      if (!n || *n == 0 || *n > 1'000'000) throw std::runtime_error("host-info output unreadable: " + line);
+      h.cpu_count = unsigned(*n);
+    } else if (key == "allowed_cpus") {
+      std::optional<std::vector<int>> cpus = cli::flags::parse_cpu_list(value);
+      if (!cpus || cpus->empty()) throw std::runtime_error("host-info output unreadable: " + line);
+      h.allowed_cpus = std::move(*cpus);
+    } else {
+      continue;  // a key a newer build adds: the version check judges builds, not this parser
+    }
+    seen.push_back(key);
+  }
+  for (const char* key : kKeys)
+    if (std::find(seen.begin(), seen.end(), key) == seen.end())
+      throw std::runtime_error(std::string("host-info output unreadable: no ") + key + " line");
+  if (h.version.empty()) throw std::runtime_error("host-info output unreadable: an empty version");
+  return h;
+}
+
+std::vector<HostInfo> preflight(const SshConfig& ssh, const std::vector<HostCheck>& hosts,
+                                const std::string& local_version, double timeout_s) {
+  // One probe per name, in the order of first appearance, with the union of its CPUs.
+  std::vector<Probe> probes;
+  for (const HostCheck& c : hosts) {
+    auto it = std::find_if(probes.begin(), probes.end(), [&](const Probe& p) { return p.host == c.host; });
+    if (it == probes.end()) {
+      probes.emplace_back();
+      it = probes.end() - 1;
+      it->host = c.host;
+    }
+    it->cpus.insert(it->cpus.end(), c.cpus.begin(), c.cpus.end());
+  }
+  const TempDir tmp;
+  const std::string zapbench = remote_zapbench(ssh);
+  for (std::size_t i = 0; i < probes.size(); ++i) {
+    Probe& p = probes[i];
+    p.err_path = (tmp.path / ("probe" + std::to_string(i) + ".stderr")).string();
+    ChildSpec spec;
+    spec.argv = ssh_argv(ssh, p.host, {zapbench, "host-info"});
+    spec.log_path = p.err_path;
+    spec.pipe_stdio = true;
+    p.ssh.emplace(spec);
+    p.ssh->close_stdin();  // host-info reads nothing: its session ends when it has printed
+  }
+  const auto deadline = after_s(timeout_s);
+  read_outputs(probes, deadline);
+  for (Probe& p : probes) {
+    // Each has closed its stdout (it is exiting) or the bound passed (wait kills it at once).
+    const double left_s = std::max(0.0, std::chrono::duration<double>(deadline - Clock::now()).count());
+    const ExitStatus st = p.ssh->wait(p.out_closed ? std::max(left_s, 5.0) : left_s);
+    const std::string why = last_line(read_file(p.err_path));
+    if (st.hung) {
+      p.failure = "no answer within " + cli::flags::format_duration(timeout_s);
+    } else if (!st.exited || st.code != 0) {
+      p.failure = (st.exited && st.code == 255 ? "ssh failed (" : "zapbench host-info failed (") +
+                  st.describe() + ")" + (why.empty() ? "" : ": " + why);
+    } else {
+      try {
+        p.info = parse_host_info(p.out);
+      } catch (const std::exception& e) {
+        p.failure = e.what();
+        continue;
+      }
+      if (p.info.version != local_version) {
+        p.failure = "zapbench differs: remote \"" + p.info.version + "\", local \"" + local_version + "\"";
+        continue;
+      }
+      for (int cpu : p.cpus)
+        if (std::find(p.info.allowed_cpus.begin(), p.info.allowed_cpus.end(), cpu) ==
+            p.info.allowed_cpus.end()) {
+          p.failure = "CPU " + std::to_string(cpu) + " is not among its allowed CPUs " +
+                      net::cpu_list_text(p.info.allowed_cpus);
+          break;
+        }
+    }
+  }
+  for (const Probe& p : probes)
+    if (!p.failure.empty()) throw std::runtime_error("host " + p.host + ": " + p.failure);
+  std::vector<HostInfo> out;
+  for (const HostCheck& c : hosts) {
+    const auto it =
+        std::find_if(probes.begin(), probes.end(), [&](const Probe& p) { return p.host == c.host; });
+    HostInfo h = it->info;
+    h.role = c.role;
+    h.host = c.host;
+    out.push_back(std::move(h));
+  }
+  return out;
+}
+
+}  // namespace bench
