@@ -134,13 +134,6 @@ bool pump(std::vector<Session>& sessions, std::int64_t deadline_ns, const std::a
   }
 }
 
-std::string last_line(const std::string& path) {
-  std::string text = read_file(path);
-  while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) text.pop_back();
-  const auto nl = text.rfind('\n');
-  return nl == std::string::npos ? text : text.substr(nl + 1);
-}
-
 // Ends the session (its stdin closed: the loader ends on end of file; the
 // ssh client reaped, killed past `grace_s`); why it failed when it brought
 // no result: its exit status and the last line of its log.
@@ -149,8 +142,8 @@ std::string finish(Session& s, double grace_s) {
   s.child->close_stdin();
   const ExitStatus st = s.child->wait(grace_s);
   s.child.reset();
-  const std::string line = last_line(s.log_path);
-  return st.describe() + (line.empty() ? "" : ": " + line);
+  const std::string line = last_line(read_file(s.log_path));
+  return "its session ended without a result (ssh " + st.describe() + (line.empty() ? "" : ": " + line) + ")";
 }
 
 }  // namespace

@@ -352,7 +352,8 @@ int cmd_run(int argc, char** argv) {
                   cp.cell.unavailable.c_str());
   }
   bench::Progress progress(runnable * p.cfg.repeats,
-                           p.cfg.warmup_s + p.cfg.duration_s + bench::kSampleOverheadS,
+                           p.cfg.warmup_s + p.cfg.duration_s + bench::kSampleOverheadS +
+                               (p.hosts.several() ? bench::kHostsSampleOverheadS : 0),
                            isatty(STDOUT_FILENO) != 0);
   std::printf("[e2e] %zu cells x %u repeats = %zu samples, ~%s\n", runnable, p.cfg.repeats, progress.total(),
               bench::duration_text(progress.eta_s()).c_str());

@@ -181,7 +181,8 @@ TEST_F(bench_loaders, two_hosts_merge_exactly_with_the_barrier_figures) {
 TEST_F(bench_loaders, an_unreachable_host_is_named_and_the_other_kept) {
   const std::string a = host("a");
   const bench::MultiLoad m = bench::run_loaders(run({a, "down1"}, 0.2));
-  EXPECT_EQ(m.failure.rfind("host down1: exit 255", 0), 0u) << m.failure;
+  EXPECT_EQ(m.failure.rfind("host down1: its session ended without a result (ssh exit 255", 0), 0u)
+      << m.failure;
   EXPECT_NE(m.failure.find("Connection refused"), std::string::npos) << m.failure;  // ssh's last line
   EXPECT_FALSE(m.merged.has_value());
   ASSERT_EQ(m.hosts.size(), 2u);

@@ -47,7 +47,7 @@ python3 - "$work/r1" <<'PY'
 import json, sys, glob, os
 d = sys.argv[1]
 r = json.load(open(os.path.join(d, "results.json")))
-env = r["environment"]
+env = r["env"]
 fails = []
 def check(name, ok):
     print(("ok: " if ok else "FAILED: ") + name)
