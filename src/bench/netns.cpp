@@ -172,6 +172,10 @@ void empty_namespace(const std::string& ns) noexcept {
 
 // Deletes a namespace after emptying it: `ip netns del` (which unmounts
 // and removes /run/netns/NS).
+// `ip netns exec NS` bind-mounts every file of /etc/netns/NS over its
+// namesake in /etc, for the programs it runs there: the hosts' own passwd.
+const char* const kEtcNetns = "/etc/netns";
+
 void delete_namespace(const std::string& ip, const std::string& ns) noexcept {
   try {
     empty_namespace(ns);
@@ -179,6 +183,34 @@ void delete_namespace(const std::string& ip, const std::string& ns) noexcept {
     c.wait(kCommandBoundS);
   } catch (...) {
   }
+  std::error_code ec;
+  fs::remove_all(fs::path(kEtcNetns) / ns, ec);
+  fs::remove(kEtcNetns, ec);  // only when empty: another program's files stay
+}
+
+// The host's own /etc/passwd (under /etc/netns/NS): this machine's, with
+// root's home the run's directory and its shell /bin/sh. sshd runs every
+// command through the login shell, and Debian's bash reads ~/.bashrc in an
+// ssh session: a slow or locked rc file (pyenv's rehash lock, left by a
+// session killed mid-way, stalls every later shell for a minute) would be
+// timed into every sample. A real host's rc files are its user's business.
+std::string host_passwd(const fs::path& home) {
+  std::istringstream in(read_file("/etc/passwd"));
+  std::string out, line;
+  while (std::getline(in, line)) {
+    if (line.rfind("root:", 0) == 0) {
+      // name:password:uid:gid:gecos:home:shell
+      std::vector<std::string> f;
+      std::size_t start = 0;
+      for (std::size_t colon; (colon = line.find(':', start)) != std::string::npos; start = colon + 1)
+        f.push_back(line.substr(start, colon - start));
+      f.push_back(line.substr(start));
+      if (f.size() == 7)
+        line = f[0] + ":" + f[1] + ":" + f[2] + ":" + f[3] + ":" + f[4] + ":" + home.string() + ":/bin/sh";
+    }
+    out += line + "\n";
+  }
+  return out;
 }
 
 bool pid_gone(long pid) { return pid > 0 && kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH; }
@@ -197,6 +229,14 @@ void sweep_stale(const std::string& ip) {
     if (std::regex_match(name, m, kNs) && pid_gone(std::stol(m[1].str()))) stale.push_back(name);
   }
   for (const std::string& ns : stale) delete_namespace(ip, ns);
+  for (auto it = fs::directory_iterator(kEtcNetns, ec); !ec && it != fs::directory_iterator();
+       it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    std::smatch m;
+    std::error_code rm;
+    if (std::regex_match(name, m, kNs) && pid_gone(std::stol(m[1].str()))) fs::remove_all(it->path(), rm);
+  }
+  ec.clear();
   static const std::regex kDir(std::string(kDirPrefix) + "([0-9]+)-.*");
   for (auto it = fs::directory_iterator(fs::temp_directory_path(), ec); !ec && it != fs::directory_iterator();
        it.increment(ec)) {
@@ -348,6 +388,10 @@ NetnsHosts::NetnsHosts(const NetnsOptions& options) {
       std::string type, key;
       pub >> type >> key;
       known_hosts += addr + " " + type + " " + key + "\n";
+      const fs::path home = dir / "home";
+      fs::create_directories(home);
+      fs::create_directories(fs::path(kEtcNetns) / ns);
+      write_text(fs::path(kEtcNetns) / ns / "passwd", host_passwd(home));
       const fs::path conf = dir / ("sshd_config_" + ns);
       write_text(conf, "# zapbench namespace mode: the sshd of " + ns +
                            "\nPort 22\nListenAddress 127.0.0.1\nListenAddress " + addr + "\nHostKey " +

@@ -27,6 +27,7 @@ no_leftovers() {  # run pid, what
   ! pgrep -f "zb$rp-" >/dev/null; check "$what: no process naming the run's namespaces is left" $?
   ! pgrep -f "$bin (child|load)" >/dev/null; check "$what: no zapbench child or load process is left" $?
   ! pgrep -x sshd >/dev/null; check "$what: no sshd is left" $?
+  ! ls -d /etc/netns/zb"$rp"-* >/dev/null 2>&1; check "$what: no /etc/netns entry of the run is left" $?
 }
 pgrep -x sshd >/dev/null && { echo "skipped: an sshd already runs on this machine (the leftover check needs none)"; exit 77; }
 
@@ -34,7 +35,7 @@ common=(--netns 2 --arms zapbench,floor --scenarios hello --framings zap-rpc --c
         --server-cpus 0 --loader-cpus "$(nproc --all | awk '{print ($1 > 1) ? 1 : 0}')" --no-micro)
 
 # ---- a normal run: 2 loader hosts, the merge, the skew
-"$bin" run "${common[@]}" --pipeline 1,16 --repeats 2 --duration 1 --warmup 0.3 --out "$work/r1" \
+"$bin" run "${common[@]}" --pipeline 1,16 --repeats 2 --duration 1 --warmup 0.3 --link-rate 1gbit --out "$work/r1" \
   >"$work/r1.out" 2>&1 &
 pid=$!
 rp=$pid
@@ -52,7 +53,8 @@ fails = []
 def check(name, ok):
     print(("ok: " if ok else "FAILED: ") + name)
     if not ok: fails.append(name)
-check("the link is named (netns veth+bridge): %r" % env.get("link"), env.get("link", "").startswith("netns"))
+check("the link is named, with its shaping: %r" % env.get("link"),
+      env.get("link", "").startswith("netns veth+bridge") and "rate 1gbit" in env.get("link", ""))
 roles = sorted(h["role"] for h in env.get("hosts", []))
 check("the hosts are recorded (1 server, 2 loaders): %r" % roles, roles == ["loader", "loader", "server"])
 samples = [s for c in r["cells"] for s in c["samples"]]
