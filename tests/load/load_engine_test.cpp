@@ -717,20 +717,31 @@ TEST(load_engine, a_window_that_runs_its_full_duration_reports_it) {
   EXPECT_EQ(r.responses, r.requests);  // warm-up 0: the first request of each connection is in the window
 }
 
+// A load of 2 threads behind a start barrier (Options::go, docs/spec/hosts.md §4), both threads warm.
+struct BarrierLoad {
+  explicit BarrierLoad(double rate) : l(barrier_options(rate, go)) {
+    l.await([](const load::Progress& p) { return p.threads.load() == 2 && p.warm_threads.load() == 2; },
+            "both threads warm");
+  }
+  static load::Options barrier_options(double rate, const std::atomic<bool>& go) {
+    load::Options o = options(Wire::http, OwnServer::get().port(Wire::http), Scenario::hello);
+    o.threads = 2;
+    o.rate_per_s = rate;
+    o.warmup_s = 0.05;
+    o.go = &go;
+    return o;
+  }
+  std::atomic<bool> go{false};
+  zaptest::BackgroundLoad l;
+};
+
 // Options::go, the start barrier of several loader hosts (docs/spec/hosts.md §4): never set, the threads
 // count themselves warm and keep the warm-up load going unrecorded; a stop then leaves an empty window.
 TEST(load_engine, a_start_barrier_never_given_records_nothing) {
   for (const double rate : {0.0, 2000.0}) {  // closed loop, then open loop
     SCOPED_TRACE(rate > 0 ? "open loop" : "closed loop");
-    load::Options o = options(Wire::http, OwnServer::get().port(Wire::http), Scenario::hello);
-    o.threads = 2;
-    o.rate_per_s = rate;
-    o.warmup_s = 0.05;
-    std::atomic<bool> go{false};
-    o.go = &go;
-    zaptest::BackgroundLoad l(o);
-    l.await([](const load::Progress& p) { return p.threads.load() == 2 && p.warm_threads.load() == 2; },
-            "both threads warm");
+    BarrierLoad b(rate);
+    zaptest::BackgroundLoad& l = b.l;
     const load::Result& r = l.finish();
     EXPECT_TRUE(r.stopped);
     EXPECT_EQ(r.elapsed_s, 0);
@@ -748,15 +759,9 @@ TEST(load_engine, a_start_barrier_never_given_records_nothing) {
 TEST(load_engine, a_start_barrier_starts_the_window_at_go) {
   for (const double rate : {0.0, 2000.0}) {
     SCOPED_TRACE(rate > 0 ? "open loop" : "closed loop");
-    load::Options o = options(Wire::http, OwnServer::get().port(Wire::http), Scenario::hello);
-    o.threads = 2;
-    o.rate_per_s = rate;
-    o.warmup_s = 0.05;
-    std::atomic<bool> go{false};
-    o.go = &go;
-    zaptest::BackgroundLoad l(o);
-    l.await([](const load::Progress& p) { return p.threads.load() == 2 && p.warm_threads.load() == 2; },
-            "both threads warm");
+    BarrierLoad b(rate);
+    zaptest::BackgroundLoad& l = b.l;
+    std::atomic<bool>& go = b.go;
     EXPECT_EQ(l.progress().responses.load(), 0u);  // nothing recorded before go
     const std::int64_t go_ns = net::now_ns();
     go = true;
