@@ -256,17 +256,20 @@ MultiLoad run_loaders(const LoaderRun& run) {
     if (row.report) row.go_to_first_send_ns = row.report->result.go_to_first_send_ns;
   }
 
-  // The start skew's bound (§5): host i's window started between
-  // go_sent_i + d_i and ack_i + d_i.
-  std::int64_t latest = -1, earliest = -1;
+  // The start skew's bound (§5): host i's window started within
+  // [go_sent_i + d_i, ack_i + d_i] (it read go between the two), so two
+  // hosts' starts are at most max(hi_i - lo_j) apart over pairs i != j; one
+  // host has no skew.
+  std::vector<std::pair<std::int64_t, std::int64_t>> spans;  // [lo, hi] per host that started
   for (const Session& s : sessions) {
     const LoaderHostResult& row = out.hosts[s.host];
     if (s.go_sent_ns < 0 || s.ack_ns < 0 || row.go_to_first_send_ns < 0) continue;
-    const std::int64_t lo = s.go_sent_ns + row.go_to_first_send_ns, hi = s.ack_ns + row.go_to_first_send_ns;
-    latest = latest < 0 ? hi : std::max(latest, hi);
-    earliest = earliest < 0 ? lo : std::min(earliest, lo);
+    spans.emplace_back(s.go_sent_ns + row.go_to_first_send_ns, s.ack_ns + row.go_to_first_send_ns);
   }
-  if (latest >= 0) out.start_skew_ns = latest - earliest;
+  if (!spans.empty()) out.start_skew_ns = 0;
+  for (std::size_t i = 0; i < spans.size(); ++i)
+    for (std::size_t j = 0; j < spans.size(); ++j)
+      if (i != j) out.start_skew_ns = std::max(out.start_skew_ns, spans[i].second - spans[j].first);
 
   std::vector<LoadReport> reports;
   std::vector<std::string> names;

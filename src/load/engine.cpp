@@ -131,9 +131,8 @@ class Thread {
     if (opt_.go != nullptr) {
       // A start barrier: the window starts when *go is seen (wait_ms), not
       // at the warm-up's end. Until then both ends lie beyond any time, so
-      // nothing is recorded and the warm-up load goes on (closed and open
-      // loop both send while t < end_ns_); far from INT64_MAX so that
-      // end_ns_ + the drain bound cannot overflow.
+      // nothing is recorded (far from INT64_MAX so that end_ns_ + the drain
+      // bound cannot overflow); past the warm-up's time, sends pause.
       warmup_done_ns_ = warm_end_ns_;
       warm_end_ns_ = end_ns_ = kNotYetNs;
       waiting_go_ = true;
@@ -188,7 +187,11 @@ class Thread {
   // that follows in wait_ms ends it at `now`).
   bool await_go(std::int64_t now) {
     if (!counted_warm_) {
+      // Sends pause (the answers in flight still come back): the hosts are
+      // quiet when go comes, so nothing delays its delivery or the first
+      // sends of the window (on a busy CPU that costs milliseconds of skew).
       counted_warm_ = true;
+      paused_ = true;
       if (progress_ != nullptr) progress_->warm_threads.fetch_add(1, std::memory_order_relaxed);
     }
     if (opt_.stop != nullptr && opt_.stop->load(std::memory_order_relaxed)) {
@@ -196,12 +199,18 @@ class Thread {
       return false;
     }
     if (!opt_.go->load(std::memory_order_relaxed)) return true;
+    paused_ = false;
     // The window starts now; the open loop's schedule rebases on it at the
     // next housekeeping (rebased_ is still false: warm_end_ns_ was beyond
     // every t until here), before any open-loop send of the window.
     waiting_go_ = false;
     warm_end_ns_ = now;
     end_ns_ = now + static_cast<std::int64_t>(opt_.duration_s * kNsPerS);
+    // Closed loop: every connection fills its pipeline again at once (the
+    // open loop sends on its rebased schedule from the next housekeeping).
+    if (!open_loop())
+      for (Conn& c : conns_)
+        if (c.fd >= 0 && !c.connecting) fill_closed(c, now);
     return false;
   }
 
@@ -229,7 +238,9 @@ class Thread {
 
   // A request may be sent on c now: a free place in its pipeline and the
   // wire ready (HTTP/2: the server's SETTINGS came).
-  bool can_send(const Conn& c) const { return c.calls.can_send(opt_.pipeline) && wire_.ready(c.wire); }
+  bool can_send(const Conn& c) const {
+    return !paused_ && c.calls.can_send(opt_.pipeline) && wire_.ready(c.wire);
+  }
 
   bool open_loop() const { return opt_.rate_per_s > 0; }
   bool in_window(std::int64_t t) const { return t >= warm_end_ns_ && t < end_ns_; }
@@ -634,6 +645,7 @@ class Thread {
   std::int64_t warmup_done_ns_ = 0;
   bool waiting_go_ = false;
   bool counted_warm_ = false;
+  bool paused_ = false;  // past the warm-up, waiting for go: nothing is sent
   Result result_;
 };
 

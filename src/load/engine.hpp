@@ -71,9 +71,11 @@ struct Options {
   // that waits for what it needs) rather than after duration_s.
   const std::atomic<bool>* stop = nullptr;
   // A start barrier (several loader hosts, docs/spec/hosts.md §4): when set,
-  // the warm-up lasts at least warmup_s and then goes on (not recorded) until
-  // *go becomes true; each thread starts its window when it sees it (within
-  // 1 ms). Progress::warm_threads counts the threads waiting for it.
+  // the warm-up lasts warmup_s, then each thread stops sending (the answers
+  // in flight come back, not recorded) until *go becomes true, so the hosts
+  // are quiet when it comes; each thread starts its window when it sees it
+  // (within 1 ms), every connection filling its pipeline again.
+  // Progress::warm_threads counts the threads waiting for it.
   const std::atomic<bool>* go = nullptr;
   // Wire::http2 and grpc, for tests: the first stream id of each connection
   // (odd; 1 in a run), so that a test reaches the end of the stream ids (2^31).
