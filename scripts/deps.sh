@@ -99,6 +99,16 @@ if ((${#missing[@]})); then
   "${sudo_cmd[@]}" apt-get update -qq
   updated=1
   "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  # openssh-server is here for the namespace mode's own sshds only: the
+  # machine's ssh service, which the package enables and starts where systemd
+  # runs, is put back to what it was before (none), so installing zapbench's
+  # packages never opens port 22.
+  for p in "${missing[@]}"; do
+    if [ "$p" = openssh-server ] && [ -d /run/systemd/system ] && command -v systemctl >/dev/null 2>&1; then
+      echo "deps: openssh-server is for the namespace mode's sshds: disabling the machine's own ssh service it started"
+      "${sudo_cmd[@]}" systemctl disable --now ssh.service ssh.socket >/dev/null 2>&1 || true
+    fi
+  done
 fi
 
 for p in "${unpack[@]}"; do
