@@ -283,26 +283,32 @@ int cmd_run(int argc, char** argv) {
   bench::RunPlan p = parse(argc, argv, dry_run);
   if (dry_run) return print_plan(p);
   const auto t_start = Clock::now();
+  struct sigaction sa {};
+  sa.sa_handler = on_interrupt;
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+  std::signal(SIGPIPE, SIG_IGN);
+  std::printf("zapbench run (%s): results in %s\n", p.cfg.mode.c_str(), p.out_dir.c_str());
+  std::fflush(stdout);
+  // The hosts first: a host that fails its preflight stops the run before
+  // anything is written.
+  report::Environment hosts;
+  hosts.link = "loopback";
+  if (p.hosts.several()) set_up_hosts(p, hosts);
   const bench::RunFolder folder(p.out_dir);
   const bench::SampleContext ctx{p, folder, self_exe(), &g_interrupted};
   raise_fd_limit();
   std::error_code ec;
   fs::create_directories(folder.file("samples"), ec);
   if (ec) die("run: cannot create " + p.out_dir + ": " + ec.message());
-  struct sigaction sa {};
-  sa.sa_handler = on_interrupt;
-  sigaction(SIGINT, &sa, nullptr);
-  sigaction(SIGTERM, &sa, nullptr);
-  std::signal(SIGPIPE, SIG_IGN);
 
   // 1. What and where: the environment, the configuration, the codecs.
   report::Results res;
   std::vector<std::string> command = {"zapbench", "run"};  // the user's name for it, not /proc/self/exe
   command.insert(command.end(), argv, argv + argc);
   res.env = bench::environment(command, folder);
-  res.env.link = "loopback";
-  std::printf("zapbench run (%s): results in %s\n", p.cfg.mode.c_str(), p.out_dir.c_str());
-  if (p.hosts.several()) set_up_hosts(p, res.env);
+  res.env.link = hosts.link;
+  res.env.hosts = hosts.hosts;
   res.config = p.cfg;
   res.codecs = bench::codecs();
   if (p.go.runs()) {

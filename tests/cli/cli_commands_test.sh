@@ -282,4 +282,32 @@ wait "$pid"
 pid=
 grep -q "^  requests http /logs [1-9]" "$work/out"; check "serve counts the /logs requests by route" $?
 
+# ---- run over several hosts, through a local stand-in for ssh (tests/support/fake_ssh.sh: every "host"
+# is this machine; the namespace mode's test, tests/e2e/hosts_test.sh, has real sshds): the preflight's
+# message, nothing written when it fails, and a run whose samples are the merge of two loader hosts.
+if [ -n "$src" ]; then
+  fake_ssh="$src/tests/support/fake_ssh.sh"
+  "$bin" run --server-host down1 --loader-hosts l1 --ssh "$fake_ssh" --no-micro --out "$work/hosts0" \
+    >/dev/null 2>"$work/err"
+  rc=$?
+  [ "$rc" = 2 ] && grep -qx "zapbench: run: preflight: host down1: ssh failed (exit 255): ssh: connect to host down1 port 22: Connection refused" "$work/err" &&
+    [ ! -e "$work/hosts0" ]
+  check "run: a host that fails the preflight is named, and nothing runs (exit $rc: $(head -c 200 "$work/err"))" $?
+  "$bin" run --server-host s1 --loader-hosts l1,l2 --ssh "$fake_ssh" --server-addr 127.0.0.1 --arms zapbench \
+    --scenarios hello --framings zap --connections 2 --pipeline 1 --repeats 1 --duration 0.3 --warmup 0.1 \
+    --no-micro --out "$work/hosts1" >"$work/hosts1.out" 2>&1
+  rc=$?
+  python3 - "$work/hosts1/results.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+s = r["cells"][0]["samples"][0]
+hosts = s.get("loader_hosts", [])
+ok = (r["env"]["link"] == "ssh hosts" and [h["role"] for h in r["env"]["hosts"]] == ["server", "loader", "loader"]
+      and len(hosts) == 2 and s["errors"] == 0 and s["responses"] > 0
+      and s["responses"] == sum(h["responses"] for h in hosts) and s.get("start_skew_ns", -1) >= 0)
+sys.exit(0 if ok else 1)
+PY
+  check "run over 1 server + 2 loader hosts (fake ssh): the sample is the sum of the hosts' (exit $rc)" $?
+fi
+
 finish
