@@ -22,11 +22,13 @@
 
 #include "bench/load_result.hpp"
 #include "bench/loaders.hpp"
+#include "bench/ssh.hpp"
 #include "bench/supervisor.hpp"
 #include "cli/args.hpp"
 #include "cli/codec_flags.hpp"
 #include "cli/flags.hpp"
 #include "cli/host_flags.hpp"
+#include "cli/version.hpp"
 #include "load/engine.hpp"
 #include "net/clock.hpp"
 
@@ -191,28 +193,49 @@ int merge_files(const std::vector<std::string>& files, const std::string& json_o
 // `zapbench load --loader-hosts H,...`: the whole load `o` over those hosts.
 int load_on_hosts(const load::Options& o, const std::vector<std::string>& hosts, const bench::SshConfig& ssh,
                   const std::string& json_out) {
+  // Every host checked before anything is measured (docs/spec/hosts.md §2):
+  // reachable, the same build, the CPUs --cpus pins to.
+  std::vector<bench::HostCheck> checks;
+  for (const std::string& h : hosts) checks.push_back({h, "loader", o.cpus});
+  try {
+    for (const bench::HostInfo& i : bench::preflight(ssh, checks, version_line()))
+      std::printf("  loader host %s: %s, %u CPUs\n", i.host.c_str(), i.cpu_model.c_str(), i.cpu_count);
+  } catch (const std::exception& e) {
+    die(std::string("load: preflight: ") + e.what());
+  }
   bench::LoaderRun run;
   run.ssh = ssh;
   run.hosts = hosts;
   run.options = o;
   run.options.stop = nullptr;
   run.stop = &g_stop;
-  // The loaders' logs beside the result file, else in the temporary directory.
-  run.log_prefix =
-      !json_out.empty()
-          ? json_out + ".host"
-          : (std::filesystem::temp_directory_path() / ("zapbench-load-" + std::to_string(getpid()) + ".host"))
-                .string();
+  // The loaders' logs beside the result file; without one, in a private
+  // directory removed at the end (a failure's reason already carries the
+  // last line of its host's log).
+  struct ScratchDir {
+    std::string path;
+    ~ScratchDir() {
+      std::error_code ec;
+      if (!path.empty()) std::filesystem::remove_all(path, ec);
+    }
+  } scratch;
+  if (json_out.empty()) {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "zapbench-load-XXXXXX").string();
+    if (mkdtemp(tmpl.data()) == nullptr) die("load: cannot make a temporary directory for the loaders' logs");
+    scratch.path = tmpl;
+  }
+  run.log_prefix = json_out.empty() ? scratch.path + "/host" : json_out + ".host";
   bench::MultiLoad m;
   try {
     m = bench::run_loaders(run);
   } catch (const std::exception& e) {
-    die(std::string("load: ") + e.what());
+    std::fprintf(stderr, "zapbench: load: %s\n", e.what());
+    return 1;
   }
   if (m.merged) print_report(stdout, m.merged->options, m.merged->result, "a signal on one of the loaders");
-  std::printf("  loader hosts %zu, start skew <= %s us (logs: %s<i>.log)\n", hosts.size(),
+  std::printf("  loader hosts %zu, start skew <= %s us%s\n", hosts.size(),
               m.start_skew_ns >= 0 ? us(std::uint64_t(m.start_skew_ns)).c_str() : "-",
-              run.log_prefix.c_str());
+              json_out.empty() ? "" : (" (logs: " + run.log_prefix + "<i>.log)").c_str());
   for (std::size_t i = 0; i < m.hosts.size(); ++i) {
     const bench::LoaderHostResult& h = m.hosts[i];
     if (h.report) {
@@ -324,7 +347,7 @@ int cmd_load(int argc, char** argv) {
       "that fails is named with its reason, the others' lines still printed (exit 1).\n"
       "--json-out FILE writes the merged result to FILE, each host's to FILE.hostI.json\n"
       "and its log (the loader's report, ssh's messages) to FILE.hostI.log, I from 1 in\n"
-      "--loader-hosts' order (without --json-out, the logs go to the temporary directory).\n"
+      "--loader-hosts' order (without --json-out, the logs are not kept).\n"
       "SIGINT stops every loader at once.\n"
       "With --merge, the result files of one load's loaders (from --json-out) are merged\n"
       "exactly and reported as one load; every option but connections, threads and rate\n"
