@@ -197,7 +197,7 @@ std::optional<ControlStream::Command> ControlStream::next() {
   } else if (!valid_remote_file_name(name)) {
     error_ = "file " + shown(name) + ": wants a name without '/'";
   } else if (*bytes > kMaxRemoteFileBytes) {
-    error_ = "file " + name + ": " + std::to_string(*bytes) + " bytes, more than the bound of " +
+    error_ = "file " + shown(name) + ": " + std::to_string(*bytes) + " bytes, more than the bound of " +
              std::to_string(kMaxRemoteFileBytes);
   } else if (++files_ > kMaxRemoteFiles) {
     error_ = "more than " + std::to_string(kMaxRemoteFiles) + " files";

@@ -287,7 +287,7 @@ TEST_F(RemoteChildTest, AgentRefusesWhatItCannotDo) {
   // The bounds (bench/remote_protocol.hpp): a file over 1 MiB is refused before its bytes come.
   EXPECT_EQ(run_agent(scratch_, {"--tmpdir"}, "file big 1048577\n").describe(), "exit 2");
   EXPECT_EQ(zaptest::read_text(scratch_ / "agent.log"),
-            "zapbench child: file big: 1048577 bytes, more than the bound of 1048576\n");
+            "zapbench child: file \"big\": 1048577 bytes, more than the bound of 1048576\n");
   EXPECT_EQ(run_agent(scratch_, {}, std::string(5000, 'x')).describe(), "exit 2");
   EXPECT_EQ(zaptest::read_text(scratch_ / "agent.log"),
             "zapbench child: a control line longer than 4096 bytes\n");

@@ -185,9 +185,9 @@ TEST(bench_control_stream, a_file_name_with_a_slash_or_a_dot_name_is_an_error) {
 TEST(bench_control_stream, an_oversize_file_is_an_error_before_its_bytes) {
   std::string error;
   control_whole("file big " + std::to_string(bench::kMaxRemoteFileBytes + 1) + "\n", &error);
-  EXPECT_EQ(error, "file big: 1048577 bytes, more than the bound of 1048576");
+  EXPECT_EQ(error, "file \"big\": 1048577 bytes, more than the bound of 1048576");
   control_whole("file big 999999999\n", &error);
-  EXPECT_EQ(error, "file big: 999999999 bytes, more than the bound of 1048576");
+  EXPECT_EQ(error, "file \"big\": 999999999 bytes, more than the bound of 1048576");
 }
 
 TEST(bench_control_stream, bad_file_lines_and_unknown_lines_are_errors) {
