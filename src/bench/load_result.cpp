@@ -239,7 +239,7 @@ LoadReport parse_load_result(const std::string& text) {
   json j;
   try {
     j = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for a number past double's range
     throw std::runtime_error(std::string("load result: not JSON: ") + e.what());
   }
   const std::string p;  // the top level

@@ -16,6 +16,7 @@
 #include <stdexcept>
 
 #include "bench/load_command.hpp"
+#include "bench/remote_protocol.hpp"
 #include "bench/supervisor.hpp"
 #include "net/clock.hpp"
 
@@ -59,43 +60,13 @@ struct Session {
   std::size_t host = 0;  // index in LoaderRun::hosts
   std::optional<Child> child;
   std::string log_path;
-  std::string in;  // read, not yet parsed
-  bool warm = false;
-  bool eof = false;  // its stdout ended (the loader, or the session, is gone)
-  std::size_t result_bytes = 0;
-  bool in_result = false;  // reading the result's body (result_bytes long)
-  std::optional<std::string> result;
-  std::string protocol_error;  // a line that is no part of §4's protocol
-  std::int64_t go_sent_ns = -1, ack_ns = -1;
-};
+  LoaderStream stream;  // its stdout, read (remote_protocol.hpp: warm, go-ack, the result)
+  bool eof = false;     // its stdout ended (the loader, or the session, is gone)
+  std::int64_t go_sent_ns = -1;
 
-// The protocol lines (and the result's bytes) that `in` holds.
-void parse(Session& s) {
-  for (;;) {
-    if (s.in_result) {
-      if (s.in.size() < s.result_bytes) return;
-      s.result = s.in.substr(0, s.result_bytes);
-      s.in.erase(0, s.result_bytes);
-      s.in_result = false;
-      continue;
-    }
-    const auto nl = s.in.find('\n');
-    if (nl == std::string::npos) return;
-    const std::string line = s.in.substr(0, nl);
-    s.in.erase(0, nl + 1);
-    if (line == "warm") {
-      s.warm = true;
-    } else if (line == "go-ack") {
-      if (s.ack_ns < 0) s.ack_ns = now_ns();
-    } else if (line.rfind("result ", 0) == 0 && line.size() > 7 &&
-               line.find_first_not_of("0123456789", 7) == std::string::npos && line.size() < 7 + 12) {
-      s.result_bytes = std::stoul(line.substr(7));
-      s.in_result = true;
-    } else if (s.protocol_error.empty()) {
-      s.protocol_error = "unexpected line \"" + line.substr(0, 80) + "\"";
-    }
-  }
-}
+  // Nothing more to wait for from it: gone, or it broke §4's protocol.
+  [[nodiscard]] bool over() const { return eof || stream.failed(); }
+};
 
 // Reads every session's stdout until done() holds, `deadline_ns` passes or
 // *stop is set; false for the last two.
@@ -110,7 +81,7 @@ bool pump(std::vector<Session>& sessions, std::int64_t deadline_ns, const std::a
     std::vector<pollfd> fds;
     std::vector<Session*> of;
     for (Session& s : sessions)
-      if (!s.eof && s.child && s.child->stdout_fd() >= 0) {
+      if (!s.over() && s.child && s.child->stdout_fd() >= 0) {
         fds.push_back({s.child->stdout_fd(), POLLIN, 0});
         of.push_back(&s);
       }
@@ -125,8 +96,7 @@ bool pump(std::vector<Session>& sessions, std::int64_t deadline_ns, const std::a
       if ((fds[i].revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
       const ssize_t n = read(fds[i].fd, buf, sizeof buf);
       if (n > 0) {
-        of[i]->in.append(buf, std::size_t(n));
-        parse(*of[i]);
+        of[i]->stream.feed(std::string_view(buf, std::size_t(n)), now_ns());
       } else if (n == 0 || errno != EINTR) {
         of[i]->eof = true;
       }
@@ -209,11 +179,17 @@ MultiLoad run_loaders(const LoaderRun& run) {
   // The barrier: every loader warm (or gone), then go to each, back to back.
   const std::int64_t warm_deadline_ns = now_ns() + std::int64_t((o.warmup_s + 30) * 1e9);
   const bool all_warm = pump(sessions, warm_deadline_ns, run.stop, [&] {
-    return std::all_of(sessions.begin(), sessions.end(), [](const Session& s) { return s.warm || s.eof; });
+    return std::all_of(sessions.begin(), sessions.end(),
+                       [](const Session& s) { return s.stream.warm() || s.over(); });
   });
   if (stopped()) return stop_all();
   for (Session& s : sessions) {
-    if (s.warm) continue;
+    if (s.stream.failed()) {  // it broke the protocol: ended now, whatever it said
+      finish(s, 0);
+      out.hosts[s.host].failure = "protocol error: " + s.stream.error();
+      continue;
+    }
+    if (s.stream.warm()) continue;
     if (s.eof) {  // gone before its warm-up ended (ssh failed, the loader refused its flags...)
       out.hosts[s.host].failure = finish(s, 30);
     } else {  // still not warm at the bound: ended now
@@ -223,7 +199,7 @@ MultiLoad run_loaders(const LoaderRun& run) {
   }
   (void)all_warm;  // the sessions say which were not
   for (Session& s : sessions) {
-    if (!s.warm || !s.child) continue;
+    if (!s.stream.warm() || !s.child) continue;
     s.go_sent_ns = now_ns();
     if (write(s.child->stdin_fd(), "go\n", 3) != 3) s.go_sent_ns = -1;  // gone: its end of file follows
   }
@@ -232,27 +208,31 @@ MultiLoad run_loaders(const LoaderRun& run) {
   const std::int64_t end_deadline_ns =
       now_ns() + std::int64_t((o.duration_s + o.timeout_ms / 1000.0 + 30) * 1e9);
   const bool ended = pump(sessions, end_deadline_ns, run.stop, [&] {
-    return std::all_of(sessions.begin(), sessions.end(), [](const Session& s) { return s.eof || !s.child; });
+    return std::all_of(sessions.begin(), sessions.end(),
+                       [](const Session& s) { return s.over() || !s.child; });
   });
   if (stopped()) return stop_all();
   for (Session& s : sessions) {
     if (!s.child) continue;  // failed before go
     LoaderHostResult& row = out.hosts[s.host];
-    const bool hung = !ended && !s.eof;
-    const std::string why = finish(s, hung ? 0 : 30);
-    if (hung) {
+    const bool hung = !ended && !s.over();
+    // A session that broke the protocol is ended at once: it may never end by itself.
+    const std::string why = finish(s, hung || s.stream.failed() ? 0 : 30);
+    if (s.stream.failed()) {
+      row.failure = "protocol error: " + s.stream.error();
+    } else if (hung) {
       row.failure = "no result within " + exact_number(o.duration_s + o.timeout_ms / 1000.0 + 30) +
                     " s (duration + timeout + 30 s)";
-    } else if (!s.result) {
-      row.failure = s.protocol_error.empty() ? why : s.protocol_error;
+    } else if (!s.stream.result()) {
+      row.failure = why;
     } else {
       try {
-        row.report = parse_load_result(*s.result);
+        row.report = parse_load_result(*s.stream.result());
       } catch (const std::exception& e) {
         row.failure = std::string("its result does not parse: ") + e.what();
       }
     }
-    if (s.go_sent_ns >= 0 && s.ack_ns >= 0) row.go_rtt_ns = s.ack_ns - s.go_sent_ns;
+    if (s.go_sent_ns >= 0 && s.stream.ack_ns() >= 0) row.go_rtt_ns = s.stream.ack_ns() - s.go_sent_ns;
     if (row.report) row.go_to_first_send_ns = row.report->result.go_to_first_send_ns;
   }
 
@@ -263,8 +243,8 @@ MultiLoad run_loaders(const LoaderRun& run) {
   std::vector<std::pair<std::int64_t, std::int64_t>> spans;  // [lo, hi] per host that started
   for (const Session& s : sessions) {
     const LoaderHostResult& row = out.hosts[s.host];
-    if (s.go_sent_ns < 0 || s.ack_ns < 0 || row.go_to_first_send_ns < 0) continue;
-    spans.emplace_back(s.go_sent_ns + row.go_to_first_send_ns, s.ack_ns + row.go_to_first_send_ns);
+    if (s.go_sent_ns < 0 || s.stream.ack_ns() < 0 || row.go_to_first_send_ns < 0) continue;
+    spans.emplace_back(s.go_sent_ns + row.go_to_first_send_ns, s.stream.ack_ns() + row.go_to_first_send_ns);
   }
   if (!spans.empty()) out.start_skew_ns = 0;
   for (std::size_t i = 0; i < spans.size(); ++i)

@@ -5,7 +5,8 @@
 // (histograms included) and merges them exactly. Faults are per host: a host
 // that fails is named with its reason, the others' results are kept.
 // Owns the coordination; the load is load/engine's, the file and the merge
-// are load_result.hpp's, ssh is ssh.hpp's.
+// are load_result.hpp's, ssh is ssh.hpp's, the reading of a loader's stdout
+// (bounded: LoaderStream) is remote_protocol.hpp's.
 #pragma once
 
 #include <atomic>

@@ -78,11 +78,6 @@ std::string replace_all(std::string s, std::string_view from, const std::string&
   return s;
 }
 
-bool valid_file_name(const std::string& name) {
-  return !name.empty() && name != "." && name != ".." && name.find('/') == std::string::npos &&
-         name.find('\0') == std::string::npos;
-}
-
 // Splits complete lines off `buf` (without their '\n').
 template <class OnLine>
 void take_lines(std::string& buf, OnLine on_line) {
@@ -148,13 +143,13 @@ struct AgentTmpDir {
   }
 };
 
-// Reads what arrived on stdin into `buf`; false at end of file (or an error).
-bool read_stdin(std::string& buf) {
+// Feeds what arrived on stdin to `control`; false at end of file (or an error).
+bool read_stdin(ControlStream& control) {
   char b[4096];
   for (;;) {
     const ssize_t n = read(STDIN_FILENO, b, sizeof b);
     if (n > 0) {
-      buf.append(b, std::size_t(n));
+      control.feed(std::string_view(b, std::size_t(n)));
       return true;
     }
     if (n < 0 && errno == EINTR) {
@@ -163,43 +158,6 @@ bool read_stdin(std::string& buf) {
     }
     return false;
   }
-}
-
-std::string status_text(const ExitStatus& st, bool hung) {
-  if (hung) return "hung";
-  if (st.exited) return "exit " + std::to_string(st.code);
-  return "signal " + std::to_string(st.signal);
-}
-
-// ---------------------------------------------------------------- the coordinator's side
-
-// "exit STATUS cpu_s SECONDS" -> the status; nullopt when it is not that.
-std::optional<ExitStatus> parse_exit_report(const std::string& line) {
-  if (line.rfind("exit ", 0) != 0) return std::nullopt;
-  const auto cpu = line.rfind(" cpu_s ");
-  if (cpu == std::string::npos || cpu < 5) return std::nullopt;
-  const std::string status = line.substr(5, cpu - 5);
-  const std::string seconds = line.substr(cpu + 7);
-  char* end = nullptr;
-  ExitStatus st;
-  st.cpu_s = std::strtod(seconds.c_str(), &end);
-  if (seconds.empty() || end != seconds.c_str() + seconds.size() || !(st.cpu_s >= 0)) return std::nullopt;
-  const auto number = [](const std::string& s) -> std::optional<int> {
-    if (s.empty() || s.size() > 4 || s.find_first_not_of("0123456789") != std::string::npos)
-      return std::nullopt;
-    return std::atoi(s.c_str());
-  };
-  if (status == "hung") {
-    st.hung = true;
-  } else if (status.rfind("exit ", 0) == 0 && number(status.substr(5))) {
-    st.exited = true;
-    st.code = *number(status.substr(5));
-  } else if (status.rfind("signal ", 0) == 0 && number(status.substr(7))) {
-    st.signal = *number(status.substr(7));
-  } else {
-    return std::nullopt;
-  }
-  return st;
 }
 
 }  // namespace
@@ -223,50 +181,22 @@ int run_child_agent(const ChildAgentOptions& o) {
     tmp.path = tmpl;
   }
 
-  // ---- before `start`: the files.
+  // ---- before `start`: the files (remote_protocol.hpp bounds them and their names).
   std::vector<RemoteFile> files;
-  std::string in;
-  std::optional<std::pair<std::string, std::size_t>> file_body;  // a `file` line read, its bytes awaited
-  bool started = false, input_ended = false;
-  while (!started) {
-    bool progress = true;
-    while (progress && !started) {
-      progress = false;
-      if (file_body) {
-        if (in.size() < file_body->second) break;
-        files.push_back(RemoteFile{file_body->first, in.substr(0, file_body->second)});
-        in.erase(0, file_body->second);
-        file_body.reset();
-        progress = true;
-        continue;
-      }
-      const auto nl = in.find('\n');
-      if (nl == std::string::npos) break;
-      const std::string line = in.substr(0, nl);
-      in.erase(0, nl + 1);
-      progress = true;
-      if (line == "start") {
-        started = true;
-      } else if (line == "stop") {
-        return 0;  // stopped before it started: nothing to report
-      } else if (line.rfind("file ", 0) == 0) {
-        const auto space = line.rfind(' ');
-        const std::string name = line.substr(5, space - 5);
-        const std::string bytes = line.substr(space + 1);
-        if (space <= 5 || bytes.empty() || bytes.size() > 9 ||
-            bytes.find_first_not_of("0123456789") != std::string::npos)
-          return agent_fail("bad control line: " + line);
-        if (!valid_file_name(name)) return agent_fail("file " + name + ": wants a name without '/'");
-        if (!o.tmpdir) return agent_fail("file " + name + ": needs --tmpdir");
-        file_body.emplace(name, std::stoul(bytes));
-      } else {
-        return agent_fail("bad control line: " + line);
-      }
+  ControlStream control;
+  bool input_ended = false;
+  while (!control.started()) {
+    while (std::optional<ControlStream::Command> c = control.next()) {
+      if (c->kind == ControlStream::Command::Kind::stop) return 0;  // stopped before it started
+      if (c->kind == ControlStream::Command::Kind::start) break;
+      if (!o.tmpdir) return agent_fail("file " + c->file.name + ": needs --tmpdir");
+      files.push_back(std::move(c->file));
     }
-    if (started) break;
+    if (!control.error().empty()) return agent_fail(control.error());
+    if (control.started()) break;
     if (input_ended || g_agent_signal != 0) return 3;  // the coordinator is gone: nothing was started
     pollfd p{STDIN_FILENO, POLLIN, 0};
-    if (poll(&p, 1, 100) > 0 && !read_stdin(in)) input_ended = true;
+    if (poll(&p, 1, 100) > 0 && !read_stdin(control)) input_ended = true;
   }
 
   // ---- start: {tmpdir} and {port}, the files, the program.
@@ -341,22 +271,27 @@ int run_child_agent(const ChildAgentOptions& o) {
     }
   };
   // `stop` (also one that came with `start`): SIGTERM to the group, SIGKILL past the grace.
+  // False on a protocol error (an overlong line): the agent ends as when its
+  // coordinator is gone, and says why.
   const auto handle_control = [&] {
-    take_lines(in, [&](const std::string& line) {
-      if (line == "stop" && !kill_at) {
+    while (std::optional<ControlStream::Command> c = control.next()) {
+      if (c->kind == ControlStream::Command::Kind::stop && !kill_at) {
         kill(-pid, SIGTERM);
         kill_at = after_s(kAgentGraceS);
-      } else if (line != "stop") {
-        std::fprintf(stderr, "zapbench child: ignored control line after start: %s\n", line.c_str());
+      } else if (c->kind == ControlStream::Command::Kind::other) {
+        std::fprintf(stderr, "zapbench child: ignored control line after start: %s\n", c->line.c_str());
       }
-    });
+    }
+    if (control.error().empty()) return true;
+    std::fprintf(stderr, "zapbench child: %s\n", control.error().c_str());
+    return false;
   };
-  handle_control();
+  bool bad_control = !handle_control();
   if (input_ended) coordinator_gone = true;
   for (;;) {
     siginfo_t si{};
     if (waitid(P_PID, id_t(pid), &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid) break;
-    if (g_agent_signal != 0 || coordinator_gone) break;
+    if (g_agent_signal != 0 || coordinator_gone || bad_control) break;
     const auto now = Clock::now();
     if (kill_at && now >= *kill_at && !hung) {
       kill(-pid, SIGKILL);
@@ -382,24 +317,27 @@ int run_child_agent(const ChildAgentOptions& o) {
     if (poll(fds, n, accept_pending ? 20 : 100) <= 0) continue;
     if (ready_open && fds[ready_at].revents != 0) pump_ready(0);
     if (fds[0].revents != 0) {
-      if (!read_stdin(in)) {
+      if (!read_stdin(control)) {
         coordinator_gone = true;
         break;
       }
-      handle_control();
+      if (!handle_control()) {
+        bad_control = true;
+        break;
+      }
     }
   }
   if (pidfd >= 0) close(pidfd);
-  if (coordinator_gone || g_agent_signal != 0) {
+  if (coordinator_gone || g_agent_signal != 0 || bad_control) {
     child.reset();  // SIGKILL to its group at once, and reaped
-    return 3;
+    return bad_control ? 2 : 3;
   }
   pump_ready(0);  // what it announced before it exited, and the channel's end
   const ExitStatus st = child->wait(kAgentGraceS);  // reaps at once: it has exited
   kill(-pid, SIGKILL);                              // whatever it started and left in its group
-  char cpu[64];
-  std::snprintf(cpu, sizeof cpu, "%.6f", st.cpu_s);
-  report("exit " + status_text(st, hung || st.hung) + " cpu_s " + cpu + "\n");
+  ExitStatus reported = st;
+  reported.hung = hung || st.hung;
+  report(exit_report_line(reported));
   return 0;
 }
 
@@ -409,11 +347,8 @@ struct RemoteChild::Impl {
   std::optional<Child> ssh;
   std::string log_path;
   bool wants_ready = false;
-  std::string buf;  // the agent's stdout, not yet a whole line
-  bool ready_end = false;
-  std::vector<ReadyListener> listeners;
-  std::optional<ExitStatus> report;  // the agent's `exit` line
-  bool eof = false;                  // the session's stdout ended
+  AgentReports reports;  // the agent's stdout, read (remote_protocol.hpp)
+  bool eof = false;      // the session's stdout ended
   std::optional<ExitStatus> final_status;
 
   ~Impl() {
@@ -425,20 +360,11 @@ struct RemoteChild::Impl {
     ssh->wait(kSessionEndS);
   }
 
-  void handle(const std::string& line) {
-    if (line.rfind("ready ", 0) == 0) {
-      if (const auto l = parse_ready_line(line.substr(6))) listeners.push_back(*l);
-    } else if (line == "ready-end") {
-      ready_end = true;
-    } else if (const auto st = parse_exit_report(line)) {
-      report = *st;
-    }
-  }
-
-  // Reads the agent's reports until `done()`, the session's end, or `deadline`.
+  // Reads the agent's reports until `done()`, the session's end, a protocol
+  // error, or `deadline`.
   template <class Done>
   void read_until(Done done, Clock::time_point deadline) {
-    while (!done() && !eof) {
+    while (!done() && !eof && !reports.failed()) {
       const auto left_ms =
           std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
       if (left_ms <= 0) return;
@@ -452,18 +378,23 @@ struct RemoteChild::Impl {
       if (got <= 0) {
         eof = true;
       } else {
-        buf.append(b, std::size_t(got));
-        take_lines(buf, [this](const std::string& l) { handle(l); });
+        reports.feed(std::string_view(b, std::size_t(got)));
       }
     }
   }
 
   ExitStatus wait(double timeout_s) {
     if (final_status) return *final_status;
-    read_until([this] { return report.has_value(); }, after_s(timeout_s));
-    if (report) {
+    read_until([this] { return reports.exit().has_value(); }, after_s(timeout_s));
+    if (reports.exit()) {
       ssh->wait(kSessionEndS);  // the agent exits right after its report
-      final_status = *report;
+      final_status = *reports.exit();
+    } else if (reports.failed()) {  // the session carries something else than §3's reports: ended
+      ssh->close_stdin();           // the agent kills the program and ends the session
+      ssh->wait(kSessionEndS);
+      ExitStatus lost;
+      lost.lost = "zapbench child's reports: " + reports.error();
+      final_status = lost;
     } else if (eof) {
       const ExitStatus st = ssh->wait(kSessionEndS);
       const std::string why = log_path.empty() ? "" : last_line(read_file(log_path));
@@ -493,12 +424,11 @@ RemoteChild::RemoteChild(const SshConfig& ssh, const std::string& host, const Re
   agent.push_back("--");
   agent.insert(agent.end(), spec.spec.argv.begin(), spec.spec.argv.end());
   std::string control;
-  for (const RemoteFile& f : spec.files) {
-    if (!valid_file_name(f.name))
-      throw std::runtime_error("remote child: file name '" + f.name + "' has a '/'");
-    control += "file " + f.name + " " + std::to_string(f.text.size()) + "\n" + f.text;
+  try {
+    control = control_text(spec.files);
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error(e.what());
   }
-  control += "start\n";
 
   auto impl = std::make_unique<Impl>();
   impl->log_path = spec.spec.log_path;
@@ -508,8 +438,9 @@ RemoteChild::RemoteChild(const SshConfig& ssh, const std::string& host, const Re
   client.log_path = spec.spec.log_path;
   client.pipe_stdio = true;
   impl->ssh.emplace(client);
-  // Small (a config file, a line): the pipe takes it. A failed write means
-  // the session already ended: wait() says why.
+  // Small (a config file, a line; bounded by control_text): the agent reads
+  // it all before it starts the program. A failed write means the session
+  // already ended: wait() says why.
   write_all(impl->ssh->stdin_fd(), control);
   impl_ = impl.release();
 }
@@ -530,8 +461,9 @@ RemoteChild::~RemoteChild() { delete impl_; }
 
 std::vector<ReadyListener> RemoteChild::wait_ready(double timeout_s) {
   if (impl_ == nullptr || !impl_->wants_ready) return {};
-  impl_->read_until([this] { return impl_->ready_end || impl_->report.has_value(); }, after_s(timeout_s));
-  return impl_->ready_end ? impl_->listeners : std::vector<ReadyListener>{};
+  const AgentReports& r = impl_->reports;
+  impl_->read_until([&r] { return r.ready_end() || r.exit().has_value(); }, after_s(timeout_s));
+  return r.ready_end() && !r.failed() ? r.listeners() : std::vector<ReadyListener>{};
 }
 
 ExitStatus RemoteChild::wait(double timeout_s) {
@@ -541,7 +473,8 @@ ExitStatus RemoteChild::wait(double timeout_s) {
 
 ExitStatus RemoteChild::stop(double grace_s) {
   if (impl_ == nullptr) return ExitStatus{};
-  if (!impl_->final_status && !impl_->report && !impl_->eof) write_all(impl_->ssh->stdin_fd(), "stop\n");
+  if (!impl_->final_status && !impl_->reports.exit() && !impl_->eof)
+    write_all(impl_->ssh->stdin_fd(), "stop\n");
   // The agent's own grace (SIGKILL after 30 s, reported "hung"), and the session's end.
   return impl_->wait(std::max(grace_s, kAgentGraceS) + kSessionEndS);
 }

@@ -6,23 +6,19 @@
 // coordinator dying) closes the session, and the remote agent then kills
 // what it started: no process outlives the run on any host.
 // Also the agent's side: run_child_agent, the body of `zapbench child`.
+// The protocol's bytes (RemoteFile, the control and report readers, the exit
+// report line) are remote_protocol.hpp's.
 #pragma once
 
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "bench/remote_protocol.hpp"
 #include "bench/ssh.hpp"
 #include "bench/supervisor.hpp"
 
 namespace bench {
-
-// A file the agent writes into its private directory before it starts the
-// program (nginx's config); `{tmpdir}` and `{port}` in `text` are replaced.
-struct RemoteFile {
-  std::string name;  // relative to {tmpdir}, no '/'
-  std::string text;
-};
 
 // What to run on the host: `spec` as for a local Child (argv, cpus, env,
 // ready_channel), except that spec.log_path is a LOCAL file receiving the

@@ -36,6 +36,9 @@ Clock::time_point after_s(double s) {
 
 // The keys of host-info, in the order it prints them; each must be present.
 constexpr const char* kKeys[] = {"version", "hostname", "kernel", "cpu_model", "cpu_count", "allowed_cpus"};
+// host-info prints a few hundred bytes; a host printing more than this is
+// broken (or not zapbench), and is not buffered further.
+constexpr std::size_t kMaxHostInfoBytes = 64 * 1024;
 
 // A private directory for the probes' stderr files, removed with them.
 struct TempDir {
@@ -63,7 +66,8 @@ struct Probe {
   std::optional<Child> ssh;
   std::string out;
   bool out_closed = false;
-  std::string failure;  // empty: the probe succeeded
+  bool out_too_long = false;  // more than kMaxHostInfoBytes: no longer read
+  std::string failure;        // empty: the probe succeeded
   HostInfo info;
 };
 
@@ -87,10 +91,12 @@ void read_outputs(std::vector<Probe>& probes, Clock::time_point deadline) {
       if (fds[i].revents == 0) continue;
       char b[4096];
       const ssize_t got = read(fds[i].fd, b, sizeof b);
-      if (got > 0)
+      if (got > 0) {
         of[i]->out.append(b, std::size_t(got));
-      else if (got == 0 || errno != EINTR)
+        if (of[i]->out.size() > kMaxHostInfoBytes) of[i]->out_too_long = of[i]->out_closed = true;
+      } else if (got == 0 || errno != EINTR) {
         of[i]->out_closed = true;
+      }
     }
   }
 }
@@ -114,7 +120,7 @@ HostInfo parse_host_info(const std::string& text) {
   std::vector<std::string> seen;
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
+    while (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.empty()) continue;
     const auto colon = line.find(':');
     if (colon == std::string::npos || colon == 0)
@@ -178,6 +184,11 @@ std::vector<HostInfo> preflight(const SshConfig& ssh, const std::vector<HostChec
   const auto deadline = after_s(timeout_s);
   read_outputs(probes, deadline);
   for (Probe& p : probes) {
+    if (p.out_too_long) {
+      p.ssh->wait(0);  // ended now: it would not stop printing
+      p.failure = "host-info output larger than " + std::to_string(kMaxHostInfoBytes) + " bytes";
+      continue;
+    }
     // Each has closed its stdout (it is exiting) or the bound passed (wait kills it at once).
     const double left_s = std::max(0.0, std::chrono::duration<double>(deadline - Clock::now()).count());
     const ExitStatus st = p.ssh->wait(p.out_closed ? std::max(left_s, 5.0) : left_s);

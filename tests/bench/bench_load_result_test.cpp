@@ -215,6 +215,13 @@ TEST(bench_load_result, damage_names_the_member) {
   j["tool"] = "wrk";
   EXPECT_EQ(error_of(j.dump()), "load result: tool: expected \"zapbench load\"");
   EXPECT_NE(error_of("{").find("not JSON"), std::string::npos);
+  // A number past double's range is nlohmann's out_of_range, not a parse error: still this
+  // function's runtime_error (found by fuzz/load_result_fuzz).
+  std::string huge = good;
+  const std::size_t at = huge.find("\"duration_s\": ") + 14;
+  huge.insert(at, "1E999");
+  huge.erase(at + 5, huge.find(',', at) - at - 5);
+  EXPECT_EQ(error_of(huge).rfind("load result: not JSON: ", 0), 0u) << error_of(huge);
 }
 
 // --- the merge of several loaders' results ---------------------------------------------

@@ -193,6 +193,32 @@ TEST_F(bench_loaders, an_unreachable_host_is_named_and_the_other_kept) {
   EXPECT_FALSE(m.hosts[1].report.has_value());
 }
 
+// A loader host that breaks §4's protocol (a script standing in for the remote zapbench, which then
+// hangs): a result over the bound, or a line that is no part of it, fails that host at once with the
+// reason; nothing waits for the hang bounds.
+TEST_F(bench_loaders, a_host_breaking_the_protocol_is_named_with_the_reason) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"warm\\nresult 999999999\\n",
+       "protocol error: a result of 999999999 bytes, more than the bound of 67108864 bytes"},
+      {"Welcome to host a!\\n", "protocol error: unexpected line \"Welcome to host a!\""},
+      {"result 1x\\n", "protocol error: bad result length in \"result 1x\""}};
+  for (const auto& [out, why] : cases) {
+    const fs::path fake = dir_ / "not_zapbench.sh";
+    zaptest::write_bytes(fake, "#!/bin/sh\nprintf '" + out + "'\nexec sleep 1000\n");
+    fs::permissions(fake, fs::perms::owner_all);
+    bench::LoaderRun r = run({"broken"}, 0.2);
+    r.ssh.remote_zapbench = fake.string();
+    const auto t0 = std::chrono::steady_clock::now();
+    const bench::MultiLoad m = bench::run_loaders(r);
+    EXPECT_EQ(m.failure, "host broken: " + why);
+    ASSERT_EQ(m.hosts.size(), 1u);
+    EXPECT_EQ(m.hosts[0].failure, why);
+    EXPECT_FALSE(m.merged.has_value());
+    // Not the warm-up + 30 s bound: the session was ended when it broke the protocol.
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(25));
+  }
+}
+
 // A loader killed while the run goes on (in its warm-up or its window: either way its session ends
 // without a result): that host is named, the other's result is kept, no process is left.
 TEST_F(bench_loaders, a_loader_killed_mid_run_is_named_and_the_other_kept) {

@@ -179,6 +179,20 @@ TEST_F(RemoteChildTest, AFileNameWithASlashIsRefusedBeforeAnythingStarts) {
   EXPECT_THROW(bench::RemoteChild(ssh_, "host1", s), std::runtime_error);
 }
 
+// An agent that says something else than §3's reports (here a script standing in for the remote
+// zapbench, which then hangs): the session is ended at once and lost with the protocol error.
+TEST_F(RemoteChildTest, ReportsThatAreNotTheProtocolEndTheSession) {
+  const fs::path fake = scratch_ / "not_zapbench.sh";
+  zaptest::write_bytes(fake, "#!/bin/sh\nprintf 'ready http 127.0.0.1:1\\nWelcome!\\n'\nexec sleep 1000\n");
+  fs::permissions(fake, fs::perms::owner_all);
+  ssh_.remote_zapbench = fake.string();
+  bench::RemoteChild rc(ssh_, "host1", spec({"/bin/true"}, true));
+  EXPECT_TRUE(rc.wait_ready(zaptest::kHangS).empty());
+  const bench::ExitStatus st = rc.wait(zaptest::kHangS);
+  EXPECT_EQ(st.lost, "zapbench child's reports: unexpected line \"Welcome!\"");
+  EXPECT_FALSE(st.ok());
+}
+
 TEST_F(RemoteChildTest, AnUnreachableHostIsLostWithSshsMessage) {
   bench::RemoteChild rc(ssh_, "down1", spec({ZAPBENCH_BIN, "serve", "--http", "127.0.0.1:0"}, true));
   EXPECT_TRUE(rc.wait_ready(zaptest::kHangS).empty());
@@ -262,14 +276,21 @@ bench::ExitStatus run_agent(const zaptest::Scratch& scratch, std::vector<std::st
 
 TEST_F(RemoteChildTest, AgentRefusesWhatItCannotDo) {
   EXPECT_EQ(run_agent(scratch_, {}, "bogus\n").describe(), "exit 2");
-  EXPECT_EQ(zaptest::read_text(scratch_ / "agent.log"), "zapbench child: bad control line: bogus\n");
+  EXPECT_EQ(zaptest::read_text(scratch_ / "agent.log"), "zapbench child: bad control line: \"bogus\"\n");
   EXPECT_EQ(run_agent(scratch_, {}, "file a 1\nxstart\n").describe(), "exit 2");
   EXPECT_EQ(zaptest::read_text(scratch_ / "agent.log"), "zapbench child: file a: needs --tmpdir\n");
   EXPECT_EQ(run_agent(scratch_, {"--tmpdir"}, "file a/b 1\nx").describe(), "exit 2");
   EXPECT_EQ(zaptest::read_text(scratch_ / "agent.log"),
-            "zapbench child: file a/b: wants a name without '/'\n");
+            "zapbench child: file \"a/b\": wants a name without '/'\n");
   EXPECT_EQ(run_agent(scratch_, {"--tmpdir"}, "file a -1\n").describe(), "exit 2");
-  EXPECT_EQ(zaptest::read_text(scratch_ / "agent.log"), "zapbench child: bad control line: file a -1\n");
+  EXPECT_EQ(zaptest::read_text(scratch_ / "agent.log"), "zapbench child: bad control line: \"file a -1\"\n");
+  // The bounds (bench/remote_protocol.hpp): a file over 1 MiB is refused before its bytes come.
+  EXPECT_EQ(run_agent(scratch_, {"--tmpdir"}, "file big 1048577\n").describe(), "exit 2");
+  EXPECT_EQ(zaptest::read_text(scratch_ / "agent.log"),
+            "zapbench child: file \"big\": 1048577 bytes, more than the bound of 1048576\n");
+  EXPECT_EQ(run_agent(scratch_, {}, std::string(5000, 'x')).describe(), "exit 2");
+  EXPECT_EQ(zaptest::read_text(scratch_ / "agent.log"),
+            "zapbench child: a control line longer than 4096 bytes\n");
   EXPECT_FALSE(fs::exists(scratch_ / "started"));
   // `stop` before `start`: nothing started, nothing to report, a clean exit.
   EXPECT_EQ(run_agent(scratch_, {}, "stop\n").describe(), "exit 0");
@@ -291,6 +312,28 @@ TEST_F(RemoteChildTest, AgentEndOfFileAfterStartKillsTheProgram) {
   agent.close_stdin();
   const bench::ExitStatus st = agent.wait(zaptest::kHangS);
   EXPECT_EQ(st.describe(), "exit 3") << zaptest::read_text(scratch_ / "agent.log");
+  EXPECT_FALSE(process_exists(pid));
+}
+
+// An overlong control line after `start`: the program's group is killed and
+// the agent exits 2 with the reason (the coordinator shows it as `lost`).
+TEST_F(RemoteChildTest, AgentOverlongLineAfterStartKillsTheProgram) {
+  const fs::path pid_file = scratch_ / "pid";
+  bench::ChildSpec s;
+  s.argv = {ZAPBENCH_BIN, "child", "--",
+            "/bin/sh",    "-c",    "echo $$ > " + pid_file.string() + "; exec sleep 1000"};
+  s.log_path = (scratch_ / "agent.log").string();
+  s.pipe_stdio = true;
+  bench::Child agent(s);
+  ASSERT_EQ(write(agent.stdin_fd(), "start\n", 6), 6);
+  const pid_t pid = pid_from(pid_file);
+  ASSERT_GT(pid, 0);
+  const std::string line(5000, 'y');
+  ASSERT_EQ(write(agent.stdin_fd(), line.data(), line.size()), ssize_t(line.size()));
+  const bench::ExitStatus st = agent.wait(zaptest::kHangS);
+  const std::string log = zaptest::read_text(scratch_ / "agent.log");
+  EXPECT_EQ(st.describe(), "exit 2") << log;
+  EXPECT_NE(log.find("zapbench child: a control line longer than 4096 bytes\n"), std::string::npos) << log;
   EXPECT_FALSE(process_exists(pid));
 }
 
