@@ -208,14 +208,13 @@ TEST_F(bench_loaders, a_host_breaking_the_protocol_is_named_with_the_reason) {
     fs::permissions(fake, fs::perms::owner_all);
     bench::LoaderRun r = run({"broken"}, 0.2);
     r.ssh.remote_zapbench = fake.string();
-    const auto t0 = std::chrono::steady_clock::now();
     const bench::MultiLoad m = bench::run_loaders(r);
+    // The reason is the protocol's, not the warm-up + 30 s bound's ("no `warm` within ..."): the
+    // session was ended when it broke the protocol (no time is measured).
     EXPECT_EQ(m.failure, "host broken: " + why);
     ASSERT_EQ(m.hosts.size(), 1u);
     EXPECT_EQ(m.hosts[0].failure, why);
     EXPECT_FALSE(m.merged.has_value());
-    // Not the warm-up + 30 s bound: the session was ended when it broke the protocol.
-    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(25));
   }
 }
 
