@@ -96,6 +96,19 @@ class RemoteChildTest : public ::testing::Test {
     return s;
   }
 
+  // An agent driven by hand (stdin and stdout piped), started on a program
+  // that writes its pid (`pid`) and sleeps.
+  bench::Child start_agent(pid_t& pid) {
+    bench::ChildSpec s;
+    s.argv = {ZAPBENCH_BIN, "child", "--",
+              "/bin/sh",    "-c",    "echo $$ > " + (scratch_ / "pid").string() + "; exec sleep 1000"};
+    s.log_path = (scratch_ / "agent.log").string();
+    s.pipe_stdio = true;
+    bench::Child agent(s);
+    if (write(agent.stdin_fd(), "start\n", 6) == 6) pid = pid_from(scratch_ / "pid");
+    return agent;
+  }
+
   // The pid a program wrote (`echo $$ > FILE`), once the whole line is there.
   pid_t pid_from(const fs::path& file) {
     std::string text;
@@ -299,15 +312,8 @@ TEST_F(RemoteChildTest, AgentRefusesWhatItCannotDo) {
 
 // End of file after `start`: the program's group is killed at once.
 TEST_F(RemoteChildTest, AgentEndOfFileAfterStartKillsTheProgram) {
-  const fs::path pid_file = scratch_ / "pid";
-  bench::ChildSpec s;
-  s.argv = {ZAPBENCH_BIN, "child", "--",
-            "/bin/sh",    "-c",    "echo $$ > " + pid_file.string() + "; exec sleep 1000"};
-  s.log_path = (scratch_ / "agent.log").string();
-  s.pipe_stdio = true;
-  bench::Child agent(s);
-  ASSERT_EQ(write(agent.stdin_fd(), "start\n", 6), 6);
-  const pid_t pid = pid_from(pid_file);
+  pid_t pid = -1;
+  bench::Child agent = start_agent(pid);
   ASSERT_GT(pid, 0);
   agent.close_stdin();
   const bench::ExitStatus st = agent.wait(zaptest::kHangS);
@@ -318,15 +324,8 @@ TEST_F(RemoteChildTest, AgentEndOfFileAfterStartKillsTheProgram) {
 // An overlong control line after `start`: the program's group is killed and
 // the agent exits 2 with the reason (the coordinator shows it as `lost`).
 TEST_F(RemoteChildTest, AgentOverlongLineAfterStartKillsTheProgram) {
-  const fs::path pid_file = scratch_ / "pid";
-  bench::ChildSpec s;
-  s.argv = {ZAPBENCH_BIN, "child", "--",
-            "/bin/sh",    "-c",    "echo $$ > " + pid_file.string() + "; exec sleep 1000"};
-  s.log_path = (scratch_ / "agent.log").string();
-  s.pipe_stdio = true;
-  bench::Child agent(s);
-  ASSERT_EQ(write(agent.stdin_fd(), "start\n", 6), 6);
-  const pid_t pid = pid_from(pid_file);
+  pid_t pid = -1;
+  bench::Child agent = start_agent(pid);
   ASSERT_GT(pid, 0);
   const std::string line(5000, 'y');
   ASSERT_EQ(write(agent.stdin_fd(), line.data(), line.size()), ssize_t(line.size()));
