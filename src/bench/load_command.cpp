@@ -41,4 +41,11 @@ std::vector<std::string> load_args(const load::Options& o, const std::string& js
   return a;
 }
 
+std::vector<std::string> load_argv(const std::string& zapbench, const load::Options& o,
+                                   const std::string& json_out) {
+  std::vector<std::string> argv = {zapbench, "load"};
+  for (std::string& a : load_args(o, json_out)) argv.push_back(std::move(a));
+  return argv;
+}
+
 }  // namespace bench

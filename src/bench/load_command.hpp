@@ -21,6 +21,10 @@ namespace bench {
 // Numbers are written so that they parse back to the same value.
 std::vector<std::string> load_args(const load::Options& o, const std::string& json_out);
 
+// The whole command: {zapbench, "load", load_args(o, json_out)...}.
+std::vector<std::string> load_argv(const std::string& zapbench, const load::Options& o,
+                                   const std::string& json_out);
+
 // A double in its shortest text that reads back exactly ("1.5", "0.3").
 std::string exact_number(double v);
 

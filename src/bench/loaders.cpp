@@ -5,7 +5,6 @@
 // bound, the per-host faults, and the merge of what came back.
 #include "bench/loaders.hpp"
 
-#include <poll.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -72,17 +71,16 @@ struct Session {
 // *stop is set; false for the last two.
 bool pump(std::vector<Session>& sessions, std::int64_t deadline_ns, const std::atomic<bool>* stop,
           const std::function<bool()>& done) {
-  char buf[64 * 1024];
   for (;;) {
     if (done()) return true;
     if (stop != nullptr && stop->load(std::memory_order_relaxed)) return false;
     const std::int64_t now = now_ns();
     if (now >= deadline_ns) return done();
-    std::vector<pollfd> fds;
+    std::vector<int> fds;
     std::vector<Session*> of;
     for (Session& s : sessions)
       if (!s.over() && s.child && s.child->stdout_fd() >= 0) {
-        fds.push_back({s.child->stdout_fd(), POLLIN, 0});
+        fds.push_back(s.child->stdout_fd());
         of.push_back(&s);
       }
     // 10 ms at most: a stop is seen that soon.
@@ -91,16 +89,13 @@ bool pump(std::vector<Session>& sessions, std::int64_t deadline_ns, const std::a
       usleep(unsigned(wait_ms) * 1000);
       continue;
     }
-    if (poll(fds.data(), fds.size(), wait_ms) < 0 && errno != EINTR) return done();
-    for (std::size_t i = 0; i < fds.size(); ++i) {
-      if ((fds[i].revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
-      const ssize_t n = read(fds[i].fd, buf, sizeof buf);
-      if (n > 0) {
-        of[i]->stream.feed(std::string_view(buf, std::size_t(n)), now_ns());
-      } else if (n == 0 || errno != EINTR) {
+    const bool polled = read_some(fds, wait_ms, [&of](std::size_t i, std::string_view bytes) {
+      if (bytes.empty())
         of[i]->eof = true;
-      }
-    }
+      else
+        of[i]->stream.feed(bytes, now_ns());
+    });
+    if (!polled) return done();
   }
 }
 
@@ -124,24 +119,19 @@ MultiLoad run_loaders(const LoaderRun& run) {
     out.failure = "no loader hosts";
     return out;
   }
-  // A loader that is gone shows as EPIPE on its stdin, not as the end of the
-  // coordinator (zapbench run ignores SIGPIPE for the same reason).
-  std::signal(SIGPIPE, SIG_IGN);
   const load::Options& o = run.options;
   const std::vector<load::Options> shares = split_load(o, run.hosts.size());
   std::vector<Session> sessions;
   for (std::size_t i = 0; i < run.hosts.size(); ++i) {
     LoaderHostResult row;
     row.host = run.hosts[i];
-    if (shares[i].connections == 0) {
-      row.failure = "no connection share";
+    if (shares[i].connections == 0) {  // a note, not a failure
       out.notes.push_back("host " + row.host + ": no connection share (" + std::to_string(o.connections) +
                           " connections over " + std::to_string(run.hosts.size()) + " hosts)");
       out.hosts.push_back(std::move(row));
       continue;
     }
-    std::vector<std::string> remote = {remote_zapbench(run.ssh), "load"};
-    for (std::string& a : load_args(shares[i], "")) remote.push_back(std::move(a));
+    std::vector<std::string> remote = load_argv(remote_zapbench(run.ssh), shares[i], "");
     remote.emplace_back("--coordinated");
     row.command = command_text(remote, {});
     out.hosts.push_back(std::move(row));
@@ -155,10 +145,6 @@ MultiLoad run_loaders(const LoaderRun& run) {
     s.child.emplace(spec);
     sessions.push_back(std::move(s));
   }
-  // No-share hosts are notes, not failures.
-  for (LoaderHostResult& h : out.hosts)
-    if (h.failure == "no connection share") h.failure.clear();
-
   const auto stopped = [&] { return run.stop != nullptr && run.stop->load(std::memory_order_relaxed); };
   const auto stop_all = [&] {
     // Every ssh client killed first, then reaped: the remote loaders see end
@@ -201,7 +187,7 @@ MultiLoad run_loaders(const LoaderRun& run) {
   for (Session& s : sessions) {
     if (!s.stream.warm() || !s.child) continue;
     s.go_sent_ns = now_ns();
-    if (write(s.child->stdin_fd(), "go\n", 3) != 3) s.go_sent_ns = -1;  // gone: its end of file follows
+    if (!write_all(s.child->stdin_fd(), "go\n")) s.go_sent_ns = -1;  // gone: its end of file follows
   }
 
   // The windows, the drains, the results: until every session ended.

@@ -288,12 +288,8 @@ NetnsHosts::NetnsHosts(const NetnsOptions& options) {
   sweep_stale(ip);
   const std::string prefix = "zb" + std::to_string(getpid()) + "-";
   try {
-    std::string tmpl =
-        (fs::temp_directory_path() / (kDirPrefix + std::to_string(getpid()) + "-XXXXXX")).string();
-    if (mkdtemp(tmpl.data()) == nullptr)  // mode 0700: the private keys live here
-      throw std::runtime_error("netns: mkdtemp " + tmpl + ": " + std::strerror(errno));
-    dir_ = tmpl;
-    const fs::path dir(dir_);
+    dir_.emplace(kDirPrefix + std::to_string(getpid()) + "-");  // mode 0700: the private keys live here
+    const fs::path dir = dir_->path();
     const fs::path log = dir / "command.log";
 
     // The namespaces: the link's bridge first, then one per host.
@@ -477,11 +473,7 @@ void NetnsHosts::teardown() noexcept {
     for (auto it = created_.rbegin(); it != created_.rend(); ++it) delete_namespace(ip, *it);
     created_.clear();
   }
-  if (!dir_.empty()) {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-    dir_.clear();
-  }
+  dir_.reset();
 }
 
 }  // namespace bench

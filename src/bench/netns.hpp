@@ -11,6 +11,7 @@
 // no longer exists (and every process left in them) before building its own.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -51,7 +52,7 @@ class NetnsHosts {
   [[nodiscard]] const std::string& link() const { return link_; }
 
  private:
-  std::string dir_;  // the temporary directory (keys, configs, pid files)
+  std::optional<TempDir> dir_;  // keys, configs, pid files (supervisor.hpp)
   std::string server_host_;
   std::vector<std::string> loader_hosts_;
   std::vector<std::string> namespaces_;

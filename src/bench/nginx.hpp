@@ -26,11 +26,18 @@ std::string nginx_conf(const std::string& dir, const std::string& listen, std::s
 // The argv that runs `nginx` in the foreground with `dir`/nginx.conf.
 std::vector<std::string> nginx_argv(const std::string& nginx, const std::filesystem::path& dir);
 
-// A loopback port free at the time of the call (nginx needs one up front).
-std::uint16_t free_port();
+// A port free at the time of the call (nginx needs one up front): on
+// loopback, or with `any_address` on every address of the host (a server
+// other hosts dial: remote_child.hpp's {port}); 0 when none could be had.
+// Another process could take it before the server binds it; the server then
+// fails to bind and says so.
+std::uint16_t free_port(bool any_address = false);
 
-// Polls until 127.0.0.1:port accepts a connection or timeout_s (a hang
-// bound) passes.
+// Whether 127.0.0.1:port accepts a TCP connection now (one attempt, at most
+// 100 ms).
+bool accepting(std::uint16_t port);
+
+// Polls accepting() until it holds or timeout_s (a hang bound) passes.
 bool wait_accepting(std::uint16_t port, double timeout_s);
 
 }  // namespace bench

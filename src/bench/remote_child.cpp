@@ -28,17 +28,13 @@
 #include <string_view>
 #include <utility>
 
+#include "bench/nginx.hpp"
 #include "net/affinity.hpp"
 
 namespace bench {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// Now plus `s` seconds, on the clock's own (whole) ticks.
-Clock::time_point after_s(double s) {
-  return Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
-}
 
 constexpr double kAgentGraceS = 30;   // `stop`: SIGTERM, then SIGKILL after this (§3)
 constexpr double kAcceptBoundS = 30;  // --wait-accepting: the hang bound of its connects
@@ -47,44 +43,10 @@ constexpr double kAcceptBoundS = 30;  // --wait-accepting: the hang bound of its
 // in ~6 s (ServerAlive); a live one at once.
 constexpr double kSessionEndS = 10;
 
-// Writes all of `s`; false when the reader is gone (EPIPE) or another error.
-// SIGPIPE is blocked around the write and a pending one consumed, so the
-// process's own disposition of it does not matter.
-bool write_all(int fd, std::string_view s) {
-  sigset_t pipe_set, old;
-  sigemptyset(&pipe_set);
-  sigaddset(&pipe_set, SIGPIPE);
-  pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
-  bool ok = fd >= 0;
-  for (std::size_t done = 0; ok && done < s.size();) {
-    const ssize_t n = write(fd, s.data() + done, s.size() - done);
-    if (n > 0)
-      done += std::size_t(n);
-    else if (!(n < 0 && errno == EINTR))
-      ok = false;
-  }
-  if (!ok && errno == EPIPE) {
-    const timespec zero{};
-    while (sigtimedwait(&pipe_set, nullptr, &zero) < 0 && errno == EINTR) {
-    }
-  }
-  pthread_sigmask(SIG_SETMASK, &old, nullptr);
-  return ok;
-}
-
 std::string replace_all(std::string s, std::string_view from, const std::string& to) {
   for (std::size_t at = 0; (at = s.find(from, at)) != std::string::npos; at += to.size())
     s.replace(at, from.size(), to);
   return s;
-}
-
-// Splits complete lines off `buf` (without their '\n').
-template <class OnLine>
-void take_lines(std::string& buf, OnLine on_line) {
-  std::size_t from = 0;
-  for (std::size_t nl; (nl = buf.find('\n', from)) != std::string::npos; from = nl + 1)
-    on_line(buf.substr(from, nl - from));
-  buf.erase(0, from);
 }
 
 // ---------------------------------------------------------------- the agent
@@ -96,52 +58,6 @@ extern "C" void on_agent_signal(int s) { g_agent_signal = s; }
   std::fprintf(stderr, "zapbench child: %s\n", message.c_str());
   return 2;
 }
-
-// A port free on this host: bound on every address with port 0, read back,
-// released. Another process could take it before the program binds it; the
-// program then fails to bind and says so, which the run reports.
-int free_port() {
-  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) return -1;
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_ANY);
-  socklen_t len = sizeof a;
-  int port = -1;
-  if (bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
-      getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0)
-    port = ntohs(a.sin_port);
-  close(fd);
-  return port;
-}
-
-// Does something accept TCP connections on 127.0.0.1:port? One attempt.
-bool accepting(int port) {
-  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-  if (fd < 0) return false;
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  a.sin_port = htons(static_cast<std::uint16_t>(port));
-  bool ok = connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
-  if (!ok && errno == EINPROGRESS) {
-    pollfd p{fd, POLLOUT, 0};
-    int err = 0;
-    socklen_t len = sizeof err;
-    ok = poll(&p, 1, 100) == 1 && getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) == 0 && err == 0;
-  }
-  close(fd);
-  return ok;
-}
-
-// The agent's private directory (--tmpdir), removed however the agent ends.
-struct AgentTmpDir {
-  std::string path;
-  ~AgentTmpDir() {
-    std::error_code ec;
-    if (!path.empty()) std::filesystem::remove_all(path, ec);
-  }
-};
 
 // Feeds what arrived on stdin to `control`; false at end of file (or an error).
 bool read_stdin(ControlStream& control) {
@@ -173,12 +89,14 @@ int run_child_agent(const ChildAgentOptions& o) {
   sigemptyset(&sa.sa_mask);
   for (int s : {SIGTERM, SIGINT, SIGHUP}) sigaction(s, &sa, nullptr);
 
-  AgentTmpDir tmp;
+  // The private directory (--tmpdir), removed however the agent ends.
+  std::optional<TempDir> tmp;
   if (o.tmpdir) {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "zapbench-child-XXXXXX").string();
-    if (mkdtemp(tmpl.data()) == nullptr)
-      return agent_fail("cannot make a temporary directory: " + std::string(std::strerror(errno)));
-    tmp.path = tmpl;
+    try {
+      tmp.emplace("zapbench-child-");
+    } catch (const std::exception& e) {
+      return agent_fail(e.what());
+    }
   }
 
   // ---- before `start`: the files (remote_protocol.hpp bounds them and their names).
@@ -209,21 +127,22 @@ int run_child_agent(const ChildAgentOptions& o) {
   };
   int port = -1;
   if (mentions_port()) {
-    port = free_port();
+    port = free_port(/*any_address=*/true);
     if (port <= 0) return agent_fail("cannot find a free port: " + std::string(std::strerror(errno)));
   } else if (o.wait_accepting) {
     return agent_fail("--wait-accepting needs {port} in an argument or a file");
   }
   const auto substitute = [&](std::string s) {
-    if (o.tmpdir) s = replace_all(std::move(s), "{tmpdir}", tmp.path);
+    if (tmp) s = replace_all(std::move(s), "{tmpdir}", tmp->path().string());
     if (port > 0) s = replace_all(std::move(s), "{port}", std::to_string(port));
     return s;
   };
   for (std::string& a : argv) a = substitute(std::move(a));
   for (const RemoteFile& f : files) {
-    std::ofstream out(tmp.path + "/" + f.name, std::ios::binary | std::ios::trunc);
+    const std::filesystem::path file = tmp->path() / f.name;
+    std::ofstream out(file, std::ios::binary | std::ios::trunc);
     out << substitute(f.text);
-    if (!out.good()) return agent_fail("cannot write " + tmp.path + "/" + f.name);
+    if (!out.good()) return agent_fail("cannot write " + file.string());
   }
   ChildSpec spec;
   spec.argv = argv;
@@ -247,7 +166,7 @@ int run_child_agent(const ChildAgentOptions& o) {
   // ---- running: stdin, the ready channel, the program's exit.
   bool coordinator_gone = false, hung = false, accept_pending = o.wait_accepting;
   std::optional<Clock::time_point> kill_at;  // after `stop`: SIGKILL past the grace
-  const auto accept_deadline = after_s(kAcceptBoundS);
+  const auto accept_deadline = deadline_after(kAcceptBoundS);
   std::string ready_buf;
   bool ready_open = child->ready_fd() >= 0;
   const auto report = [&](const std::string& text) {
@@ -277,7 +196,7 @@ int run_child_agent(const ChildAgentOptions& o) {
     while (std::optional<ControlStream::Command> c = control.next()) {
       if (c->kind == ControlStream::Command::Kind::stop && !kill_at) {
         kill(-pid, SIGTERM);
-        kill_at = after_s(kAgentGraceS);
+        kill_at = deadline_after(kAgentGraceS);
       } else if (c->kind == ControlStream::Command::Kind::other) {
         std::fprintf(stderr, "zapbench child: ignored control line after start: %s\n", c->line.c_str());
       }
@@ -298,7 +217,7 @@ int run_child_agent(const ChildAgentOptions& o) {
       hung = true;
     }
     if (accept_pending) {
-      if (accepting(port)) {
+      if (accepting(std::uint16_t(port))) {
         report("ready http 0.0.0.0:" + std::to_string(port) + "\nready-end\n");
         accept_pending = false;
       } else if (now >= accept_deadline) {
@@ -368,24 +287,20 @@ struct RemoteChild::Impl {
       const auto left_ms =
           std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
       if (left_ms <= 0) return;
-      pollfd p{ssh->stdout_fd(), POLLIN, 0};
-      const int n = poll(&p, 1, int(std::min<long long>(left_ms, 100)));
-      if (n < 0 && errno != EINTR) return;
-      if (n <= 0) continue;
-      char b[4096];
-      const ssize_t got = read(p.fd, b, sizeof b);
-      if (got < 0 && errno == EINTR) continue;
-      if (got <= 0) {
-        eof = true;
-      } else {
-        reports.feed(std::string_view(b, std::size_t(got)));
-      }
+      const bool polled = read_some({ssh->stdout_fd()}, int(std::min<long long>(left_ms, 100)),
+                                    [this](std::size_t, std::string_view bytes) {
+                                      if (bytes.empty())
+                                        eof = true;
+                                      else
+                                        reports.feed(bytes);
+                                    });
+      if (!polled) return;
     }
   }
 
   ExitStatus wait(double timeout_s) {
     if (final_status) return *final_status;
-    read_until([this] { return reports.exit().has_value(); }, after_s(timeout_s));
+    read_until([this] { return reports.exit().has_value(); }, deadline_after(timeout_s));
     if (reports.exit()) {
       ssh->wait(kSessionEndS);  // the agent exits right after its report
       final_status = *reports.exit();
@@ -462,7 +377,7 @@ RemoteChild::~RemoteChild() { delete impl_; }
 std::vector<ReadyListener> RemoteChild::wait_ready(double timeout_s) {
   if (impl_ == nullptr || !impl_->wants_ready) return {};
   const AgentReports& r = impl_->reports;
-  impl_->read_until([&r] { return r.ready_end() || r.exit().has_value(); }, after_s(timeout_s));
+  impl_->read_until([&r] { return r.ready_end() || r.exit().has_value(); }, deadline_after(timeout_s));
   return r.ready_end() && !r.failed() ? r.listeners() : std::vector<ReadyListener>{};
 }
 

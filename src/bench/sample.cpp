@@ -20,6 +20,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// A sample that failed (why is the caller's `failure`): one run_failed error, no figures.
+report::E2ESample failed_sample() {
+  report::E2ESample s;
+  s.errors = 1;
+  s.errors_by_kind["run_failed"] = 1;
+  return s;
+}
+
 // The figures of one sample from the loader's result file.
 report::E2ESample sample_of(const load::Result& r) {
   report::E2ESample s;
@@ -146,8 +154,7 @@ report::E2ESample measure_hosts(const SampleContext& ctx, CellPlan& cp, unsigned
     lr.options = load_options(p, cp, ready.front().port);
     lr.log_prefix = ctx.folder.sample_file(id, round + 1, ".load-host").string();
     lr.stop = ctx.stop;
-    std::vector<std::string> argv = {remote_zapbench(p.hosts.ssh), "load"};
-    for (std::string& a : load_args(lr.options, "")) argv.push_back(std::move(a));
+    const std::vector<std::string> argv = load_argv(remote_zapbench(p.hosts.ssh), lr.options, "");
     cp.cell.loader_command =
         "spread over " + std::to_string(lr.hosts.size()) +
         " loader hosts (connections and rate shared out): " + command_text(argv, p.cfg.loader_cpus);
@@ -171,11 +178,7 @@ report::E2ESample measure_hosts(const SampleContext& ctx, CellPlan& cp, unsigned
   }
   const ExitStatus server_exit = server->stop(kHangS);
   if (failure.empty() && !server_exit.lost.empty()) failure = "the server's host: " + server_exit.lost;
-  if (!failure.empty()) {
-    s = report::E2ESample{};
-    s.errors = 1;
-    s.errors_by_kind["run_failed"] = 1;
-  }
+  if (!failure.empty()) s = failed_sample();
   // Every host's row, a failed sample's too: what the others measured is kept.
   for (const LoaderHostResult& h : ml.hosts) s.loader_hosts.push_back(host_row(h));
   if (ml.start_skew_ns >= 0) s.start_skew_ns = double(ml.start_skew_ns);
@@ -199,8 +202,7 @@ report::E2ESample measure(const SampleContext& ctx, CellPlan& cp, unsigned round
     const fs::path json_out = ctx.folder.sample_file(id, round + 1, ".load.json");
     const fs::path load_log = ctx.folder.sample_file(id, round + 1, ".load.log");
     const load::Options o = load_options(p, cp, port);
-    std::vector<std::string> argv = {ctx.zapbench_exe, "load"};
-    for (std::string& a : load_args(o, json_out.string())) argv.push_back(std::move(a));
+    const std::vector<std::string> argv = load_argv(ctx.zapbench_exe, o, json_out.string());
     cp.cell.loader_command = command_text(ctx.folder.portable(argv), p.cfg.loader_cpus);
     Child loader(ChildSpec{argv, p.cfg.loader_cpus, load_log.string(), false, {}});
     // Warm-up, window, the drain (at most the loader's response timeout),
@@ -220,11 +222,7 @@ report::E2ESample measure(const SampleContext& ctx, CellPlan& cp, unsigned round
   // SIGTERM: zapbench servers stop gracefully; nginx's master stops its workers
   // and reaps them, so the CPU time below covers the workers too.
   const ExitStatus server_exit = server ? server->stop(kHangS) : ExitStatus{};
-  if (!failure.empty()) {
-    s = report::E2ESample{};
-    s.errors = 1;
-    s.errors_by_kind["run_failed"] = 1;
-  }
+  if (!failure.empty()) s = failed_sample();
   s.server_cpu_s = server_exit.cpu_s;
   s.load_avg_1m = load_avg;
   return s;
@@ -240,10 +238,7 @@ report::E2ESample run_sample(const SampleContext& ctx, CellPlan& cp, unsigned ro
     // sample failed; the run goes on. Any child started is already stopped
     // (Child's destructor).
     failure = e.what();
-    report::E2ESample s;
-    s.errors = 1;
-    s.errors_by_kind["run_failed"] = 1;
-    return s;
+    return failed_sample();
   }
 }
 

@@ -29,34 +29,11 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Now plus `s` seconds, on the clock's own (whole) ticks.
-Clock::time_point after_s(double s) {
-  return Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
-}
-
 // The keys of host-info, in the order it prints them; each must be present.
 constexpr const char* kKeys[] = {"version", "hostname", "kernel", "cpu_model", "cpu_count", "allowed_cpus"};
 // host-info prints a few hundred bytes; a host printing more than this is
 // broken (or not zapbench), and is not buffered further.
 constexpr std::size_t kMaxHostInfoBytes = 64 * 1024;
-
-// A private directory for the probes' stderr files, removed with them.
-struct TempDir {
-  std::filesystem::path path;
-  TempDir() {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "zapbench-preflight-XXXXXX").string();
-    if (mkdtemp(tmpl.data()) == nullptr)
-      throw std::runtime_error("preflight: cannot make a temporary directory: " +
-                               std::string(std::strerror(errno)));
-    path = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-};
 
 // One host being probed: its ssh client, what it printed so far.
 struct Probe {
@@ -74,30 +51,28 @@ struct Probe {
 // Reads every probe's stdout until each closed it or the deadline passed.
 void read_outputs(std::vector<Probe>& probes, Clock::time_point deadline) {
   for (;;) {
-    std::vector<pollfd> fds;
+    std::vector<int> fds;
     std::vector<Probe*> of;
     for (Probe& p : probes)
       if (!p.out_closed && p.ssh && p.ssh->stdout_fd() >= 0) {
-        fds.push_back(pollfd{p.ssh->stdout_fd(), POLLIN, 0});
+        fds.push_back(p.ssh->stdout_fd());
         of.push_back(&p);
       }
     if (fds.empty()) return;
     const auto left_ms =
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
     if (left_ms <= 0) return;
-    const int n = poll(fds.data(), fds.size(), int(std::min<long long>(left_ms, 100)));
-    if (n < 0 && errno != EINTR) return;
-    for (std::size_t i = 0; n > 0 && i < fds.size(); ++i) {
-      if (fds[i].revents == 0) continue;
-      char b[4096];
-      const ssize_t got = read(fds[i].fd, b, sizeof b);
-      if (got > 0) {
-        of[i]->out.append(b, std::size_t(got));
-        if (of[i]->out.size() > kMaxHostInfoBytes) of[i]->out_too_long = of[i]->out_closed = true;
-      } else if (got == 0 || errno != EINTR) {
-        of[i]->out_closed = true;
-      }
-    }
+    const bool polled =
+        read_some(fds, int(std::min<long long>(left_ms, 100)), [&of](std::size_t i, std::string_view bytes) {
+          Probe& p = *of[i];
+          if (bytes.empty()) {
+            p.out_closed = true;
+          } else {
+            p.out.append(bytes);
+            if (p.out.size() > kMaxHostInfoBytes) p.out_too_long = p.out_closed = true;
+          }
+        });
+    if (!polled) return;
   }
 }
 
@@ -169,11 +144,11 @@ std::vector<HostInfo> preflight(const SshConfig& ssh, const std::vector<HostChec
     }
     it->cpus.insert(it->cpus.end(), c.cpus.begin(), c.cpus.end());
   }
-  const TempDir tmp;
+  const TempDir tmp("zapbench-preflight-");
   const std::string zapbench = remote_zapbench(ssh);
   for (std::size_t i = 0; i < probes.size(); ++i) {
     Probe& p = probes[i];
-    p.err_path = (tmp.path / ("probe" + std::to_string(i) + ".stderr")).string();
+    p.err_path = (tmp.path() / ("probe" + std::to_string(i) + ".stderr")).string();
     ChildSpec spec;
     spec.argv = ssh_argv(ssh, p.host, {zapbench, "host-info"});
     spec.log_path = p.err_path;
@@ -181,7 +156,7 @@ std::vector<HostInfo> preflight(const SshConfig& ssh, const std::vector<HostChec
     p.ssh.emplace(spec);
     p.ssh->close_stdin();  // host-info reads nothing: its session ends when it has printed
   }
-  const auto deadline = after_s(timeout_s);
+  const auto deadline = deadline_after(timeout_s);
   read_outputs(probes, deadline);
   for (Probe& p : probes) {
     if (p.out_too_long) {

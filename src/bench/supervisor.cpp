@@ -86,10 +86,12 @@ std::string ready_line(const ReadyListener& l) {
   return line.append(std::to_string(l.port)).append("\n");
 }
 
-bool announce_ready(int fd, const std::vector<ReadyListener>& listeners) {
-  std::string text;
-  for (const ReadyListener& l : listeners) text += ready_line(l);
-  bool ok = true;
+bool write_all(int fd, std::string_view text) {
+  sigset_t pipe_set, old;
+  sigemptyset(&pipe_set);
+  sigaddset(&pipe_set, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+  bool ok = fd >= 0;
   for (std::size_t done = 0; ok && done < text.size();) {
     const ssize_t n = write(fd, text.data() + done, text.size() - done);
     if (n > 0)
@@ -97,6 +99,50 @@ bool announce_ready(int fd, const std::vector<ReadyListener>& listeners) {
     else if (!(n < 0 && errno == EINTR))
       ok = false;
   }
+  if (!ok && errno == EPIPE) {
+    const timespec zero{};
+    while (sigtimedwait(&pipe_set, nullptr, &zero) < 0 && errno == EINTR) {
+    }
+  }
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  return ok;
+}
+
+bool read_some(const std::vector<int>& fds, int wait_ms,
+               const std::function<void(std::size_t, std::string_view)>& on_read) {
+  std::vector<pollfd> p;
+  p.reserve(fds.size());
+  for (int fd : fds) p.push_back(pollfd{fd, POLLIN, 0});
+  const int n = poll(p.data(), p.size(), wait_ms);
+  if (n < 0) return errno == EINTR;
+  for (std::size_t i = 0; n > 0 && i < p.size(); ++i) {
+    if (p[i].revents == 0) continue;
+    char b[64 * 1024];
+    const ssize_t got = read(p[i].fd, b, sizeof b);
+    if (got > 0)
+      on_read(i, std::string_view(b, std::size_t(got)));
+    else if (got == 0 || errno != EINTR)
+      on_read(i, {});
+  }
+  return true;
+}
+
+TempDir::TempDir(const std::string& prefix) {
+  std::string tmpl = (std::filesystem::temp_directory_path() / (prefix + "XXXXXX")).string();
+  if (mkdtemp(tmpl.data()) == nullptr)
+    throw std::runtime_error("cannot make a temporary directory " + tmpl + ": " + std::strerror(errno));
+  path_ = tmpl;
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  std::filesystem::remove_all(path_, ec);
+}
+
+bool announce_ready(int fd, const std::vector<ReadyListener>& listeners) {
+  std::string text;
+  for (const ReadyListener& l : listeners) text += ready_line(l);
+  const bool ok = write_all(fd, text);
   close(fd);  // EOF tells the parent that every listener is announced
   return ok;
 }
@@ -225,7 +271,7 @@ void Child::kill_and_reap() noexcept {
 std::vector<ReadyListener> Child::wait_ready(double timeout_s) {
   std::vector<ReadyListener> out;
   if (ready_fd_ < 0) return out;
-  const auto deadline = Clock::now() + std::chrono::duration<double>(timeout_s);
+  const auto deadline = deadline_after(timeout_s);
   std::string buf;
   bool closed = false;
   while (!closed && Clock::now() < deadline) {
@@ -244,14 +290,15 @@ std::vector<ReadyListener> Child::wait_ready(double timeout_s) {
   }
   close(std::exchange(ready_fd_, -1));
   if (!closed) return out;  // the bound passed: whatever came is incomplete
-  for (std::size_t pos; (pos = buf.find('\n')) != std::string::npos; buf.erase(0, pos + 1))
-    if (const auto l = parse_ready_line(buf.substr(0, pos))) out.push_back(*l);
+  take_lines(buf, [&out](const std::string& line) {
+    if (const auto l = parse_ready_line(line)) out.push_back(*l);
+  });
   return out;
 }
 
 ExitStatus Child::wait(double timeout_s) {
   if (pid_ <= 0) return status_;
-  const auto deadline = Clock::now() + std::chrono::duration<double>(timeout_s);
+  const auto deadline = deadline_after(timeout_s);
   int st = 0;
   rusage ru{};
   for (;;) {

@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -58,13 +59,7 @@ std::mutex g_protocol_mutex;            // one writer at a time: `result` is lon
 
 void protocol_write(const std::string& text) {
   const std::lock_guard<std::mutex> lock(g_protocol_mutex);
-  for (std::size_t done = 0; done < text.size();) {
-    const ssize_t n = write(STDOUT_FILENO, text.data() + done, text.size() - done);
-    if (n > 0)
-      done += std::size_t(n);
-    else if (!(n < 0 && errno == EINTR))
-      _exit(3);  // the coordinator is gone
-  }
+  if (!bench::write_all(STDOUT_FILENO, text)) _exit(3);  // the coordinator is gone
 }
 
 // The coordinator's lines on stdin: `go`, `stop`; its end of file ends the
@@ -77,8 +72,7 @@ void read_coordinator() {
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) _exit(3);
     buf.append(b, std::size_t(n));
-    for (std::size_t nl; (nl = buf.find('\n')) != std::string::npos; buf.erase(0, nl + 1)) {
-      const std::string line = buf.substr(0, nl);
+    bench::take_lines(buf, [](const std::string& line) {
       if (line == "go") {
         if (!g_go.load()) {
           g_go_ns.store(net::now_ns());
@@ -89,7 +83,7 @@ void read_coordinator() {
         if (g_stop_signal == 0) g_stop_signal = SIGINT;  // as SIGINT: exit 130
         g_stop.store(true, std::memory_order_relaxed);
       }
-    }
+    });
   }
 }
 
@@ -212,19 +206,15 @@ int load_on_hosts(const load::Options& o, const std::vector<std::string>& hosts,
   // The loaders' logs beside the result file; without one, in a private
   // directory removed at the end (a failure's reason already carries the
   // last line of its host's log).
-  struct ScratchDir {
-    std::string path;
-    ~ScratchDir() {
-      std::error_code ec;
-      if (!path.empty()) std::filesystem::remove_all(path, ec);
-    }
-  } scratch;
+  std::optional<bench::TempDir> scratch;
   if (json_out.empty()) {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "zapbench-load-XXXXXX").string();
-    if (mkdtemp(tmpl.data()) == nullptr) die("load: cannot make a temporary directory for the loaders' logs");
-    scratch.path = tmpl;
+    try {
+      scratch.emplace("zapbench-load-");
+    } catch (const std::exception& e) {
+      die(std::string("load: ") + e.what());
+    }
   }
-  run.log_prefix = json_out.empty() ? scratch.path + "/host" : json_out + ".host";
+  run.log_prefix = json_out.empty() ? (scratch->path() / "host").string() : json_out + ".host";
   bench::MultiLoad m;
   try {
     m = bench::run_loaders(run);

@@ -46,8 +46,7 @@ class bench_load_command_run : public ::testing::Test {
   // Runs `zapbench load` with load_args(o) and reads back what it recorded.
   bench::LoadReport round_trip(const load::Options& o) {
     const fs::path out = dir_ / "load.json";
-    std::vector<std::string> argv = {ZAPBENCH_BIN, "load"};
-    for (std::string& a : bench::load_args(o, out.string())) argv.push_back(std::move(a));
+    const std::vector<std::string> argv = bench::load_argv(ZAPBENCH_BIN, o, out.string());
     bench::Child loader(bench::ChildSpec{argv, {}, (dir_ / "load.log").string(), false, {}});
     const bench::ExitStatus st =
         loader.wait(o.warmup_s + o.duration_s + o.timeout_ms / 1000.0 + zaptest::kHangS);

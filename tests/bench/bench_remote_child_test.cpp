@@ -460,9 +460,10 @@ TEST_F(PreflightTest, AHostThatDoesNotAnswerIsBounded) {
   EXPECT_EQ(preflight_error({{"h1", "server", {}}}, 0.5), "host h1: no answer within 500ms");
   const std::string pid = zaptest::read_text(pid_file);
   // The probe's group was SIGKILLed; the orphaned sleep dies when the signal is delivered.
-  if (!pid.empty())
+  if (!pid.empty()) {
     EXPECT_TRUE(zaptest::await([&] { return !process_exists(pid_t(std::stol(pid))); }))
         << "the probe outlived the preflight";
+  }
 }
 
 }  // namespace
