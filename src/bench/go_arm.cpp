@@ -166,7 +166,7 @@ ChildSpec go_micro_spec(const GoArm& go, const std::string& json_out, double min
 }
 
 void measure_go_micro(const ChildSpec& spec, const std::string& json_out, report::Micro& micro,
-                      std::vector<std::string>& notes) {
+                      std::vector<std::string>& notes, std::optional<unsigned> round) {
   try {
     Child child(spec);
     const ExitStatus st = child.wait(3600);
@@ -176,7 +176,7 @@ void measure_go_micro(const ChildSpec& spec, const std::string& json_out, report
                       (log.empty() ? "" : "; see " + log));
       return;
     }
-    report::ingest_google_benchmark(read_file(json_out), micro, notes);
+    report::ingest_google_benchmark(read_file(json_out), micro, notes, round);
   } catch (const std::exception& e) {  // not started, or its output unreadable
     notes.push_back(std::string("Go microbenchmarks: ") + e.what());
   }

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -65,9 +66,10 @@ ChildSpec go_micro_spec(const GoArm& go, const std::string& json_out, double min
 
 // Runs a go_micro_spec child to its end (a hang bound of an hour; the suite
 // takes a minute) and ingests what it wrote to `json_out` into `micro`
-// (<op>/go/<codec> rows, and what the Go build lacks among the unavailable
-// codecs). A failure is a note, naming the child's log when it has one.
+// (<op>/go/<codec> rows, round `round`'s, and what the Go build lacks among
+// the unavailable codecs). A failure is a note, naming the child's log when
+// it has one.
 void measure_go_micro(const ChildSpec& spec, const std::string& json_out, report::Micro& micro,
-                      std::vector<std::string>& notes);
+                      std::vector<std::string>& notes, std::optional<unsigned> round = std::nullopt);
 
 }  // namespace bench

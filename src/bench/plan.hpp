@@ -18,6 +18,7 @@
 #include "bench/supervisor.hpp"
 #include "load/engine.hpp"
 #include "report/model.hpp"
+#include "stats/estimate.hpp"
 
 namespace bench {
 
@@ -42,7 +43,13 @@ struct RunHosts {
 struct RunRequest {
   bool full = false;
   std::string out_dir;
-  unsigned repeats = 3;
+  unsigned repeats = 3;  // the first rounds: every cell gets this many
+  // After the first rounds, the findings' cells get more until each finding
+  // is within ±precision (stats::precise) or the whole run has taken the
+  // budget; a budget of 0 stops after the first rounds.
+  std::optional<double> precision, budget_s;
+  double margin = stats::kMethod.margin;  // "equivalent": within 1 ± margin
+  bool control = true;                    // run the control copy (RunPlan::control)
   std::optional<double> duration_s, warmup_s, micro_min_time_s;
   std::vector<unsigned> connections, pipelines;
   std::vector<Scenario> scenarios;
@@ -64,7 +71,13 @@ struct RunRequest {
 
 // The run as it will happen: every default resolved.
 struct RunPlan {
-  report::Config cfg;  // mode, repeats, durations, CPUs, noise threshold, micro settings
+  report::Config
+      cfg;  // mode, first rounds, precision, budget, durations, CPUs, noise threshold, micro settings
+  bool budget_given = false;  // --budget was given (a default budget grows to fit the first rounds)
+  // Add the control copy of one cell (plan_cells): the same server, flags
+  // and load, run as another cell in every round, so the report can show
+  // what the method calls a difference where there is none.
+  bool control = true;
   std::string out_dir;
   std::vector<unsigned> connections, pipelines;
   std::vector<Scenario> scenarios;
@@ -94,12 +107,14 @@ struct RunPlan {
 
 // Fills the defaults of the mode (quick: connections 1,16 and depth 1,16 but
 // not both above 1, the fastest JSON codec, ZAP, the fastest binary peer and
-// protobuf, logs N = 100, every arm but go-nethttp, 1 s + 0.5 s, only the
-// chosen cells of quick_cell, microbenchmarks at 0.1 s, the request path's
-// and Logs rows of those bodies only;
+// protobuf, logs N = 100, every arm but go-nethttp, 0.5 s samples after
+// 0.25 s, only the chosen cells of quick_cell, microbenchmarks at 50 ms, the
+// request path's and Logs rows of those bodies only, findings to ±3% within
+// a 10-minute budget;
 // full: 1,16,125,1000, every codec and every framing × body, logs N = 1, 100,
-// 10000, every arm, 5 s + 1 s; server on the first half of the allowed CPUs,
-// loader on the rest) and
+// 10000, every arm, 0.5 s samples after 0.5 s, microbenchmarks at 200 ms,
+// findings to ±2% within 3 hours; both: 3 first rounds, the control copy;
+// server on the first half of the allowed CPUs, loader on the rest) and
 // checks the request (--logs: N from 1 to record::kMaxLogs, and only with the
 // logs scenario). Throws std::invalid_argument with the message a user should see
 // ("--server-cpus: CPU 9 is not available ...").
@@ -136,16 +151,25 @@ struct CellPlan {
 };
 
 // A sample's time beyond its warm-up and window: starting the server, the
-// loader's connections and drain, stopping both (measured on a 2-core VM).
-inline constexpr double kSampleOverheadS = 0.4;
+// loader's connections and drain, stopping both (0.05 s measured on a 2-core
+// VM; more with 1,000 connections).
+inline constexpr double kSampleOverheadS = 0.1;
+// The time a microbenchmark takes in a round, beyond its --micro-min-time:
+// Google Benchmark's own calibration runs (measured: about as long again).
+inline constexpr double kMicroCalibrationFactor = 2.0;
 // With several hosts, also the ssh sessions of the server and each loader
 // and the barrier (measured in the namespace mode on the same VM).
 inline constexpr double kHostsSampleOverheadS = 1.0;
 
-// The time a run will take, estimated before it starts: every cell that runs
-// × repeats × (warm-up + window + the per-sample start and stop), plus the
-// microbenchmarks. What `zapbench run` prints first.
+// The time the first rounds will take, estimated before the run starts:
+// every cell that runs × repeats × (warm-up + window + the per-sample start
+// and stop), plus the microbenchmarks' rounds. The run itself takes its
+// budget when that is larger: what `zapbench run` prints first.
 double estimated_run_s(const RunPlan& plan, const std::vector<CellPlan>& cells);
+// The budget as it will be: --budget as given (std::invalid_argument when the
+// first rounds alone would not fit it: "--budget 1m: the first rounds alone
+// take ~4m30s ..."), or the mode's default, grown to fit the first rounds.
+double run_budget_s(const RunPlan& plan, const std::vector<CellPlan>& cells);
 
 // Every cell, in run order: zapbench (scenario x framing x body; logs also x
 // N), the Go arms (hello and rpc: the same cells but one JSON body, the first
@@ -154,10 +178,17 @@ double estimated_run_s(const RunPlan& plan, const std::vector<CellPlan>& cells);
 // has no /logs, so no logs cells), nginx (hello over HTTP/1.1), floor (per
 // scenario, and per N for logs), each x connections x depth. A cell that
 // cannot run carries the reason in cell.unavailable (a logs body codec
-// without the record, a logs cell over kLogsInFlightBudgetBytes).
+// without the record, a logs cell over kLogsInFlightBudgetBytes). Last, with
+// plan.control, the control copy of the first cell of control_order() that
+// the plan has and can run (report::Cell::control).
 // `floor_bytes_of` measures the floor's byte counts (exchange.hpp).
 std::vector<CellPlan> plan_cells(const RunPlan& plan,
                                  ExchangeBytes (*floor_bytes_of)(Scenario, unsigned) = floor_bytes);
+
+// The cells a control copy is made of, in preference: the headline ZAP cells
+// (ZAP-RPC + ZAP, rpc, deepest depth, fewest connections), else any zapbench
+// cell that runs. Index into cells; cells.size() when none can run.
+std::size_t control_of(const std::vector<CellPlan>& cells);
 
 // The loader's wire for a framing (raw_tcp: the floor's), and the serve flag
 // that listens on it ("--http", "--http2" (also gRPC's), "--zap", "--zap-rpc").

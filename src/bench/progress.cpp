@@ -21,13 +21,13 @@ std::string duration_text(double s) {
 Progress::Progress(std::size_t total, double per_sample_s, bool tty)
     : total_(total), per_sample_s_(per_sample_s), tty_(tty) {}
 
-void Progress::starting(const report::Cell& c, unsigned round, unsigned rounds) {
+void Progress::starting(const report::Cell& c, unsigned round) {
   if (!tty_) return;
   constexpr int kBar = 30;
   const int fill = total_ ? int(double(done_) * kBar / double(total_)) : kBar;
-  std::printf("\r\033[K[%.*s%.*s] %zu/%zu %s (round %u/%u)  ETA %s", fill, "##############################",
+  std::printf("\r\033[K[%.*s%.*s] %zu/%zu %s (round %u)  ETA %s", fill, "##############################",
               kBar - fill, "..............................", done_, total_, cell_label(c).c_str(), round + 1,
-              rounds, duration_text(eta_s()).c_str());
+              duration_text(eta_s()).c_str());
   std::fflush(stdout);
 }
 

@@ -24,7 +24,9 @@ class Progress {
   [[nodiscard]] std::size_t total() const { return total_; }
   [[nodiscard]] double eta_s() const { return double(total_ - done_) * per_sample_s_; }
 
-  void starting(const report::Cell& c, unsigned round, unsigned rounds);  // the bar (terminal only)
+  void starting(const report::Cell& c, unsigned round);  // the bar (terminal only); round 0-based
+  // More samples than planned: the rounds added until the findings are precise.
+  void extend(std::size_t more) { total_ += more; }
   // The line of a finished sample; `failure` empty when it measured.
   void finished(const report::Cell& c, const report::E2ESample& s, const std::string& failure);
 

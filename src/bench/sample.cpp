@@ -2,6 +2,7 @@
 // processes (sample.hpp).
 #include "bench/sample.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -242,46 +243,60 @@ report::E2ESample run_sample(const SampleContext& ctx, CellPlan& cp, unsigned ro
   }
 }
 
-void run_micro(const SampleContext& ctx, report::Results& res) {
+void run_micro(const SampleContext& ctx, report::Results& res, unsigned round, const std::string& filter) {
   const RunPlan& p = ctx.plan;
-  const fs::path json_path = ctx.folder.file("micro.json");
-  std::vector<std::string> argv = {ctx.zapbench_exe, "micro",
-                                   "--repetitions",  std::to_string(p.cfg.micro_repetitions),
-                                   "--min-time",     exact_number(p.cfg.micro_min_time_s),
-                                   "--cpu",          std::to_string(p.micro_cpu),
-                                   "--json-out",     json_path.string()};
-  if (!p.micro_filter.empty()) argv.insert(argv.end(), {"--filter", p.micro_filter});
+  const std::string tag = "-r" + std::to_string(round + 1);
+  const fs::path json_path = ctx.folder.file("micro" + tag + ".json");
+  // --no-go: the Go reference's rounds are run_go_micro's, beside these.
+  std::vector<std::string> argv = {ctx.zapbench_exe,
+                                   "micro",
+                                   "--no-go",
+                                   "--repetitions",
+                                   "1",
+                                   "--min-time",
+                                   exact_number(p.cfg.micro_min_time_s),
+                                   "--cpu",
+                                   std::to_string(p.micro_cpu),
+                                   "--json-out",
+                                   json_path.string()};
+  const std::string& f = filter.empty() ? p.micro_filter : filter;
+  if (!f.empty()) argv.insert(argv.end(), {"--filter", f});
   const std::vector<int> cpu = {p.micro_cpu};
-  res.micro.command = command_text(ctx.folder.portable(argv), cpu);
+  if (res.micro.command.empty()) res.micro.command = command_text(ctx.folder.portable(argv), cpu);
   try {
-    Child micro(ChildSpec{argv, cpu, ctx.folder.file("micro.log").string(), false, {}});
-    // A bound for a hang only: the full suite takes minutes, never an hour.
+    Child micro(ChildSpec{argv, cpu, ctx.folder.file("micro" + tag + ".log").string(), false, {}});
+    // A bound for a hang only: a round takes a minute at most, never an hour.
     const ExitStatus st = micro.wait(3600);
     if (!st.ok()) {
-      res.notes.push_back("microbenchmarks failed (" + st.describe() + "); see micro.log");
+      res.notes.push_back("microbenchmarks, round " + std::to_string(round + 1) + ", failed (" +
+                          st.describe() + "); see micro" + tag + ".log");
       return;
     }
-    report::ingest_google_benchmark(read_file(json_path), res.micro, res.notes);
+    report::ingest_google_benchmark(read_file(json_path), res.micro, res.notes, round);
   } catch (const std::exception& e) {  // not started, or its output unreadable
     res.notes.push_back(e.what());
     return;
   }
   for (const report::Codec& codec : res.codecs)
-    if (!codec.available) res.micro.unavailable_codecs.push_back({codec.name, codec.unavailable_reason});
+    if (!codec.available &&
+        std::none_of(res.micro.unavailable_codecs.begin(), res.micro.unavailable_codecs.end(),
+                     [&](const report::Unavailable& u) { return u.name == codec.name; }))
+      res.micro.unavailable_codecs.push_back({codec.name, codec.unavailable_reason});
 }
 
-void run_go_micro(const SampleContext& ctx, report::Results& res) {
+void run_go_micro(const SampleContext& ctx, report::Results& res, unsigned round) {
   const RunPlan& p = ctx.plan;
   if (!p.go.runs()) {
-    res.micro.unavailable_codecs.push_back({"go/*", p.go.unavailable});
+    if (round == 0) res.micro.unavailable_codecs.push_back({"go/*", p.go.unavailable});
     return;
   }
-  const fs::path json_path = ctx.folder.file("go-micro.json");
-  const ChildSpec spec =
-      go_micro_spec(p.go, json_path.string(), p.cfg.micro_min_time_s, p.cfg.micro_repetitions, p.micro_filter,
-                    {p.micro_cpu}, ctx.folder.file("go-micro.log").string());
-  res.micro.go_command = command_text(ctx.folder.portable(spec.argv), spec.cpus, spec.env);
-  measure_go_micro(spec, json_path.string(), res.micro, res.notes);
+  const std::string tag = "-r" + std::to_string(round + 1);
+  const fs::path json_path = ctx.folder.file("go-micro" + tag + ".json");
+  const ChildSpec spec = go_micro_spec(p.go, json_path.string(), p.cfg.micro_min_time_s, 1, p.micro_filter,
+                                       {p.micro_cpu}, ctx.folder.file("go-micro" + tag + ".log").string());
+  if (res.micro.go_command.empty())
+    res.micro.go_command = command_text(ctx.folder.portable(spec.argv), spec.cpus, spec.env);
+  measure_go_micro(spec, json_path.string(), res.micro, res.notes, round);
 }
 
 void run_instructions(const SampleContext& ctx, report::Results& res) {

@@ -39,15 +39,20 @@ struct SampleContext {
 // (naming the log to read).
 report::E2ESample run_sample(const SampleContext& ctx, CellPlan& cp, unsigned round, std::string& failure);
 
-// Runs the microbenchmarks and ingests them into res.micro (with a note on
-// failure and the unavailable codecs listed).
-void run_micro(const SampleContext& ctx, report::Results& res);
+// One round of the microbenchmarks: `zapbench micro` with one repetition of
+// each (pinned to the loader's first CPU), its figures ingested into
+// res.micro as round `round`'s; `filter` (a Google Benchmark regex) narrows
+// it, "" runs the plan's. A failure is a note; the unavailable codecs are
+// listed once.
+void run_micro(const SampleContext& ctx, report::Results& res, unsigned round,
+               const std::string& filter = "");
 
-// The Go reference's microbenchmarks (`zapbench-go micro`, pinned like the
-// C++ ones): rows <op>/go/<codec> in res.micro; what the Go build lacks is
-// listed among the unavailable codecs with the Go side's reason. Independent
-// of run_micro: either one failing leaves the other's figures.
-void run_go_micro(const SampleContext& ctx, report::Results& res);
+// The Go reference's microbenchmarks, one round (`zapbench-go micro`, pinned
+// like the C++ ones): rows <op>/go/<codec> in res.micro, round `round`'s;
+// what the Go build lacks is listed among the unavailable codecs with the Go
+// side's reason. Independent of run_micro: either one failing leaves the
+// other's figures.
+void run_go_micro(const SampleContext& ctx, report::Results& res, unsigned round);
 
 // Counts the instructions per request of every Server/<framing>/<body> path
 // the microbenchmarks ran (bench/instructions.hpp) into

@@ -36,20 +36,29 @@ void write_file(const std::filesystem::path& path, const std::string& text) {
 
 int cmd_compare(int argc, char** argv) {
   std::string path_a, path_b;
+  report::CompareOptions o;
   flags::Table t("compare");
   t.about(
       "Compares two result sets (each a directory holding results.json, or the\n"
-      "results.json itself). For every end-to-end cell present in both (requests/s\n"
-      "and p99) and every microbenchmark (ns/op) it prints the medians, the change\n"
-      "B/A - 1, the noise (the larger relative spread, (max - min) / median, of the\n"
-      "two runs) and a verdict: 'beyond noise' when |change| exceeds the spread of\n"
-      "A and of B, 'within noise' otherwise, 'no noise estimate' when either side\n"
-      "has a single sample. Cells present on one side only are listed.");
+      "results.json itself): every end-to-end cell present in both (requests/s and\n"
+      "p99) and every microbenchmark (ns/op). Two runs share no rounds, so each\n"
+      "figure is compared unpaired: B / A as the ratio of the medians with its 95%\n"
+      "bootstrap interval, and a Mann-Whitney U test, whose false-discovery rate is\n"
+      "held at --fdr over every figure by Benjamini-Hochberg. Verdicts: 'improved' or\n"
+      "'regressed' (a discovery whose interval excludes 1), 'held' (the interval\n"
+      "lies within +-margin), 'undecided' (neither). A figure with fewer than 5\n"
+      "samples on a side (runs before verdicts took 3) cannot be tested: it gets the\n"
+      "older spread rule ('beyond noise' when the change exceeds both runs' spread\n"
+      "(max - min) / median), labelled so. Cells present on one side only are listed.");
   t.positional("A", &path_a, "the first result set (before)").positional("B", &path_b, "the second (after)");
+  t.real("--margin", &o.margin, {.min = 0, .max = 1, .min_exclusive = true},
+         "'held' is B/A within 1 +- this (0.03 = 3%)", "FRACTION");
+  t.real("--fdr", &o.fdr, {.min = 0, .max = 0.5, .min_exclusive = true},
+         "false-discovery rate of the tests over every figure", "Q");
   t.parse(argc, argv);
   const report::Results a = load(path_a), b = load(path_b);
   std::printf("A: %s\nB: %s\n\n%s", path_a.c_str(), path_b.c_str(),
-              report::compare_text(report::compare(a, b)).c_str());
+              report::compare_text(report::compare(a, b, o)).c_str());
   return 0;
 }
 

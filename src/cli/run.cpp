@@ -24,6 +24,7 @@
 #include "bench/netns.hpp"
 #include "bench/plan.hpp"
 #include "bench/progress.hpp"
+#include "bench/rounds.hpp"
 #include "bench/run_folder.hpp"
 #include "bench/sample.hpp"
 #include "bench/supervisor.hpp"
@@ -43,7 +44,7 @@ using Clock = std::chrono::steady_clock;
 
 constexpr const char* kAbout =
     "The whole benchmark on this machine, from one command:\n"
-    "  1. the codec microbenchmarks (zapbench micro) with repetitions;\n"
+    "  1. the codec microbenchmarks (zapbench micro), a process per round;\n"
     "  2. the end-to-end matrix: scenario {hello, rpc, logs of N entries} x framing\n"
     "     {HTTP/1.1, HTTP/2, gRPC, ZAP-HTTP, ZAP-RPC} x body {each JSON codec, ZAP,\n"
     "     each binary peer} (rpc, logs) x connections x depth (pipelining on\n"
@@ -54,26 +55,34 @@ constexpr const char* kAbout =
     "     net/http, its JSON codecs; what its build lacks is listed as unavailable),\n"
     "     nginx serving /health over HTTP/1.1 and HTTP/2, a gRPC C++ server\n"
     "     (zapbench-grpc: grpc++ on the generated zapbench.Eth service), and the\n"
-    "     floor: a raw TCP echo of the same byte counts driven by the same loader.\n"
-    "Repeats are interleaved across arms (round r runs every cell once), so drift\n"
-    "hits every arm alike; medians and min-max are reported and a cell whose\n"
-    "spread exceeds --noisy is flagged. The load average is read before every\n"
-    "sample, and samples taken while the machine was busy are flagged. Writes\n"
-    "DIR/results.json (every sample and the environment; paths relative to DIR),\n"
-    "DIR/report.md and DIR/report.html. The estimated duration is printed first.\n"
-    "--quick (default): connections 1,16 x depth 1,16 but not 16 x 16; 1 s\n"
-    "samples after 0.5 s; only the cells that answer the main questions (README,\n"
+    "     floor: a raw TCP echo of the same byte counts driven by the same loader;\n"
+    "     and a control: one cell run twice in every round, as two cells.\n"
+    "Samples are taken in rounds (round r of every cell before round r+1 of any;\n"
+    "odd rounds backwards), so two arms' samples pair by round and drift hits\n"
+    "every arm alike. Every comparison is a verdict: the ratio (the geometric mean\n"
+    "of the per-round ratios) with its 95% confidence interval, 'ahead'/'behind'\n"
+    "when the interval excludes 1, 'equivalent' within +-margin, else 'undecided'.\n"
+    "After --repeats first rounds of every cell, the cells and microbenchmarks the\n"
+    "report's findings compare get more rounds, one at a time, until each\n"
+    "finding's interval is within +-precision or the run has taken its budget: it\n"
+    "stops on precision, never on a verdict. The budget is the estimate printed\n"
+    "first. Writes DIR/results.json (every sample with its round, the environment;\n"
+    "paths relative to DIR), DIR/report.md and DIR/report.html.\n"
+    "--quick (default): connections 1,16 x depth 1,16 but not 16 x 16; 0.5 s\n"
+    "samples after 0.25 s; only the cells that answer the main questions (README,\n"
     "\"What --quick measures\"): every framing on hello; on rpc the body axis on\n"
     "HTTP/1.1 (the fastest JSON codec, ZAP, the fastest binary peer), gRPC and\n"
     "ZAP-RPC each with protobuf and ZAP, ZAP-HTTP with ZAP; logs N=100 on\n"
     "HTTP/1.1+JSON and ZAP-HTTP+ZAP; the Go reference's ZAP-HTTP and HTTP/1.1+JSON\n"
     "cells; nginx, grpc++, the floor; the Logs microbenchmarks of those bodies at\n"
-    "N=1,100,10000. Giving --framings, --bodies, --connections or --pipeline\n"
-    "measures every combination of what is given instead. ~7 minutes on 2 cores.\n"
+    "N=1,100,10000; findings to +-3% within a 10-minute budget. Giving --framings,\n"
+    "--bodies, --connections or --pipeline measures every combination of what is\n"
+    "given instead.\n"
     "--full: connections 1,16,125,1000; every framing x every codec; logs\n"
     "N=1,100,10000 (a logs cell with more than 2 GiB of answers in flight is listed\n"
-    "unavailable, not run); 5 s samples after 1 s; ~10 hours on 2 cores\n"
-    "('zapbench run --full --dry-run' prints every cell and the estimate).\n"
+    "unavailable, not run); 0.5 s samples after 0.5 s; findings to +-2% within a\n"
+    "3-hour budget ('zapbench run --full --dry-run' prints every cell and the\n"
+    "estimate).\n"
     "Several hosts (README \"Several hosts\"): --server-host S --loader-hosts A,B runs\n"
     "every server arm on S and spreads each load over A and B (connections or rate\n"
     "shared out), all over OpenSSH with your ssh config and keys; the same zapbench\n"
@@ -103,7 +112,15 @@ bench::RunPlan parse(int argc, char** argv, bool& dry_run) {
   t.set("--dry-run", &dry_run, true,
         "print the cells, the samples and the estimated duration; measure nothing");
   t.text("--out", &q.out_dir, "DIR", "results directory").default_text("results/<UTC date-time>");
-  t.number("--repeats", &q.repeats, {1, 100}, "samples per cell");
+  t.number("--repeats", &q.repeats, {1, 100}, "first rounds: the samples every cell gets");
+  t.real("--precision", &q.precision, {.min = 0, .max = 1, .min_exclusive = true},
+         "more rounds for a finding until its interval is within +-this (0.03 = 3%)", "FRACTION")
+      .default_text("quick 0.03, full 0.02");
+  t.duration("--budget", &q.budget_s, {0, 7 * 86400}, "the whole run's time; 0: the first rounds only")
+      .default_text("quick 10m, full 3h");
+  t.real("--margin", &q.margin, {.min = 0, .max = 0.5, .min_exclusive = true},
+         "'equivalent' is an interval within 1 +- this (0.03 = 3%)", "FRACTION");
+  t.set("--no-control", &q.control, false, "no control copy of a cell");
   t.duration("--duration", &q.duration_s, {0, 86400, true}, "recorded time per sample")
       .default_text("by mode");
   t.duration("--warmup", &q.warmup_s, {0, 86400}, "unrecorded time before each sample")
@@ -163,9 +180,10 @@ bench::RunPlan parse(int argc, char** argv, bool& dry_run) {
   t.section("microbenchmarks:");
   t.set("--no-micro", &q.micro, false, "skip the microbenchmarks");
   t.text("--micro-filter", &q.micro_filter, "REGEX", "run only these microbenchmarks").no_default();
-  t.number("--micro-repetitions", &q.micro_repetitions, {1, 100}, "repetitions of each");
-  t.duration("--micro-min-time", &q.micro_min_time_s, {0, 86400, true}, "per benchmark repetition")
-      .default_text("quick 200ms, full 500ms");
+  t.number("--micro-repetitions", &q.micro_repetitions, {1, 100},
+           "rounds of the microbenchmarks (a process each)");
+  t.duration("--micro-min-time", &q.micro_min_time_s, {0, 86400, true}, "per benchmark and round")
+      .default_text("quick 50ms, full 200ms");
   t.parse(argc, argv);
   q.hosts.link_delay_ms = link_delay_s * 1000;
   q.go = bench::probe_go(go_binary);
@@ -259,11 +277,35 @@ void raise_fd_limit() {
   }
 }
 
+// The run's budget, or the user's mistake in giving it (exits 2).
+double budget_or_die(const bench::RunPlan& p, const std::vector<bench::CellPlan>& cells) {
+  try {
+    return bench::run_budget_s(p, cells);
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "zapbench: run: %s\n", e.what());
+    std::exit(2);
+  }
+}
+
+// What the run will take: its budget, and how the first rounds fit in it.
+void print_estimate(const bench::RunPlan& p, const std::vector<bench::CellPlan>& cells, double budget_s) {
+  const double first_s = bench::estimated_run_s(p, cells);
+  if (budget_s <= 0 || budget_s <= first_s)
+    std::printf("estimated duration: %s (the first rounds; no more rounds fit the budget)\n",
+                bench::duration_text(first_s).c_str());
+  else
+    std::printf(
+        "estimated duration: %s, the budget (the first rounds ~%s, then rounds of the findings' cells "
+        "until each is within +-%g%% or the budget is spent)\n",
+        bench::duration_text(budget_s).c_str(), bench::duration_text(first_s).c_str(), p.cfg.precision * 100);
+}
+
 }  // namespace
 
 // --dry-run: the plan as it would run, and nothing measured or written.
 int print_plan(const bench::RunPlan& p) {
   const std::vector<bench::CellPlan> cells = bench::plan_cells(p);
+  const double budget_s = budget_or_die(p, cells);
   std::size_t runnable = 0;
   std::printf("zapbench run (%s), dry run: nothing is measured or written\n", p.cfg.mode.c_str());
   for (const bench::CellPlan& cp : cells) {
@@ -271,10 +313,13 @@ int print_plan(const bench::RunPlan& p) {
     std::printf("  %s%s%s\n", bench::cell_label(cp.cell).c_str(),
                 cp.cell.unavailable.empty() ? "" : ": unavailable: ", cp.cell.unavailable.c_str());
   }
-  std::printf("%zu cells (%zu unavailable) x %u repeats = %zu samples of %.1f s + %.1f s warm-up; %s\n",
-              cells.size(), cells.size() - runnable, p.cfg.repeats, runnable * p.cfg.repeats,
-              p.cfg.duration_s, p.cfg.warmup_s, p.micro ? "the microbenchmarks first" : "no microbenchmarks");
-  std::printf("estimated duration: %s\n", bench::duration_text(bench::estimated_run_s(p, cells)).c_str());
+  std::printf(
+      "%zu cells (%zu unavailable) x %u first rounds = %zu samples of %.2f s + %.2f s warm-up; %s\n",
+      cells.size(), cells.size() - runnable, p.cfg.repeats, runnable * p.cfg.repeats, p.cfg.duration_s,
+      p.cfg.warmup_s,
+      p.micro ? ("the microbenchmarks first, " + std::to_string(p.cfg.micro_repetitions) + " rounds").c_str()
+              : "no microbenchmarks");
+  print_estimate(p, cells, budget_s);
   return 0;
 }
 
@@ -288,6 +333,8 @@ int cmd_run(int argc, char** argv) {
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
   std::signal(SIGPIPE, SIG_IGN);
+  std::vector<bench::CellPlan> cells = bench::plan_cells(p);
+  p.cfg.budget_s = budget_or_die(p, cells);
   std::printf("zapbench run (%s): results in %s\n", p.cfg.mode.c_str(), p.out_dir.c_str());
   std::fflush(stdout);
   // The hosts first: a host that fails its preflight stops the run before
@@ -320,64 +367,65 @@ int cmd_run(int argc, char** argv) {
   if (p.cfg.server_cpus == p.cfg.loader_cpus && (p.hosts.netns > 0 || !p.hosts.several()))
     res.notes.push_back("server and loader share CPUs " + net::cpu_list_text(p.cfg.server_cpus) +
                         ": this machine has one CPU for both, so their work is not separated");
-  std::printf("  estimated duration: %s\n",
-              bench::duration_text(bench::estimated_run_s(p, bench::plan_cells(p))).c_str());
-  std::printf("  server CPUs %s, loader CPUs %s, %u repeats, %.1f s + %.1f s warm-up per sample\n",
+  std::printf("  ");
+  print_estimate(p, cells, p.cfg.budget_s);
+  std::printf("  server CPUs %s, loader CPUs %s, %u first rounds, %.2f s + %.2f s warm-up per sample\n",
               net::cpu_list_text(p.cfg.server_cpus).c_str(), net::cpu_list_text(p.cfg.loader_cpus).c_str(),
               p.cfg.repeats, p.cfg.duration_s, p.cfg.warmup_s);
   std::fflush(stdout);
+  bench::Rounds rounds(ctx, cells, res, t_start);
 
-  // 2. The microbenchmarks.
-  if (p.micro) {
-    std::printf("[micro] codec microbenchmarks, %u repetitions of %g s each (log: %s/micro.log)...\n",
+  // 2. The microbenchmarks, a process per round.
+  if (p.micro && !g_interrupted) {
+    std::printf("[micro] codec microbenchmarks, %u rounds of %g s each (logs: %s/micro-r*.log)...\n",
                 p.cfg.micro_repetitions, p.cfg.micro_min_time_s, p.out_dir.c_str());
     std::fflush(stdout);
-    bench::run_micro(ctx, res);
-    bench::run_go_micro(ctx, res);
+    rounds.micro();
     for (const std::string& n : res.notes) std::printf("[micro] %s\n", n.c_str());
     std::printf("[micro] %zu figures in %s\n", res.micro.figures.size(),
-                bench::duration_text(std::chrono::duration<double>(Clock::now() - t_start).count()).c_str());
-    std::printf("[micro] instructions per request of the request paths (callgrind)...\n");
-    std::fflush(stdout);
-    bench::run_instructions(ctx, res);
-    const report::Instructions& ins = res.micro.instructions;
-    if (!ins.callgrind_unavailable.empty())
-      std::printf("[micro] callgrind unavailable: %s\n", ins.callgrind_unavailable.c_str());
-    if (!ins.figures.empty()) std::printf("[micro] %zu request paths counted\n", ins.figures.size());
+                bench::duration_text(rounds.elapsed_s()).c_str());
+    if (!g_interrupted) {
+      std::printf("[micro] instructions per request of the request paths (callgrind)...\n");
+      std::fflush(stdout);
+      bench::run_instructions(ctx, res);
+      const report::Instructions& ins = res.micro.instructions;
+      if (!ins.callgrind_unavailable.empty())
+        std::printf("[micro] callgrind unavailable: %s\n", ins.callgrind_unavailable.c_str());
+      if (!ins.figures.empty()) std::printf("[micro] %zu request paths counted\n", ins.figures.size());
+    }
   }
 
-  // 3. The end-to-end matrix: every cell once per round; odd rounds run
-  // backwards so no arm always follows the same neighbour.
-  std::vector<bench::CellPlan> cells = bench::plan_cells(p);
-  std::size_t runnable = 0;
-  for (const bench::CellPlan& cp : cells) {
-    if (cp.cell.unavailable.empty())
-      ++runnable;
-    else
+  // 3. The end-to-end matrix: the first rounds of every cell, then rounds of
+  // what the findings compare until each is precise or the budget is spent.
+  for (const bench::CellPlan& cp : cells)
+    if (!cp.cell.unavailable.empty())
       std::printf("[e2e] %s: unavailable: %s\n", bench::cell_label(cp.cell).c_str(),
                   cp.cell.unavailable.c_str());
+  rounds.first();
+  if (!g_interrupted) {
+    std::printf("[e2e] more rounds of the findings' cells until each is within +-%g%% (budget %s, %s left)\n",
+                p.cfg.precision * 100, bench::duration_text(p.cfg.budget_s).c_str(),
+                bench::duration_text(std::max(0.0, p.cfg.budget_s - rounds.elapsed_s())).c_str());
+    std::fflush(stdout);
   }
-  bench::Progress progress(runnable * p.cfg.repeats,
-                           p.cfg.warmup_s + p.cfg.duration_s + bench::kSampleOverheadS +
-                               (p.hosts.several() ? bench::kHostsSampleOverheadS : 0),
-                           isatty(STDOUT_FILENO) != 0);
-  std::printf("[e2e] %zu cells x %u repeats = %zu samples, ~%s\n", runnable, p.cfg.repeats, progress.total(),
-              bench::duration_text(progress.eta_s()).c_str());
-  std::fflush(stdout);
-  for (unsigned r = 0; r < p.cfg.repeats && !g_interrupted; ++r)
-    for (std::size_t k = 0; k < cells.size() && !g_interrupted; ++k) {
-      bench::CellPlan& cp = cells[r % 2 == 0 ? k : cells.size() - 1 - k];
-      if (!cp.cell.unavailable.empty()) continue;
-      progress.starting(cp.cell, r, p.cfg.repeats);
-      std::string failure;
-      cp.cell.samples.push_back(bench::run_sample(ctx, cp, r, failure));
-      progress.finished(cp.cell, cp.cell.samples.back(), failure);
-      if (!failure.empty())
-        res.notes.push_back(bench::cell_label(cp.cell) + ", round " + std::to_string(r + 1) + ": " + failure);
-    }
+  const bench::ExtraRounds extra = rounds.until_precise();
+  std::printf("[e2e] %u more rounds (%zu samples, %u with microbenchmarks)%s\n", extra.rounds, extra.samples,
+              extra.micro_rounds,
+              extra.budget_spent        ? "; the budget is spent"
+              : extra.interrupted       ? "; interrupted"
+              : extra.imprecise.empty() ? "; every finding within its precision"
+                                        : "");
+  if (!extra.imprecise.empty()) {
+    char precision[32];
+    std::snprintf(precision, sizeof precision, "%g%%", p.cfg.precision * 100);
+    std::string what = std::to_string(extra.imprecise.size()) + " findings not within ±" + precision +
+                       " when the run ended" + (extra.budget_spent ? " (the budget was spent)" : "") + ": ";
+    for (std::size_t i = 0; i < extra.imprecise.size(); ++i) what += (i ? "; " : "") + extra.imprecise[i];
+    res.notes.push_back(what);
+  }
   if (g_interrupted) res.notes.push_back("interrupted: the run was stopped before every sample was taken");
-  for (bench::CellPlan& cp : cells) res.cells.push_back(std::move(cp.cell));
-  res.env.wall_s = std::chrono::duration<double>(Clock::now() - t_start).count();
+  rounds.publish();
+  res.env.wall_s = rounds.elapsed_s();
 
   // 4. The results and the reports.
   write_text(folder.file("results.json"), report::to_json(res));

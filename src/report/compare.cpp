@@ -1,38 +1,42 @@
 // report/compare.cpp — `zapbench compare A B`: per cell (requests/s, p99) and
-// per microbenchmark (ns/op), the change of the median from run A to run B
-// and whether it exceeds the noise of both runs. Noise is a run's own spread,
-// (max − min) / median of its samples. A change is "beyond noise" only when
-// |change| exceeds the spread of A and of B; with fewer than two samples on
-// either side there is no noise estimate, so it is never called significant
-// and the table says "no noise estimate". Cells that did not run (unavailable
-// or without samples) count as absent on that side.
+// per microbenchmark (ns/op), run B against run A, unpaired (two runs share
+// no rounds): the ratio of medians B ÷ A with its 95% bootstrap interval and
+// a Mann–Whitney U test per figure, the tests' false-discovery rate held at
+// q by Benjamini–Hochberg across every figure compared (hundreds are: at a
+// per-figure 5%, a tenth of an identical pair's figures would "change"). A
+// figure is improved or regressed only when it is a discovery and its
+// interval excludes 1; held when its interval lies within ±margin;
+// undecided otherwise. A side with too few samples for the test (results of
+// runs before verdicts had 3) falls back to the rule of those runs — beyond
+// both runs' spreads — labelled as such. Cells that did not run
+// (unavailable or without samples) count as absent on that side.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 
 #include "report/document.hpp"
+#include "stats/rng.hpp"
 
 namespace report {
 namespace {
 
 bool usable(const Cell& c) { return c.unavailable.empty() && !c.samples.empty(); }
 
-Change change(const std::string& key, const std::string& figure, const Samples& a, const Samples& b) {
+Change change(const std::string& key, const std::string& figure, stats::Better better, const Samples& a,
+              const Samples& b) {
   Change c;
   c.key = key;
   c.figure = figure;
+  c.better = better;
   c.a = a.median();
   c.b = b.median();
-  c.change = c.a != 0 ? c.b / c.a - 1 : c.b == 0 ? 0 : INFINITY;
-  c.noise = std::max(a.spread(), b.spread());
   c.samples_a = unsigned(a.values.size());
   c.samples_b = unsigned(b.values.size());
-  c.significant = c.samples_a >= 2 && c.samples_b >= 2 && std::fabs(c.change) > a.spread() &&
-                  std::fabs(c.change) > b.spread();
+  c.a_samples = a;
+  c.b_samples = b;
   return c;
 }
-
-bool has_estimate(const Change& c) { return c.samples_a >= 2 && c.samples_b >= 2; }
 
 std::string value(const Change& c, double v) {
   if (c.figure == "requests/s") return doc::grouped(v) + " req/s";
@@ -45,10 +49,27 @@ std::size_t display_width(const std::string& s) {
   return std::size_t(std::count_if(s.begin(), s.end(), [](char ch) { return (ch & 0xC0) != 0x80; }));
 }
 
+std::string percent(double v) { return doc::fixed(v * 100, v * 100 < 10 ? 1 : 0) + "%"; }
+
 }  // namespace
 
-Comparison compare(const Results& a, const Results& b) {
+std::string_view to_string(Change::Verdict v) noexcept {
+  switch (v) {
+    case Change::Verdict::improved:
+      return "improved";
+    case Change::Verdict::regressed:
+      return "regressed";
+    case Change::Verdict::held:
+      return "held";
+    case Change::Verdict::undecided:
+      break;
+  }
+  return "undecided";
+}
+
+Comparison compare(const Results& a, const Results& b, const CompareOptions& o) {
   Comparison out;
+  out.options = o;
   std::map<std::string, const Cell*> cells_b;
   for (const Cell& c : b.cells)
     if (usable(c)) cells_b.emplace(c.id(), &c);
@@ -61,8 +82,9 @@ Comparison compare(const Results& a, const Results& b) {
       out.only_in_a.push_back(ca.id());
       continue;
     }
-    out.changes.push_back(change(ca.id(), "requests/s", ca.rate(), it->second->rate()));
-    out.changes.push_back(change(ca.id(), "p99", ca.p99(), it->second->p99()));
+    out.changes.push_back(
+        change(ca.id(), "requests/s", stats::Better::higher, ca.rate(), it->second->rate()));
+    out.changes.push_back(change(ca.id(), "p99", stats::Better::lower, ca.p99(), it->second->p99()));
   }
   std::map<std::string, const MicroFigure*> micro_b;
   for (const MicroFigure& f : b.micro.figures) micro_b.emplace(f.name, &f);
@@ -73,7 +95,8 @@ Comparison compare(const Results& a, const Results& b) {
     if (it == micro_b.end())
       out.only_in_a.push_back("micro/" + f.name);
     else
-      out.changes.push_back(change("micro/" + f.name, "ns/op", f.ns_per_op, it->second->ns_per_op));
+      out.changes.push_back(
+          change("micro/" + f.name, "ns/op", stats::Better::lower, f.ns_per_op, it->second->ns_per_op));
   }
   for (const Cell& c : b.cells)
     if (usable(c) && !seen_in_a.count(c.id()) &&
@@ -83,37 +106,103 @@ Comparison compare(const Results& a, const Results& b) {
     if (!seen_in_a.count("micro/" + f.name) &&
         std::find(out.only_in_b.begin(), out.only_in_b.end(), "micro/" + f.name) == out.only_in_b.end())
       out.only_in_b.push_back("micro/" + f.name);
+
+  // The tests first, over every figure both runs can test; then each figure's
+  // interval and verdict, a difference decided only for a discovery.
+  stats::Method m;
+  m.margin = o.margin;
+  const unsigned need = m.min_samples;
+  std::vector<double> p;
+  for (Change& c : out.changes) {
+    c.tested = c.samples_a >= need && c.samples_b >= need;
+    p.push_back(c.tested ? stats::mann_whitney_p(c.a_samples.values, c.b_samples.values) : NAN);
+  }
+  const std::vector<bool> discovery = stats::benjamini_hochberg(p, o.fdr);
+  for (std::size_t i = 0; i < out.changes.size(); ++i) {
+    Change& c = out.changes[i];
+    if (!c.tested) {
+      // The rule of runs before verdicts: beyond the spread (max - min) / median of A and of B.
+      const double change = c.a != 0 ? c.b / c.a - 1 : 0;
+      const bool spreads = c.samples_a >= 2 && c.samples_b >= 2;
+      c.verdict = Change::Verdict::undecided;
+      c.fallback =
+          spreads && std::fabs(change) > c.a_samples.spread() && std::fabs(change) > c.b_samples.spread()
+              ? "beyond noise"
+          : spreads ? "within noise"
+                    : "no noise estimate";
+      c.estimate.ratio = c.a != 0 ? c.b / c.a : NAN;
+      continue;
+    }
+    // A figure that is no discovery gets an alpha no p can meet: its interval alone can only say held.
+    c.estimate = stats::unpaired(c.b_samples.values, c.a_samples.values, c.better,
+                                 stats::seed_of(c.key + "|" + c.figure), m, discovery[i] ? 1.0 : -1.0);
+    c.estimate.p = p[i];
+    switch (c.estimate.verdict) {
+      case stats::Verdict::ahead:
+        c.verdict = Change::Verdict::improved;
+        break;
+      case stats::Verdict::behind:
+        c.verdict = Change::Verdict::regressed;
+        break;
+      case stats::Verdict::equivalent:
+        c.verdict = Change::Verdict::held;
+        break;
+      case stats::Verdict::undecided:
+        c.verdict = Change::Verdict::undecided;
+        break;
+    }
+  }
   return out;
 }
 
 std::string compare_text(const Comparison& c) {
-  std::vector<std::vector<std::string>> rows = {{"key", "figure", "A", "B", "change", "noise", "verdict"}};
-  std::size_t beyond = 0, within = 0, unknown = 0;
+  std::vector<std::vector<std::string>> rows = {
+      {"key", "figure", "A", "B", "B ÷ A (95% interval)", "p", "verdict"}};
+  std::size_t improved = 0, regressed = 0, held = 0, undecided = 0, fallback = 0;
   for (const Change& ch : c.changes) {
-    std::string verdict;
-    if (!has_estimate(ch)) {
-      verdict = "no noise estimate (" + std::to_string(std::min(ch.samples_a, ch.samples_b)) + " sample" +
-                (std::min(ch.samples_a, ch.samples_b) == 1 ? ")" : "s)");
-      ++unknown;
-    } else if (ch.significant) {
-      verdict = "beyond noise";
-      ++beyond;
+    std::string ratio = "n/a", p = "—", verdict(to_string(ch.verdict));
+    if (!ch.fallback.empty()) {
+      ++fallback;
+      if (std::isfinite(ch.estimate.ratio)) ratio = doc::fixed(ch.estimate.ratio, 3) + "×";
+      verdict = "too few samples (" + std::to_string(std::min(ch.samples_a, ch.samples_b)) +
+                "): " + ch.fallback + ", by the spread rule of older runs";
     } else {
-      verdict = "within noise";
-      ++within;
+      if (std::isfinite(ch.estimate.ratio))
+        ratio = doc::fixed(ch.estimate.ratio, 3) + "× (" + doc::fixed(ch.estimate.lo, 3) + "–" +
+                doc::fixed(ch.estimate.hi, 3) + ")";
+      if (std::isfinite(ch.estimate.p)) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.2g", ch.estimate.p);
+        p = buf;
+      }
+      switch (ch.verdict) {
+        case Change::Verdict::improved:
+          ++improved;
+          break;
+        case Change::Verdict::regressed:
+          ++regressed;
+          break;
+        case Change::Verdict::held:
+          ++held;
+          break;
+        case Change::Verdict::undecided:
+          ++undecided;
+          break;
+      }
     }
-    rows.push_back({ch.key, ch.figure, value(ch, ch.a), value(ch, ch.b),
-                    std::isfinite(ch.change)
-                        ? (ch.change >= 0 ? "+" : "") + doc::fixed(ch.change * 100, 1) + "%"
-                        : "n/a",
-                    has_estimate(ch) ? doc::fixed(ch.noise * 100, 1) + "%" : "—", verdict});
+    rows.push_back({ch.key, ch.figure, value(ch, ch.a), value(ch, ch.b), ratio, p, verdict});
   }
   std::vector<std::size_t> width(rows[0].size(), 0);
   for (const auto& row : rows)
     for (std::size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], display_width(row[i]));
+  const CompareOptions& o = c.options;
   std::string out =
-      "change = median B / median A - 1; noise = the larger spread (max - min) / median of A and B;\n"
-      "beyond noise = |change| exceeds the spread of A and the spread of B.\n\n";
+      "Unpaired, each figure: B ÷ A = median B / median A, its 95% bootstrap interval, and the two-sided\n"
+      "Mann–Whitney U p. Benjamini–Hochberg holds the false-discovery rate of the tests at " +
+      percent(o.fdr) +
+      ".\nimproved / regressed: a discovery whose interval excludes 1 (requests/s up, p99 and ns/op down is\n"
+      "improved); held: the interval lies within ±" +
+      percent(o.margin) + "; undecided: neither (more samples, or a quieter\nmachine, could decide).\n\n";
   for (const auto& row : rows) {
     std::string line;
     for (std::size_t i = 0; i < row.size(); ++i) {
@@ -125,9 +214,12 @@ std::string compare_text(const Comparison& c) {
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + "\n";
   }
-  out += "\n" + std::to_string(c.changes.size()) + " figures: " + std::to_string(beyond) + " beyond noise, " +
-         std::to_string(within) + " within noise, " + std::to_string(unknown) +
-         " without a noise estimate.\n";
+  out += "\n" + std::to_string(c.changes.size()) + " figures: " + std::to_string(improved + regressed) +
+         " changed (" + std::to_string(improved) + " improved, " + std::to_string(regressed) +
+         " regressed), " + std::to_string(held) + " held, " + std::to_string(undecided) + " undecided";
+  if (fallback > 0)
+    out += ", " + std::to_string(fallback) + " with too few samples for the test (the spread rule instead)";
+  out += ".\n";
   for (const auto& [title, keys] :
        {std::pair{"only in A", &c.only_in_a}, std::pair{"only in B", &c.only_in_b}}) {
     if (keys->empty()) continue;

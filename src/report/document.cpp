@@ -12,7 +12,9 @@
 #include <set>
 #include <tuple>
 
+#include "report/findings.hpp"
 #include "report/gbench.hpp"
+#include "report/select.hpp"
 
 namespace report::doc {
 
@@ -40,8 +42,6 @@ std::string grouped(double v) {
 }
 
 namespace {
-
-const char* const kOps[] = {"Decode", "Encode", "Serde", "Handler"};
 
 // "median (min–max)", each number formatted like the median; one sample: the value alone.
 std::string med_range(const Samples& s, double scale, bool group) {
@@ -90,68 +90,97 @@ std::string version_commit(const std::string& version) {
   return version.substr(from, version.find(' ', from) - from);
 }
 
-// The three families every table groups codecs by: by content type when the
-// run recorded the codec, by name otherwise (runs before the binary peers had
-// ZAP and JSON codecs only).
-enum class Family { zap, json, peer };
-Family family(const Results& r, const std::string& name) {
-  for (const Codec& c : r.codecs)
-    if (c.name == name)
-      return c.content_type == "application/zap"    ? Family::zap
-             : c.content_type == "application/json" ? Family::json
-                                                    : Family::peer;
-  return name == "zap" || name == "zap-fresh" ? Family::zap : Family::json;
+// --- building blocks -----------------------------------------------------------
+
+// --- verdicts ---------------------------------------------------------------------
+// Every comparison the report prints goes through stats (model.hpp: paired
+// by round; unpaired where two kinds of measurement meet) and is shown the
+// same way: how many times better the first is than the second (above 1× =
+// better: its requests/s ÷ the other's, or the other's time ÷ its own), the
+// 95% interval of that, and the verdict.
+
+// An estimate turned the way the report reads it: x above 1 = the subject better.
+struct Shown {
+  double x = NAN, lo = NAN, hi = NAN;
+  const stats::Estimate* e = nullptr;
+};
+Shown shown(const stats::Estimate& e, stats::Better better) {
+  if (better == stats::Better::higher) return {e.ratio, e.lo, e.hi, &e};
+  return {1 / e.ratio, 1 / e.hi, 1 / e.lo, &e};
 }
-bool is_json(const Results& r, const std::string& name) {
-  return !name.empty() && family(r, name) == Family::json;
+
+// The marks of the tables' ÷ columns; the legend is mark_legend().
+const char* mark(stats::Verdict v) {
+  switch (v) {
+    case stats::Verdict::ahead:
+      return "▲";
+    case stats::Verdict::behind:
+      return "▼";
+    case stats::Verdict::equivalent:
+      return "≈";
+    case stats::Verdict::undecided:
+      break;
+  }
+  return "?";
 }
-bool trusted_input_only(const Results& r, const std::string& name) {
-  for (const Codec& c : r.codecs)
-    if (c.name == name) return c.trusted_input_only;
+
+// Whether the run recorded rounds at all: results.json of runs before
+// verdicts did not, and their comparisons fall back to ratios of medians.
+bool rounds_recorded(const Results& r) {
+  for (const Cell& c : r.cells)
+    for (const E2ESample& e : c.samples)
+      if (e.round) return true;
+  for (const MicroFigure& f : r.micro.figures)
+    if (!f.ns_per_op.rounds.empty()) return true;
   return false;
 }
-// "text" (JSON) or "binary" (ZAP and the binary peers): the groups of every table.
-const char* format_of(const Results& r, const std::string& name) {
-  return is_json(r, name) ? "text" : "binary";
-}
 
-std::size_t codec_rank(const Results& r, const std::string& name) {
-  for (std::size_t i = 0; i < r.codecs.size(); ++i)
-    if (r.codecs[i].name == name) return i;
-  return r.codecs.size();
-}
+std::string margin_text(const Results& r) { return fixed(method(r.config).margin * 100, 0) + "%"; }
 
-// The figure of `op` on `codec`, or null.
-const MicroFigure* find_figure(const Micro& m, std::string_view op, std::string_view codec) {
-  for (const MicroFigure& f : m.figures)
-    if (f.op == op && f.codec == codec) return &f;
-  return nullptr;
-}
-
-// The fastest C++ codec of family `fam` for `op` by median, ties to the codec
-// the registry lists first; null when none ran. The Go reference's rows are
-// not C++ codecs; a decoder for trusted input only is not a peer a server
-// could use, so it is never "the fastest binary peer" (its rows still show).
-const MicroFigure* fastest_of(const Results& r, std::string_view op, Family fam) {
-  const MicroFigure* best = nullptr;
-  for (const MicroFigure& f : r.micro.figures) {
-    if (f.op != op || is_go_codec(f.codec) || family(r, f.codec) != fam || trusted_input_only(r, f.codec))
-      continue;
-    const double ns = f.ns_per_op.median();
-    if (!best || ns < best->ns_per_op.median() ||
-        (ns == best->ns_per_op.median() && codec_rank(r, f.codec) < codec_rank(r, best->codec)))
-      best = &f;
+// "1.24× (1.15–1.33) ▲" in a table; too few rounds: "1.24× ? (2 rounds)";
+// no rounds recorded (older results): the ratio of medians alone.
+std::string verdict_cell(const stats::Estimate& e, stats::Better better) {
+  const Shown s = shown(e, better);
+  if (!std::isfinite(s.x)) return "—";
+  if (!e.computed()) {
+    if (e.n == 0 && e.why.starts_with("no rounds")) return times(s.x);
+    return times(s.x) + " ? (" + std::to_string(e.n) + (e.n == 1 ? " round)" : " rounds)");
   }
-  return best;
-}
-const MicroFigure* fastest_json(const Results& r, std::string_view op) {
-  return fastest_of(r, op, Family::json);
-}
-const MicroFigure* fastest_peer(const Results& r, std::string_view op) {
-  return fastest_of(r, op, Family::peer);
+  return times(s.x) + " (" + fixed(s.lo, 2) + "–" + fixed(s.hi, 2) + ") " + mark(e.verdict);
 }
 
-// --- building blocks -----------------------------------------------------------
+// "ahead, 1.24× (1.15–1.33×), 12 rounds" in a sentence.
+std::string verdict_text(const stats::Estimate& e, stats::Better better) {
+  const Shown s = shown(e, better);
+  const std::string rounds = std::to_string(e.n) + (e.paired ? (e.n == 1 ? " round" : " rounds")
+                                                             : (e.n == 1 ? " sample each" : " samples each"));
+  if (!e.computed()) return "undecided, " + times(s.x) + " (no interval: " + e.why + ")";
+  return std::string(stats::to_string(e.verdict)) + ", " + times(s.x) + " (" + fixed(s.lo, 2) + "–" +
+         fixed(s.hi, 2) + "×), " + rounds;
+}
+
+// A ratio that is a proportion, not a contest: "41% (39–43%)" or "24× (21–27×)"
+// with its interval, no verdict; without an interval, the ratio and "?".
+std::string interval_text(const stats::Estimate& e, bool percent) {
+  if (!std::isfinite(e.ratio)) return "—";
+  auto f = [&](double v) { return percent ? fixed(v * 100, 0) : fixed(v, v < 10 ? 2 : 1); };
+  const std::string unit = percent ? "%" : "×";
+  if (!e.computed()) return f(e.ratio) + unit + (e.why.starts_with("no rounds") ? "" : " ?");
+  return f(e.ratio) + unit + " (" + f(e.lo) + "–" + f(e.hi) + unit + ")";
+}
+
+// The legend under a table with ÷ columns.
+Runs mark_legend(const Results& r) {
+  if (!rounds_recorded(r))
+    return {
+        "This results.json records no rounds (a run from before verdicts): ratios of medians only, no "
+        "interval and no verdict."};
+  return {
+      "In brackets the 95% confidence interval; ▲ ahead (the interval lies above 1×), ▼ behind (below "
+      "1×), ≈ equivalent (within ±" +
+      margin_text(r) +
+      "), ? undecided (neither; with too few rounds, their count) — How it was measured says how."};
+}
 
 struct Out {
   std::vector<Block> blocks;
@@ -229,6 +258,55 @@ void when_where(const Results& r, Out& out) {
   }
 }
 
+// How the comparisons are made: the method of src/stats, in words, with this run's settings.
+void statistics(const Results& r, Out& out) {
+  const Config& c = r.config;
+  if (!rounds_recorded(r)) {
+    out.para(
+        {"Comparisons: this results.json records no rounds (a run from before verdicts), so none can be "
+         "paired and none has an interval or a verdict. Ratios are ratios of medians, with the extremes "
+         "the min–max ranges allow; read none as decided."});
+    return;
+  }
+  const stats::Method m = method(c);
+  std::vector<Runs> items = {
+      {strong("A comparison is a verdict."),
+       " Two figures measured in the same rounds are compared paired: the ratio is the geometric mean of the "
+       "per-round ratios, its 95% confidence interval a studentized bootstrap (bootstrap-t, " +
+           std::to_string(m.resamples) +
+           " resamples of the rounds, seeded from the samples, so the same results.json prints the same "
+           "interval) of the mean log ratio, never narrower than Student's t (and Student's t alone below 5 "
+           "rounds). Verdicts: ahead or behind when the interval excludes 1×; equivalent when it lies within "
+           "±" +
+           margin_text(r) + "; undecided otherwise, or with fewer than " + std::to_string(m.min_rounds) +
+           " rounds. Where two kinds of measurement meet (a microbenchmark against an end-to-end sample), "
+           "the comparison is unpaired: the ratio of medians and a percentile bootstrap."},
+      {strong("Rounds until decided."),
+       std::isfinite(c.precision)
+           ? " After the first rounds, the cells and microbenchmarks that What it found compares got more "
+             "rounds, one at a time, until each finding's interval was within ±" +
+                 fixed(c.precision * 100, 1) +
+                 "% (with the rounds' spread at the upper 90% bound of its estimate, " +
+                 "so that stopping when the rounds happen to agree does not narrow the intervals) or the run "
+                 "had taken its budget of " +
+                 seconds(c.budget_s) +
+                 ". It stops on precision, never on a verdict. The tables say how many rounds each cell got."
+           : " Every cell got the same rounds (no precision asked for)."},
+      {strong("The control."),
+       " One cell runs twice in every round, as two cells (the same binary and flags, at other places in the "
+       "round): its comparison with itself shows what the method calls a difference where there is none."},
+      {strong("Many comparisons."),
+       " The tables hold hundreds of verdicts; at 95%, about 1 in 20 comparisons of two equal figures is "
+       "called ahead or behind by chance. The findings are few and fixed by the plan (only which codec is "
+       "the fastest JSON or binary peer, and where ZAP peaks, is taken from the medians); read a lone ▲ or "
+       "▼ in a table with that in mind. ",
+       code("zapbench compare"),
+       " controls the false-discovery rate across every figure it compares (Benjamini–Hochberg)."},
+  };
+  out.para({"How the comparisons are made (src/stats, tested on seeded synthetic data in tests/stats):"});
+  out.bullets(std::move(items));
+}
+
 void how_measured(const Results& r, Out& out) {
   const Config& c = r.config;
   const Environment& env = r.env;
@@ -249,11 +327,16 @@ void how_measured(const Results& r, Out& out) {
                 link_of(env) + ".";
   out.bullets({
       {where},
-      {"End to end: every cell is run " + std::to_string(c.repeats) + " times, " + seconds(c.duration_s) +
-       " measured after " + seconds(c.warmup_s) +
-       " of warm-up; each cell a fresh server process and a fresh loader process."},
-      {"Repeats are interleaved across arms: round k of every cell runs before round k+1 of any, so a slow "
-       "phase of the machine hits every arm alike."},
+      {rounds_recorded(r)
+           ? "End to end, in rounds: every cell ran " + std::to_string(c.repeats) + " first rounds, " +
+                 seconds(c.duration_s) + " measured after " + seconds(c.warmup_s) +
+                 " of warm-up, each sample a fresh server process and a fresh loader process. Round k of "
+                 "every cell runs before round k+1 of any, odd rounds backwards, so a slow phase of the "
+                 "machine hits every arm alike and two arms' samples pair by round."
+           : "End to end: every cell is run " + std::to_string(c.repeats) + " times, " +
+                 seconds(c.duration_s) + " measured after " + seconds(c.warmup_s) +
+                 " of warm-up; each cell a fresh server process and a fresh loader process; repeats "
+                 "interleaved across arms (round k of every cell before round k+1 of any)."},
       {"Every figure is the median of its samples, with min–max beside it. A cell whose requests/s spread "
        "(max − min) / median exceeds " +
        noisy_pct + " is flagged ⚠ noisy — flagged, never hidden."},
@@ -263,10 +346,18 @@ void how_measured(const Results& r, Out& out) {
        "streams on HTTP/2 and gRPC (h2c, libnghttp2 on both sides), calls answered in any order on ZAP-RPC. "
        "HTTP/2's flow-control windows are 16 MiB per stream and 2^31 − 1 per connection both ways, consumed "
        "as read, so no cell is bound by a window (docs/spec/http2-grpc.md)."},
-      {"Microbenchmarks: Google Benchmark in one process, CPU time per op, " +
-       std::to_string(c.micro_repetitions) + " repetitions of at least " + seconds(c.micro_min_time_s) +
-       " each; heap allocations counted by a replaced global operator new."},
+      {rounds_recorded(r)
+           ? "Microbenchmarks: Google Benchmark, CPU time per op, in rounds too: each round a process of its "
+             "own (a process's code layout and heap move a figure by more than its repetitions do), " +
+                 std::to_string(c.micro_repetitions) + " first rounds of at least " +
+                 seconds(c.micro_min_time_s) +
+                 " per benchmark; heap allocations counted by a replaced global operator new."
+           : "Microbenchmarks: Google Benchmark in one process, CPU time per op, " +
+                 std::to_string(c.micro_repetitions) + " repetitions of at least " +
+                 seconds(c.micro_min_time_s) +
+                 " each; heap allocations counted by a replaced global operator new."},
   });
+  statistics(r, out);
   if (!env.hosts.empty()) {
     out.para({"Hosts, as their preflight found them (the same build on each):"});
     Table hosts{{"role", "host", "CPU", "CPUs", "commit"}, "lllrl", {}};
@@ -321,8 +412,6 @@ void fairness(const Results& r, Out& out) {
 
 // --- microbenchmarks ---------------------------------------------------------------
 
-Samples server_cpu_per_request_ns(const Results& r, const Cell& c);
-
 // Server/<framing>/<body>: the server's own per-request code on in-memory
 // bytes, beside its codec's share (Handler/<body>) and, when the run measured
 // the same cell end to end at depth 16, the server's CPU per request there:
@@ -362,9 +451,9 @@ void request_path(const Results& r, Out& out) {
     return nullptr;
   };
   Table t{{"request path", "ns/request", "instructions/request", "codec: Handler ns",
-           "framing, routing, answer ns", "allocs", "end to end: server CPU ns/request",
-           "kernel and event loop ns"},
-          "lrrrrrrr",
+           "framing, routing, answer ns", "codec's share", "allocs", "end to end: server CPU ns/request",
+           "kernel and event loop ns", "end to end ÷ in memory"},
+          "lrrrrrrrrr",
           {}};
   for (const MicroFigure& f : m.figures) {
     if (f.op != "Server") continue;
@@ -378,12 +467,20 @@ void request_path(const Results& r, Out& out) {
     row.emplace_back(handler ? sig(handler->ns_per_op.median()) : body == "hello" ? "0" : "—");
     row.emplace_back(handler || body == "hello" ? sig(path_ns - (handler ? handler->ns_per_op.median() : 0))
                                                 : "—");
+    // The codec's share of the path, paired by round (both are microbenchmarks of the same process).
+    row.emplace_back(
+        handler ? interval_text(paired(handler->ns_per_op, f.ns_per_op, stats::Better::lower, r.config), true)
+        : body == "hello" ? "0%"
+                          : "—");
     row.emplace_back(count(f.allocs_per_op));
     if (const Cell* c = cell_of(framing, body)) {
-      const double e2e_ns = server_cpu_per_request_ns(r, *c).median();
-      row.emplace_back(sig(e2e_ns) + " (c " + std::to_string(c->connections) + ")");
-      row.emplace_back(sig(e2e_ns - path_ns));
+      const Samples e2e = c->server_cpu_per_request_ns(r.config);
+      row.emplace_back(sig(e2e.median()) + " (c " + std::to_string(c->connections) + ")");
+      row.emplace_back(sig(e2e.median() - path_ns));
+      // Two kinds of measurement (a sample end to end, a microbenchmark round): unpaired.
+      row.emplace_back(interval_text(unpaired(e2e, f.ns_per_op, stats::Better::lower, r.config), false));
     } else {
+      row.emplace_back("—");
       row.emplace_back("—");
       row.emplace_back("—");
     }
@@ -395,10 +492,12 @@ void request_path(const Results& r, Out& out) {
       {"Server/<framing>/<body> runs the server's own per-request code — the framing's scan, the "
        "route, the codec, the answer written into the connection's output buffer — on 16 pipelined "
        "requests at a time in memory, with no syscalls; ns per request (median of the repetitions, "
-       "min–max). Beside it the codec's share (Handler/<body>: decode, compute, encode), the rest "
-       "(framing, routing, the answer's head), and, where this run measured the same cell end to end "
+       "min–max). Beside it the codec's part (Handler/<body>: decode, compute, encode), the rest "
+       "(framing, routing, the answer's head) and the codec's share of the path (Handler ÷ path, "
+       "paired by round, with its 95% interval); and, where this run measured the same cell end to end "
        "at pipeline depth 16, the server's CPU per request there: the difference is the kernel's and "
-       "the event loop's. ",
+       "the event loop's, and end to end ÷ in memory says how many times the request costs in a real "
+       "server (unpaired: two kinds of measurement, with its 95% interval). ",
        code("zapbench instructions"), " counts the same paths' instructions per request (callgrind, ",
        ins.requests > 0 ? grouped(static_cast<double>(ins.requests)) + " requests each" : "not run",
        ins.tools.empty() ? "" : ", " + ins.tools,
@@ -462,15 +561,17 @@ void go_reference(const Results& r, Out& out) {
     return cpp.empty() ? fastest_json(r, op) : find(op, cpp);
   };
   out.heading(3, "The Go reference, measured here");
-  out.para({"The Go reference's own codecs (", code("go/"),
-            " in this repository: encoding/json, goccy/go-json, "
-            "bytedance/sonic, and zap-proto/go when the build has it) on the same record, the same values "
-            "and the same compute, each result checked before it is timed; Go's testing.Benchmark, pinned to "
-            "one CPU like the C++ micro, GOMAXPROCS=1, default GOGC. C++ ÷ Go = the Go figure ÷ its C++ "
-            "counterpart's (above 1× = C++ faster): a Go JSON codec against the fastest C++ JSON codec of "
-            "the op, go/zap against zap. Published: the reference's own figures, measured elsewhere on "
-            "other hardware (GB10 arm64), for orientation only. Command: ",
-            code(m.go_command.empty() ? "not run" : m.go_command)});
+  out.para(
+      {"The Go reference's own codecs (", code("go/"),
+       " in this repository: encoding/json, goccy/go-json, "
+       "bytedance/sonic, and zap-proto/go when the build has it) on the same record, the same values "
+       "and the same compute, each result checked before it is timed; Go's testing.Benchmark, pinned to "
+       "one CPU like the C++ micro, GOMAXPROCS=1, default GOGC, each round beside the C++ round of the same "
+       "number. C++ ÷ Go = the Go figure ÷ its C++ counterpart's, paired by round (above 1× = C++ "
+       "faster): a Go JSON codec against the fastest C++ JSON codec of the op, go/zap against zap. "
+       "Published: the reference's own figures, measured elsewhere on "
+       "other hardware (GB10 arm64), for orientation only. Command: ",
+       code(m.go_command.empty() ? "not run" : m.go_command)});
   if (!go_codecs.empty()) {
     Table t{{"Go codec", "op", "Go ns/op", "allocs", "C++ counterpart", "C++ ns/op", "C++ ÷ Go",
              "published (elsewhere)"},
@@ -484,11 +585,12 @@ void go_reference(const Results& r, Out& out) {
         std::string published = "—";
         for (const Published& p : kPublished)
           if (codec == p.codec && std::string_view(op) == p.op) published = p.figure;
-        t.rows.push_back(
-            {codec, op, med_range(g->ns_per_op, 1, false), count(g->allocs_per_op), c ? c->codec : "—",
-             c ? sig(c->ns_per_op.median()) : "—",
-             c && c->ns_per_op.median() > 0 ? times(g->ns_per_op.median() / c->ns_per_op.median()) : "—",
-             published});
+        t.rows.push_back({codec, op, med_range(g->ns_per_op, 1, false), count(g->allocs_per_op),
+                          c ? c->codec : "—", c ? sig(c->ns_per_op.median()) : "—",
+                          c ? verdict_cell(paired(c->ns_per_op, g->ns_per_op, stats::Better::lower, r.config),
+                                           stats::Better::lower)
+                            : "—",
+                          published});
       }
     out.table(std::move(t));
   }
@@ -556,9 +658,9 @@ void micro(const Results& r, Out& out) {
     Table ratios{{"format", "codec"}, "ll", {}};
     Runs fastest{
         "Speed against the fastest JSON codec and the fastest binary peer of each op: their ns/op ÷ this "
-        "codec's (above 1× = faster than the best of them; a decoder for trusted input only is never the "
-        "best peer). Fastest:"};
-    std::map<std::string, double> best_json_ns, best_peer_ns;
+        "codec's, paired by round (above 1× = faster than the best of them; a decoder for trusted input "
+        "only is never the best peer). Fastest:"};
+    std::map<std::string, const MicroFigure*> best_json, best_peer;
     bool first = true;
     for (const char* op : kOps) {
       ratios.header.push_back(std::string(op) + " ÷ JSON");
@@ -566,8 +668,8 @@ void micro(const Results& r, Out& out) {
       ratios.align += "rr";
       const MicroFigure* bj = fastest_json(r, op);
       const MicroFigure* bp = fastest_peer(r, op);
-      if (bj) best_json_ns[op] = bj->ns_per_op.median();
-      if (bp) best_peer_ns[op] = bp->ns_per_op.median();
+      if (bj) best_json[op] = bj;
+      if (bp) best_peer[op] = bp;
       if (!bj && !bp) continue;
       std::string what = std::string(first ? " " : "; ") + op + ":";
       if (bj) what += " JSON " + bj->codec + " (" + sig(bj->ns_per_op.median()) + " ns)";
@@ -578,24 +680,27 @@ void micro(const Results& r, Out& out) {
       first = false;
     }
     fastest.push_back(".");
-    auto ratio = [&](const std::map<std::string, double>& best, const char* op,
+    auto ratio = [&](const std::map<std::string, const MicroFigure*>& best, const char* op,
                      const MicroFigure* f) -> Text {
       const auto b = best.find(op);
-      return f && b != best.end() && f->ns_per_op.median() > 0 ? times(b->second / f->ns_per_op.median())
-                                                               : "—";
+      if (!f || b == best.end()) return "—";
+      if (b->second == f) return "1× (itself)";
+      return verdict_cell(paired(f->ns_per_op, b->second->ns_per_op, stats::Better::lower, r.config),
+                          stats::Better::lower);
     };
     for (const std::string& codec : codecs) {
       std::vector<Text> row{format_of(r, codec), codec};
       for (const char* op : kOps) {
         const MicroFigure* f = find(op, codec);
-        row.push_back(ratio(best_json_ns, op, f));
-        row.push_back(ratio(best_peer_ns, op, f));
+        row.push_back(ratio(best_json, op, f));
+        row.push_back(ratio(best_peer, op, f));
       }
       ratios.rows.push_back(std::move(row));
     }
-    if (!best_json_ns.empty() || !best_peer_ns.empty()) {
+    if (!best_json.empty() || !best_peer.empty()) {
       out.para(std::move(fastest));
       out.table(std::move(ratios));
+      out.para(mark_legend(r));
     }
 
     for (const char* op : kOps) {
@@ -639,81 +744,6 @@ void micro(const Results& r, Out& out) {
 }
 
 // --- cost against work: Logs/<op>/<codec>/<N> --------------------------------------
-
-const char* const kLogOps[] = {"Encode", "DecodeAll", "AccessOne", "ScanField"};
-
-// One Logs/<op>/<codec>/<N> figure, its name taken apart. The limits are
-// Logs/Copy/memcpy/<N> and Logs/ScanField/structs/<N>: not codecs.
-struct LogFigure {
-  std::string op, codec;
-  double n = 0;
-  const MicroFigure* f = nullptr;
-};
-bool is_log_limit(std::string_view codec) { return codec == "memcpy" || codec == "structs"; }
-
-std::vector<LogFigure> log_figures(const Micro& m) {
-  std::vector<LogFigure> out;
-  for (const MicroFigure& f : m.figures) {
-    if (f.op != "Logs") continue;
-    const auto a = f.codec.find('/'), b = f.codec.rfind('/');
-    if (a == std::string::npos || b == a) continue;
-    LogFigure lf{f.codec.substr(0, a), f.codec.substr(a + 1, b - a - 1), 0, &f};
-    try {
-      lf.n = std::stod(f.codec.substr(b + 1));
-    } catch (const std::exception&) {
-      continue;
-    }
-    if (lf.n > 0 && f.ns_per_op.median() > 0) out.push_back(std::move(lf));
-  }
-  return out;
-}
-
-struct LogTable {
-  std::vector<LogFigure> figs;
-  std::vector<double> ns;           // every N measured, ascending
-  std::vector<std::string> codecs;  // grouped: text, then binary, each in registry order
-  const LogFigure* find(std::string_view op, std::string_view codec, double n) const {
-    for (const LogFigure& f : figs)
-      if (f.op == op && f.codec == codec && f.n == n) return &f;
-    return nullptr;
-  }
-  // The slope of ln(ns/op) against ln(N) over every N measured (least squares).
-  double slope(std::string_view op, std::string_view codec) const {
-    double sx = 0, sy = 0, sxx = 0, sxy = 0, k = 0;
-    for (double n : ns)
-      if (const LogFigure* f = find(op, codec, n)) {
-        const double x = std::log(n), y = std::log(f->f->ns_per_op.median());
-        sx += x, sy += y, sxx += x * x, sxy += x * y, k += 1;
-      }
-    if (k < 2 || k * sxx - sx * sx <= 0) return NAN;
-    return (k * sxy - sx * sy) / (k * sxx - sx * sx);
-  }
-  // The fastest codec of a family for op at N (a trusted-input decoder never counts as a peer).
-  const LogFigure* fastest(const Results& r, std::string_view op, double n, Family fam) const {
-    const LogFigure* best = nullptr;
-    for (const LogFigure& f : figs)
-      if (f.op == op && f.n == n && !is_log_limit(f.codec) && family(r, f.codec) == fam &&
-          !trusted_input_only(r, f.codec) && (!best || f.f->ns_per_op.median() < best->f->ns_per_op.median()))
-        best = &f;
-    return best;
-  }
-};
-
-LogTable log_table(const Results& r) {
-  LogTable t;
-  t.figs = log_figures(r.micro);
-  for (const LogFigure& f : t.figs) {
-    if (std::find(t.ns.begin(), t.ns.end(), f.n) == t.ns.end()) t.ns.push_back(f.n);
-    if (!is_log_limit(f.codec) && std::find(t.codecs.begin(), t.codecs.end(), f.codec) == t.codecs.end())
-      t.codecs.push_back(f.codec);
-  }
-  std::sort(t.ns.begin(), t.ns.end());
-  std::stable_sort(t.codecs.begin(), t.codecs.end(), [&](const std::string& a, const std::string& b) {
-    return std::make_tuple(!is_json(r, a), codec_rank(r, a)) <
-           std::make_tuple(!is_json(r, b), codec_rank(r, b));
-  });
-  return t;
-}
 
 std::string n_label(double n) { return grouped(n); }
 
@@ -863,30 +893,6 @@ using bench::Arm;
 using bench::Framing;
 using bench::Scenario;
 
-struct RowKey {
-  Arm arm;
-  Framing framing;
-  std::string body;
-  auto operator<=>(const RowKey&) const = default;
-};
-
-bool row_before(const Results& r, const RowKey& a, const RowKey& b) {
-  auto key = [&](const RowKey& k) {
-    // Within a framing: no body (hello) first, then the text bodies (JSON), then the binary ones (ZAP, then
-    // the binary peers), each in registry order.
-    const int body_kind = k.body.empty() ? 0 : is_json(r, k.body) ? 1 : 2;
-    return std::make_tuple(k.arm, k.framing, body_kind, codec_rank(r, k.body), k.body);
-  };
-  return key(a) < key(b);
-}
-
-bool usable(const Cell& c) { return c.unavailable.empty() && !c.samples.empty(); }
-
-// "1 connection", "16 connections".
-std::string connections_text(unsigned n) {
-  return std::to_string(n) + (n == 1 ? " connection" : " connections");
-}
-
 std::string row_label(const Results& r, const RowKey& k, const std::vector<const Cell*>& cells) {
   if (k.arm == Arm::floor) {
     for (const Cell* c : cells)
@@ -895,6 +901,7 @@ std::string row_label(const Results& r, const RowKey& k, const std::vector<const
                count(std::round(c->samples[0].bytes_received_per_response)) + " B)";
     return "floor (raw TCP echo)";
   }
+  if (k.control) return row_label(r, {k.arm, k.framing, k.body, false}, cells) + " — control copy";
   std::string label =
       std::string(bench::to_string(k.arm)) + " " + std::string(bench::display_name(k.framing));
   if (k.body.empty()) return label;
@@ -905,72 +912,6 @@ std::string row_label(const Results& r, const RowKey& k, const std::vector<const
   if (k.body == "zap") return label + " + ZAP";
   if (family(r, k.body) == Family::peer) return label + " + " + k.body;
   return label + " + ZAP (" + k.body + ")";
-}
-
-struct Group;
-std::string group_anchor(const Group& g);
-
-struct Group {
-  Scenario scenario = Scenario::hello;
-  unsigned logs = 0;  // logs: N (one group per N and depth)
-  unsigned pipeline = 1;
-  std::vector<const Cell*> cells;
-  std::vector<RowKey> rows;
-  std::vector<unsigned> connections;  // of the cells that ran
-
-  [[nodiscard]] std::vector<const Cell*> row_cells(const RowKey& k) const {
-    std::vector<const Cell*> v;
-    for (const Cell* c : cells)
-      if (RowKey{c->arm, c->framing, c->body} == k) v.push_back(c);
-    return v;
-  }
-  [[nodiscard]] const Cell* find(const RowKey& k, unsigned conns) const {
-    for (const Cell* c : cells)
-      if (c->connections == conns && RowKey{c->arm, c->framing, c->body} == k) return c;
-    return nullptr;
-  }
-};
-
-// "rpc", "logs N=100".
-std::string group_scenario(const Group& g) {
-  std::string s(bench::to_string(g.scenario));
-  if (g.scenario == Scenario::logs) s += " N=" + std::to_string(g.logs);
-  return s;
-}
-
-// "e2e-rpc-p16", "e2e-logs-100-p1".
-std::string group_id(const Group& g) {
-  std::string s = "e2e-" + std::string(bench::to_string(g.scenario));
-  if (g.scenario == Scenario::logs) s += "-" + std::to_string(g.logs);
-  return s + "-p" + std::to_string(g.pipeline);
-}
-
-std::string group_anchor(const Group& g) { return group_id(g); }
-
-std::vector<Group> groups(const Results& r) {
-  std::vector<Group> gs;
-  for (const Cell& c : r.cells) {
-    auto it = std::find_if(gs.begin(), gs.end(), [&](const Group& g) {
-      return g.scenario == c.scenario && g.logs == c.logs && g.pipeline == c.pipeline;
-    });
-    if (it == gs.end()) it = gs.insert(gs.end(), Group{c.scenario, c.logs, c.pipeline, {}, {}, {}});
-    it->cells.push_back(&c);
-  }
-  std::stable_sort(gs.begin(), gs.end(), [](const Group& a, const Group& b) {
-    return std::make_tuple(a.scenario, a.logs, a.pipeline) < std::make_tuple(b.scenario, b.logs, b.pipeline);
-  });
-  for (Group& g : gs) {
-    std::set<unsigned> conns;
-    for (const Cell* c : g.cells) {
-      RowKey k{c->arm, c->framing, c->body};
-      if (std::find(g.rows.begin(), g.rows.end(), k) == g.rows.end()) g.rows.push_back(k);
-      if (c->unavailable.empty()) conns.insert(c->connections);
-    }
-    std::stable_sort(g.rows.begin(), g.rows.end(),
-                     [&](const RowKey& a, const RowKey& b) { return row_before(r, a, b); });
-    g.connections.assign(conns.begin(), conns.end());
-  }
-  return gs;
 }
 
 std::uint64_t errors(const Cell& c) {
@@ -985,20 +926,6 @@ std::string whole_row_unavailable(const std::vector<const Cell*>& cells) {
   for (const Cell* c : cells)
     if (c->unavailable != cells[0]->unavailable) return "";
   return cells[0]->unavailable;
-}
-
-// The server's CPU time per request, ns: its CPU time over the whole sample
-// (warm-up and window; nginx's workers included, as its master reaps them)
-// over the requests it served at the measured rate in that time. Approximate
-// by the server's start-up and the drain (milliseconds), exact enough to show
-// where the server, not the loader, is the cost.
-Samples server_cpu_per_request_ns(const Results& r, const Cell& c) {
-  Samples out;
-  const double seconds = r.config.warmup_s + r.config.duration_s;
-  for (const E2ESample& e : c.samples)
-    if (e.requests_per_s > 0 && seconds > 0)
-      out.values.push_back(e.server_cpu_s * 1e9 / (e.requests_per_s * seconds));
-  return out;
 }
 
 enum class Figure { rate, p99, server_cpu, mb_per_s };
@@ -1041,7 +968,7 @@ Table e2e_table(const Results& r, const Group& g, Figure fig, std::vector<std::s
       } else if (fig == Figure::p99) {
         row.emplace_back(med_range(c->p99(), 1000, false));
       } else if (fig == Figure::server_cpu) {
-        row.emplace_back(med_range(server_cpu_per_request_ns(r, *c), 1000, false));
+        row.emplace_back(med_range(c->server_cpu_per_request_ns(r.config), 1000, false));
       } else if (fig == Figure::mb_per_s) {
         row.emplace_back(med_range(c->mb_per_s(), 1, false));
       } else {
@@ -1079,19 +1006,6 @@ Table e2e_table(const Results& r, const Group& g, Figure fig, std::vector<std::s
   return t;
 }
 
-double median_rate(const Cell* c) { return c && usable(*c) ? c->rate().median() : NAN; }
-
-// The zapbench cell of the group whose body is of family `fam`, on `framing` at `conns` connections, with
-// the highest median requests/s (ties to the first); null when none ran.
-const Cell* fastest_body(const Results& r, const Group& g, Family fam, Framing framing, unsigned conns) {
-  const Cell* best = nullptr;
-  for (const Cell* c : g.cells)
-    if (c->arm == Arm::zapbench && c->framing == framing && c->connections == conns && !c->body.empty() &&
-        family(r, c->body) == fam && usable(*c) && (!best || c->rate().median() > best->rate().median()))
-      best = c;
-  return best;
-}
-
 void ratios(const Results& r, const Group& g, Out& out) {
   // Which comparisons this group has at all.
   bool has_json = false, has_peer = false, has_floor = false;
@@ -1115,28 +1029,31 @@ void ratios(const Results& r, const Group& g, Out& out) {
       t.align += "r";
     }
   }
-  auto floor_rate = [&](unsigned conns) {
+  auto floor_cell = [&](unsigned conns) -> const Cell* {
     for (const Cell* c : g.cells)
-      if (c->arm == Arm::floor && c->connections == conns && usable(*c))
-        return by_bytes ? c->mb_per_s().median() : c->rate().median();
-    return double(NAN);
+      if (c->arm == Arm::floor && c->connections == conns && usable(*c)) return c;
+    return nullptr;
   };
-  auto median_bytes = [&](const Cell* c) { return c && usable(*c) ? c->mb_per_s().median() : NAN; };
+  // The row's cell against another of the group, paired by round; "itself" against itself.
+  auto against = [&](const Cell* mine, const Cell* other, bool bytes) -> Text {
+    if (!mine || !other || !usable(*mine)) return "—";
+    if (mine == other) return "1× (itself)";
+    return verdict_cell(bytes ? paired(mine->mb_per_s(), other->mb_per_s(), stats::Better::higher, r.config)
+                              : paired(mine->rate(), other->rate(), stats::Better::higher, r.config),
+                        stats::Better::higher);
+  };
   for (const RowKey& k : g.rows) {
     if (k.arm != Arm::zapbench) continue;
     std::vector<Text> row{row_label(r, k, g.row_cells(k))};
     for (unsigned conns : g.connections) {
-      const double mine = median_rate(g.find(k, conns));
-      if (has_json)
-        row.emplace_back(times(mine / median_rate(fastest_body(r, g, Family::json, k.framing, conns))));
-      if (has_peer)
-        row.emplace_back(times(mine / median_rate(fastest_body(r, g, Family::peer, k.framing, conns))));
-      if (has_floor)
-        row.emplace_back(times((by_bytes ? median_bytes(g.find(k, conns)) : mine) / floor_rate(conns)));
+      const Cell* mine = g.find(k, conns);
+      if (has_json) row.push_back(against(mine, fastest_body(r, g, Family::json, k.framing, conns), false));
+      if (has_peer) row.push_back(against(mine, fastest_body(r, g, Family::peer, k.framing, conns), false));
+      if (has_floor) row.push_back(against(mine, floor_cell(conns), by_bytes));
     }
     t.rows.push_back(std::move(row));
   }
-  Runs caption{"Ratios of median requests/s: "};
+  Runs caption{"Requests/s against the best of each kind, paired by round (above 1× = this row faster): "};
   if (has_json)
     caption.push_back(
         "÷ best JSON divides by the fastest zapbench JSON body on the same framing, connections and depth; ");
@@ -1151,12 +1068,13 @@ void ratios(const Results& r, const Group& g, Out& out) {
   caption.push_back("— where there is nothing to compare with.");
   out.para(std::move(caption));
   out.table(std::move(t));
+  out.para(mark_legend(r));
 }
 
 // Our server against the Go reference's on the cells both served: the same
 // framing, the same body on the wire (the loader's codec), the same
-// connections and depth — requests/s ÷ requests/s, and the server CPU per
-// request of the Go arm ÷ ours (above 1× = ours faster / cheaper).
+// connections and depth — requests/s, and the server CPU per request of the
+// Go arm ÷ ours (above 1× = ours faster / cheaper), paired by round.
 void go_ratios(const Results& r, const Group& g, Out& out) {
   std::set<Arm> go_arms;  // in report order
   for (const Cell* c : g.cells)
@@ -1169,7 +1087,7 @@ void go_ratios(const Results& r, const Group& g, Out& out) {
       t.align += "r";
     }
   for (const RowKey& k : g.rows) {
-    if (k.arm != Arm::zapbench) continue;
+    if (k.arm != Arm::zapbench || k.control) continue;
     std::vector<Text> row{row_label(r, k, g.row_cells(k))};
     bool any = false;
     for (Arm a : go_arms)
@@ -1182,17 +1100,22 @@ void go_ratios(const Results& r, const Group& g, Out& out) {
         }
         any = true;
         row.emplace_back(
-            times(mine->rate().median() / go->rate().median()) + ", " +
-            times(server_cpu_per_request_ns(r, *go).median() / server_cpu_per_request_ns(r, *mine).median()));
+            verdict_cell(paired(mine->rate(), go->rate(), stats::Better::higher, r.config),
+                         stats::Better::higher) +
+            ", " +
+            verdict_cell(paired(mine->server_cpu_per_request_ns(r.config),
+                                go->server_cpu_per_request_ns(r.config), stats::Better::lower, r.config),
+                         stats::Better::lower));
       }
     if (any) t.rows.push_back(std::move(row));
   }
   if (t.rows.empty()) return;
   out.para(
-      {"Against the Go reference's servers on the same cells: zapbench's median requests/s ÷ the Go "
-       "arm's, then the Go arm's server CPU per request ÷ zapbench's (above 1× = zapbench faster, "
+      {"Against the Go reference's servers on the same cells, paired by round: zapbench's requests/s ÷ the "
+       "Go arm's, then the Go arm's server CPU per request ÷ zapbench's (above 1× = zapbench faster, "
        "cheaper). The body on the wire is the same JSON; the Go arm decodes it with its own codec."});
   out.table(std::move(t));
+  out.para(mark_legend(r));
 }
 
 void charts(const Results& r, const Group& g, const std::string& where, Out& out) {
@@ -1233,256 +1156,145 @@ void charts(const Results& r, const Group& g, const std::string& where, Out& out
 
 // --- what it found: the summary the report opens with ----------------------------------
 
-// "23.1× (20.5–25.0×)": how many times `other` takes ZAP's `zap` — the ratio of
-// medians, and the extremes the min–max ranges allow.
-std::string ratio_with_spread(const Samples& other, const Samples& zap) {
-  if (other.values.empty() || zap.values.empty() || zap.median() <= 0 || zap.min() <= 0) return "—";
-  return times(other.median() / zap.median()) + " (" + fixed(other.min() / zap.max(), 2) + "–" +
-         fixed(other.max() / zap.min(), 2) + "×)";
+// A finding's figure: "5.45 ns", "248,592" (requests/s), "2.1 µs", "412" (MB/s).
+std::string value_text(const Finding& f, double v) {
+  switch (f.unit) {
+    case Finding::Unit::ns:
+      return sig(v) + " ns";
+    case Finding::Unit::requests_per_s:
+      return grouped(v);  // the figure's name says the unit
+    case Finding::Unit::cpu_ns:
+      return sig(v / 1000) + " µs";
+    case Finding::Unit::mb_per_s:
+      return sig(v);
+  }
+  return sig(v);
+}
+
+const char* figure_text(Finding::Unit u) {
+  switch (u) {
+    case Finding::Unit::ns:
+      return "time per op";
+    case Finding::Unit::requests_per_s:
+      return "requests/s";
+    case Finding::Unit::cpu_ns:
+      return "server CPU per request";
+    case Finding::Unit::mb_per_s:
+      return "MB/s of responses";
+  }
+  return "";
+}
+
+// "23.1× (20.5–25.0×, min–max)": a run without rounds has no interval, only
+// the ratio of medians and the extremes its min–max ranges allow.
+std::string legacy_text(const Finding& f, const Results& r) {
+  const std::string s = f.keys.size() == 2 ? f.keys[0] : "", b = f.keys.size() == 2 ? f.keys[1] : "";
+  auto samples_of = [&](const std::string& key) -> Samples {
+    if (key.starts_with(kMicroKey)) {
+      for (const MicroFigure& m : r.micro.figures)
+        if (key.substr(kMicroKey.size()) == m.name) return m.ns_per_op;
+      return {};
+    }
+    for (const Cell& c : r.cells)
+      if (c.id() == key)
+        return f.unit == Finding::Unit::requests_per_s ? c.rate()
+               : f.unit == Finding::Unit::mb_per_s     ? c.mb_per_s()
+                                                       : c.server_cpu_per_request_ns(r.config);
+    return {};
+  };
+  Samples x = samples_of(s), y = samples_of(b);
+  if (f.better == stats::Better::lower) std::swap(x, y);  // above 1× = the first is better
+  if (x.values.empty() || y.values.empty() || y.median() <= 0 || y.min() <= 0) return "—";
+  return times(x.median() / y.median()) + " (" + fixed(x.min() / y.max(), 2) + "–" +
+         fixed(x.max() / y.min(), 2) + "×, min–max)";
+}
+
+Runs finding_item(const Results& r, const Finding& f, bool legacy) {
+  Runs item{strong(f.title), " — " + std::string(figure_text(f.unit)) + ": " + f.subject + " (" +
+                                 value_text(f, f.subject_value) + ") against " + f.baseline + " (" +
+                                 value_text(f, f.baseline_value) + "): "};
+  if (legacy)
+    item.push_back(legacy_text(f, r) + " (no verdict: no rounds recorded)");
+  else
+    item.push_back(strong(verdict_text(f.estimate, f.better)));
+  item.push_back(" — ");
+  item.push_back(link("table", f.anchor));
+  item.push_back(".");
+  return item;
 }
 
 void found(const Results& r, Out& out) {
-  std::vector<Runs> items, e2e_items;
-  for (const char* op : kOps) {
-    const MicroFigure* z = find_figure(r.micro, op, "zap");
-    if (!z) continue;
-    Runs item{strong(op), ": ZAP " + sig(z->ns_per_op.median()) + " ns;"};
-    for (auto [best, what] : {std::pair{fastest_json(r, op), " the fastest JSON, "},
-                              std::pair{fastest_peer(r, op), " the fastest binary peer, "}}) {
-      if (!best) continue;
-      item.push_back(std::string(item.size() > 2 ? ";" : "") + what + best->codec + " (" +
-                     sig(best->ns_per_op.median()) + " ns), takes " +
-                     ratio_with_spread(best->ns_per_op, z->ns_per_op) + " ZAP's time");
-    }
-    item.push_back(" — ");
-    item.push_back(link("table", "micro"));
-    item.push_back(".");
-    items.push_back(std::move(item));
-  }
-
-  // End to end: rpc at the deepest pipeline (where the body's cost shows most), ZAP's best connection count.
-  const std::vector<Group> gs = groups(r);
-  const Group* deepest = nullptr;
-  for (const Group& g : gs)
-    if (g.scenario == Scenario::rpc && (!deepest || g.pipeline > deepest->pipeline)) deepest = &g;
-  if (deepest) {
-    const Group& g = *deepest;
-    for (Framing framing : bench::kFramings) {
-      const Cell* zap = nullptr;
-      for (const Cell* c : g.cells)
-        if (c->arm == Arm::zapbench && c->framing == framing && c->body == "zap" && usable(*c) &&
-            (!zap || c->rate().median() > zap->rate().median()))
-          zap = c;
-      if (!zap) continue;
-      const Samples zap_cpu = server_cpu_per_request_ns(r, *zap);
-      Runs item{strong(std::string(bench::display_name(framing)) + ", rpc, depth " +
-                       std::to_string(g.pipeline) + ", " + connections_text(zap->connections)),
-                ": ZAP " + grouped(zap->rate().median()) + " requests/s at " + sig(zap_cpu.median() / 1000) +
-                    " µs server CPU per request;"};
-      bool any = false;
-      for (auto [fam, what] : {std::pair{Family::json, " the fastest JSON body, "},
-                               std::pair{Family::peer, " the fastest binary peer, "}}) {
-        const Cell* b = fastest_body(r, g, fam, framing, zap->connections);
-        if (!b) continue;
-        item.push_back(std::string(any ? ";" : "") + what + b->body + ", serves " +
-                       ratio_with_spread(b->rate(), zap->rate()) + " ZAP's requests/s at " +
-                       ratio_with_spread(server_cpu_per_request_ns(r, *b), zap_cpu) +
-                       " its server CPU per request");
-        any = true;
-      }
-      if (!any) continue;
-      item.push_back(" — ");
-      item.push_back(link("tables", group_anchor(g)));
-      item.push_back(".");
-      e2e_items.push_back(std::move(item));
-    }
-  }
-  // Multiplexing against in-order pipelining: ZAP-RPC's calls against ZAP-HTTP's requests, the ZAP body,
-  // one connection, the deepest depth (all the calls of one connection in flight at once).
-  if (deepest) {
-    const Group& g = *deepest;
-    auto one_connection = [&](Framing f) -> const Cell* {
-      for (const Cell* c : g.cells)
-        if (c->arm == Arm::zapbench && c->framing == f && c->body == "zap" && c->connections == 1 &&
-            usable(*c))
-          return c;
-      return nullptr;
-    };
-    const Cell* rpc = one_connection(Framing::zap_rpc);
-    const Cell* http = one_connection(Framing::zap_http);
-    if (rpc && http)
-      e2e_items.push_back(
-          {strong("ZAP-RPC against ZAP-HTTP, rpc, depth " + std::to_string(g.pipeline) + ", 1 connection"),
-           ": " + grouped(rpc->rate().median()) +
-               " calls/s multiplexed (answers matched by PromiseID) against " +
-               grouped(http->rate().median()) + " requests/s pipelined in order: " +
-               ratio_with_spread(rpc->rate(), http->rate()) + " the rate at " +
-               ratio_with_spread(server_cpu_per_request_ns(r, *rpc), server_cpu_per_request_ns(r, *http)) +
-               " the server CPU per request — ",
-           link("tables", group_anchor(g)), "."});
-  }
-  // ZAP against what binary RPC runs on, at every depth: ZAP-RPC + ZAP against the grpc++ arm (gRPC +
-  // protobuf) in server CPU per request, and on zapbench's own server the four corners of body x framing, so
-  // the reader sees which share of the saving is the body (gRPC + ZAP) and which the framing (ZAP-RPC +
-  // protobuf).
-  for (const Group& g : gs) {
-    if (g.scenario != Scenario::rpc) continue;
-    const Cell* ref = nullptr;
-    for (const Cell* c : g.cells)
-      if (c->arm == Arm::grpc_cpp && usable(*c) && (!ref || c->connections < ref->connections)) ref = c;
-    if (!ref) continue;
-    auto ours = [&](Framing f, const char* body) -> const Cell* {
-      for (const Cell* c : g.cells)
-        if (c->arm == Arm::zapbench && c->framing == f && c->body == body &&
-            c->connections == ref->connections && usable(*c))
-          return c;
-      return nullptr;
-    };
-    const Cell* zap = ours(Framing::zap_rpc, "zap");
-    if (!zap) continue;
-    const Samples ref_cpu = server_cpu_per_request_ns(r, *ref), zap_cpu = server_cpu_per_request_ns(r, *zap);
-    Runs item{strong("ZAP-RPC + ZAP against gRPC C++ (grpc++, protobuf), rpc, depth " +
-                     std::to_string(g.pipeline) + ", " + connections_text(ref->connections)),
-              ": " + sig(zap_cpu.median() / 1000) + " µs of server CPU per request against grpc++'s " +
-                  sig(ref_cpu.median() / 1000) + " µs, " + ratio_with_spread(zap_cpu, ref_cpu) +
-                  " of it, at " + ratio_with_spread(zap->rate(), ref->rate()) + " its requests/s"};
-    // Above the floor (the raw TCP echo at the same connections and depth): what is left when the
-    // kernel's and the machine's share of a request, which no server can shed, is taken out.
-    for (const Cell* c : g.cells)
-      if (c->arm == Arm::floor && c->connections == ref->connections && usable(*c)) {
-        const double floor_ns = server_cpu_per_request_ns(r, *c).median();
-        // The floor is its own process, measured in its own samples: where ours costs no more than it,
-        // ours is within the floor's noise, and a difference below zero would mean nothing.
-        if (zap_cpu.median() > floor_ns)
-          item.push_back("; above the floor (a raw TCP echo, " + sig(floor_ns / 1000) + " µs), " +
-                         sig((zap_cpu.median() - floor_ns) / 1000) + " µs against " +
-                         sig((ref_cpu.median() - floor_ns) / 1000) + " µs");
-        else
-          item.push_back("; the floor (a raw TCP echo) takes " + sig(floor_ns / 1000) +
-                         " µs: ZAP-RPC + ZAP costs no more than it, grpc++ " +
-                         sig((ref_cpu.median() - floor_ns) / 1000) + " µs above it");
-        break;
-      }
-    std::string corners;
-    for (auto [f, body, what] :
-         {std::tuple{Framing::grpc, "protobuf", "gRPC + protobuf"},
-          std::tuple{Framing::grpc, "zap", "gRPC + ZAP (the body changed)"},
-          std::tuple{Framing::zap_rpc, "protobuf", "ZAP-RPC + protobuf (the framing changed)"}})
-      if (const Cell* c = ours(f, body))
-        corners += std::string(corners.empty() ? "" : ", ") + what + " " +
-                   sig(server_cpu_per_request_ns(r, *c).median() / 1000) + " µs";
-    if (!corners.empty()) item.push_back("; on zapbench's own server " + corners);
-    item.push_back(" — ");
-    item.push_back(link("tables", group_anchor(g)));
-    item.push_back(".");
-    e2e_items.push_back(std::move(item));
-  }
-  // logs at the largest N (where bytes dominate), depth 1: ZAP's best MB/s against the floor's at the same
-  // connections (the floor carries ZAP's byte counts at that N).
-  const Group* largest = nullptr;
-  for (const Group& g : gs)
-    if (g.scenario == Scenario::logs &&
-        (!largest || g.logs > largest->logs || (g.logs == largest->logs && g.pipeline < largest->pipeline)))
-      largest = &g;
-  if (largest) {
-    const Group& g = *largest;
-    const Cell* floor = nullptr;
-    for (Framing framing : bench::kFramings) {
-      const Cell* zap = nullptr;
-      for (const Cell* c : g.cells)
-        if (c->arm == Arm::zapbench && c->framing == framing && c->body == "zap" && usable(*c) &&
-            (!zap || c->mb_per_s().median() > zap->mb_per_s().median()))
-          zap = c;
-      if (!zap) continue;
-      floor = nullptr;
-      for (const Cell* c : g.cells)
-        if (c->arm == Arm::floor && c->connections == zap->connections && usable(*c)) floor = c;
-      if (!floor) continue;
-      e2e_items.push_back(
-          {strong(std::string(bench::display_name(framing)) + ", " + group_scenario(g) + ", depth " +
-                  std::to_string(g.pipeline) + ", " + connections_text(zap->connections)),
-           ": ZAP " + sig(zap->mb_per_s().median()) + " MB/s of responses, " +
-               ratio_with_spread(zap->mb_per_s(), floor->mb_per_s()) +
-               " the floor's (a raw TCP echo of the same bytes) — ",
-           link("tables", group_anchor(g)), "."});
-    }
-  }
-  // Cost against work: DecodeAll at N = 1 000 (or the largest N measured) against the fastest of each
-  // family; AccessOne's growth; Encode's GB/s against memcpy's at the largest N.
-  std::vector<Runs> logs_items;
-  {
-    const LogTable t = log_table(r);
-    if (!t.ns.empty()) {
-      const double n_max = t.ns.back();
-      const double n_mid = std::find(t.ns.begin(), t.ns.end(), 1000.0) != t.ns.end() ? 1000.0 : n_max;
-      if (const LogFigure* z = t.find("DecodeAll", "zap", n_mid)) {
-        Runs item{strong("DecodeAll, N = " + n_label(n_mid)),
-                  ": ZAP " + sig(z->f->ns_per_op.median()) + " ns;"};
-        bool any = false;
-        for (auto [fam, what] : {std::pair{Family::json, " the fastest JSON, "},
-                                 std::pair{Family::peer, " the fastest binary peer, "}})
-          if (const LogFigure* b = t.fastest(r, "DecodeAll", n_mid, fam)) {
-            item.push_back(std::string(any ? ";" : "") + what + b->codec + " (" +
-                           sig(b->f->ns_per_op.median()) + " ns), takes " +
-                           ratio_with_spread(b->f->ns_per_op, z->f->ns_per_op) + " ZAP's time");
-            any = true;
-          }
-        item.push_back(" — ");
-        item.push_back(link("table", "logs"));
-        item.push_back(".");
-        logs_items.push_back(std::move(item));
-      }
-      const LogFigure* a1 = t.find("AccessOne", "zap", t.ns.front());
-      const LogFigure* an = t.find("AccessOne", "zap", n_max);
-      if (a1 && an && n_max > t.ns.front()) {
-        Runs item{strong("AccessOne"), ": ZAP reads log N/2 of " + n_label(n_max) + " logs in " +
-                                           sig(an->f->ns_per_op.median()) + " ns, " +
-                                           times(an->f->ns_per_op.median() / a1->f->ns_per_op.median()) +
-                                           " its time at N = " + n_label(t.ns.front())};
-        if (const LogFigure* b = t.fastest(r, "AccessOne", n_max, Family::json))
-          item.push_back("; the fastest JSON, " + b->codec + ", takes " + sig(b->f->ns_per_op.median()) +
-                         " ns");
-        if (const LogFigure* b = t.fastest(r, "AccessOne", n_max, Family::peer))
-          item.push_back("; the fastest binary peer, " + b->codec + ", " + sig(b->f->ns_per_op.median()) +
-                         " ns");
-        item.push_back(".");
-        logs_items.push_back(std::move(item));
-      }
-      const LogFigure* e = t.find("Encode", "zap", n_max);
-      const LogFigure* c = t.find("Copy", "memcpy", n_max);
-      if (e && c && e->f->wire_bytes > 0 && c->f->wire_bytes > 0) {
-        const double e_gbps = e->f->wire_bytes / e->f->ns_per_op.median();
-        const double c_gbps = c->f->wire_bytes / c->f->ns_per_op.median();
-        logs_items.push_back(
-            {strong("Encode, N = " + n_label(n_max)), ": ZAP writes " + sig(e_gbps) + " GB/s of answer, " +
-                                                          fixed(100 * e_gbps / c_gbps, 0) + "% of memcpy's " +
-                                                          sig(c_gbps) + " GB/s on the same bytes."});
-      }
-    }
-  }
-
-  if (items.empty() && e2e_items.empty() && logs_items.empty()) return;
+  const std::vector<Finding> all = findings(r);
+  if (all.empty()) return;
+  const bool legacy = !rounds_recorded(r);
   out.heading(2, "What it found", "found");
-  out.para(
-      {"Generated from this run's figures: ratios of medians, with the extremes the min–max ranges "
-       "allow in brackets. \"Takes N× ZAP's time\" and \"N× its server CPU\": above 1× ZAP is ahead; "
-       "\"serves N× ZAP's requests/s\": below 1× ZAP is ahead."});
-  if (!items.empty()) {
-    out.para({"Per op, in process (ns per op):"});
+  if (legacy)
+    out.para(
+        {"Generated from this run's figures. This results.json records no rounds (a run from before "
+         "verdicts), so no comparison has an interval or a verdict: each is the ratio of medians with "
+         "the extremes the min–max ranges allow — read none of them as decided. × reads: how many "
+         "times better the first named is (its rate ÷ the other's, or the other's time ÷ its own)."});
+  else
+    out.para(
+        {"Generated from this run's figures. Each line compares two figures measured in the same rounds: "
+         "× is how many times better the first named is (its rate ÷ the other's, or the other's time "
+         "÷ its own; the geometric mean of the per-round ratios), with its 95% confidence interval, and "
+         "the verdict — ahead or behind when the interval excludes 1×, equivalent when it lies within "
+         "±" +
+         margin_text(r) +
+         ". What the interval did not decide is listed apart as undecided, never as a result."});
+  std::vector<Runs> undecided;
+  for (auto [section, what] :
+       {std::pair{Finding::Section::micro, "Per op, in process (ns per op):"},
+        std::pair{Finding::Section::logs,
+                  "Cost against work, in process (the eth_getLogs answer of N logs):"},
+        std::pair{Finding::Section::e2e, ""}, std::pair{Finding::Section::control, ""}}) {
+    std::vector<Runs> items;
+    for (const Finding& f : all) {
+      if (f.section != section) continue;
+      if (!legacy && f.estimate.verdict == stats::Verdict::undecided && section != Finding::Section::control)
+        undecided.push_back(finding_item(r, f, legacy));
+      else
+        items.push_back(finding_item(r, f, legacy));
+    }
+    if (items.empty()) continue;
+    if (section == Finding::Section::e2e)
+      out.para({"End to end over " + transport(r.env) +
+                ", at the connection count where ZAP peaks: rpc at the deepest pipeline (where the body's "
+                "cost shows most), ZAP-RPC + ZAP against gRPC C++ at every depth, logs at the largest N and "
+                "the shallowest pipeline (where the bytes do):"});
+    else if (section == Finding::Section::control)
+      out.para(
+          {"The control: one cell run twice in every round, as two cells (the same binary and flags, "
+           "at other places in the round). Nothing differs between them, so any verdict but equivalent "
+           "or undecided here is the method's error, or drift within the rounds:"});
+    else
+      out.para({what});
     out.bullets(std::move(items));
   }
-  if (!logs_items.empty()) {
-    out.para({"Cost against work, in process (the eth_getLogs answer of N logs):"});
-    out.bullets(std::move(logs_items));
+  if (!undecided.empty()) {
+    out.para({"Undecided — the interval crosses 1× and reaches beyond ±" + margin_text(r) +
+              " (more rounds, or a quieter machine, could decide them):"});
+    out.bullets(std::move(undecided));
   }
-  if (!e2e_items.empty()) {
-    out.para(
-        {"End to end over " + transport(r.env) +
-         ", at the connection count where ZAP peaks: rpc at the deepest pipeline "
-         "(where the body's cost shows most), logs at the largest N and the shallowest pipeline (where the "
-         "bytes do):"});
-    out.bullets(std::move(e2e_items));
-  }
+}
+
+// How many rounds the group's cells got: the first rounds every cell had,
+// and the cells the findings gave more. Empty for runs without rounds.
+Runs rounds_note(const Results& r, const Group& g) {
+  if (!rounds_recorded(r)) return {};
+  std::size_t least = SIZE_MAX;
+  for (const Cell* c : g.cells)
+    if (usable(*c)) least = std::min(least, c->samples.size());
+  if (least == SIZE_MAX) return {};
+  std::string more;
+  for (const RowKey& k : g.rows)
+    for (unsigned conns : g.connections)
+      if (const Cell* c = g.find(k, conns); c && usable(*c) && c->samples.size() > least)
+        more += (more.empty() ? "" : "; ") + row_label(r, k, g.row_cells(k)) + ", c " +
+                std::to_string(conns) + ": " + std::to_string(c->samples.size());
+  return {"Rounds: " + std::to_string(least) + " for every cell" +
+          (more.empty() ? "." : "; more where a finding needed them — " + more + ".")};
 }
 
 void end_to_end(const Results& r, Out& out) {
@@ -1497,7 +1309,7 @@ void end_to_end(const Results& r, Out& out) {
        "cell's samples (min–max)."});
   for (const Group& g : groups(r)) {
     const std::string where = group_scenario(g) + ", pipeline depth " + std::to_string(g.pipeline);
-    out.heading(3, where, group_anchor(g));
+    out.heading(3, where, group_id(g));
     std::vector<std::string> error_notes, busy_notes;
     bool any_noisy = false;
     Table rate = e2e_table(r, g, Figure::rate, &error_notes, &any_noisy, &busy_notes);
@@ -1505,6 +1317,7 @@ void end_to_end(const Results& r, Out& out) {
     bool unused_noisy_mb = false;
     out.para({strong("Requests per second")});
     out.table(std::move(rate));
+    if (Runs note = rounds_note(r, g); !note.empty()) out.para(std::move(note));
     if (any_noisy)
       out.para({"⚠ noisy: requests/s spread (max − min) / median above " +
                 fixed(r.config.noisy_spread * 100, 0) +
@@ -1628,7 +1441,7 @@ void commands(const Results& r, Out& out) {
   for (const RowKey& k : keys) {
     std::vector<const Cell*> row;
     for (const Cell* c : cells)
-      if (RowKey{c->arm, c->framing, c->body} == k) row.push_back(c);
+      if (row_key(*c) == k) row.push_back(c);
     const Cell* rep = nullptr;
     for (const Cell* c : row)
       if (!rep && usable(*c) && !(c->server_command.empty() && c->loader_command.empty())) rep = c;

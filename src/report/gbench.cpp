@@ -27,7 +27,11 @@ double ns_of(double v, const std::string& unit) {
 
 }  // namespace
 
-void ingest_google_benchmark(const std::string& json_text, Micro& micro, std::vector<std::string>& notes) {
+void ingest_google_benchmark(const std::string& json_text, Micro& micro, std::vector<std::string>& notes,
+                             std::optional<unsigned> round) {
+  auto note_once = [&](const std::string& n) {
+    if (std::find(notes.begin(), notes.end(), n) == notes.end()) notes.push_back(n);
+  };
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(json_without_nan(json_text));
@@ -38,7 +42,7 @@ void ingest_google_benchmark(const std::string& json_text, Micro& micro, std::ve
     if (b.value("run_type", "") != "iteration") continue;
     const std::string name = b.value("run_name", b.value("name", ""));
     if (b.value("error_occurred", false)) {
-      notes.push_back("microbenchmark " + name + " skipped itself: " + b.value("error_message", ""));
+      note_once("microbenchmark " + name + " skipped itself: " + b.value("error_message", ""));
       continue;
     }
     auto it = std::find_if(micro.figures.begin(), micro.figures.end(),
@@ -53,6 +57,7 @@ void ingest_google_benchmark(const std::string& json_text, Micro& micro, std::ve
       it = micro.figures.end() - 1;
     }
     it->ns_per_op.values.push_back(ns_of(b.value("cpu_time", 0.0), b.value("time_unit", "ns")));
+    if (round) it->ns_per_op.rounds.push_back(*round);
     if (b.contains("allocs/op") && b["allocs/op"].is_number())
       it->allocs_per_op = b["allocs/op"].get<double>();
     if (b.contains("wire_bytes") && b["wire_bytes"].is_number())
@@ -60,8 +65,12 @@ void ingest_google_benchmark(const std::string& json_text, Micro& micro, std::ve
   }
   // zapbench-go's extension of the format: what its build could not measure, and why.
   for (const auto& u : j.value("unavailable", nlohmann::json::array()))
-    if (u.is_object() && u.contains("name") && u["name"].is_string())
-      micro.unavailable_codecs.push_back({u["name"].get<std::string>(), u.value("reason", "")});
+    if (u.is_object() && u.contains("name") && u["name"].is_string()) {
+      const std::string name = u["name"].get<std::string>();
+      if (std::none_of(micro.unavailable_codecs.begin(), micro.unavailable_codecs.end(),
+                       [&](const Unavailable& x) { return x.name == name; }))
+        micro.unavailable_codecs.push_back({name, u.value("reason", "")});
+    }
 }
 
 bool is_go_codec(std::string_view codec) noexcept { return codec.starts_with("go/"); }

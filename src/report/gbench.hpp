@@ -4,6 +4,7 @@
 // running the benchmarks is `zapbench micro`, started by bench.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,12 +15,15 @@ namespace report {
 
 // Adds one sample per repetition ("run_type": "iteration") to the figure of
 // the same name in `micro` (creating it in first-seen order): CPU time in ns
-// whatever the time unit, allocs/op and wire_bytes from the counters. A
-// benchmark that skipped itself adds a note instead. zapbench-go writes the
-// same format (<op>/go/<codec>), plus an "unavailable" list of {name, reason}
-// that goes to micro.unavailable_codecs. Throws
-// std::runtime_error when the text is not JSON.
-void ingest_google_benchmark(const std::string& json_text, Micro& micro, std::vector<std::string>& notes);
+// whatever the time unit, allocs/op and wire_bytes from the counters; with
+// `round`, each sample is that round's (zapbench run runs one process per
+// round). A benchmark that skipped itself adds a note instead (once).
+// zapbench-go writes the same format (<op>/go/<codec>), plus an
+// "unavailable" list of {name, reason} that goes to
+// micro.unavailable_codecs (once each). Throws std::runtime_error when the
+// text is not JSON.
+void ingest_google_benchmark(const std::string& json_text, Micro& micro, std::vector<std::string>& notes,
+                             std::optional<unsigned> round = std::nullopt);
 
 // The Go reference's rows (<op>/go/<codec>, written by zapbench-go) and
 // the C++ row each is compared with: go/zap decodes like zap and, building a

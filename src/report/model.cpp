@@ -4,6 +4,10 @@
 #include "report/model.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <map>
+
+#include "stats/rng.hpp"
 
 namespace report {
 
@@ -34,13 +38,40 @@ std::string Cell::id() const {
   if (scenario == bench::Scenario::logs) s.append("-").append(std::to_string(logs));
   s.append("/");
   s.append(bench::to_string(framing)).append("/").append(body);
-  return s + "/c" + std::to_string(connections) + "/p" + std::to_string(pipeline);
+  return s + "/c" + std::to_string(connections) + "/p" + std::to_string(pipeline) +
+         (control ? "/control" : "");
 }
 
-Samples Cell::rate() const {
+namespace {
+
+// One value per sample, with its round when every sample has one.
+template <class F>
+Samples per_sample(const std::vector<E2ESample>& samples, F value) {
   Samples s;
-  for (const E2ESample& e : samples) s.values.push_back(e.requests_per_s);
+  bool rounds = true;
+  for (const E2ESample& e : samples) {
+    s.values.push_back(value(e));
+    rounds = rounds && e.round.has_value();
+    if (e.round) s.rounds.push_back(*e.round);
+  }
+  if (!rounds) s.rounds.clear();
   return s;
+}
+
+// A seed from the samples' bits: the same figures, the same bootstrap.
+std::uint64_t seed_of(const Samples& a, const Samples& b) {
+  std::uint64_t h = stats::seed_of("zapbench");
+  for (const Samples* s : {&a, &b}) {
+    for (double v : s->values) h = (h ^ std::bit_cast<std::uint64_t>(v)) * 0x100000001b3ull;
+    for (unsigned r : s->rounds) h = (h ^ r) * 0x100000001b3ull;
+  }
+  return h;
+}
+
+}  // namespace
+
+Samples Cell::rate() const {
+  return per_sample(samples, [](const E2ESample& e) { return e.requests_per_s; });
 }
 
 std::string Cell::scenario_label() const {
@@ -50,18 +81,58 @@ std::string Cell::scenario_label() const {
 }
 
 Samples Cell::mb_per_s() const {
-  Samples s;
-  for (const E2ESample& e : samples)
-    s.values.push_back(std::isfinite(e.received_mb_per_s)
-                           ? e.received_mb_per_s
-                           : e.requests_per_s * e.bytes_received_per_response / 1e6);
-  return s;
+  return per_sample(samples, [](const E2ESample& e) {
+    return std::isfinite(e.received_mb_per_s) ? e.received_mb_per_s
+                                              : e.requests_per_s * e.bytes_received_per_response / 1e6;
+  });
 }
 
 Samples Cell::p99() const {
-  Samples s;
-  for (const E2ESample& e : samples) s.values.push_back(e.p99_ns);
+  return per_sample(samples, [](const E2ESample& e) { return e.p99_ns; });
+}
+
+Samples Cell::server_cpu_per_request_ns(const Config& c) const {
+  // Approximate by the server's start-up and the drain (milliseconds), exact
+  // enough to show where the server, not the loader, is the cost. A failed
+  // sample (no rate) gives NaN: the statistics leave it out.
+  const double seconds = c.warmup_s + c.duration_s;
+  Samples s = per_sample(samples, [&](const E2ESample& e) {
+    return e.requests_per_s > 0 && seconds > 0 ? e.server_cpu_s * 1e9 / (e.requests_per_s * seconds)
+                                               : std::nan("");
+  });
   return s;
+}
+
+stats::Method method(const Config& c) {
+  stats::Method m;
+  if (std::isfinite(c.margin)) m.margin = c.margin;
+  return m;
+}
+
+stats::Estimate paired(const Samples& subject, const Samples& baseline, stats::Better better,
+                       const Config& c) {
+  if (!has_rounds(subject) || !has_rounds(baseline)) {
+    stats::Estimate e;
+    e.paired = true;
+    if (!subject.values.empty() && !baseline.values.empty()) e.ratio = subject.median() / baseline.median();
+    e.why = "no rounds recorded (a results.json from before verdicts): the ratio of medians, no interval";
+    return e;
+  }
+  std::map<unsigned, double> by_round;
+  for (std::size_t i = 0; i < baseline.values.size(); ++i) by_round[baseline.rounds[i]] = baseline.values[i];
+  std::vector<double> s, b;
+  for (std::size_t i = 0; i < subject.values.size(); ++i)
+    if (const auto it = by_round.find(subject.rounds[i]); it != by_round.end()) {
+      s.push_back(subject.values[i]);
+      b.push_back(it->second);
+    }
+  return stats::paired(s, b, better, seed_of(subject, baseline), method(c));
+}
+
+stats::Estimate unpaired(const Samples& subject, const Samples& baseline, stats::Better better,
+                         const Config& c, double alpha) {
+  return stats::unpaired(subject.values, baseline.values, better, seed_of(subject, baseline), method(c),
+                         alpha);
 }
 
 double busy_load_threshold(const Results& r) {

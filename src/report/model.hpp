@@ -8,18 +8,25 @@
 #include <cmath>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "bench/matrix.hpp"
+#include "stats/estimate.hpp"
 
 namespace report {
 
 inline constexpr const char* kSchema = "zapbench.results/1";
 
-// One figure measured several times: the report shows the median and min–max.
+// One figure measured several times: the report shows the median and min–max,
+// and compares two figures by their samples (paired by round, below).
 struct Samples {
   std::vector<double> values;
+  // The round each value was taken in (0-based), parallel to values: what
+  // pairs two arms' samples. Empty when not recorded (a results.json from
+  // before rounds were), and then nothing is paired.
+  std::vector<unsigned> rounds;
   [[nodiscard]] double median() const;
   [[nodiscard]] double min() const;
   [[nodiscard]] double max() const;
@@ -59,8 +66,17 @@ struct Environment {
 };
 
 struct Config {
-  std::string mode;  // "quick", "full" or "custom"
-  unsigned repeats = 3;
+  std::string mode;      // "quick", "full" or "custom"
+  unsigned repeats = 3;  // the first rounds: every cell runs this many
+  // Adaptive rounds (zapbench run --precision, --budget): after the first
+  // rounds, the cells the findings compare got more rounds until each
+  // finding's interval was within ±precision (stats::precise) or the budget
+  // was spent. NaN: not recorded (runs before verdicts) or not asked for.
+  double precision = NAN;
+  double budget_s = NAN;
+  // δ of "equivalent" (stats::Method::margin). NaN in runs before verdicts:
+  // the report then uses the default.
+  double margin = NAN;
   double duration_s = 0;  // per e2e sample
   double warmup_s = 0;
   std::vector<int> server_cpus;
@@ -72,10 +88,10 @@ struct Config {
 
 // One microbenchmark (Decode/zap, ...): CPU ns per op, one sample per repetition.
 struct MicroFigure {
-  std::string name;   // Google Benchmark name, e.g. "Decode/direct"
-  std::string op;     // Decode, Encode, Serde, Handler (or the part before '/')
-  std::string codec;  // the part after '/'
-  Samples ns_per_op;
+  std::string name;          // Google Benchmark name, e.g. "Decode/direct"
+  std::string op;            // Decode, Encode, Serde, Handler (or the part before '/')
+  std::string codec;         // the part after '/'
+  Samples ns_per_op;         // a round is one `zapbench micro` process (or zapbench-go's)
   double allocs_per_op = 0;  // deterministic: the median repetition's
   double wire_bytes = 0;
 };
@@ -125,6 +141,9 @@ struct LoaderHostRow {
 };
 
 struct E2ESample {
+  // The round it was taken in (0-based; round r of every cell runs before
+  // round r + 1 of any). None in runs before rounds were recorded.
+  std::optional<unsigned> round;
   double requests_per_s = 0;
   double p50_ns = 0, p90_ns = 0, p99_ns = 0, p999_ns = 0, max_ns = 0, mean_ns = 0;
   std::uint64_t responses = 0;
@@ -165,16 +184,26 @@ struct Cell {
   std::string server_command;  // command lines as run, paths relative to the run's folder
   std::string loader_command;
   std::string unavailable;  // non-empty: this arm could not run, and why
+  // The control copy of the cell that is otherwise the same: the same
+  // binary and flags, run in the same rounds at another place in each, so
+  // that comparing the two shows what the method calls a difference where
+  // there is none (report: "Control").
+  bool control = false;
   std::vector<E2ESample> samples;
 
   // Stable key: "arm/scenario/framing/body/c<N>/p<D>"; a logs cell's
-  // scenario part carries its N: "zapbench/logs-100/http/zap/c16/p1".
+  // scenario part carries its N: "zapbench/logs-100/http/zap/c16/p1"; the
+  // control copy's ends in "/control".
   [[nodiscard]] std::string id() const;
   // "rpc", "logs N=100": the scenario as a reader sees it.
   [[nodiscard]] std::string scenario_label() const;
   [[nodiscard]] Samples rate() const;      // requests/s per sample
   [[nodiscard]] Samples mb_per_s() const;  // MB (10^6 bytes) of responses per second, per sample
   [[nodiscard]] Samples p99() const;       // ns per sample
+  // ns of the server's CPU time per request served, per sample: its CPU time
+  // over the whole sample (warm-up and window) ÷ the requests it served at
+  // the measured rate in that time (report: "server CPU per request").
+  [[nodiscard]] Samples server_cpu_per_request_ns(const Config& c) const;
   [[nodiscard]] bool noisy(double threshold) const { return rate().spread() > threshold; }
 };
 
@@ -215,6 +244,24 @@ struct Results {
   std::vector<std::string> notes;  // caveats the run itself found (e.g. "nginx unavailable: ...")
 };
 
+// Two figures compared (stats/estimate.hpp), with the run's margin:
+// paired by round when both carry rounds (the values of a round one of them
+// lacks are left out); otherwise not computed, and `why` says the rounds
+// were not recorded. Seeded from the samples themselves, so the same
+// results.json gives the same intervals.
+stats::Estimate paired(const Samples& subject, const Samples& baseline, stats::Better better,
+                       const Config& c);
+// Two figures of different runs (compare), or of different kinds of
+// measurement: unpaired; `alpha` as stats::unpaired's.
+stats::Estimate unpaired(const Samples& subject, const Samples& baseline, stats::Better better,
+                         const Config& c, double alpha = NAN);
+// The method a run's comparisons use: the defaults, with its margin.
+stats::Method method(const Config& c);
+// Whether a figure carries rounds to pair (runs before verdicts do not).
+[[nodiscard]] inline bool has_rounds(const Samples& s) {
+  return !s.values.empty() && s.rounds.size() == s.values.size();
+}
+
 // results.json (model_json.cpp). load throws std::runtime_error with a clear
 // message (file, what is wrong) on anything it cannot read.
 std::string to_json(const Results& r);
@@ -225,24 +272,36 @@ Results load_file(const std::string& path);
 std::string markdown(const Results& r);
 std::string html(const Results& r);
 
-// `zapbench compare A B` (compare.cpp): per cell and micro figure, the change of
-// the median from A to B and whether it exceeds the noise (spread) of both runs.
-struct Change {
-  std::string key;           // cell id or "micro/<name>"
-  std::string figure;        // "requests/s", "p99", "ns/op"
-  double a = 0, b = 0;       // medians
-  double change = 0;         // b / a - 1
-  double noise = 0;          // max(spread A, spread B)
-  bool significant = false;  // |change| exceeds the spread of A and of B
-  // Sample counts; with fewer than two on either side there is no noise
-  // estimate and `significant` stays false.
-  unsigned samples_a = 0, samples_b = 0;
+// `zapbench compare A B` (compare.cpp): per cell and micro figure, run B
+// against run A, unpaired (two runs share no rounds), with the
+// false-discovery rate held across every figure (Benjamini–Hochberg).
+struct CompareOptions {
+  double margin = stats::kMethod.margin;  // "held": B ÷ A within 1 ± margin
+  double fdr = 0.05;                      // q of Benjamini–Hochberg over the Mann–Whitney tests
 };
+struct Change {
+  enum class Verdict { improved, regressed, held, undecided };
+  std::string key;     // cell id or "micro/<name>"
+  std::string figure;  // "requests/s", "p99", "ns/op"
+  stats::Better better = stats::Better::higher;
+  double a = 0, b = 0;  // medians
+  Samples a_samples, b_samples;
+  unsigned samples_a = 0, samples_b = 0;
+  // Both sides have the samples the test needs (stats::Method::min_samples).
+  bool tested = false;
+  stats::Estimate estimate;  // B ÷ A; its p the Mann–Whitney test's
+  Verdict verdict = Verdict::undecided;
+  // Not tested: the older rule's word ("beyond noise": |change| exceeds the
+  // spread of A and of B; "within noise"; "no noise estimate"), labelled so.
+  std::string fallback;
+};
+std::string_view to_string(Change::Verdict v) noexcept;
 struct Comparison {
+  CompareOptions options;
   std::vector<Change> changes;
   std::vector<std::string> only_in_a, only_in_b;
 };
-Comparison compare(const Results& a, const Results& b);
-std::string compare_text(const Comparison& c);  // the table `zapbench compare` prints
+Comparison compare(const Results& a, const Results& b, const CompareOptions& o = {});
+std::string compare_text(const Comparison& c);  // the table and summary `zapbench compare` prints
 
 }  // namespace report

@@ -5,7 +5,9 @@
 // quietly reading as zero. Unknown members are ignored. Members added since
 // the first runs (env.online_cpus, env.link, env.hosts, samples[].load_avg_1m,
 // samples[].received_mb_per_s, samples[].loader_hosts, samples[].start_skew_ns;
-// cells[].logs, required of logs cells) are optional, so
+// cells[].logs, required of logs cells; since verdicts: samples[].round,
+// micro.figures[].rounds, cells[].control, config.precision, config.budget_s,
+// config.margin) are optional, so
 // every earlier results.json still loads, and are written only when known, so
 // such a file writes back byte for byte. The matrix's names (arm, scenario,
 // framing) are bench/matrix.hpp's stable names.
@@ -60,28 +62,35 @@ json env_j(const Environment& e) {
 }
 
 json to_j(const Config& c) {
-  return {{"mode", c.mode},
-          {"repeats", c.repeats},
-          {"duration_s", c.duration_s},
-          {"warmup_s", c.warmup_s},
-          {"server_cpus", c.server_cpus},
-          {"loader_cpus", c.loader_cpus},
-          {"noisy_spread", c.noisy_spread},
-          {"micro_repetitions", c.micro_repetitions},
-          {"micro_min_time_s", c.micro_min_time_s}};
+  json j = {{"mode", c.mode},
+            {"repeats", c.repeats},
+            {"duration_s", c.duration_s},
+            {"warmup_s", c.warmup_s},
+            {"server_cpus", c.server_cpus},
+            {"loader_cpus", c.loader_cpus},
+            {"noisy_spread", c.noisy_spread},
+            {"micro_repetitions", c.micro_repetitions},
+            {"micro_min_time_s", c.micro_min_time_s}};
+  if (std::isfinite(c.precision)) j["precision"] = c.precision;
+  if (std::isfinite(c.budget_s)) j["budget_s"] = c.budget_s;
+  if (std::isfinite(c.margin)) j["margin"] = c.margin;
+  return j;
 }
 
 json to_j(const Unavailable& u) { return {{"name", u.name}, {"reason", u.reason}}; }
 
 json to_j(const Micro& m) {
   json figures = json::array(), unavailable = json::array();
-  for (const MicroFigure& f : m.figures)
-    figures.push_back({{"name", f.name},
-                       {"op", f.op},
-                       {"codec", f.codec},
-                       {"ns_per_op", samples_json(f.ns_per_op)},
-                       {"allocs_per_op", f.allocs_per_op},
-                       {"wire_bytes", f.wire_bytes}});
+  for (const MicroFigure& f : m.figures) {
+    json o = {{"name", f.name},
+              {"op", f.op},
+              {"codec", f.codec},
+              {"ns_per_op", samples_json(f.ns_per_op)},
+              {"allocs_per_op", f.allocs_per_op},
+              {"wire_bytes", f.wire_bytes}};
+    if (!f.ns_per_op.rounds.empty()) o["rounds"] = f.ns_per_op.rounds;
+    figures.push_back(o);
+  }
   for (const Unavailable& u : m.unavailable_codecs) unavailable.push_back(to_j(u));
   json counted = json::array();
   for (const InstructionFigure& f : m.instructions.figures) {
@@ -104,20 +113,22 @@ json to_j(const Micro& m) {
 }
 
 json to_j(const E2ESample& s) {
-  json j = {{"requests_per_s", s.requests_per_s},
-            {"p50_ns", s.p50_ns},
-            {"p90_ns", s.p90_ns},
-            {"p99_ns", s.p99_ns},
-            {"p999_ns", s.p999_ns},
-            {"max_ns", s.max_ns},
-            {"mean_ns", s.mean_ns},
-            {"responses", s.responses},
-            {"errors", s.errors},
-            {"errors_by_kind", s.errors_by_kind},
-            {"bytes_sent_per_request", s.bytes_sent_per_request},
-            {"bytes_received_per_response", s.bytes_received_per_response},
-            {"loader_cpu_s", s.loader_cpu_s},
-            {"server_cpu_s", s.server_cpu_s}};
+  json j = json::object();
+  if (s.round) j["round"] = *s.round;
+  j.update(json{{"requests_per_s", s.requests_per_s},
+                {"p50_ns", s.p50_ns},
+                {"p90_ns", s.p90_ns},
+                {"p99_ns", s.p99_ns},
+                {"p999_ns", s.p999_ns},
+                {"max_ns", s.max_ns},
+                {"mean_ns", s.mean_ns},
+                {"responses", s.responses},
+                {"errors", s.errors},
+                {"errors_by_kind", s.errors_by_kind},
+                {"bytes_sent_per_request", s.bytes_sent_per_request},
+                {"bytes_received_per_response", s.bytes_received_per_response},
+                {"loader_cpu_s", s.loader_cpu_s},
+                {"server_cpu_s", s.server_cpu_s}});
   if (std::isfinite(s.load_avg_1m)) j["load_avg_1m"] = s.load_avg_1m;
   if (std::isfinite(s.received_mb_per_s)) j["received_mb_per_s"] = s.received_mb_per_s;
   if (!s.loader_hosts.empty()) {
@@ -153,6 +164,7 @@ json to_j(const Cell& c) {
             {"samples", samples}};
   if (!c.server_codec.empty()) j["server_codec"] = c.server_codec;  // only the Go arms have one
   if (c.scenario == bench::Scenario::logs) j["logs"] = c.logs;      // only the logs cells have N
+  if (c.control) j["control"] = true;                               // only the control copy
   return j;
 }
 
@@ -339,6 +351,9 @@ Results parse(const std::string& text) {
   r.config.noisy_spread = num(c, cp, "noisy_spread");
   r.config.micro_repetitions = uns(c, cp, "micro_repetitions");
   r.config.micro_min_time_s = num(c, cp, "micro_min_time_s");
+  if (c.contains("precision")) r.config.precision = num(c, cp, "precision");
+  if (c.contains("budget_s")) r.config.budget_s = num(c, cp, "budget_s");
+  if (c.contains("margin")) r.config.margin = num(c, cp, "margin");
 
   for_each_object(j, "", "codecs", [&](const json& o, const std::string& p) {
     // trusted_input_only: written since the binary peers; absent (false) in earlier runs.
@@ -351,9 +366,19 @@ Results parse(const std::string& text) {
   r.micro.command = str(m, "micro", "command");
   if (m.contains("go_command")) r.micro.go_command = str(m, "micro", "go_command");
   for_each_object(m, "micro", "figures", [&](const json& o, const std::string& p) {
-    r.micro.figures.push_back({str(o, p, "name"), str(o, p, "op"), str(o, p, "codec"),
-                               samples(o, p, "ns_per_op"), num(o, p, "allocs_per_op"),
-                               num(o, p, "wire_bytes")});
+    MicroFigure f{str(o, p, "name"),          str(o, p, "op"),
+                  str(o, p, "codec"),         samples(o, p, "ns_per_op"),
+                  num(o, p, "allocs_per_op"), num(o, p, "wire_bytes")};
+    if (o.contains("rounds")) {
+      for_each(o, p, "rounds", [&](const json& v, const std::string& rp) {
+        f.ns_per_op.rounds.push_back(as_unsigned(v, rp));
+      });
+      if (f.ns_per_op.rounds.size() != f.ns_per_op.values.size())
+        fail(member_path(p, "rounds"), "expected one round per value of ns_per_op (" +
+                                           std::to_string(f.ns_per_op.values.size()) + "), got " +
+                                           std::to_string(f.ns_per_op.rounds.size()));
+    }
+    r.micro.figures.push_back(std::move(f));
   });
   for_each_object(m, "micro", "unavailable_codecs", [&](const json& o, const std::string& p) {
     r.micro.unavailable_codecs.push_back({str(o, p, "name"), str(o, p, "reason")});
@@ -391,8 +416,10 @@ Results parse(const std::string& text) {
     cell.server_command = str(o, p, "server_command");
     cell.loader_command = str(o, p, "loader_command");
     cell.unavailable = str(o, p, "unavailable");
+    if (o.contains("control")) cell.control = boolean(o, p, "control");
     for_each_object(o, p, "samples", [&](const json& so, const std::string& sp) {
       E2ESample s;
+      if (so.contains("round")) s.round = uns(so, sp, "round");
       s.requests_per_s = num(so, sp, "requests_per_s");
       s.p50_ns = num(so, sp, "p50_ns");
       s.p90_ns = num(so, sp, "p90_ns");

@@ -48,6 +48,7 @@ Cell cell(const std::string& arm, const std::string& scenario, const std::string
   c.loader_command = "zapbench load --addr 127.0.0.1:1 -c " + std::to_string(conns);
   for (double f : {lo, 1.0, hi}) {
     E2ESample s;
+    s.round = unsigned(c.samples.size());  // round k is the k-th sample
     s.requests_per_s = rate_per_s * f;
     s.p50_ns = p99_us * 400 * f;
     s.p90_ns = p99_us * 800 * f;
@@ -69,7 +70,7 @@ Cell cell(const std::string& arm, const std::string& scenario, const std::string
 
 report::MicroFigure figure(const std::string& op, const std::string& codec, double ns, double allocs,
                            double wire) {
-  return {op + "/" + codec, op, codec, {{ns * 0.99, ns, ns * 1.02}}, allocs, wire};
+  return {op + "/" + codec, op, codec, {{ns * 0.99, ns, ns * 1.02}, {0, 1, 2}}, allocs, wire};
 }
 
 // Every member of the model set to something other than its default.
@@ -89,7 +90,18 @@ Results synthetic() {
            0,
            "",
            {}};
-  r.config = {"quick", 3, 2.5, 0.5, {0}, {1}, 0.15, 3, 0.25};
+  r.config.mode = "quick";
+  r.config.repeats = 3;
+  r.config.precision = 0.03;
+  r.config.budget_s = 600;
+  r.config.margin = 0.03;
+  r.config.duration_s = 2.5;
+  r.config.warmup_s = 0.5;
+  r.config.server_cpus = {0};
+  r.config.loader_cpus = {1};
+  r.config.noisy_spread = 0.15;
+  r.config.micro_repetitions = 3;
+  r.config.micro_min_time_s = 0.25;
   r.codecs = {
       {"zap", "application/zap", true, "", "zap::Builder (reused)", "zap::Reader views"},
       {"zap-fresh", "application/zap", true, "", "a new zap::Builder per message", "zap::Reader views"},
@@ -337,7 +349,7 @@ TEST(report_markdown, states_where_and_how) {
   for (const char* s :
        {"| CPU | AMD EPYC 7B13 × 2 |", "| git commit | `a831f45+dirty` |",
         "| command | `zapbench run --quick --out /tmp/r` |", "| nlohmann\\_json | 3.11.2 |",
-        "Server pinned to CPUs 0, loader to CPUs 1", "each cell a fresh server process and a fresh",
+        "Server pinned to CPUs 0, loader to CPUs 1", "each sample a fresh server process and a fresh",
         "exceeds 15% is flagged ⚠ noisy", "| rapidjson | application/json | unavailable: not found",
         "| text | direct | application/json | record json\\_writer | record json\\_reader |",
         "- nginx: /usr/sbin/nginx 1.22.1", "- steal time 3.1% during the run",
@@ -357,8 +369,14 @@ TEST(report_markdown, micro_table_and_ratios_against_the_fastest_json) {
   // Text first, then binary.
   EXPECT_LT(md.find("| text | nlohmann | 1360"), md.find("| binary | zap | 4.00"));
   // Decode: direct 68 ns / zap 4 ns = 17×; nlohmann 68 / 1360 = 0.05×. No binary peer in this run: —.
-  EXPECT_TRUE(contains(md, "| binary | zap | 17.00× | — | 3.47× | — | 3.47× | — | 3.47× | — |")) << md;
-  EXPECT_TRUE(contains(md, "| text | nlohmann | 0.05× | — | 0.08× | — | 0.08× | — | 0.08× | — |"));
+  // Every figure's rounds spread alike (0.99, 1, 1.02): each round's ratio is the same, so is the interval.
+  EXPECT_TRUE(contains(md,
+                       "| binary | zap | 17.00× (17.00–17.00) ▲ | — | 3.47× (3.47–3.47) ▲ | — | 3.47× "
+                       "(3.47–3.47) ▲ | — | 3.47× (3.47–3.47) ▲ | — |"))
+      << md;
+  EXPECT_TRUE(contains(md, "| text | nlohmann | 0.05× (0.05–0.05) ▼ | — | 0.08× (0.08–0.08) ▼ | — |"));
+  EXPECT_TRUE(contains(md, "| text | direct | 1× (itself) | — |"));
+  EXPECT_TRUE(contains(md, "In brackets the 95% confidence interval; ▲ ahead (the interval lies above 1×)"));
   EXPECT_TRUE(contains(md, "Fastest: Decode: JSON direct (68.0 ns)"));
   EXPECT_TRUE(contains(md, "| Http/parse/own | 35.5 (35.1–36.2) | 0 | — |"));
   EXPECT_TRUE(contains(md, "- **rapidjson**: unavailable: not found at configure time"));
@@ -388,8 +406,9 @@ Results with_peers() {
 TEST(report_markdown, binary_peers_are_grouped_compared_and_summarised) {
   const std::string md = report::markdown(with_peers());
   // Decode: protobuf 40 ns / zap 4 ns = 10×; the trusted row (2 ns) is shown but never "the fastest peer".
-  EXPECT_TRUE(contains(md, "| binary | zap | 17.00× | 10.00× |")) << md;
-  EXPECT_TRUE(contains(md, "| binary | flatbuffers-trusted | 34.00× | 20.00× |"));
+  EXPECT_TRUE(contains(md, "| binary | zap | 17.00× (17.00–17.00) ▲ | 10.00× (10.00–10.00) ▲ |")) << md;
+  EXPECT_TRUE(
+      contains(md, "| binary | flatbuffers-trusted | 34.00× (34.00–34.00) ▲ | 20.00× (20.00–20.00) ▲ |"));
   EXPECT_TRUE(contains(md, "Decode: JSON direct (68.0 ns), binary protobuf (40.0 ns)"));
   // The summary opens the report, before the run's table, each line linking to its table.
   const std::size_t found = md.find("## What it found");
@@ -397,16 +416,26 @@ TEST(report_markdown, binary_peers_are_grouped_compared_and_summarised) {
   EXPECT_LT(found, md.find("## The run"));
   EXPECT_TRUE(
       contains(md,
-               "**Decode**: ZAP 4.00 ns; the fastest JSON, direct (68.0 ns), takes 17.00× (16.50–17.52×) "
-               "ZAP's time; the fastest binary peer, protobuf (40.0 ns), takes 10.00× (9.71–10.30×) "
-               "ZAP's time — [table](#micro)."))
+               "- **Decode** — time per op: ZAP (4.00 ns) against the fastest JSON, direct (68.0 ns): "
+               "**ahead, 17.00× (17.00–17.00×), 3 rounds** — [table](#micro)."))
       << md.substr(found, 2000);
+  EXPECT_TRUE(
+      contains(md,
+               "- **Decode** — time per op: ZAP (4.00 ns) against the fastest binary peer, protobuf (40.0 "
+               "ns): **ahead, 10.00× (10.00–10.00×), 3 rounds** — [table](#micro)."));
   // End to end: the deepest pipeline, ZAP-HTTP at the connection count where ZAP peaks (100), against
-  // direct and protobuf; HTTP/1.1 has no ZAP body at that depth, so no line.
-  EXPECT_TRUE(contains(md, "**ZAP-HTTP, rpc, depth 16, 100 connections**: ZAP 6,000,000 requests/s"));
-  EXPECT_TRUE(contains(md, "the fastest JSON body, direct, serves 0.67× (0.65–0.69×) ZAP's requests/s"));
-  EXPECT_TRUE(contains(md, "the fastest binary peer, protobuf, serves 0.75× (0.73–0.77×) ZAP's requests/s"));
-  EXPECT_TRUE(contains(md, "— [tables](#e2e-rpc-p16)."));
+  // direct and protobuf, in requests/s and in server CPU per request; HTTP/1.1 has no ZAP body at that
+  // depth, so no line.
+  EXPECT_TRUE(
+      contains(md,
+               "- **ZAP-HTTP, rpc, depth 16, 100 connections** — requests/s: ZAP (6,000,000) against the "
+               "fastest JSON body, direct (4,000,000): **ahead, 1.50× (1.50–1.50×), 3 rounds** — "
+               "[table](#e2e-rpc-p16)."));
+  EXPECT_TRUE(
+      contains(md,
+               "- **ZAP-HTTP, rpc, depth 16, 100 connections** — server CPU per request: ZAP (0.13 µs) "
+               "against the fastest binary peer body, protobuf (0.18 µs): **ahead, 1.33× (1.33–1.33×), "
+               "3 rounds**"));
   EXPECT_FALSE(contains(md, "**HTTP/1.1, rpc, depth 16"));
   EXPECT_TRUE(contains(md, "<a id=\"e2e-rpc-p1\"></a>"));
   // e2e rows: the peer is its own row, labelled as itself, with a ÷ best binary column.
@@ -432,20 +461,28 @@ TEST(report_markdown, zap_rpc_against_grpc_cpp_with_the_body_and_framing_shares)
   r.cells.push_back(cell("zapbench", "rpc", "zap-rpc", "protobuf", 1, 16, 240000, 70));
   r.cells.push_back(cell("floor", "rpc", "tcp", "", 1, 16, 400000, 40));
   const std::string md = report::markdown(r);
-  EXPECT_TRUE(
-      contains(md,
-               "**ZAP-RPC + ZAP against gRPC C++ (grpc++, protobuf), rpc, depth 16, 1 connection**: "
-               "2.67 µs of server CPU per request against grpc++'s 26.7 µs, 0.10× (0.10–0.10×) of it, "
-               "at 10.00× (9.70–10.31×) its requests/s; above the floor (a raw TCP echo, 2.00 µs), "
-               "0.67 µs against 24.7 µs; on zapbench's own server gRPC + protobuf 5.33 µs, gRPC + ZAP "
-               "(the body changed) 5.00 µs, ZAP-RPC + protobuf (the framing changed) 3.33 µs — "
-               "[tables](#e2e-rpc-p16)."))
-      << md.substr(md.find("## What it found"), 4000);
-  // A floor that costs more than ours (its own samples, its own noise): no difference below zero.
+  const std::string title =
+      "- **ZAP-RPC + ZAP against gRPC C++ (grpc++, protobuf), rpc, depth 16, 1 connection** — ";
+  for (const std::string line : {"server CPU per request: ZAP-RPC + ZAP (2.67 µs) against grpc++ (26.7 µs): "
+                                 "**ahead, 10.00× (10.00–10.00×), "
+                                 "3 rounds** — [table](#e2e-rpc-p16).",
+                                 "requests/s: ZAP-RPC + ZAP (300,000) against grpc++ (30,000): **ahead, "
+                                 "10.00× (10.00–10.00×), 3 rounds**",
+                                 "server CPU per request: ZAP-RPC + ZAP (2.67 µs) against the floor, a raw "
+                                 "TCP echo, (2.00 µs): **behind, "
+                                 "0.75× (0.75–0.75×), 3 rounds**",
+                                 "server CPU per request: zapbench's gRPC + ZAP, the body changed, (5.00 µs) "
+                                 "against its gRPC + protobuf "
+                                 "(5.33 µs): **ahead, 1.07× (1.07–1.07×), 3 rounds**",
+                                 "server CPU per request: zapbench's ZAP-RPC + protobuf, the framing "
+                                 "changed, (3.33 µs) against its gRPC "
+                                 "+ protobuf (5.33 µs): **ahead, 1.60× (1.60–1.60×), 3 rounds**"})
+    EXPECT_TRUE(contains(md, title + line)) << line << "\n" << md.substr(md.find("## What it found"), 6000);
+  // A floor that costs more than ours (its own samples, its own noise): ahead of it, as any other.
   r.cells.back() = cell("floor", "rpc", "tcp", "", 1, 16, 200000, 40);
   EXPECT_TRUE(contains(report::markdown(r),
-                       "; the floor (a raw TCP echo) takes 4.00 µs: ZAP-RPC + ZAP costs no "
-                       "more than it, grpc++ 22.7 µs above it; on zapbench's own server"));
+                       title + "server CPU per request: ZAP-RPC + ZAP (2.67 µs) against the floor, a raw TCP "
+                               "echo, (4.00 µs): **ahead, 1.50× (1.50–1.50×), 3 rounds**"));
   // No grpc++ cell at depth 1: no line for it.
   EXPECT_FALSE(contains(md, "against gRPC C++ (grpc++, protobuf), rpc, depth 1,"));
   EXPECT_TRUE(contains(md, "| grpc-cpp gRPC + protobuf |")) << "the arm's own row";
@@ -457,15 +494,22 @@ TEST(report_markdown, zap_rpc_against_grpc_cpp_with_the_body_and_framing_shares)
 TEST(report_markdown, request_path_beside_its_codec_and_the_cell_end_to_end) {
   const std::string md = report::markdown(synthetic());
   EXPECT_TRUE(contains(md, "### The server's request path")) << md;
-  EXPECT_TRUE(
-      contains(md,
-               "| request path | ns/request | instructions/request | codec: Handler ns | framing, routing, "
-               "answer ns | allocs | end to end: server CPU ns/request | kernel and event loop ns |"));
-  EXPECT_TRUE(
-      contains(md, "| Server/zap-http/zap | 20.0 (19.8–20.4) | 552 | 15.0 | 5.00 | 0 | 1333 (c 10) | 1313 |"))
+  EXPECT_TRUE(contains(
+      md,
+      "| request path | ns/request | instructions/request | codec: Handler ns | framing, routing, "
+      "answer ns | codec's share | allocs | end to end: server CPU ns/request | kernel and event loop "
+      "ns | end to end ÷ in memory |"));
+  // The codec's share paired by round (75%, every round alike); end to end ÷ in memory unpaired, and 3
+  // samples are too few for its interval.
+  EXPECT_TRUE(contains(md,
+                       "| Server/zap-http/zap | 20.0 (19.8–20.4) | 552 | 15.0 | 5.00 | 75% (75–75%) | 0 | "
+                       "1333 (c 10) | 1313 | "
+                       "66.7× ? |"))
       << md;
   // Not counted, and no HTTP/1.1 + ZAP cell at depth 16 in this run.
-  EXPECT_TRUE(contains(md, "| Server/http1/zap | 60.0 (59.4–61.2) | — | 15.0 | 45.0 | 0 | — | — |")) << md;
+  EXPECT_TRUE(contains(
+      md, "| Server/http1/zap | 60.0 (59.4–61.2) | — | 15.0 | 45.0 | 25% (25–25%) | 0 | — | — | — |"))
+      << md;
   EXPECT_TRUE(contains(md, "16,000 requests each, valgrind-3.19.0"));
   EXPECT_TRUE(contains(md, "- perf: the instructions counter is not supported on this machine"));
   EXPECT_FALSE(contains(md, "| Server/zap-http/zap | 20.0 (19.8–20.4) | 0 |"))
@@ -497,23 +541,28 @@ TEST(report_markdown, e2e_ratios_against_fastest_json_and_floor) {
   EXPECT_TRUE(contains(md, "| zapbench | c 1 ÷ best JSON | c 1 ÷ floor | c 10 ÷ best JSON | c 10 ÷ floor |"));
   // c 10: HTTP+ZAP 160k / direct 100k = 1.60, / floor 400k = 0.40; ZAP+ZAP 200k / ZAP+direct 120k = 1.67,
   // /400k = 0.50.
-  EXPECT_TRUE(contains(md, "| zapbench HTTP/1.1 + ZAP | 1.60× | 0.40× | 1.60× | 0.40× | 1.60× | 0.40× |"))
+  EXPECT_TRUE(
+      contains(md,
+               "| zapbench HTTP/1.1 + ZAP | 1.60× (1.60–1.60) ▲ | 0.40× (0.40–0.40) ▼ | 1.60× (1.60–1.60) "
+               "▲ | 0.40× (0.40–0.40) ▼ |"))
       << md;
-  EXPECT_TRUE(contains(md, "| zapbench ZAP-HTTP + ZAP | 1.67× | 0.50× | 1.67× | 0.50× | 1.67× | 0.50× |"));
-  EXPECT_TRUE(contains(md, "| zapbench HTTP/1.1 + JSON (nlohmann) | 0.50× | 0.12× |"));
+  EXPECT_TRUE(contains(md, "| zapbench ZAP-HTTP + ZAP | 1.67× (1.67–1.67) ▲ | 0.50× (0.50–0.50) ▼ |"));
+  EXPECT_TRUE(
+      contains(md, "| zapbench HTTP/1.1 + JSON (nlohmann) | 0.50× (0.50–0.50) ▼ | 0.13× (0.13–0.13) ▼ |"));
+  EXPECT_TRUE(contains(md, "| zapbench HTTP/1.1 + JSON (direct) | 1× (itself) | 0.25× (0.25–0.25) ▼ |"));
   EXPECT_TRUE(contains(md, "| zapbench HTTP/1.1 + JSON (rapidjson) | — | — | — | — | — | — |"));
-  // hello has no JSON body: only the floor.
+  // hello has no JSON body: only the floor. The noisy cell (c 100) spreads unlike the floor: an interval.
   EXPECT_TRUE(contains(md, "| zapbench | c 1 ÷ floor | c 10 ÷ floor | c 100 ÷ floor |"));
-  EXPECT_TRUE(contains(md, "| zapbench ZAP-HTTP | 0.62× | 0.62× | 0.62× |"));
+  EXPECT_TRUE(contains(md, "| zapbench ZAP-HTTP | 0.62× (0.62–0.63) ▼ | 0.62× (0.62–0.63) ▼ |"));
 }
 
 TEST(report_markdown, go_reference_beside_its_cpp_counterparts) {
   const std::string md = report::markdown(synthetic());
   // Go ns ÷ the fastest C++ JSON codec of the op (direct: Decode 68, Handler 52), and the published figure.
-  EXPECT_TRUE(contains(md, "| direct | 68.0 | 7.35× | 473 ns, 4 allocs |")) << md;
-  EXPECT_TRUE(contains(md, "| direct | 52.0 | 8.46× | 431 ns, 4 allocs |"));
+  EXPECT_TRUE(contains(md, "| direct | 68.0 | 7.35× (7.35–7.35) ▲ | 473 ns, 4 allocs |")) << md;
+  EXPECT_TRUE(contains(md, "| direct | 52.0 | 8.46× (8.46–8.46) ▲ | 431 ns, 4 allocs |"));
   EXPECT_TRUE(contains(md, "| go/stdlib | Decode |"));
-  EXPECT_TRUE(contains(md, "| direct | 68.0 | 33.82× | 2,334 ns, 13 allocs |"));
+  EXPECT_TRUE(contains(md, "| direct | 68.0 | 33.82× (33.82–33.82) ▲ | 2,334 ns, 13 allocs |"));
   EXPECT_TRUE(contains(md, "GOMAXPROCS=1 taskset -c 1 zapbench-go micro"));
   EXPECT_TRUE(contains(md, "- **go/zap**: unavailable: zap-proto/go is not in this build"));
   // The Go rows are not C++ codecs: not in the codec table, not among the C++ codecs not measured.
@@ -531,7 +580,9 @@ TEST(report_markdown, go_arms_beside_our_server_on_the_same_cells) {
                        "rate, CPU | go-fasthttp c 100: rate, CPU |"));
   // 100k/50k requests/s at the same server CPU time: twice the rate, half the CPU per request.
   EXPECT_TRUE(
-      contains(md, "| zapbench HTTP/1.1 + JSON (direct) | 2.00×, 2.00× | 2.00×, 2.00× | 2.00×, 2.00× |"));
+      contains(md,
+               "| zapbench HTTP/1.1 + JSON (direct) | 2.00× (2.00–2.00) ▲, 2.00× (2.00–2.00) ▲ | 2.00× "
+               "(2.00–2.00) ▲, 2.00× (2.00–2.00) ▲ |"));
   // Only the cells the Go arm served: no row for bodies it did not run.
   EXPECT_FALSE(contains(md, "| zapbench HTTP/1.1 + ZAP | —, "));
 }
@@ -550,6 +601,140 @@ TEST(report_markdown, model_text_cannot_become_markup) {
   const std::string md = report::markdown(r);
   EXPECT_TRUE(contains(md, "| host | \\<b\\>host\\</b\\>\\|x |"));
   EXPECT_TRUE(contains(md, "| command | ``zapbench run `x` \\| tee`` |"));
+}
+
+// --- verdicts -------------------------------------------------------------------------
+
+// `r` as a run before verdicts wrote it: no round on any sample or microbenchmark.
+Results without_rounds(Results r) {
+  for (Cell& c : r.cells)
+    for (E2ESample& s : c.samples) s.round.reset();
+  for (report::MicroFigure& f : r.micro.figures) f.ns_per_op.rounds.clear();
+  r.config.precision = r.config.budget_s = r.config.margin = NAN;
+  return r;
+}
+
+TEST(report_verdicts, an_undecided_finding_is_listed_apart_with_its_interval) {
+  Results r = with_peers();
+  // ZAP-HTTP + ZAP at depth 16 and 100 connections, against protobuf: rounds that disagree (1.4, 0.8, 1.1).
+  for (Cell& c : r.cells)
+    if (c.id() == "zapbench/rpc/zap/protobuf/c100/p16") {
+      c.samples[0].requests_per_s = 6'000'000 / 1.4;
+      c.samples[1].requests_per_s = 6'000'000 / 0.8;
+      c.samples[2].requests_per_s = 6'000'000 / 1.1;
+    }
+  const std::string md = report::markdown(r);
+  const std::size_t undecided = md.find("Undecided — the interval crosses 1× and reaches beyond ±3%");
+  ASSERT_NE(undecided, std::string::npos) << md.substr(md.find("## What it found"), 6000);
+  const std::size_t line = md.find(
+      "- **ZAP-HTTP, rpc, depth 16, 100 connections** — requests/s: ZAP (6,000,000) against the fastest "
+      "binary "
+      "peer body, protobuf (5,454,545): **undecided, ");
+  EXPECT_NE(line, std::string::npos);
+  EXPECT_GT(line, undecided) << "listed after the decided ones, not among them";
+  EXPECT_LT(line, md.find("## The run"));
+}
+
+TEST(report_verdicts, too_few_rounds_show_their_count_not_an_interval) {
+  Results r = synthetic();
+  for (Cell& c : r.cells)
+    if (c.id() == "zapbench/rpc/http/zap/c10/p1") c.samples.resize(2);
+  const std::string md = report::markdown(r);
+  // HTTP/1.1 + ZAP at c 10 against direct: 2 rounds.
+  EXPECT_TRUE(contains(
+      md, "| zapbench HTTP/1.1 + ZAP | 1.60× (1.60–1.60) ▲ | 0.40× (0.40–0.40) ▼ | 1.60× ? (2 rounds) |"))
+      << md;
+}
+
+TEST(report_verdicts, results_without_rounds_fall_back_to_ratios_of_medians_labelled) {
+  const std::string md = report::markdown(without_rounds(with_peers()));
+  EXPECT_TRUE(contains(md,
+                       "This results.json records no rounds (a run from before verdicts), so no comparison "
+                       "has an interval or a verdict"));
+  EXPECT_TRUE(
+      contains(md,
+               "- **Decode** — time per op: ZAP (4.00 ns) against the fastest JSON, direct (68.0 ns): "
+               "17.00× (16.50–17.52×, min–max) (no verdict: no rounds recorded) — [table](#micro)."))
+      << md.substr(md.find("## What it found"), 3000);
+  EXPECT_TRUE(contains(md, "| binary | zap | 17.00× | 10.00× |"));
+  EXPECT_TRUE(contains(md,
+                       "This results.json records no rounds (a run from before verdicts): ratios of medians "
+                       "only, no interval and no verdict."));
+  EXPECT_TRUE(contains(md, "Comparisons: this results.json records no rounds"));
+  EXPECT_FALSE(contains(md, "▲"));
+  EXPECT_FALSE(contains(md, "Undecided —"));
+}
+
+TEST(report_verdicts, the_control_copy_is_its_own_row_and_its_own_finding) {
+  Results r = synthetic();
+  Cell copy = cell("zapbench", "rpc", "zap", "zap", 10, 16, 600000, 300, 1.0, 0.99);
+  copy.control = true;
+  r.cells.push_back(copy);
+  EXPECT_EQ(copy.id(), "zapbench/rpc/zap/zap/c10/p16/control");
+  const std::string md = report::markdown(r);
+  EXPECT_TRUE(contains(md, "| zapbench ZAP-HTTP + ZAP — control copy | 600,000 (594,000–600,000) |")) << md;
+  EXPECT_TRUE(contains(md, "The control: one cell run twice in every round, as two cells"));
+  EXPECT_TRUE(contains(md,
+                       "- **zapbench ZAP-HTTP + zap, rpc, depth 16, 10 connections** — requests/s: the copy "
+                       "(600,000) against the original (600,000): **"))
+      << md.substr(md.find("## What it found"), 6000);
+  // Never "the fastest body" of anything: the original is.
+  const Results back = report::from_json(report::to_json(r));
+  EXPECT_TRUE(back.cells.back().control);
+  EXPECT_EQ(report::to_json(back), report::to_json(r));
+}
+
+TEST(report_verdicts, rounds_beyond_the_first_are_counted_per_cell) {
+  Results r = synthetic();
+  for (Cell& c : r.cells)
+    if (c.id() == "zapbench/rpc/zap/zap/c10/p16")
+      for (unsigned k = 3; k < 7; ++k) {
+        E2ESample s = c.samples[1];
+        s.round = k;
+        c.samples.push_back(s);
+      }
+  const std::string md = report::markdown(r);
+  EXPECT_TRUE(
+      contains(md,
+               "Rounds: 3 for every cell; more where a finding needed them — zapbench ZAP-HTTP + ZAP, "
+               "c 10: 7."))
+      << md;
+  EXPECT_TRUE(contains(md, "Rounds: 3 for every cell.\n"));
+}
+
+TEST(report_verdicts, how_it_was_measured_states_the_method_and_the_runs_settings) {
+  const std::string md = report::markdown(synthetic());
+  for (const char* s :
+       {"**A comparison is a verdict.**", "bootstrap-t, 2000 resamples", "never narrower than Student's t",
+        "equivalent when it lies within ±3%", "until each finding's interval was within ±3.0%",
+        "its budget of 600.0 s (10 min 0 s)", "**The control.**", "Benjamini–Hochberg"})
+    EXPECT_TRUE(contains(md, s)) << s;
+}
+
+TEST(report_json, rounds_control_and_the_method_round_trip_and_are_checked) {
+  Results r = synthetic();
+  r.cells[0].control = true;
+  const std::string json = report::to_json(r);
+  EXPECT_TRUE(contains(json, "\"round\": 2"));
+  EXPECT_TRUE(contains(json, "\"rounds\": [\n     0,\n     1,\n     2\n    ]"));
+  EXPECT_TRUE(contains(json, "\"precision\": 0.03"));
+  EXPECT_TRUE(contains(json, "\"budget_s\": 600"));
+  const Results back = report::from_json(json);
+  EXPECT_EQ(back.cells[0].samples[2].round, 2u);
+  EXPECT_EQ(back.micro.figures[0].ns_per_op.rounds, (std::vector<unsigned>{0, 1, 2}));
+  EXPECT_TRUE(back.cells[0].control);
+  EXPECT_DOUBLE_EQ(back.config.margin, 0.03);
+  nlohmann::json j = nlohmann::json::parse(json);
+  j["micro"]["figures"][1]["rounds"] = {0, 1};
+  EXPECT_EQ(error_of(j.dump()),
+            "results.json: micro.figures[1].rounds: expected one round per value of ns_per_op (3), got 2");
+  j = nlohmann::json::parse(json);
+  j["cells"][0]["samples"][0]["round"] = -1;
+  EXPECT_EQ(error_of(j.dump()), "results.json: cells[0].samples[0].round: expected a whole number >= 0");
+  // A results.json without them (a run before verdicts) writes back as it was.
+  const std::string old = report::to_json(without_rounds(synthetic()));
+  EXPECT_FALSE(contains(old, "\"round\""));
+  EXPECT_EQ(report::to_json(report::from_json(old)), old);
 }
 
 // --- report.html -----------------------------------------------------------------------
@@ -593,51 +778,112 @@ const report::Change* find_change(const report::Comparison& c, const std::string
   return nullptr;
 }
 
-TEST(report_compare, calls_a_change_beyond_noise_only_when_it_exceeds_both_spreads) {
-  const Results a = synthetic();
-  Results b = synthetic();
+// Every cell and microbenchmark of `r` with 8 samples, spread ±3% in a fixed pattern: enough for
+// compare's test (it needs 5 a side).
+Results with_eight_samples(Results r) {
+  constexpr double kPattern[] = {0.97, 1.0, 1.02, 0.99, 1.01, 0.98, 1.03, 1.0};
+  for (Cell& c : r.cells) {
+    if (c.samples.empty()) continue;
+    const E2ESample base = c.samples[1];
+    c.samples.clear();
+    for (double f : kPattern) {
+      E2ESample s = base;
+      s.round = unsigned(c.samples.size());
+      s.requests_per_s *= f;
+      s.p99_ns *= 2 - f;
+      c.samples.push_back(s);
+    }
+  }
+  for (report::MicroFigure& f : r.micro.figures) {
+    const double ns = f.ns_per_op.median();
+    f.ns_per_op = {};
+    for (double k : kPattern) {
+      f.ns_per_op.rounds.push_back(unsigned(f.ns_per_op.values.size()));
+      f.ns_per_op.values.push_back(ns * k);
+    }
+  }
+  return r;
+}
+
+TEST(report_compare, calls_a_change_only_for_a_discovery_whose_interval_excludes_one) {
+  const Results a = with_eight_samples(synthetic());
+  Results b = a;
   for (Cell& c : b.cells) {
     if (c.id() == "zapbench/rpc/http/direct/c10/p1")
-      for (E2ESample& s : c.samples) s.requests_per_s *= 1.5;  // +50%, spreads 3%
+      for (E2ESample& s : c.samples) s.requests_per_s *= 1.5;  // +50%: improved
     if (c.id() == "zapbench/rpc/zap/zap/c10/p1")
-      for (E2ESample& s : c.samples) s.requests_per_s *= 1.02;  // +2%, spreads 3%
+      for (E2ESample& s : c.samples) s.p99_ns *= 2;  // p99 twice as long: regressed
   }
   const report::Comparison cmp = report::compare(a, b);
   const report::Change* up = find_change(cmp, "zapbench/rpc/http/direct/c10/p1", "requests/s");
   ASSERT_NE(up, nullptr);
-  EXPECT_NEAR(up->change, 0.5, 1e-12);
-  EXPECT_NEAR(up->noise, 0.03, 1e-12);
-  EXPECT_TRUE(up->significant);
-  const report::Change* small = find_change(cmp, "zapbench/rpc/zap/zap/c10/p1", "requests/s");
-  ASSERT_NE(small, nullptr);
-  EXPECT_FALSE(small->significant);
+  EXPECT_TRUE(up->tested);
+  EXPECT_NEAR(up->estimate.ratio, 1.5, 1e-12);
+  EXPECT_GT(up->estimate.lo, 1.4);
+  EXPECT_LT(up->estimate.p, 0.001);
+  EXPECT_EQ(up->verdict, report::Change::Verdict::improved);
+  const report::Change* slower = find_change(cmp, "zapbench/rpc/zap/zap/c10/p1", "p99");
+  ASSERT_NE(slower, nullptr);
+  EXPECT_EQ(slower->verdict, report::Change::Verdict::regressed);
+  // Everything else is the same samples on both sides: never called changed.
+  std::size_t changed = 0;
+  for (const report::Change& ch : cmp.changes)
+    changed +=
+        ch.verdict == report::Change::Verdict::improved || ch.verdict == report::Change::Verdict::regressed;
+  EXPECT_EQ(changed, 2u);
   const report::Change* same = find_change(cmp, "micro/Decode/zap", "ns/op");
   ASSERT_NE(same, nullptr);
-  EXPECT_EQ(same->change, 0);
-  EXPECT_FALSE(same->significant);
+  EXPECT_DOUBLE_EQ(same->estimate.ratio, 1);
+  EXPECT_NE(same->verdict, report::Change::Verdict::improved);
   EXPECT_TRUE(cmp.only_in_a.empty());
   EXPECT_TRUE(cmp.only_in_b.empty());
   const std::string text = report::compare_text(cmp);
-  EXPECT_TRUE(contains(text, "beyond noise"));
-  EXPECT_TRUE(contains(text, "within noise"));
-  EXPECT_TRUE(contains(text, "+50.0%"));
+  EXPECT_TRUE(contains(text, "1.500× (")) << text;
+  EXPECT_TRUE(contains(text, " improved\n"));
+  EXPECT_TRUE(contains(text, " regressed\n"));
+  EXPECT_TRUE(contains(text, "Benjamini–Hochberg holds the false-discovery rate of the tests at 5.0%"));
+  EXPECT_TRUE(contains(text, " figures: 2 changed (1 improved, 1 regressed), ")) << text;
 }
 
-TEST(report_compare, one_sample_gives_no_noise_estimate) {
-  Results a = synthetic(), b = synthetic();
+TEST(report_compare, a_wider_margin_holds_what_a_narrow_one_leaves_undecided) {
+  const Results a = with_eight_samples(synthetic());
+  report::CompareOptions wide;
+  wide.margin = 0.2;
+  report::CompareOptions narrow;
+  narrow.margin = 0.001;
+  auto held = [&](const report::CompareOptions& o) {
+    std::size_t n = 0;
+    for (const report::Change& ch : report::compare(a, a, o).changes)
+      n += ch.verdict == report::Change::Verdict::held;
+    return n;
+  };
+  const report::Comparison all = report::compare(a, a, wide);
+  EXPECT_EQ(held(wide), all.changes.size());
+  EXPECT_EQ(held(narrow), 0u);
+  EXPECT_TRUE(contains(report::compare_text(report::compare(a, a, narrow)), "; undecided: neither"));
+}
+
+TEST(report_compare, too_few_samples_fall_back_to_the_spread_rule_labelled_so) {
+  Results a = synthetic(), b = synthetic();  // 3 samples a cell: too few for the test
+  for (Cell& c : b.cells)
+    if (c.id() == "floor/hello/tcp//c1/p1")
+      for (E2ESample& s : c.samples) s.requests_per_s *= 3;
   for (Results* r : {&a, &b})
     for (Cell& c : r->cells)
-      if (c.id() == "floor/hello/tcp//c1/p1") c.samples.resize(1);
-  for (Cell& c : b.cells)
-    if (c.id() == "floor/hello/tcp//c1/p1") c.samples[0].requests_per_s *= 3;
+      if (c.id() == "floor/hello/tcp//c10/p1") c.samples.resize(1);
   const report::Comparison cmp = report::compare(a, b);
   const report::Change* ch = find_change(cmp, "floor/hello/tcp//c1/p1", "requests/s");
   ASSERT_NE(ch, nullptr);
-  EXPECT_FALSE(ch->significant);
-  EXPECT_EQ(ch->samples_a, 1u);
+  EXPECT_FALSE(ch->tested);
+  EXPECT_EQ(ch->fallback, "beyond noise");
+  EXPECT_EQ(ch->verdict, report::Change::Verdict::undecided);
+  const report::Change* one = find_change(cmp, "floor/hello/tcp//c10/p1", "requests/s");
+  ASSERT_NE(one, nullptr);
+  EXPECT_EQ(one->fallback, "no noise estimate");
   const std::string text = report::compare_text(cmp);
-  EXPECT_TRUE(contains(text, "+200.0%")) << text;
-  EXPECT_TRUE(contains(text, "no noise estimate (1 sample)"));
+  EXPECT_TRUE(contains(text, "too few samples (3): beyond noise, by the spread rule of older runs")) << text;
+  EXPECT_TRUE(contains(text, "too few samples (1): no noise estimate, by the spread rule of older runs"));
+  EXPECT_TRUE(contains(text, " with too few samples for the test (the spread rule instead).\n"));
 }
 
 TEST(report_compare, lists_keys_present_on_one_side_only) {
@@ -710,7 +956,11 @@ TEST(report_json, results_of_earlier_versions_load_and_compare_with_new_ones) {
   EXPECT_TRUE(cmp.only_in_a.empty());
   EXPECT_TRUE(cmp.only_in_b.empty());
   EXPECT_FALSE(cmp.changes.empty());
-  for (const report::Change& ch : cmp.changes) EXPECT_FALSE(ch.significant) << ch.key;
+  // Its 3 samples a cell are too few for the test: the older rule, labelled, and never a change.
+  for (const report::Change& ch : cmp.changes) {
+    EXPECT_EQ(ch.verdict, report::Change::Verdict::undecided) << ch.key;
+    EXPECT_EQ(ch.fallback, "within noise") << ch.key;
+  }
 }
 
 // The logs scenario: cells keyed by N, a group per N and depth, requests/s and MB/s tables, and ZAP's MB/s
@@ -785,13 +1035,14 @@ TEST(report_markdown, logs_groups_per_n_with_mb_per_s_against_the_floor) {
   EXPECT_TRUE(contains(md, "| zapbench HTTP/1.1 + JSON (direct) | 140.0 (137.2–141.4) |"));
   // Requests/s against the best JSON body (the same N logs), MB/s against the floor: 184 / 230 = 0.80.
   EXPECT_TRUE(contains(md, "| zapbench | c 10 ÷ best JSON | c 10 MB/s ÷ floor |"));
-  EXPECT_TRUE(contains(md, "| zapbench HTTP/1.1 + ZAP | 4.00× | 0.80× |"));
+  EXPECT_TRUE(contains(md, "| zapbench HTTP/1.1 + ZAP | 4.00× (4.00–4.00) ▲ | 0.80× (0.80–0.80) ▼ |"));
   EXPECT_TRUE(contains(md, "MB/s ÷ floor divides the row's MB/s of responses by the raw TCP echo's"));
   // What it found: ZAP's MB/s at the largest N against the floor's (184 / 230 at every N here).
-  EXPECT_TRUE(
-      contains(md,
-               "- **HTTP/1.1, logs N=10000, depth 1, 10 connections**: ZAP 184.0 MB/s of responses, 0.80× "
-               "(0.78–0.82×) the floor's (a raw TCP echo of the same bytes) — [tables](#e2e-logs-10000-p1)."))
+  EXPECT_TRUE(contains(
+      md,
+      "- **HTTP/1.1, logs N=10000, depth 1, 10 connections** — MB/s of responses: ZAP (184.0) against the "
+      "floor, a raw TCP echo of the same bytes, (230.0): **behind, 0.80× (0.80–0.80×), 3 rounds** — "
+      "[table](#e2e-logs-10000-p1)."))
       << md.substr(0, 6000);
   // Groups of other scenarios have no MB/s table.
   const std::string rpc =
@@ -1069,14 +1320,19 @@ TEST(report_markdown, cost_against_work_growth_tables_and_summary) {
   // The Logs rows are not "other microbenchmarks".
   EXPECT_FALSE(contains(md, "| Logs/Encode/zap/1 |"));
   // The summary: DecodeAll at N = 1,000 against the fastest JSON; AccessOne flat; Encode against memcpy.
-  EXPECT_TRUE(contains(md,
-                       "**DecodeAll, N = 1,000**: ZAP 16000 ns; the fastest JSON, direct (800000 ns), takes "
-                       "50.00× (48.53–51.52×) ZAP's time — [table](#logs)."))
+  EXPECT_TRUE(
+      contains(md,
+               "- **DecodeAll, N = 1,000** — time per op: ZAP (16000 ns) against the fastest JSON, direct "
+               "(800000 ns): **ahead, 50.00× (50.00–50.00×), 3 rounds** — [table](#logs)."))
       << md;
   EXPECT_TRUE(
-      contains(md, "**AccessOne**: ZAP reads log N/2 of 1,000 logs in 4.00 ns, 1.00× its time at N = 1"));
+      contains(md,
+               "- **AccessOne (log N/2)** — time per op: ZAP at N = 1,000 (4.00 ns) against ZAP at N = 1 "
+               "(4.00 ns): **equivalent, 1.00× (1.00–1.00×), 3 rounds**"));
   EXPECT_TRUE(
-      contains(md, "**Encode, N = 1,000**: ZAP writes 23.2 GB/s of answer, 50% of memcpy's 46.4 GB/s"));
+      contains(md,
+               "- **Encode, N = 1,000** — time per op: ZAP writing the answer (10000 ns) against memcpy of "
+               "the same bytes (5000 ns): **behind, 0.50× (0.50–0.50×), 3 rounds**"));
   const std::string html = report::html(with_logs());
   for (const char* id : {"logs-Encode", "logs-DecodeAll", "logs-AccessOne", "logs-ScanField", "logs-wire"})
     EXPECT_TRUE(contains(html, std::string("data-chart=\"") + id + "\"")) << id;

@@ -1,0 +1,240 @@
+// report/findings.cpp — the findings of a run (findings.hpp): in process, ZAP
+// against the fastest JSON codec and the fastest binary peer per op and on
+// the logs record; end to end, ZAP against the fastest JSON and binary bodies
+// on each framing, ZAP-RPC against ZAP-HTTP, ZAP-RPC + ZAP against gRPC C++
+// and the floor with the body and framing corners between them, the logs
+// answer against the floor; and the control copy against its original.
+#include "report/findings.hpp"
+
+#include <algorithm>
+
+#include "report/document.hpp"
+#include "report/select.hpp"
+
+namespace report {
+namespace {
+
+using bench::Arm;
+using bench::Framing;
+using bench::Scenario;
+using doc::Family;
+using Section = Finding::Section;
+using Unit = Finding::Unit;
+
+std::string micro_key(const MicroFigure& f) { return std::string(kMicroKey) + f.name; }
+
+struct Add {
+  const Results& r;
+  std::vector<Finding>& out;
+
+  void micro(Section section, std::string title, std::string subject, const MicroFigure& s,
+             std::string baseline, const MicroFigure& b, std::string anchor) {
+    Finding f;
+    f.section = section;
+    f.title = std::move(title);
+    f.unit = Unit::ns;
+    f.subject = std::move(subject);
+    f.baseline = std::move(baseline);
+    f.subject_value = s.ns_per_op.median();
+    f.baseline_value = b.ns_per_op.median();
+    f.better = stats::Better::lower;
+    f.estimate = paired(s.ns_per_op, b.ns_per_op, f.better, r.config);
+    f.keys = {micro_key(s), micro_key(b)};
+    f.anchor = std::move(anchor);
+    out.push_back(std::move(f));
+  }
+
+  // Two cells compared on one figure: requests/s, server CPU per request or MB/s.
+  void cells(Section section, std::string title, Unit unit, std::string subject, const Cell& s,
+             std::string baseline, const Cell& b, std::string anchor) {
+    Finding f;
+    f.section = section;
+    f.title = std::move(title);
+    f.unit = unit;
+    f.subject = std::move(subject);
+    f.baseline = std::move(baseline);
+    const Samples ss = unit == Unit::requests_per_s ? s.rate()
+                       : unit == Unit::mb_per_s     ? s.mb_per_s()
+                                                    : s.server_cpu_per_request_ns(r.config);
+    const Samples bs = unit == Unit::requests_per_s ? b.rate()
+                       : unit == Unit::mb_per_s     ? b.mb_per_s()
+                                                    : b.server_cpu_per_request_ns(r.config);
+    f.subject_value = ss.median();
+    f.baseline_value = bs.median();
+    f.better = unit == Unit::cpu_ns ? stats::Better::lower : stats::Better::higher;
+    f.estimate = paired(ss, bs, f.better, r.config);
+    f.keys = {s.id(), b.id()};
+    f.anchor = std::move(anchor);
+    out.push_back(std::move(f));
+  }
+};
+
+// "the fastest JSON, simdjson", "the fastest binary peer body, flatbuffers".
+std::string fastest_text(Family fam, const std::string& codec, bool body) {
+  return std::string(fam == Family::json ? "the fastest JSON" : "the fastest binary peer") +
+         (body ? " body" : "") + ", " + codec;
+}
+
+void per_op(const Results& r, Add& add) {
+  for (const char* op : doc::kOps) {
+    const MicroFigure* z = doc::find_figure(r.micro, op, "zap");
+    if (!z) continue;
+    for (Family fam : {Family::json, Family::peer})
+      if (const MicroFigure* best = doc::fastest_of(r, op, fam))
+        add.micro(Section::micro, op, "ZAP", *z, fastest_text(fam, best->codec, false), *best, "micro");
+  }
+}
+
+void logs(const Results& r, Add& add) {
+  const doc::LogTable t = doc::log_table(r);
+  if (t.ns.empty()) return;
+  const double n_max = t.ns.back();
+  const double n_mid = std::find(t.ns.begin(), t.ns.end(), 1000.0) != t.ns.end() ? 1000.0 : n_max;
+  auto n_text = [](double n) { return doc::grouped(n); };
+  if (const doc::LogFigure* z = t.find("DecodeAll", "zap", n_mid))
+    for (Family fam : {Family::json, Family::peer})
+      if (const doc::LogFigure* b = t.fastest(r, "DecodeAll", n_mid, fam))
+        add.micro(Section::logs, "DecodeAll, N = " + n_text(n_mid), "ZAP", *z->f,
+                  fastest_text(fam, b->codec, false), *b->f, "logs");
+  const doc::LogFigure* a1 = t.find("AccessOne", "zap", t.ns.front());
+  const doc::LogFigure* an = t.find("AccessOne", "zap", n_max);
+  if (a1 && an && n_max > t.ns.front())
+    add.micro(Section::logs, "AccessOne (log N/2)", "ZAP at N = " + n_text(n_max), *an->f,
+              "ZAP at N = " + n_text(t.ns.front()), *a1->f, "logs");
+  const doc::LogFigure* e = t.find("Encode", "zap", n_max);
+  const doc::LogFigure* c = t.find("Copy", "memcpy", n_max);
+  if (e && c && e->f->wire_bytes > 0 && c->f->wire_bytes > 0)
+    add.micro(Section::logs, "Encode, N = " + n_text(n_max), "ZAP writing the answer", *e->f,
+              "memcpy of the same bytes", *c->f, "logs");
+}
+
+// The zapbench cell of `g` on `framing` with `body`, at `conns` connections (0: the one with the highest
+// median `by`); null when none ran.
+template <class By>
+const Cell* zap_cell(const doc::Group& g, Framing framing, const char* body, unsigned conns, By by) {
+  const Cell* best = nullptr;
+  for (const Cell* c : g.cells)
+    if (c->arm == Arm::zapbench && !c->control && c->framing == framing && c->body == body &&
+        doc::usable(*c) && (conns == 0 ? (!best || by(*c) > by(*best)) : c->connections == conns))
+      best = c;
+  return best;
+}
+
+void end_to_end(const Results& r, Add& add) {
+  const std::vector<doc::Group> gs = doc::groups(r);
+  auto rate = [](const Cell& c) { return c.rate().median(); };
+  // rpc at the deepest pipeline (where the body's cost shows most), ZAP's best connection count.
+  const doc::Group* deepest = nullptr;
+  for (const doc::Group& g : gs)
+    if (g.scenario == Scenario::rpc && (!deepest || g.pipeline > deepest->pipeline)) deepest = &g;
+  if (deepest) {
+    const doc::Group& g = *deepest;
+    for (Framing framing : bench::kFramings) {
+      const Cell* zap = zap_cell(g, framing, "zap", 0, rate);
+      if (!zap) continue;
+      const std::string title = std::string(bench::display_name(framing)) + ", rpc, depth " +
+                                std::to_string(g.pipeline) + ", " + doc::connections_text(zap->connections);
+      for (Family fam : {Family::json, Family::peer})
+        if (const Cell* b = doc::fastest_body(r, g, fam, framing, zap->connections))
+          for (Unit u : {Unit::requests_per_s, Unit::cpu_ns})
+            add.cells(Section::e2e, title, u, "ZAP", *zap, fastest_text(fam, b->body, true), *b,
+                      doc::group_id(g));
+    }
+    // Multiplexing against in-order pipelining: one connection, every call of it in flight at once.
+    const Cell* rpc = zap_cell(g, Framing::zap_rpc, "zap", 1, rate);
+    const Cell* http = zap_cell(g, Framing::zap_http, "zap", 1, rate);
+    if (rpc && http)
+      for (Unit u : {Unit::requests_per_s, Unit::cpu_ns})
+        add.cells(Section::e2e,
+                  "ZAP-RPC against ZAP-HTTP, rpc, depth " + std::to_string(g.pipeline) + ", 1 connection", u,
+                  "ZAP-RPC, multiplexed (answers matched by PromiseID),", *rpc,
+                  "ZAP-HTTP, pipelined in order,", *http, doc::group_id(g));
+  }
+  // ZAP against what binary RPC runs on, at every depth: ZAP-RPC + ZAP against the grpc++ arm; the floor
+  // (what no server can shed); and on zapbench's own server the corners of body × framing, so the reader
+  // sees which share of the saving is the body (gRPC + ZAP) and which the framing (ZAP-RPC + protobuf).
+  for (const doc::Group& g : gs) {
+    if (g.scenario != Scenario::rpc) continue;
+    const Cell* ref = nullptr;
+    for (const Cell* c : g.cells)
+      if (c->arm == Arm::grpc_cpp && doc::usable(*c) && (!ref || c->connections < ref->connections)) ref = c;
+    if (!ref) continue;
+    const Cell* zap = zap_cell(g, Framing::zap_rpc, "zap", ref->connections, rate);
+    if (!zap) continue;
+    const std::string title = "ZAP-RPC + ZAP against gRPC C++ (grpc++, protobuf), rpc, depth " +
+                              std::to_string(g.pipeline) + ", " + doc::connections_text(ref->connections);
+    for (Unit u : {Unit::cpu_ns, Unit::requests_per_s})
+      add.cells(Section::e2e, title, u, "ZAP-RPC + ZAP", *zap, "grpc++", *ref, doc::group_id(g));
+    for (const Cell* c : g.cells)
+      if (c->arm == Arm::floor && c->connections == ref->connections && doc::usable(*c)) {
+        add.cells(Section::e2e, title, Unit::cpu_ns, "ZAP-RPC + ZAP", *zap, "the floor, a raw TCP echo,", *c,
+                  doc::group_id(g));
+        break;
+      }
+    if (const Cell* proto = zap_cell(g, Framing::grpc, "protobuf", ref->connections, rate)) {
+      if (const Cell* body = zap_cell(g, Framing::grpc, "zap", ref->connections, rate))
+        add.cells(Section::e2e, title, Unit::cpu_ns, "zapbench's gRPC + ZAP, the body changed,", *body,
+                  "its gRPC + protobuf", *proto, doc::group_id(g));
+      if (const Cell* framing = zap_cell(g, Framing::zap_rpc, "protobuf", ref->connections, rate))
+        add.cells(Section::e2e, title, Unit::cpu_ns, "zapbench's ZAP-RPC + protobuf, the framing changed,",
+                  *framing, "its gRPC + protobuf", *proto, doc::group_id(g));
+    }
+  }
+  // logs at the largest N (where bytes dominate) and the shallowest depth: ZAP's best MB/s against the
+  // floor's at the same connections (the floor carries ZAP's byte counts at that N).
+  const doc::Group* largest = nullptr;
+  for (const doc::Group& g : gs)
+    if (g.scenario == Scenario::logs &&
+        (!largest || g.logs > largest->logs || (g.logs == largest->logs && g.pipeline < largest->pipeline)))
+      largest = &g;
+  if (largest) {
+    const doc::Group& g = *largest;
+    auto mb = [](const Cell& c) { return c.mb_per_s().median(); };
+    for (Framing framing : bench::kFramings) {
+      const Cell* zap = zap_cell(g, framing, "zap", 0, mb);
+      if (!zap) continue;
+      for (const Cell* c : g.cells)
+        if (c->arm == Arm::floor && c->connections == zap->connections && doc::usable(*c)) {
+          add.cells(Section::e2e,
+                    std::string(bench::display_name(framing)) + ", " + doc::group_scenario(g) + ", depth " +
+                        std::to_string(g.pipeline) + ", " + doc::connections_text(zap->connections),
+                    Unit::mb_per_s, "ZAP", *zap, "the floor, a raw TCP echo of the same bytes,", *c,
+                    doc::group_id(g));
+          break;
+        }
+    }
+  }
+}
+
+// "zapbench ZAP-RPC + zap, rpc, depth 16, 1 connection".
+std::string cell_text(const Cell& c) {
+  return std::string(bench::to_string(c.arm)) + " " + std::string(bench::display_name(c.framing)) +
+         (c.body.empty() ? "" : " + " + c.body) + ", " + c.scenario_label() + ", depth " +
+         std::to_string(c.pipeline) + ", " + doc::connections_text(c.connections);
+}
+
+void control(const Results& r, Add& add) {
+  for (const doc::Group& g : doc::groups(r))
+    for (const Cell* copy : g.cells) {
+      if (!copy->control || !doc::usable(*copy)) continue;
+      const Cell* original = g.find({copy->arm, copy->framing, copy->body, false}, copy->connections);
+      if (!original || !doc::usable(*original)) continue;
+      const std::string title = cell_text(*copy);
+      for (Unit u : {Unit::requests_per_s, Unit::cpu_ns})
+        add.cells(Section::control, title, u, "the copy", *copy, "the original", *original, doc::group_id(g));
+    }
+}
+
+}  // namespace
+
+std::vector<Finding> findings(const Results& r) {
+  std::vector<Finding> out;
+  Add add{r, out};
+  per_op(r, add);
+  logs(r, add);
+  end_to_end(r, add);
+  control(r, add);
+  return out;
+}
+
+}  // namespace report
