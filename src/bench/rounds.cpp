@@ -37,11 +37,24 @@ std::string exact_filter(const std::vector<std::string>& names) {
   return out + ")$";
 }
 
-Rounds::Rounds(const SampleContext& ctx, std::vector<CellPlan>& cells, report::Results& res,
-               Clock::time_point started)
-    : ctx_(ctx), cells_(cells), res_(res), started_(started) {}
+RoundsHooks real_hooks(const SampleContext& ctx, Clock::time_point started) {
+  RoundsHooks h;
+  h.sample = [&ctx](CellPlan& cp, unsigned round, std::string& failure) {
+    return run_sample(ctx, cp, round, failure);
+  };
+  h.micro = [&ctx](report::Results& res, unsigned round, const std::string& filter) {
+    run_micro(ctx, res, round, filter);
+  };
+  h.go_micro = [&ctx](report::Results& res, unsigned round) { run_go_micro(ctx, res, round); };
+  h.elapsed_s = [started] { return seconds_since(started); };
+  return h;
+}
 
-double Rounds::elapsed_s() const { return seconds_since(started_); }
+Rounds::Rounds(const SampleContext& ctx, std::vector<CellPlan>& cells, report::Results& res,
+               RoundsHooks hooks)
+    : ctx_(ctx), cells_(cells), res_(res), hooks_(std::move(hooks)) {}
+
+double Rounds::elapsed_s() const { return hooks_.elapsed_s(); }
 
 double Rounds::sample_s() const {
   if (e2e_samples_ > 0) return e2e_s_ / double(e2e_samples_);
@@ -52,18 +65,18 @@ double Rounds::sample_s() const {
 
 void Rounds::micro() {
   const unsigned rounds = ctx_.plan.cfg.micro_repetitions;
-  const auto t0 = Clock::now();
+  const double t0 = elapsed_s();
   for (unsigned r = 0; r < rounds && !stopped(ctx_); ++r) {
     std::printf("[micro] round %u/%u...\n", r + 1, rounds);
     std::fflush(stdout);
-    run_micro(ctx_, res_, r);
-    run_go_micro(ctx_, res_, r);
+    hooks_.micro(res_, r, "");
+    hooks_.go_micro(res_, r);
     next_micro_round_ = r + 1;
   }
   std::size_t cpp = 0;
   for (const report::MicroFigure& f : res_.micro.figures) cpp += !f.codec.starts_with("go/");
   if (next_micro_round_ > 0 && cpp > 0)
-    micro_s_per_benchmark_ = seconds_since(t0) / double(next_micro_round_) / double(cpp);
+    micro_s_per_benchmark_ = (elapsed_s() - t0) / double(next_micro_round_) / double(cpp);
 }
 
 void Rounds::e2e_round(const std::vector<std::size_t>& which, unsigned round) {
@@ -72,9 +85,9 @@ void Rounds::e2e_round(const std::vector<std::size_t>& which, unsigned round) {
     CellPlan& cp = cells_[which[round % 2 == 0 ? k : which.size() - 1 - k]];
     progress_->starting(cp.cell, round);
     std::string failure;
-    const auto t0 = Clock::now();
-    report::E2ESample s = run_sample(ctx_, cp, round, failure);
-    e2e_s_ += seconds_since(t0);
+    const double t0 = elapsed_s();
+    report::E2ESample s = hooks_.sample(cp, round, failure);
+    e2e_s_ += elapsed_s() - t0;
     ++e2e_samples_;
     s.round = round;
     cp.cell.samples.push_back(std::move(s));
@@ -143,7 +156,7 @@ ExtraRounds Rounds::until_precise() {
       break;
     }
     if (!micro.empty()) {
-      run_micro(ctx_, res_, next_micro_round_++, exact_filter(micro));
+      hooks_.micro(res_, next_micro_round_++, exact_filter(micro));
       ++out.micro_rounds;
     }
     progress_->extend(cells.size());

@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,12 +39,23 @@ struct ExtraRounds {
   std::vector<std::string> imprecise;  // findings not within the precision at the end ("title: figure")
 };
 
+// How the work of a round is done: by default (real_hooks) run_sample, a
+// `zapbench micro` round, a `zapbench-go micro` round and the steady clock;
+// the unit tests give their own, so the schedule is tested without processes
+// or time.
+struct RoundsHooks {
+  std::function<report::E2ESample(CellPlan& cp, unsigned round, std::string& failure)> sample;
+  // A round of the microbenchmarks into res.micro; `filter` "" for the plan's.
+  std::function<void(report::Results& res, unsigned round, const std::string& filter)> micro;
+  std::function<void(report::Results& res, unsigned round)> go_micro;
+  std::function<double()> elapsed_s;  // since the run began: what the budget counts
+};
+RoundsHooks real_hooks(const SampleContext& ctx, std::chrono::steady_clock::time_point started);
+
 class Rounds {
  public:
-  // `cells`: the plan's (unavailable ones are skipped); `started`: when the
-  // run began (its budget counts from there).
-  Rounds(const SampleContext& ctx, std::vector<CellPlan>& cells, report::Results& res,
-         std::chrono::steady_clock::time_point started);
+  // `cells`: the plan's (unavailable ones are skipped).
+  Rounds(const SampleContext& ctx, std::vector<CellPlan>& cells, report::Results& res, RoundsHooks hooks);
 
   // The microbenchmarks' first rounds (plan.cfg.micro_repetitions of them).
   void micro();
@@ -67,7 +79,7 @@ class Rounds {
   const SampleContext& ctx_;
   std::vector<CellPlan>& cells_;
   report::Results& res_;
-  std::chrono::steady_clock::time_point started_;
+  RoundsHooks hooks_;
   unsigned next_round_ = 0, next_micro_round_ = 0;
   double e2e_s_ = 0;  // time spent in end-to-end samples
   std::size_t e2e_samples_ = 0;

@@ -373,7 +373,7 @@ int cmd_run(int argc, char** argv) {
               net::cpu_list_text(p.cfg.server_cpus).c_str(), net::cpu_list_text(p.cfg.loader_cpus).c_str(),
               p.cfg.repeats, p.cfg.duration_s, p.cfg.warmup_s);
   std::fflush(stdout);
-  bench::Rounds rounds(ctx, cells, res, t_start);
+  bench::Rounds rounds(ctx, cells, res, bench::real_hooks(ctx, t_start));
 
   // 2. The microbenchmarks, a process per round.
   if (p.micro && !g_interrupted) {

@@ -89,7 +89,11 @@ void logs(const Results& r, Add& add) {
   const doc::LogTable t = doc::log_table(r);
   if (t.ns.empty()) return;
   const double n_max = t.ns.back();
-  const double n_mid = std::find(t.ns.begin(), t.ns.end(), 1000.0) != t.ns.end() ? 1000.0 : n_max;
+  // DecodeAll at N = 1,000 where ZAP has it, else at ZAP's largest N (the
+  // limits' rows may have N the codecs do not).
+  double n_mid = 0;
+  for (double n : t.ns)
+    if (t.find("DecodeAll", "zap", n) && n_mid != 1000) n_mid = n;
   auto n_text = [](double n) { return doc::grouped(n); };
   if (const doc::LogFigure* z = t.find("DecodeAll", "zap", n_mid))
     for (Family fam : {Family::json, Family::peer})
@@ -147,8 +151,7 @@ void end_to_end(const Results& r, Add& add) {
       for (Unit u : {Unit::requests_per_s, Unit::cpu_ns})
         add.cells(Section::e2e,
                   "ZAP-RPC against ZAP-HTTP, rpc, depth " + std::to_string(g.pipeline) + ", 1 connection", u,
-                  "ZAP-RPC, multiplexed (answers matched by PromiseID),", *rpc,
-                  "ZAP-HTTP, pipelined in order,", *http, doc::group_id(g));
+                  "ZAP-RPC, multiplexed", *rpc, "ZAP-HTTP, pipelined in order", *http, doc::group_id(g));
   }
   // ZAP against what binary RPC runs on, at every depth: ZAP-RPC + ZAP against the grpc++ arm; the floor
   // (what no server can shed); and on zapbench's own server the corners of body × framing, so the reader
@@ -167,16 +170,16 @@ void end_to_end(const Results& r, Add& add) {
       add.cells(Section::e2e, title, u, "ZAP-RPC + ZAP", *zap, "grpc++", *ref, doc::group_id(g));
     for (const Cell* c : g.cells)
       if (c->arm == Arm::floor && c->connections == ref->connections && doc::usable(*c)) {
-        add.cells(Section::e2e, title, Unit::cpu_ns, "ZAP-RPC + ZAP", *zap, "the floor, a raw TCP echo,", *c,
+        add.cells(Section::e2e, title, Unit::cpu_ns, "ZAP-RPC + ZAP", *zap, "the floor, a raw TCP echo", *c,
                   doc::group_id(g));
         break;
       }
     if (const Cell* proto = zap_cell(g, Framing::grpc, "protobuf", ref->connections, rate)) {
       if (const Cell* body = zap_cell(g, Framing::grpc, "zap", ref->connections, rate))
-        add.cells(Section::e2e, title, Unit::cpu_ns, "zapbench's gRPC + ZAP, the body changed,", *body,
+        add.cells(Section::e2e, title, Unit::cpu_ns, "zapbench's gRPC + ZAP, the body changed", *body,
                   "its gRPC + protobuf", *proto, doc::group_id(g));
       if (const Cell* framing = zap_cell(g, Framing::zap_rpc, "protobuf", ref->connections, rate))
-        add.cells(Section::e2e, title, Unit::cpu_ns, "zapbench's ZAP-RPC + protobuf, the framing changed,",
+        add.cells(Section::e2e, title, Unit::cpu_ns, "zapbench's ZAP-RPC + protobuf, the framing changed",
                   *framing, "its gRPC + protobuf", *proto, doc::group_id(g));
     }
   }
@@ -198,7 +201,7 @@ void end_to_end(const Results& r, Add& add) {
           add.cells(Section::e2e,
                     std::string(bench::display_name(framing)) + ", " + doc::group_scenario(g) + ", depth " +
                         std::to_string(g.pipeline) + ", " + doc::connections_text(zap->connections),
-                    Unit::mb_per_s, "ZAP", *zap, "the floor, a raw TCP echo of the same bytes,", *c,
+                    Unit::mb_per_s, "ZAP", *zap, "the floor, a raw TCP echo of the same bytes", *c,
                     doc::group_id(g));
           break;
         }

@@ -10,6 +10,7 @@
 
 #include "bench/host.hpp"
 #include "bench/plan.hpp"
+#include "bench/progress.hpp"
 #include "bench/run_folder.hpp"
 #include "record/registry.hpp"
 
@@ -40,8 +41,15 @@ TEST(bench_plan, quick_and_full_defaults) {
   q.out_dir = "r";
   const bench::RunPlan quick = bench::plan_run(q);
   EXPECT_EQ(quick.cfg.mode, "quick");
-  EXPECT_EQ(quick.cfg.duration_s, 1.0);
-  EXPECT_EQ(quick.cfg.warmup_s, 0.5);
+  EXPECT_EQ(quick.cfg.duration_s, 0.5);
+  EXPECT_EQ(quick.cfg.warmup_s, 0.25);
+  EXPECT_EQ(quick.cfg.repeats, 3u);
+  EXPECT_EQ(quick.cfg.precision, 0.03);
+  EXPECT_EQ(quick.cfg.budget_s, 600);
+  EXPECT_FALSE(quick.budget_given);
+  EXPECT_EQ(quick.cfg.margin, 0.03);
+  EXPECT_TRUE(quick.control);
+  EXPECT_EQ(quick.cfg.micro_min_time_s, 0.05);
   EXPECT_EQ(quick.connections, (std::vector<unsigned>{1, 16}));
   EXPECT_EQ(quick.pipelines, (std::vector<unsigned>{1, 16}));
   EXPECT_TRUE(quick.chosen_cells);
@@ -52,10 +60,10 @@ TEST(bench_plan, quick_and_full_defaults) {
   if (std::find(quick_bodies.begin(), quick_bodies.end(), "protobuf") == quick_bodies.end())
     quick_bodies.emplace_back("protobuf");
   EXPECT_EQ(quick.bodies, quick_bodies);
-  EXPECT_EQ(quick.framings, (std::vector<Framing>{Framing::http1, Framing::http2, Framing::grpc, Framing::zap_http,
-                                                  Framing::zap_rpc}));
-  EXPECT_EQ(quick.arms, (std::vector<Arm>{Arm::zapbench, Arm::go_zip, Arm::go_fasthttp, Arm::nginx, Arm::grpc_cpp,
-                                          Arm::floor}));
+  EXPECT_EQ(quick.framings, (std::vector<Framing>{Framing::http1, Framing::http2, Framing::grpc,
+                                                  Framing::zap_http, Framing::zap_rpc}));
+  EXPECT_EQ(quick.arms, (std::vector<Arm>{Arm::zapbench, Arm::go_zip, Arm::go_fasthttp, Arm::nginx,
+                                          Arm::grpc_cpp, Arm::floor}));
   EXPECT_FALSE(quick.cfg.server_cpus.empty());
   EXPECT_FALSE(quick.cfg.loader_cpus.empty());
   EXPECT_EQ(quick.scenarios, (std::vector<Scenario>{Scenario::hello, Scenario::rpc, Scenario::logs}));
@@ -63,7 +71,11 @@ TEST(bench_plan, quick_and_full_defaults) {
   q.full = true;
   const bench::RunPlan full = bench::plan_run(q);
   EXPECT_EQ(full.cfg.mode, "full");
-  EXPECT_EQ(full.cfg.duration_s, 5);
+  EXPECT_EQ(full.cfg.duration_s, 0.5);
+  EXPECT_EQ(full.cfg.warmup_s, 0.5);
+  EXPECT_EQ(full.cfg.precision, 0.02);
+  EXPECT_EQ(full.cfg.budget_s, 3 * 3600);
+  EXPECT_EQ(full.cfg.micro_min_time_s, 0.2);
   EXPECT_EQ(full.connections, (std::vector<unsigned>{1, 16, 125, 1000}));
   EXPECT_FALSE(full.chosen_cells);
   EXPECT_TRUE(full.micro_filter.empty());
@@ -96,22 +108,26 @@ TEST(bench_plan, quick_runs_the_chosen_cells) {
   const std::string json(record::default_json_codec().name);
   const record::CodecInfo* peer = record::fastest_binary_peer();
   std::set<std::string> want;
-  for (const char* f : {"http", "http2", "zap", "zap-rpc"}) want.insert(std::string("zapbench/hello/") + f + "//c1/p16");
+  for (const char* f : {"http", "http2", "zap", "zap-rpc"})
+    want.insert(std::string("zapbench/hello/") + f + "//c1/p16");
   for (const std::string& b : {json, std::string("zap")}) want.insert("zapbench/rpc/http/" + b + "/c1/p16");
   if (peer != nullptr) want.insert("zapbench/rpc/http/" + std::string(peer->name) + "/c1/p16");
   for (const char* f : {"grpc", "zap-rpc"})
-    for (const char* b : {"protobuf", "zap"}) want.insert(std::string("zapbench/rpc/") + f + "/" + b + "/c1/p16");
+    for (const char* b : {"protobuf", "zap"})
+      want.insert(std::string("zapbench/rpc/") + f + "/" + b + "/c1/p16");
   want.insert("zapbench/rpc/zap/zap/c1/p16");
   want.insert("zapbench/logs-100/http/" + json + "/c1/p16");
   want.insert("zapbench/logs-100/zap/zap/c1/p16");
-  for (const char* cell : {"go-zip/hello/zap//c1/p16", "go-zip/rpc/zap/zap/c1/p16",
-                           "nginx/hello/http//c1/p16", "nginx/hello/http2//c1/p16",
-                           "grpc-cpp/rpc/grpc/protobuf/c1/p16", "floor/hello/tcp//c1/p16", "floor/rpc/tcp//c1/p16",
-                           "floor/logs-100/tcp//c1/p16"})
+  for (const char* cell :
+       {"go-zip/hello/zap//c1/p16", "go-zip/rpc/zap/zap/c1/p16", "nginx/hello/http//c1/p16",
+        "nginx/hello/http2//c1/p16", "grpc-cpp/rpc/grpc/protobuf/c1/p16", "floor/hello/tcp//c1/p16",
+        "floor/rpc/tcp//c1/p16", "floor/logs-100/tcp//c1/p16"})
     want.insert(cell);
   // The Go arms' JSON cell: the first JSON body of the run (unavailable here: no Go arm was probed).
   want.insert("go-zip/rpc/http/" + json + "/c1/p16");
   want.insert("go-fasthttp/rpc/http/" + json + "/c1/p16");
+  // The control: a copy of the headline ZAP-RPC + ZAP cell, run as a cell of its own.
+  want.insert("zapbench/rpc/zap-rpc/zap/c1/p16/control");
   EXPECT_EQ(ids, want);
   // The estimate counts every sample that runs (unavailable cells take no time) and the microbenchmarks.
   const std::vector<bench::CellPlan> cells = bench::plan_cells(p, fake_floor);
@@ -120,11 +136,12 @@ TEST(bench_plan, quick_runs_the_chosen_cells) {
   bench::RunPlan no_micro = p;
   no_micro.micro = false;
   EXPECT_NEAR(bench::estimated_run_s(no_micro, cells),
-              double(runnable) * p.cfg.repeats * (1.0 + 0.5 + bench::kSampleOverheadS), 1e-6);
+              double(runnable) * p.cfg.repeats * (0.5 + 0.25 + bench::kSampleOverheadS), 1e-6);
   EXPECT_GT(bench::estimated_run_s(p, cells), bench::estimated_run_s(no_micro, cells));
 
   // No cell with both connections and depth above 1.
-  for (const bench::CellPlan& c : cells) EXPECT_FALSE(c.cell.connections > 1 && c.cell.pipeline > 1) << c.cell.id();
+  for (const bench::CellPlan& c : cells)
+    EXPECT_FALSE(c.cell.connections > 1 && c.cell.pipeline > 1) << c.cell.id();
   // --framings or --bodies: every combination of them.
   q.framings = {Framing::http1};
   EXPECT_FALSE(bench::plan_run(q).chosen_cells);
@@ -154,13 +171,78 @@ TEST(bench_plan, usage_errors_say_what_is_wrong) {
   EXPECT_EQ(message_of(q), "--logs is for the logs scenario, which --scenarios leaves out");
 }
 
+// The control copy: the headline cell (ZAP-RPC + ZAP on rpc, the deepest depth, the fewest connections)
+// once more, last in the run's order, as a cell of its own with the same server and load.
+TEST(bench_plan, control_copy_comes_last) {
+  bench::RunRequest q;
+  q.connections = {1, 8};
+  q.pipelines = {1, 16};
+  q.bodies = {"zap"};
+  const bench::RunPlan p = bench::plan_run(q);
+  const std::vector<bench::CellPlan> cells = bench::plan_cells(p, fake_floor);
+  const bench::CellPlan& copy = cells.back();
+  EXPECT_TRUE(copy.cell.control);
+  EXPECT_EQ(copy.cell.id(), "zapbench/rpc/zap-rpc/zap/c1/p16/control");
+  EXPECT_EQ(bench::cell_label(copy.cell), "rpc zapbench zap-rpc+zap c1 p16 (control)");
+  std::size_t originals = 0;
+  for (const bench::CellPlan& c : cells)
+    if (!c.cell.control && c.cell.id() + "/control" == copy.cell.id()) {
+      ++originals;
+      EXPECT_EQ(bench::server_spec(p, "/bin/zapbench", c).argv,
+                bench::server_spec(p, "/bin/zapbench", copy).argv);
+      EXPECT_EQ(bench::load_options(p, c, 1).connections, bench::load_options(p, copy, 1).connections);
+    }
+  EXPECT_EQ(originals, 1u);
+  // No ZAP-RPC: the first zapbench cell that runs, by the same preference; none at all: no copy.
+  q.framings = {Framing::http1};
+  EXPECT_EQ(bench::plan_cells(bench::plan_run(q), fake_floor).back().cell.id(),
+            "zapbench/hello/http//c1/p16/control");
+  q.arms = {Arm::floor};
+  for (const bench::CellPlan& c : bench::plan_cells(bench::plan_run(q), fake_floor))
+    EXPECT_FALSE(c.cell.control);
+  q.arms = {};
+  q.control = false;
+  for (const bench::CellPlan& c : bench::plan_cells(bench::plan_run(q), fake_floor))
+    EXPECT_FALSE(c.cell.control);
+}
+
+// The budget: the mode's default grows to fit the first rounds; one given shorter than them is refused
+// with the estimate; 0 is the first rounds only.
+TEST(bench_plan, budget_fits_the_first_rounds_or_says_why_not) {
+  bench::RunRequest q;
+  const bench::RunPlan quick = bench::plan_run(q);
+  const std::vector<bench::CellPlan> cells = bench::plan_cells(quick, fake_floor);
+  const double first_s = bench::estimated_run_s(quick, cells);
+  ASSERT_LT(first_s, 600);
+  EXPECT_EQ(bench::run_budget_s(quick, cells), 600);
+  q.repeats = 20;  // first rounds past the default budget: the budget grows to fit them
+  const bench::RunPlan many = bench::plan_run(q);
+  EXPECT_EQ(bench::run_budget_s(many, cells), bench::estimated_run_s(many, cells));
+  q.repeats = 3;
+  q.budget_s = 60;
+  const bench::RunPlan tight = bench::plan_run(q);
+  EXPECT_TRUE(tight.budget_given);
+  try {
+    bench::run_budget_s(tight, cells);
+    ADD_FAILURE() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "--budget 1m00s: the first rounds alone take ~" + bench::duration_text(first_s) +
+                  "; give at least that, fewer cells or --repeats, or --budget 0 (the first "
+                  "rounds only)");
+  }
+  q.budget_s = 0;
+  EXPECT_EQ(bench::run_budget_s(bench::plan_run(q), cells), 0);
+}
+
 TEST(bench_plan, cells_in_run_order_with_unavailable_ones_kept) {
   bench::RunRequest q;
   q.connections = {1, 8};
   q.pipelines = {1};
   q.bodies = {"zap"};
-  q.nginx = "/nonexistent/nginx";           // planned as given; only a missing one makes the arm unavailable
+  q.nginx = "/nonexistent/nginx";  // planned as given; only a missing one makes the arm unavailable
   q.grpc_cpp = "/nonexistent/zapbench-grpc";  // the same
+  q.control = false;                          // (control_copy_comes_last has it)
   const bench::RunPlan p = bench::plan_run(q);
   EXPECT_FALSE(p.chosen_cells) << "--bodies: every combination";
   const std::vector<bench::CellPlan> cells = bench::plan_cells(p, fake_floor);
@@ -184,11 +266,11 @@ TEST(bench_plan, cells_in_run_order_with_unavailable_ones_kept) {
       }
     }
   }
-  for (const char* cell : {"nginx/hello/http//c1/p1", "nginx/hello/http//c8/p1", "nginx/hello/http2//c1/p1",
-                           "nginx/hello/http2//c8/p1", "grpc-cpp/rpc/grpc/protobuf/c1/p1",
-                           "grpc-cpp/rpc/grpc/protobuf/c8/p1", "floor/hello/tcp//c1/p1",
-                           "floor/hello/tcp//c8/p1", "floor/rpc/tcp//c1/p1", "floor/rpc/tcp//c8/p1",
-                           "floor/logs-100/tcp//c1/p1", "floor/logs-100/tcp//c8/p1"})
+  for (const char* cell :
+       {"nginx/hello/http//c1/p1", "nginx/hello/http//c8/p1", "nginx/hello/http2//c1/p1",
+        "nginx/hello/http2//c8/p1", "grpc-cpp/rpc/grpc/protobuf/c1/p1", "grpc-cpp/rpc/grpc/protobuf/c8/p1",
+        "floor/hello/tcp//c1/p1", "floor/hello/tcp//c8/p1", "floor/rpc/tcp//c1/p1", "floor/rpc/tcp//c8/p1",
+        "floor/logs-100/tcp//c1/p1", "floor/logs-100/tcp//c8/p1"})
     want.emplace_back(cell);
   EXPECT_EQ(ids, want);
   for (const bench::CellPlan& c : cells)
@@ -308,6 +390,7 @@ TEST(bench_plan, logs_cells_per_n_with_the_floor_at_each_n) {
   q.arms = {Arm::zapbench, Arm::go_fasthttp, Arm::floor};
   q.go = go_without_zap();
   q.full = true;
+  q.control = false;
   // A codec without the logs record, when this build has one (every codec will have it).
   std::string without;
   for (const record::CodecInfo& c : record::all_codecs())
@@ -375,6 +458,7 @@ TEST(bench_plan, children_command_lines) {
   q.arms = {Arm::zapbench, Arm::floor};
   q.scenarios = {Scenario::rpc};
   q.framings = {Framing::zap_http};
+  q.control = false;
   const bench::RunPlan p = bench::plan_run(q);
   const std::vector<bench::CellPlan> cells = bench::plan_cells(p, fake_floor);
   ASSERT_EQ(cells.size(), 2u);

@@ -160,6 +160,21 @@ quick_samples=$(sed -n 's/.* = \([0-9]*\) samples.*/\1/p' "$work/dry_quick")
   ! grep -q "^  hello zapbench grpc" "$work/dry_quick" && grep -q "^  rpc zapbench grpc+zap c1 p16" "$work/dry_quick"
 check "run --dry-run: quick plans its chosen cells, fewer than full's (exit $rc, $quick_samples < $full_samples)" $?
 
+grep -q "^estimated duration: 10m00s, the budget (the first rounds ~" "$work/dry_quick" &&
+  grep -q "^  rpc zapbench zap-rpc+zap c1 p16 (control)$" "$work/dry_quick"
+check "run --dry-run: the budget is the estimate, the control copy is planned" $?
+"$bin" run --budget 1m --dry-run >/dev/null 2>"$work/err_budget"
+rc=$?
+[ "$rc" = 2 ] && grep -q "^zapbench: run: --budget 1m00s: the first rounds alone take ~[0-9].*--budget 0 (the first rounds only)$" "$work/err_budget"
+check "run --budget shorter than the first rounds is refused with their estimate (exit $rc: $(head -c 300 "$work/err_budget"))" $?
+"$bin" run --budget 0 --dry-run >"$work/dry_zero" 2>&1
+grep -q "^estimated duration: [0-9].* (the first rounds; no more rounds fit the budget)$" "$work/dry_zero"
+check "run --budget 0: the first rounds only" $?
+usage_error "run --precision wants a fraction above 0" \
+  "zapbench run: --precision wants a number > 0 and at most 1, got '0' (see 'zapbench run --help')" run --precision 0
+usage_error "run --margin is at most 50%" \
+  "zapbench run: --margin wants a number > 0 and at most 0.5, got '0.7' (see 'zapbench run --help')" run --margin 0.7
+
 # ---- micro with the Go reference: a Go arm that is not there is listed with why, and --no-go skips it
 "$bin" micro --filter '^Decode/zap$' --min-time 0.01 --go "$work/no-such-zapbench-go" >"$work/micro_go" 2>&1
 rc=$?
@@ -295,7 +310,7 @@ if [ -n "$src" ]; then
   check "run: a host that fails the preflight is named, and nothing runs (exit $rc: $(head -c 200 "$work/err"))" $?
   "$bin" run --server-host s1 --loader-hosts l1,l2 --ssh "$fake_ssh" --server-addr 127.0.0.1 --arms zapbench \
     --scenarios hello --framings zap --connections 2 --pipeline 1 --repeats 1 --duration 0.3 --warmup 0.1 \
-    --no-micro --out "$work/hosts1" >"$work/hosts1.out" 2>&1
+    --no-micro --budget 0 --no-control --out "$work/hosts1" >"$work/hosts1.out" 2>&1
   rc=$?
   python3 - "$work/hosts1/results.json" <<'PY'
 import json, sys

@@ -469,20 +469,20 @@ TEST(report_markdown, zap_rpc_against_grpc_cpp_with_the_body_and_framing_shares)
                                  "requests/s: ZAP-RPC + ZAP (300,000) against grpc++ (30,000): **ahead, "
                                  "10.00× (10.00–10.00×), 3 rounds**",
                                  "server CPU per request: ZAP-RPC + ZAP (2.67 µs) against the floor, a raw "
-                                 "TCP echo, (2.00 µs): **behind, "
+                                 "TCP echo (2.00 µs): **behind, "
                                  "0.75× (0.75–0.75×), 3 rounds**",
-                                 "server CPU per request: zapbench's gRPC + ZAP, the body changed, (5.00 µs) "
+                                 "server CPU per request: zapbench's gRPC + ZAP, the body changed (5.00 µs) "
                                  "against its gRPC + protobuf "
                                  "(5.33 µs): **ahead, 1.07× (1.07–1.07×), 3 rounds**",
                                  "server CPU per request: zapbench's ZAP-RPC + protobuf, the framing "
-                                 "changed, (3.33 µs) against its gRPC "
+                                 "changed (3.33 µs) against its gRPC "
                                  "+ protobuf (5.33 µs): **ahead, 1.60× (1.60–1.60×), 3 rounds**"})
     EXPECT_TRUE(contains(md, title + line)) << line << "\n" << md.substr(md.find("## What it found"), 6000);
   // A floor that costs more than ours (its own samples, its own noise): ahead of it, as any other.
   r.cells.back() = cell("floor", "rpc", "tcp", "", 1, 16, 200000, 40);
   EXPECT_TRUE(contains(report::markdown(r),
                        title + "server CPU per request: ZAP-RPC + ZAP (2.67 µs) against the floor, a raw TCP "
-                               "echo, (4.00 µs): **ahead, 1.50× (1.50–1.50×), 3 rounds**"));
+                               "echo (4.00 µs): **ahead, 1.50× (1.50–1.50×), 3 rounds**"));
   // No grpc++ cell at depth 1: no line for it.
   EXPECT_FALSE(contains(md, "against gRPC C++ (grpc++, protobuf), rpc, depth 1,"));
   EXPECT_TRUE(contains(md, "| grpc-cpp gRPC + protobuf |")) << "the arm's own row";
@@ -1041,7 +1041,7 @@ TEST(report_markdown, logs_groups_per_n_with_mb_per_s_against_the_floor) {
   EXPECT_TRUE(contains(
       md,
       "- **HTTP/1.1, logs N=10000, depth 1, 10 connections** — MB/s of responses: ZAP (184.0) against the "
-      "floor, a raw TCP echo of the same bytes, (230.0): **behind, 0.80× (0.80–0.80×), 3 rounds** — "
+      "floor, a raw TCP echo of the same bytes (230.0): **behind, 0.80× (0.80–0.80×), 3 rounds** — "
       "[table](#e2e-logs-10000-p1)."))
       << md.substr(0, 6000);
   // Groups of other scenarios have no MB/s table.
