@@ -51,6 +51,37 @@ std::size_t display_width(const std::string& s) {
 
 std::string percent(double v) { return doc::fixed(v * 100, v * 100 < 10 ? 1 : 0) + "%"; }
 
+// The run-level shift (Comparison::shift): the median over the figures of
+// log(speed B ÷ speed A), its percentile bootstrap over the figures.
+stats::Estimate run_shift(const std::vector<Change>& changes, const stats::Method& m) {
+  std::vector<double> x;
+  for (const Change& c : changes)
+    if (c.a > 0 && c.b > 0 && std::isfinite(c.a) && std::isfinite(c.b))
+      x.push_back(c.better == stats::Better::higher ? std::log(c.b / c.a) : std::log(c.a / c.b));
+  stats::Estimate e;
+  e.n = unsigned(x.size());
+  if (x.size() < m.min_samples) return e;
+  auto median = [](std::vector<double> v) {
+    const std::size_t mid = v.size() / 2;
+    std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(mid), v.end());
+    if (v.size() % 2 == 1) return v[mid];
+    return (*std::max_element(v.begin(), v.begin() + std::ptrdiff_t(mid)) + v[mid]) / 2;
+  };
+  e.ratio = std::exp(median(x));
+  stats::Rng rng(stats::seed_of("run shift"));
+  std::vector<double> medians(m.resamples), r(x.size());
+  for (double& med : medians) {
+    for (double& v : r) v = x[rng.below(std::uint32_t(x.size()))];
+    med = median(r);
+  }
+  std::sort(medians.begin(), medians.end());
+  const auto at = [&](double q) { return std::exp(medians[std::size_t(q * double(medians.size() - 1))]); };
+  e.lo = at((1 - m.confidence) / 2);
+  e.hi = at(1 - (1 - m.confidence) / 2);
+  e.verdict = stats::decide(e.lo, e.hi, stats::Better::higher, m.margin);
+  return e;
+}
+
 }  // namespace
 
 std::string_view to_string(Change::Verdict v) noexcept {
@@ -152,6 +183,7 @@ Comparison compare(const Results& a, const Results& b, const CompareOptions& o) 
         break;
     }
   }
+  out.shift = run_shift(out.changes, m);
   return out;
 }
 
@@ -164,8 +196,10 @@ std::string compare_text(const Comparison& c) {
     if (!ch.fallback.empty()) {
       ++fallback;
       if (std::isfinite(ch.estimate.ratio)) ratio = doc::fixed(ch.estimate.ratio, 3) + "×";
-      verdict = "too few samples (" + std::to_string(std::min(ch.samples_a, ch.samples_b)) +
-                "): " + ch.fallback + ", by the spread rule of older runs";
+      const unsigned n = std::min(ch.samples_a, ch.samples_b);
+      verdict = "undecided: " + std::to_string(n) + (n == 1 ? " sample" : " samples") + ", the test needs " +
+                std::to_string(stats::kMethod.min_samples) +
+                " (the spread rule of older runs: " + ch.fallback + ")";
     } else {
       if (std::isfinite(ch.estimate.ratio))
         ratio = doc::fixed(ch.estimate.ratio, 3) + "× (" + doc::fixed(ch.estimate.lo, 3) + "–" +
@@ -218,8 +252,23 @@ std::string compare_text(const Comparison& c) {
          " changed (" + std::to_string(improved) + " improved, " + std::to_string(regressed) +
          " regressed), " + std::to_string(held) + " held, " + std::to_string(undecided) + " undecided";
   if (fallback > 0)
-    out += ", " + std::to_string(fallback) + " with too few samples for the test (the spread rule instead)";
+    out += ", " + std::to_string(fallback) +
+           " with too few samples for the test (undecided; the spread rule beside)";
   out += ".\n";
+  if (c.shift.computed()) {
+    const stats::Estimate& sh = c.shift;
+    out += "Across the " + std::to_string(sh.n) + " figures, B ran at " + doc::fixed(sh.ratio, 3) +
+           "× A's speed (" + doc::fixed(sh.lo, 3) + "–" + doc::fixed(sh.hi, 3) +
+           "×: the median figure's ratio, rates B ÷ A and times A ÷ B, with a bootstrap interval over the "
+           "figures)";
+    if (sh.verdict == stats::Verdict::ahead || sh.verdict == stats::Verdict::behind)
+      out +=
+          ".\nEvery figure moved alike, beyond ±" + percent(o.margin) +
+          ": the machine (or the whole build) changed between the runs, and its changes above may be that "
+          "shift rather than the code's; to tell them apart, repeat both runs, or compare within one run.\n";
+    else
+      out += ": no shift of the whole run beyond ±" + percent(o.margin) + ".\n";
+  }
   for (const auto& [title, keys] :
        {std::pair{"only in A", &c.only_in_a}, std::pair{"only in B", &c.only_in_b}}) {
     if (keys->empty()) continue;

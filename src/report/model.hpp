@@ -300,6 +300,13 @@ struct Comparison {
   CompareOptions options;
   std::vector<Change> changes;
   std::vector<std::string> only_in_a, only_in_b;
+  // How B ran against A across every figure compared: the median of the
+  // figures' ratios of medians, turned so that above 1 is faster (requests/s
+  // B ÷ A, times A ÷ B), with a bootstrap interval over the figures. A
+  // machine that changed between the runs (a neighbour, the clock, the
+  // host) moves every figure alike — the floor's too — and two runs cannot
+  // tell that from a change of the code; this says when it happened.
+  stats::Estimate shift;
 };
 Comparison compare(const Results& a, const Results& b, const CompareOptions& o = {});
 std::string compare_text(const Comparison& c);  // the table and summary `zapbench compare` prints

@@ -89,8 +89,16 @@ std::string percent(double v) {
   return s + "%";
 }
 
-// Fills verdict and why from the interval (and, unpaired, the test).
+// Fills verdict and why from the interval (and, unpaired, the test). An
+// interval a double cannot hold (ratios past 1e308 or below 1e-308: a figure
+// gone wrong, not a measurement) is no interval.
 void conclude(Estimate& e, Better better, const Method& m, double alpha) {
+  if (!(e.lo > 0 && std::isfinite(e.hi) && std::isfinite(e.ratio) && e.ratio > 0)) {
+    e.lo = e.hi = NAN;
+    e.verdict = Verdict::undecided;
+    e.why = "the ratio is beyond what a double holds";
+    return;
+  }
   e.verdict = decide(e.lo, e.hi, better, m.margin);
   const bool differs = e.verdict == Verdict::ahead || e.verdict == Verdict::behind;
   if (differs && !e.paired && !(e.p <= alpha)) {
@@ -170,7 +178,9 @@ Estimate paired(std::span<const double> subject, std::span<const double> baselin
     return e;
   }
   const double student = student_quantile(m.confidence, e.n - 1);
-  if (whole.se == 0) {  // every round gave the same ratio: no spread at all
+  if (!std::isfinite(whole.se)) {  // log ratios past what a double sums: no interval (conclude says so)
+    e.lo = e.hi = NAN;
+  } else if (whole.se == 0) {  // every round gave the same ratio: no spread at all
     e.lo = e.hi = e.ratio;
   } else if (n < kMinBootstrapRounds || m.resamples == 0) {
     e.lo = std::exp(whole.mean - student * whole.se);
@@ -242,13 +252,18 @@ Estimate unpaired(std::span<const double> subject, std::span<const double> basel
 }
 
 double mann_whitney_p(std::span<const double> a, std::span<const double> b) {
-  const std::size_t n = a.size(), k = b.size();
+  // NaN has no rank: left out (infinities rank as the extremes they are).
+  std::vector<std::pair<double, bool>> pooled;
+  pooled.reserve(a.size() + b.size());
+  for (double v : a)
+    if (!std::isnan(v)) pooled.emplace_back(v, true);
+  for (double v : b)
+    if (!std::isnan(v)) pooled.emplace_back(v, false);
+  const auto n =
+      std::size_t(std::count_if(pooled.begin(), pooled.end(), [](const auto& x) { return x.second; }));
+  const std::size_t k = pooled.size() - n;
   if (n == 0 || k == 0) return NAN;
   // Midranks of the pooled sample; U of a = its rank sum - n(n+1)/2.
-  std::vector<std::pair<double, bool>> pooled;
-  pooled.reserve(n + k);
-  for (double v : a) pooled.emplace_back(v, true);
-  for (double v : b) pooled.emplace_back(v, false);
   std::sort(pooled.begin(), pooled.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
   double rank_sum_a = 0, tie_term = 0;
   bool ties = false;

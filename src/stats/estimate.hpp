@@ -92,8 +92,8 @@ Verdict decide(double lo, double hi, Better better, double margin) noexcept;
 
 // The two-sided p of the Mann–Whitney U test (Wilcoxon rank-sum) of a against
 // b: exact without ties for sides up to 50, otherwise the normal
-// approximation with the tie correction and a continuity correction. NaN when
-// a side is empty.
+// approximation with the tie correction and a continuity correction. NaN
+// values are left out; NaN when a side is then empty.
 double mann_whitney_p(std::span<const double> a, std::span<const double> b);
 
 // Benjamini–Hochberg at false-discovery rate q: which of the p-values are

@@ -845,6 +845,30 @@ TEST(report_compare, calls_a_change_only_for_a_discovery_whose_interval_excludes
   EXPECT_TRUE(contains(text, " figures: 2 changed (1 improved, 1 regressed), ")) << text;
 }
 
+TEST(report_compare, names_a_shift_of_the_whole_run) {
+  const Results a = with_eight_samples(synthetic());
+  const report::Comparison same = report::compare(a, a);
+  EXPECT_DOUBLE_EQ(same.shift.ratio, 1);
+  EXPECT_TRUE(contains(report::compare_text(same), "B ran at 1.000× A's speed (1.000–1.000×"));
+  EXPECT_TRUE(contains(report::compare_text(same), "no shift of the whole run beyond ±3.0%."));
+  // Every figure 20% slower in B: rates down, times up — the machine, or the whole build.
+  Results b = a;
+  for (Cell& c : b.cells)
+    for (E2ESample& s : c.samples) {
+      s.requests_per_s *= 0.8;
+      s.p99_ns /= 0.8;
+    }
+  for (report::MicroFigure& f : b.micro.figures)
+    for (double& v : f.ns_per_op.values) v /= 0.8;
+  const report::Comparison slower = report::compare(a, b);
+  EXPECT_NEAR(slower.shift.ratio, 0.8, 1e-9);
+  EXPECT_EQ(slower.shift.verdict, stats::Verdict::behind);
+  const std::string text = report::compare_text(slower);
+  EXPECT_TRUE(contains(text, "B ran at 0.800× A's speed")) << text;
+  EXPECT_TRUE(
+      contains(text, "Every figure moved alike, beyond ±3.0%: the machine (or the whole build) changed"));
+}
+
 TEST(report_compare, a_wider_margin_holds_what_a_narrow_one_leaves_undecided) {
   const Results a = with_eight_samples(synthetic());
   report::CompareOptions wide;
@@ -881,9 +905,12 @@ TEST(report_compare, too_few_samples_fall_back_to_the_spread_rule_labelled_so) {
   ASSERT_NE(one, nullptr);
   EXPECT_EQ(one->fallback, "no noise estimate");
   const std::string text = report::compare_text(cmp);
-  EXPECT_TRUE(contains(text, "too few samples (3): beyond noise, by the spread rule of older runs")) << text;
-  EXPECT_TRUE(contains(text, "too few samples (1): no noise estimate, by the spread rule of older runs"));
-  EXPECT_TRUE(contains(text, " with too few samples for the test (the spread rule instead).\n"));
+  EXPECT_TRUE(
+      contains(text, "undecided: 3 samples, the test needs 5 (the spread rule of older runs: beyond noise)"))
+      << text;
+  EXPECT_TRUE(contains(
+      text, "undecided: 1 sample, the test needs 5 (the spread rule of older runs: no noise estimate)"));
+  EXPECT_TRUE(contains(text, " with too few samples for the test (undecided; the spread rule beside).\n"));
 }
 
 TEST(report_compare, lists_keys_present_on_one_side_only) {
