@@ -61,23 +61,16 @@ stats::Estimate run_shift(const std::vector<Change>& changes, const stats::Metho
   stats::Estimate e;
   e.n = unsigned(x.size());
   if (x.size() < m.min_samples) return e;
-  auto median = [](std::vector<double> v) {
-    const std::size_t mid = v.size() / 2;
-    std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(mid), v.end());
-    if (v.size() % 2 == 1) return v[mid];
-    return (*std::max_element(v.begin(), v.begin() + std::ptrdiff_t(mid)) + v[mid]) / 2;
-  };
-  e.ratio = std::exp(median(x));
+  e.ratio = std::exp(stats::median(x));
   stats::Rng rng(stats::seed_of("run shift"));
   std::vector<double> medians(m.resamples), r(x.size());
   for (double& med : medians) {
     for (double& v : r) v = x[rng.below(std::uint32_t(x.size()))];
-    med = median(r);
+    med = stats::median(r);
   }
   std::sort(medians.begin(), medians.end());
-  const auto at = [&](double q) { return std::exp(medians[std::size_t(q * double(medians.size() - 1))]); };
-  e.lo = at((1 - m.confidence) / 2);
-  e.hi = at(1 - (1 - m.confidence) / 2);
+  e.lo = std::exp(stats::quantile(medians, (1 - m.confidence) / 2));
+  e.hi = std::exp(stats::quantile(medians, 1 - (1 - m.confidence) / 2));
   e.verdict = stats::decide(e.lo, e.hi, stats::Better::higher, m.margin);
   return e;
 }

@@ -11,17 +11,7 @@
 
 namespace report {
 
-double Samples::median() const {
-  if (values.empty()) return 0;
-  std::vector<double> v = values;
-  const std::size_t mid = v.size() / 2;
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
-  if (v.size() % 2 == 1) return v[mid];
-  // Even count: the mean of the two middle values (the lower one is the
-  // largest element left of mid after nth_element).
-  const double lower = *std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid));
-  return (lower + v[mid]) / 2;
-}
+double Samples::median() const { return values.empty() ? 0 : stats::median(values); }
 
 double Samples::min() const { return values.empty() ? 0 : *std::min_element(values.begin(), values.end()); }
 double Samples::max() const { return values.empty() ? 0 : *std::max_element(values.begin(), values.end()); }

@@ -19,22 +19,14 @@ bool usable(double v) { return std::isfinite(v) && v > 0; }
 // rounds can give a t of any size: Student's t alone.
 constexpr std::size_t kMinBootstrapRounds = 5;
 
-// The q-quantile of sorted values, interpolated between order statistics
-// (Hyndman & Fan's type 7, R's default).
-double quantile(const std::vector<double>& sorted, double q) {
-  const double pos = q * double(sorted.size() - 1);
-  const auto i = std::size_t(pos);
-  if (i + 1 >= sorted.size()) return sorted.back();
-  const double f = pos - double(i);
-  // Interpolating towards an infinite neighbour would give NaN (inf * 0).
-  if (f == 0) return sorted[i];
-  return sorted[i] + f * (sorted[i + 1] - sorted[i]);
-}
-
-double median_of(std::vector<double>& v) {
+// The median of a non-empty v, reordering it (the bootstrap's resamples are
+// scratch: no copy per resample).
+double median_in_place(std::vector<double>& v) {
   const std::size_t mid = v.size() / 2;
   std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(mid), v.end());
   if (v.size() % 2 == 1) return v[mid];
+  // Even count: the mean of the two middle values (the lower one is the
+  // largest element left of mid after nth_element).
   return (*std::max_element(v.begin(), v.begin() + std::ptrdiff_t(mid)) + v[mid]) / 2;
 }
 
@@ -121,6 +113,19 @@ std::string too_few(unsigned n, unsigned min_n, bool paired) {
 }
 
 }  // namespace
+
+double quantile(const std::vector<double>& sorted, double q) {
+  if (sorted.empty()) return NAN;
+  const double pos = q * double(sorted.size() - 1);
+  const auto i = std::size_t(pos);
+  if (i + 1 >= sorted.size()) return sorted.back();
+  const double f = pos - double(i);
+  // Interpolating towards an infinite neighbour would give NaN (inf * 0).
+  if (f == 0) return sorted[i];
+  return sorted[i] + f * (sorted[i + 1] - sorted[i]);
+}
+
+double median(std::vector<double> v) { return v.empty() ? NAN : median_in_place(v); }
 
 std::string_view to_string(Verdict v) noexcept {
   switch (v) {
@@ -230,7 +235,7 @@ Estimate unpaired(std::span<const double> subject, std::span<const double> basel
   e.p = mann_whitney_p(s, b);
   {
     std::vector<double> s2 = s, b2 = b;
-    e.ratio = median_of(s2) / median_of(b2);
+    e.ratio = median_in_place(s2) / median_in_place(b2);
   }
   if (e.n < m.min_samples) {
     e.why = too_few(e.n, m.min_samples, false);
@@ -241,7 +246,7 @@ Estimate unpaired(std::span<const double> subject, std::span<const double> basel
   for (double& r : ratios) {
     for (double& v : rs) v = s[rng.below(std::uint32_t(s.size()))];
     for (double& v : rb) v = b[rng.below(std::uint32_t(b.size()))];
-    r = median_of(rs) / median_of(rb);
+    r = median_in_place(rs) / median_in_place(rb);
   }
   std::sort(ratios.begin(), ratios.end());
   const double tail = (1 - m.confidence) / 2;

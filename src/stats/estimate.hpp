@@ -87,6 +87,15 @@ Estimate unpaired(std::span<const double> subject, std::span<const double> basel
 // more rounds. Stops on precision only, never on the verdict.
 bool precise(const Estimate& e, double precision);
 
+// The median of v (the mean of the two middle values for an even count);
+// NaN for none. The one median of the project: report's figures and compare's
+// shift use it too.
+double median(std::vector<double> v);
+
+// The q-quantile (0..1) of sorted values, interpolated between order
+// statistics (Hyndman & Fan's type 7, R's default); NaN for none.
+double quantile(const std::vector<double>& sorted, double q);
+
 // The verdict of an interval [lo, hi] of subject ÷ baseline.
 Verdict decide(double lo, double hi, Better better, double margin) noexcept;
 
