@@ -209,10 +209,11 @@ void end_to_end(const Results& r, Add& add) {
   }
 }
 
-// "zapbench ZAP-RPC + zap, rpc, depth 16, 1 connection".
+// "zapbench ZAP-RPC + ZAP, rpc, depth 16, 1 connection".
 std::string cell_text(const Cell& c) {
+  const std::string body = c.body == "zap" ? "ZAP" : c.body;
   return std::string(bench::to_string(c.arm)) + " " + std::string(bench::display_name(c.framing)) +
-         (c.body.empty() ? "" : " + " + c.body) + ", " + c.scenario_label() + ", depth " +
+         (body.empty() ? "" : " + " + body) + ", " + c.scenario_label() + ", depth " +
          std::to_string(c.pipeline) + ", " + doc::connections_text(c.connections);
 }
 

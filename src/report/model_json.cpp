@@ -297,8 +297,10 @@ Results parse(const std::string& text) {
   json j;
   try {
     j = json::parse(text);
-  } catch (const json::parse_error& e) {
-    // Drop nlohmann's "[json.exception.parse_error.101] " prefix; keep where and why.
+  } catch (const json::exception& e) {
+    // A syntax error (parse_error) or a number past a double's range
+    // (out_of_range: "1e999"). Drop nlohmann's "[json.exception.parse_error.101] "
+    // prefix; keep where and why.
     std::string why = e.what();
     if (const auto close = why.find("] "); why.starts_with("[json.exception") && close != std::string::npos)
       why.erase(0, close + 2);

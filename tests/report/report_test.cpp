@@ -294,6 +294,9 @@ TEST(report_json, rejects_text_that_is_not_json) {
   EXPECT_TRUE(error_of("{\"schema\": ").starts_with("results.json: not JSON: parse error")) << error_of("{");
   EXPECT_EQ(error_of("[1, 2]"), "results.json: expected a JSON object at the top level");
   EXPECT_EQ(error_of("{}"), "results.json: schema: missing");
+  // A number past a double's range is nlohmann's out_of_range, read as the parser's error (results_fuzz).
+  EXPECT_EQ(error_of("{\"schema\": 63120e950}"),
+            "results.json: not JSON: number overflow parsing '63120e950'");
 }
 
 TEST(report_json, load_file_takes_a_file_or_its_directory_and_names_the_path) {
@@ -675,7 +678,7 @@ TEST(report_verdicts, the_control_copy_is_its_own_row_and_its_own_finding) {
   EXPECT_TRUE(contains(md, "| zapbench ZAP-HTTP + ZAP — control copy | 600,000 (594,000–600,000) |")) << md;
   EXPECT_TRUE(contains(md, "The control: one cell run twice in every round, as two cells"));
   EXPECT_TRUE(contains(md,
-                       "- **zapbench ZAP-HTTP + zap, rpc, depth 16, 10 connections** — requests/s: the copy "
+                       "- **zapbench ZAP-HTTP + ZAP, rpc, depth 16, 10 connections** — requests/s: the copy "
                        "(600,000) against the original (600,000): **"))
       << md.substr(md.find("## What it found"), 6000);
   // Never "the fastest body" of anything: the original is.
