@@ -107,7 +107,7 @@ struct RunPlan {
 
 // Fills the defaults of the mode (quick: connections 1,16 and depth 1,16 but
 // not both above 1, the fastest JSON codec, ZAP, the fastest binary peer and
-// protobuf, logs N = 100, every arm but go-nethttp, 0.5 s samples after
+// protobuf, logs N = 100, every arm but go-nethttp, 0.25 s samples after
 // 0.25 s, only the chosen cells of quick_cell, microbenchmarks at 50 ms, the
 // request path's and Logs rows of those bodies only, findings to ±3% within
 // a 10-minute budget;

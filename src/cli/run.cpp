@@ -68,7 +68,7 @@ constexpr const char* kAbout =
     "stops on precision, never on a verdict. The budget is the estimate printed\n"
     "first. Writes DIR/results.json (every sample with its round, the environment;\n"
     "paths relative to DIR), DIR/report.md and DIR/report.html.\n"
-    "--quick (default): connections 1,16 x depth 1,16 but not 16 x 16; 0.5 s\n"
+    "--quick (default): connections 1,16 x depth 1,16 but not 16 x 16; 0.25 s\n"
     "samples after 0.25 s; only the cells that answer the main questions (README,\n"
     "\"What --quick measures\"): every framing on hello; on rpc the body axis on\n"
     "HTTP/1.1 (the fastest JSON codec, ZAP, the fastest binary peer), gRPC and\n"

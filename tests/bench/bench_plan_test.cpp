@@ -41,7 +41,7 @@ TEST(bench_plan, quick_and_full_defaults) {
   q.out_dir = "r";
   const bench::RunPlan quick = bench::plan_run(q);
   EXPECT_EQ(quick.cfg.mode, "quick");
-  EXPECT_EQ(quick.cfg.duration_s, 0.5);
+  EXPECT_EQ(quick.cfg.duration_s, 0.25);
   EXPECT_EQ(quick.cfg.warmup_s, 0.25);
   EXPECT_EQ(quick.cfg.repeats, 3u);
   EXPECT_EQ(quick.cfg.precision, 0.03);
@@ -136,7 +136,7 @@ TEST(bench_plan, quick_runs_the_chosen_cells) {
   bench::RunPlan no_micro = p;
   no_micro.micro = false;
   EXPECT_NEAR(bench::estimated_run_s(no_micro, cells),
-              double(runnable) * p.cfg.repeats * (0.5 + 0.25 + bench::kSampleOverheadS), 1e-6);
+              double(runnable) * p.cfg.repeats * (0.25 + 0.25 + bench::kSampleOverheadS), 1e-6);
   EXPECT_GT(bench::estimated_run_s(p, cells), bench::estimated_run_s(no_micro, cells));
 
   // No cell with both connections and depth above 1.
