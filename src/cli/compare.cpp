@@ -46,13 +46,18 @@ int cmd_compare(int argc, char** argv) {
       "bootstrap interval, and a Mann-Whitney U test, whose false-discovery rate is\n"
       "held at --fdr over every figure by Benjamini-Hochberg. Verdicts: 'improved' or\n"
       "'regressed' (a discovery whose interval excludes 1), 'held' (the interval\n"
-      "lies within +-margin), 'undecided' (neither). A figure with fewer than 5\n"
+      "lies within +-margin), 'undecided' (neither). Each figure is judged against\n"
+      "how the whole run moved for its kind (requests/s, p99, ns/op: the median of\n"
+      "their B/A, printed with its interval): a machine that changed between the\n"
+      "runs moves every figure alike, and two runs cannot tell that from the code;\n"
+      "--absolute judges against 1 instead. A figure with fewer than 5\n"
       "samples on a side (runs before verdicts took 3) cannot be tested: it gets the\n"
       "older spread rule ('beyond noise' when the change exceeds both runs' spread\n"
       "(max - min) / median), labelled so. Cells present on one side only are listed.");
   t.positional("A", &path_a, "the first result set (before)").positional("B", &path_b, "the second (after)");
   t.real("--margin", &o.margin, {.min = 0, .max = 1, .min_exclusive = true},
          "'held' is B/A within 1 +- this (0.03 = 3%)", "FRACTION");
+  t.set("--absolute", &o.absolute, true, "judge each figure against 1, not against its kind's run shift");
   t.real("--fdr", &o.fdr, {.min = 0, .max = 0.5, .min_exclusive = true},
          "false-discovery rate of the tests over every figure", "Q");
   t.parse(argc, argv);

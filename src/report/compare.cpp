@@ -3,10 +3,13 @@
 // no rounds): the ratio of medians B ÷ A with its 95% bootstrap interval and
 // a Mann–Whitney U test per figure, the tests' false-discovery rate held at
 // q by Benjamini–Hochberg across every figure compared (hundreds are: at a
-// per-figure 5%, a tenth of an identical pair's figures would "change"). A
-// figure is improved or regressed only when it is a discovery and its
-// interval excludes 1; held when its interval lies within ±margin;
-// undecided otherwise. A side with too few samples for the test (results of
+// per-figure 5%, a tenth of an identical pair's figures would "change"). Each
+// figure is judged against how the whole run moved for its kind (RunShift:
+// the machine between two runs moves every figure alike; measured here,
+// 9% between two quick runs ten minutes apart), unless --absolute. A figure
+// is improved or regressed only when it is a discovery and its interval
+// excludes 1; held when its interval lies within ±margin; undecided
+// otherwise. A side with too few samples for the test (results of
 // runs before verdicts had 3) falls back to the rule of those runs — beyond
 // both runs' spreads — labelled as such. Cells that did not run
 // (unavailable or without samples) count as absent on that side.
@@ -51,18 +54,26 @@ std::size_t display_width(const std::string& s) {
 
 std::string percent(double v) { return doc::fixed(v * 100, v * 100 < 10 ? 1 : 0) + "%"; }
 
-// The run-level shift (Comparison::shift): the median over the figures of
-// log(speed B ÷ speed A), its percentile bootstrap over the figures.
-stats::Estimate run_shift(const std::vector<Change>& changes, const stats::Method& m) {
+// The run shift of one kind of figure: the median over the figures of that
+// kind the test will judge of log(B ÷ A), a percentile bootstrap over them.
+// Those figures, not all: in a run whose later rounds went to the findings'
+// cells, the figures with enough samples to test were sampled in those
+// rounds, and share that moment of the machine (measured: the findings'
+// cells of one quick run 9% slower than another's, the other cells not).
+stats::Estimate run_shift(const std::vector<Change>& changes, const std::string& figure,
+                          const stats::Method& m) {
   std::vector<double> x;
   for (const Change& c : changes)
-    if (c.a > 0 && c.b > 0 && std::isfinite(c.a) && std::isfinite(c.b))
-      x.push_back(c.better == stats::Better::higher ? std::log(c.b / c.a) : std::log(c.a / c.b));
+    if (c.figure == figure && c.tested && c.a > 0 && c.b > 0 && std::isfinite(c.a) && std::isfinite(c.b))
+      x.push_back(std::log(c.b / c.a));
   stats::Estimate e;
   e.n = unsigned(x.size());
-  if (x.size() < m.min_samples) return e;
+  if (x.size() < kMinShiftFigures) {
+    e.why = std::to_string(x.size()) + " figures: a shift needs " + std::to_string(kMinShiftFigures);
+    return e;
+  }
   e.ratio = std::exp(stats::median(x));
-  stats::Rng rng(stats::seed_of("run shift"));
+  stats::Rng rng(stats::seed_of("run shift " + figure));
   std::vector<double> medians(m.resamples), r(x.size());
   for (double& med : medians) {
     for (double& v : r) v = x[rng.below(std::uint32_t(x.size()))];
@@ -131,14 +142,25 @@ Comparison compare(const Results& a, const Results& b, const CompareOptions& o) 
         std::find(out.only_in_b.begin(), out.only_in_b.end(), "micro/" + f.name) == out.only_in_b.end())
       out.only_in_b.push_back("micro/" + f.name);
 
-  // The tests first, over every figure both runs can test; then each figure's
-  // interval and verdict, a difference decided only for a discovery.
+  // Each kind's run shift; then the tests, over every figure both runs can
+  // test, of A against B with its kind's shift divided out; then each
+  // figure's interval and verdict, a difference decided only for a discovery.
   stats::Method m;
   m.margin = o.margin;
   const unsigned need = m.min_samples;
+  for (Change& c : out.changes) c.tested = c.samples_a >= need && c.samples_b >= need;
+  std::map<std::string, double> divide;
+  for (const char* figure : {"requests/s", "p99", "ns/op"}) {
+    RunShift s{figure, run_shift(out.changes, figure, m), false};
+    if (s.estimate.n == 0) continue;
+    s.applied = !o.absolute && s.estimate.computed();
+    divide[figure] = s.applied ? s.estimate.ratio : 1;
+    out.shifts.push_back(std::move(s));
+  }
   std::vector<double> p;
   for (Change& c : out.changes) {
-    c.tested = c.samples_a >= need && c.samples_b >= need;
+    c.shift = divide.count(c.figure) ? divide[c.figure] : 1;
+    for (double& v : c.b_samples.values) v /= c.shift;
     p.push_back(c.tested ? stats::mann_whitney_p(c.a_samples.values, c.b_samples.values) : NAN);
   }
   const std::vector<bool> discovery = stats::benjamini_hochberg(p, o.fdr);
@@ -176,27 +198,28 @@ Comparison compare(const Results& a, const Results& b, const CompareOptions& o) 
         break;
     }
   }
-  out.shift = run_shift(out.changes, m);
   return out;
 }
 
 std::string compare_text(const Comparison& c) {
-  std::vector<std::vector<std::string>> rows = {
-      {"key", "figure", "A", "B", "B ÷ A (95% interval)", "p", "verdict"}};
+  const CompareOptions& o = c.options;
+  std::vector<std::vector<std::string>> rows = {{"key", "figure", "A", "B", "B ÷ A",
+                                                 o.absolute ? "95% interval" : "÷ run shift (95% interval)",
+                                                 "p", "verdict"}};
   std::size_t improved = 0, regressed = 0, held = 0, undecided = 0, fallback = 0;
   for (const Change& ch : c.changes) {
-    std::string ratio = "n/a", p = "—", verdict(to_string(ch.verdict));
+    const std::string raw = ch.a > 0 ? doc::fixed(ch.b / ch.a, 3) + "×" : "n/a";
+    std::string judged = "—", p = "—", verdict(to_string(ch.verdict));
     if (!ch.fallback.empty()) {
       ++fallback;
-      if (std::isfinite(ch.estimate.ratio)) ratio = doc::fixed(ch.estimate.ratio, 3) + "×";
       const unsigned n = std::min(ch.samples_a, ch.samples_b);
       verdict = "undecided: " + std::to_string(n) + (n == 1 ? " sample" : " samples") + ", the test needs " +
                 std::to_string(stats::kMethod.min_samples) +
                 " (the spread rule of older runs: " + ch.fallback + ")";
     } else {
-      if (std::isfinite(ch.estimate.ratio))
-        ratio = doc::fixed(ch.estimate.ratio, 3) + "× (" + doc::fixed(ch.estimate.lo, 3) + "–" +
-                doc::fixed(ch.estimate.hi, 3) + ")";
+      if (ch.estimate.computed())
+        judged = doc::fixed(ch.estimate.ratio, 3) + "× (" + doc::fixed(ch.estimate.lo, 3) + "–" +
+                 doc::fixed(ch.estimate.hi, 3) + ")";
       if (std::isfinite(ch.estimate.p)) {
         char buf[32];
         std::snprintf(buf, sizeof buf, "%.2g", ch.estimate.p);
@@ -217,25 +240,28 @@ std::string compare_text(const Comparison& c) {
           break;
       }
     }
-    rows.push_back({ch.key, ch.figure, value(ch, ch.a), value(ch, ch.b), ratio, p, verdict});
+    rows.push_back({ch.key, ch.figure, value(ch, ch.a), value(ch, ch.b), raw, judged, p, verdict});
   }
   std::vector<std::size_t> width(rows[0].size(), 0);
   for (const auto& row : rows)
     for (std::size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], display_width(row[i]));
-  const CompareOptions& o = c.options;
   std::string out =
-      "Unpaired, each figure: B ÷ A = median B / median A, its 95% bootstrap interval, and the two-sided\n"
-      "Mann–Whitney U p. Benjamini–Hochberg holds the false-discovery rate of the tests at " +
+      "Unpaired, each figure: B ÷ A = median B / median A" +
+      std::string(o.absolute ? ", with its 95% bootstrap interval"
+                             : "; ÷ run shift = B ÷ A with its kind's run shift\n(below) divided out, with "
+                               "its 95% bootstrap interval") +
+      "; p = the two-sided Mann–Whitney U test's.\nBenjamini–Hochberg holds the false-discovery rate of the "
+      "tests at " +
       percent(o.fdr) +
-      ".\nimproved / regressed: a discovery whose interval excludes 1 (requests/s up, p99 and ns/op down is\n"
-      "improved); held: the interval lies within ±" +
-      percent(o.margin) + "; undecided: neither (more samples, or a quieter\nmachine, could decide).\n\n";
+      ". improved / regressed: a\ndiscovery whose interval excludes 1 (requests/s up, p99 and ns/op down is "
+      "improved); held: the\ninterval lies within ±" +
+      percent(o.margin) + "; undecided: neither (more samples, or a quieter machine, could decide).\n\n";
   for (const auto& row : rows) {
     std::string line;
     for (std::size_t i = 0; i < row.size(); ++i) {
       const std::string pad(width[i] - display_width(row[i]), ' ');
       // Text columns left-aligned, numbers right-aligned.
-      line += i < 2 || i == 6 ? row[i] + pad : pad + row[i];
+      line += i < 2 || i == 7 ? row[i] + pad : pad + row[i];
       if (i + 1 < row.size()) line += "  ";
     }
     while (!line.empty() && line.back() == ' ') line.pop_back();
@@ -248,19 +274,29 @@ std::string compare_text(const Comparison& c) {
     out += ", " + std::to_string(fallback) +
            " with too few samples for the test (undecided; the spread rule beside)";
   out += ".\n";
-  if (c.shift.computed()) {
-    const stats::Estimate& sh = c.shift;
-    out += "Across the " + std::to_string(sh.n) + " figures, B ran at " + doc::fixed(sh.ratio, 3) +
-           "× A's speed (" + doc::fixed(sh.lo, 3) + "–" + doc::fixed(sh.hi, 3) +
-           "×: the median figure's ratio, rates B ÷ A and times A ÷ B, with a bootstrap interval over the "
-           "figures)";
-    if (sh.verdict == stats::Verdict::ahead || sh.verdict == stats::Verdict::behind)
-      out +=
-          ".\nEvery figure moved alike, beyond ±" + percent(o.margin) +
-          ": the machine (or the whole build) changed between the runs, and its changes above may be that "
-          "shift rather than the code's; to tell them apart, repeat both runs, or compare within one run.\n";
-    else
-      out += ": no shift of the whole run beyond ±" + percent(o.margin) + ".\n";
+  if (!c.shifts.empty()) {
+    out +=
+        "Run shifts, how the whole of B moved against A (the median of a kind's tested figures' B ÷ A, 95% "
+        "interval\nover them); " +
+        std::string(o.absolute ? "each figure above is judged against 1 (--absolute):\n"
+                               : "each figure above is judged against its kind's shift:\n");
+    for (const RunShift& sh : c.shifts) {
+      const stats::Estimate& e = sh.estimate;
+      out += "  " + sh.figure + ": ";
+      if (!e.computed()) {
+        out += e.why + " tested (its figures judged against 1)\n";
+        continue;
+      }
+      out += doc::fixed(e.ratio, 3) + "× (" + doc::fixed(e.lo, 3) + "–" + doc::fixed(e.hi, 3) + "×) over " +
+             std::to_string(e.n) + " tested figures: ";
+      if (e.lo > 1 + o.margin || e.hi < 1 - o.margin)
+        out += "the whole run moved beyond ±" + percent(o.margin) +
+               " (the machine, or the whole build, changed between the runs)\n";
+      else if (e.verdict == stats::Verdict::equivalent)
+        out += "within ±" + percent(o.margin) + "\n";
+      else
+        out += "not decided beyond ±" + percent(o.margin) + "\n";
+    }
   }
   for (const auto& [title, keys] :
        {std::pair{"only in A", &c.only_in_a}, std::pair{"only in B", &c.only_in_b}}) {

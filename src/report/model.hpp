@@ -278,7 +278,24 @@ std::string html(const Results& r);
 struct CompareOptions {
   double margin = stats::kMethod.margin;  // "held": B ÷ A within 1 ± margin
   double fdr = 0.05;                      // q of Benjamini–Hochberg over the Mann–Whitney tests
+  // Judge each figure against 1, not against its kind's run shift (below).
+  bool absolute = false;
 };
+// How the whole of run B moved against run A for one kind of figure
+// (requests/s, p99, ns/op): the median over the tested figures of that kind
+// (those with the samples the test needs) of their ratios of medians B ÷ A,
+// with a percentile bootstrap interval over them. A machine that changed between the runs (a neighbour, the
+// clock, the host) moves every figure of a kind alike — the floor's too —
+// and two runs cannot tell that from a change of the code; so each figure is
+// judged against its kind's shift (what moved beyond the run), and the shift
+// is stated with its own verdict.
+struct RunShift {
+  std::string figure;
+  stats::Estimate estimate;  // B ÷ A; not computed: too few figures to say
+  bool applied = false;      // figures of this kind were divided by it
+};
+// A kind needs this many tested figures for its shift to be estimated (and applied).
+inline constexpr unsigned kMinShiftFigures = 10;
 struct Change {
   enum class Verdict { improved, regressed, held, undecided };
   std::string key;     // cell id or "micro/<name>"
@@ -289,7 +306,8 @@ struct Change {
   unsigned samples_a = 0, samples_b = 0;
   // Both sides have the samples the test needs (stats::Method::min_samples).
   bool tested = false;
-  stats::Estimate estimate;  // B ÷ A; its p the Mann–Whitney test's
+  double shift = 1;          // its kind's run shift, divided out of B (1: none)
+  stats::Estimate estimate;  // B ÷ A ÷ shift; its p the Mann–Whitney test's
   Verdict verdict = Verdict::undecided;
   // Not tested: the older rule's word ("beyond noise": |change| exceeds the
   // spread of A and of B; "within noise"; "no noise estimate"), labelled so.
@@ -300,13 +318,7 @@ struct Comparison {
   CompareOptions options;
   std::vector<Change> changes;
   std::vector<std::string> only_in_a, only_in_b;
-  // How B ran against A across every figure compared: the median of the
-  // figures' ratios of medians, turned so that above 1 is faster (requests/s
-  // B ÷ A, times A ÷ B), with a bootstrap interval over the figures. A
-  // machine that changed between the runs (a neighbour, the clock, the
-  // host) moves every figure alike — the floor's too — and two runs cannot
-  // tell that from a change of the code; this says when it happened.
-  stats::Estimate shift;
+  std::vector<RunShift> shifts;  // requests/s, p99, ns/op (the kinds compared)
 };
 Comparison compare(const Results& a, const Results& b, const CompareOptions& o = {});
 std::string compare_text(const Comparison& c);  // the table and summary `zapbench compare` prints

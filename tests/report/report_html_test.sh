@@ -28,7 +28,7 @@ check "report without a path is a usage error" $?
 
 "$bin" compare "$work/run" "$work/run/results.json" >"$work/cmp" 2>&1
 [ $? = 0 ] && grep -q " figures: 0 changed (0 improved, 0 regressed), " "$work/cmp" &&
-  grep -q "^key  *figure  *A  *B  *B ÷ A (95% interval)  *p  *verdict$" "$work/cmp"
+  grep -q "^key  *figure  *A  *B  *B ÷ A  *÷ run shift (95% interval)  *p  *verdict$" "$work/cmp"
 check "compare of a run with itself: no figure changed" $?
 
 "$bin" compare --margin 0 "$work/run" "$work/run" >/dev/null 2>"$work/err_margin"
@@ -48,7 +48,7 @@ echo '{"schema": "zapbench.results/1", "env": []}' >"$work/bad.json"
 [ $? = 2 ] && grep -q "^zapbench: $work/bad.json: env: expected an object$" "$work/err4"
 check "report names the malformed member" $?
 
-"$bin" compare --help | grep -q "^usage: zapbench compare \[--margin FRACTION\] \[--fdr Q\] A B"
+"$bin" compare --help | grep -q "^usage: zapbench compare \[--margin FRACTION\] \[--absolute\] \[--fdr Q\] A B"
 check "compare --help" $?
 
 # Chromium: dump the DOM after the page's script ran.

@@ -848,13 +848,16 @@ TEST(report_compare, calls_a_change_only_for_a_discovery_whose_interval_excludes
   EXPECT_TRUE(contains(text, " figures: 2 changed (1 improved, 1 regressed), ")) << text;
 }
 
-TEST(report_compare, names_a_shift_of_the_whole_run) {
+TEST(report_compare, judges_each_figure_against_its_kinds_run_shift) {
   const Results a = with_eight_samples(synthetic());
   const report::Comparison same = report::compare(a, a);
-  EXPECT_DOUBLE_EQ(same.shift.ratio, 1);
-  EXPECT_TRUE(contains(report::compare_text(same), "B ran at 1.000× A's speed (1.000–1.000×"));
-  EXPECT_TRUE(contains(report::compare_text(same), "no shift of the whole run beyond ±3.0%."));
-  // Every figure 20% slower in B: rates down, times up — the machine, or the whole build.
+  ASSERT_EQ(same.shifts.size(), 3u);
+  EXPECT_EQ(same.shifts[0].figure, "requests/s");
+  EXPECT_DOUBLE_EQ(same.shifts[0].estimate.ratio, 1);
+  EXPECT_TRUE(contains(report::compare_text(same), "  requests/s: 1.000× (1.000–1.000×) over "));
+  EXPECT_TRUE(contains(report::compare_text(same), " tested figures: within ±3.0%\n"));
+  // Every figure 20% slower in B (rates down, times up): the machine, or the whole build. Judged against
+  // that shift, nothing changed; the shift itself is named.
   Results b = a;
   for (Cell& c : b.cells)
     for (E2ESample& s : c.samples) {
@@ -864,12 +867,47 @@ TEST(report_compare, names_a_shift_of_the_whole_run) {
   for (report::MicroFigure& f : b.micro.figures)
     for (double& v : f.ns_per_op.values) v /= 0.8;
   const report::Comparison slower = report::compare(a, b);
-  EXPECT_NEAR(slower.shift.ratio, 0.8, 1e-9);
-  EXPECT_EQ(slower.shift.verdict, stats::Verdict::behind);
+  for (const report::RunShift& sh : slower.shifts) {
+    EXPECT_TRUE(sh.applied) << sh.figure;
+    EXPECT_NEAR(sh.estimate.ratio, sh.figure == "requests/s" ? 0.8 : 1.25, 1e-9) << sh.figure;
+  }
+  for (const report::Change& c : slower.changes)
+    EXPECT_TRUE(c.verdict != report::Change::Verdict::improved &&
+                c.verdict != report::Change::Verdict::regressed)
+        << c.key << " " << c.figure;
   const std::string text = report::compare_text(slower);
-  EXPECT_TRUE(contains(text, "B ran at 0.800× A's speed")) << text;
+  EXPECT_TRUE(contains(text, "  requests/s: 0.800× (0.800–0.800×) over ")) << text;
   EXPECT_TRUE(
-      contains(text, "Every figure moved alike, beyond ±3.0%: the machine (or the whole build) changed"));
+      contains(text, "the whole run moved beyond ±3.0% (the machine, or the whole build, changed between"));
+  // --absolute: each figure against 1, and then every tested one moved.
+  report::CompareOptions absolute;
+  absolute.absolute = true;
+  std::size_t regressed = 0, tested = 0;
+  for (const report::Change& c : report::compare(a, b, absolute).changes) {
+    tested += c.tested;
+    regressed += c.verdict == report::Change::Verdict::regressed;
+  }
+  EXPECT_EQ(regressed, tested);
+  EXPECT_TRUE(
+      contains(report::compare_text(report::compare(a, b, absolute)), "judged against 1 (--absolute)"));
+}
+
+TEST(report_compare, too_few_tested_figures_give_no_shift) {
+  // 3 samples a cell and a figure: nothing tested, so no shift to divide by; every figure against 1.
+  const report::Comparison none = report::compare(synthetic(), synthetic());
+  EXPECT_TRUE(none.shifts.empty());
+  EXPECT_FALSE(contains(report::compare_text(none), "Run shifts"));
+  // Fewer tested figures of a kind than a shift needs: said so, and not applied.
+  Results a = synthetic();
+  const Results eight = with_eight_samples(synthetic());
+  a.micro = eight.micro;
+  a.micro.figures.resize(4);
+  const report::Comparison few = report::compare(a, a);
+  ASSERT_EQ(few.shifts.size(), 1u);
+  EXPECT_FALSE(few.shifts[0].applied);
+  EXPECT_TRUE(contains(report::compare_text(few),
+                       "  ns/op: 4 figures: a shift needs 10 tested (its figures judged against 1)"))
+      << report::compare_text(few);
 }
 
 TEST(report_compare, a_wider_margin_holds_what_a_narrow_one_leaves_undecided) {
