@@ -6,6 +6,8 @@ require (
 	github.com/bytedance/sonic v1.15.5
 	github.com/goccy/go-json v0.12.0
 	github.com/valyala/fasthttp v1.78.0
+	github.com/zap-proto/go v1.3.0
+	github.com/zap-proto/http v0.3.5
 )
 
 require (

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # scripts/go-build.sh OUT_DIR — builds the Go reference arm (the module in go/)
 # into OUT_DIR/zapbench-go, downloading its modules from the Go module proxy
-# (go.sum pins them; -mod=readonly refuses anything else). When it cannot — no
+# (go.sum pins them; -mod=readonly refuses anything else), and the zap-proto
+# modules the proxy refuses from ../shared/goproxy (go-env.sh). When it cannot — no
 # Go, a Go older than go.mod asks for, a module the proxy does not serve — it
 # writes why to OUT_DIR/zapbench-go.unavailable, removes any older binary and
 # exits 0: the Go arms are then reported unavailable with that reason, and
@@ -22,6 +23,8 @@ unavailable() {
 }
 
 cd "$(dirname "$0")/../go" 2>/dev/null || unavailable "the source tree has no go/ module"
+# shellcheck source=go-env.sh
+. ../scripts/go-env.sh
 
 command -v go >/dev/null 2>&1 || unavailable "go not found on PATH (the Go arm needs the Go toolchain go.mod names)"
 if ! log=$(GOFLAGS="-mod=readonly -buildvcs=false" go build -trimpath -o "$bin.tmp" ./cmd/zapbench-go 2>&1); then

@@ -1,5 +1,5 @@
 // codecs.go owns the codec table of the Go arm: stdlib (encoding/json),
-// goccy (goccy/go-json), sonic (codec_sonic.go) and the unavailable zap entry,
+// goccy (goccy/go-json), sonic (codec_sonic.go), the ZAP codecs (codec_zap.go),
 // and the one decode path (presence and hex checks) they all share.
 package record
 
@@ -17,6 +17,9 @@ type Codec struct {
 	Name      string
 	Available bool
 	Reason    string
+	// Raw: the codec carries account and blockHash as raw bytes (ZAP), not
+	// as 0x-hex text (JSON); its values are in raw form (SampleRequestFor).
+	Raw bool
 
 	EncodeRequest  func(q *Request) ([]byte, error)
 	DecodeRequest  func(data []byte, q *Request) error
@@ -24,13 +27,12 @@ type Codec struct {
 	DecodeResponse func(data []byte, r *Response) error
 }
 
-// ZapReason is why the ZAP codec (and everything built on zap-proto) is
-// missing from this build. Never replaced by a hand-written codec.
-const ZapReason = "github.com/zap-proto/go v1.3.0 is not in this build: the Go module proxy refused it (403 Forbidden)"
-
 // Codecs lists every codec in table order (the micro benchmark order):
-// goccy, sonic, stdlib, then zap.
-func Codecs() []*Codec { return []*Codec{goccyCodec, sonicCodec, stdlibCodec, zapCodec} }
+// zap, zap-reset, then goccy, sonic, stdlib.
+func Codecs() []*Codec { return []*Codec{zapCodec, zapResetCodec, goccyCodec, sonicCodec, stdlibCodec} }
+
+// ZapCodecs is the two ZAP codecs (codec_zap.go).
+func ZapCodecs() []*Codec { return []*Codec{zapCodec, zapResetCodec} }
 
 // JSONCodecs is Codecs without zap.
 func JSONCodecs() []*Codec { return []*Codec{goccyCodec, sonicCodec, stdlibCodec} }
@@ -48,7 +50,6 @@ func Lookup(name string) *Codec {
 var (
 	stdlibCodec = jsonCodec("stdlib", json.Marshal, json.Unmarshal)
 	goccyCodec  = jsonCodec("goccy", gojson.Marshal, gojson.Unmarshal)
-	zapCodec    = &Codec{Name: "zap", Reason: ZapReason}
 )
 
 // jsonCodec builds a codec from a library's ordinary Marshal/Unmarshal, the

@@ -8,11 +8,13 @@ import (
 	"fmt"
 )
 
-// Request is eth_req.json. The field order is the wire order of the vector
+// Request is eth_req.json (JSON form) or eth_req.hex (raw form). The field order is the wire order of the vector
 // (method, account, block, id), which encoding/json-style encoders follow.
 // Account is the wire text "0x" + 40 hex digits: JSON codecs are held to the
 // charitable framing of the reference, which keeps hex as text and decodes
-// only the first byte (Account0) — the same rule as the C++ arm.
+// only the first byte (Account0) — the same rule as the C++ arm. A ZAP codec
+// (Codec.Raw) carries the 20 raw bytes instead, as C++'s RequestView does:
+// the length tells the forms apart (20 raw, 42 as text).
 type Request struct {
 	Method   string `json:"method"`
 	Account  string `json:"account"`
@@ -21,7 +23,8 @@ type Request struct {
 	Account0 byte   `json:"-"` // set by every decoder; not on the wire
 }
 
-// Response is eth_resp.json; BlockHash is "0x" + 64 hex digits.
+// Response is eth_resp.json; BlockHash is "0x" + 64 hex digits, or the 32
+// raw bytes in the raw form.
 type Response struct {
 	ID        uint64 `json:"id"`
 	Balance   uint64 `json:"balance"`
@@ -51,6 +54,38 @@ const (
 	ResponseJSONBytes = 130
 )
 
+// The sample's account and hash as raw bytes (the ZAP form).
+var (
+	sampleAccountRaw = mustRaw(SampleAccount)
+	sampleHashRaw    = mustRaw(SampleHash)
+)
+
+func mustRaw(hexText string) string {
+	b := make([]byte, (len(hexText)-2)/2)
+	for i := range b {
+		b[i] = byte(hexDigit(hexText[2+2*i])<<4 | hexDigit(hexText[3+2*i]))
+	}
+	return string(b)
+}
+
+// SampleRequestFor is the sample in c's form: raw for a ZAP codec.
+func SampleRequestFor(c *Codec) Request {
+	q := SampleRequest()
+	if c.Raw {
+		q.Account = sampleAccountRaw
+	}
+	return q
+}
+
+// SampleResponseFor is the sample response in c's form.
+func SampleResponseFor(c *Codec) Response {
+	r := SampleResponse()
+	if c.Raw {
+		r.BlockHash = sampleHashRaw
+	}
+	return r
+}
+
 // SampleRequest is the request of the vectors, as a decoder returns it.
 func SampleRequest() Request {
 	return Request{Method: SampleMethod, Account: SampleAccount, Block: SampleBlock, ID: SampleID, Account0: 0xde}
@@ -64,13 +99,19 @@ func SampleResponse() Response {
 // Compute is the server's work, identical on every codec and every arm: echo
 // id, nonce 42, the sample hash, and a balance that folds in every request
 // field so no decode can be skipped:
-// 10^18 XOR (block XOR len(method) XOR 20 XOR account[0]).
+// 10^18 XOR (block XOR len(method) XOR 20 XOR account[0]). The hash is a
+// constant of the server in the request's form (raw for a raw request), as
+// each codec of the reference writes it.
 func Compute(q *Request) Response {
+	hash := SampleHash
+	if len(q.Account) == AccountBytes {
+		hash = sampleHashRaw
+	}
 	return Response{
 		ID:        q.ID,
 		Balance:   SampleBalance ^ (q.Block ^ uint64(len(q.Method)) ^ AccountBytes ^ uint64(q.Account0)),
 		Nonce:     SampleNonce,
-		BlockHash: SampleHash,
+		BlockHash: hash,
 	}
 }
 

@@ -8,7 +8,7 @@ import (
 )
 
 func runOp(b *testing.B, op string) {
-	for _, c := range JSONCodecs() {
+	for _, c := range Codecs() {
 		if !c.Available {
 			b.Run(c.Name, func(b *testing.B) { b.Skip(c.Reason) })
 			continue
@@ -32,9 +32,13 @@ func TestBenchmarksSmoke(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer flag.Set("test.benchtime", old)
-	for _, c := range JSONCodecs() {
+	for _, c := range Codecs() {
 		if !c.Available {
 			continue
+		}
+		want := float64(RequestJSONBytes + ResponseJSONBytes)
+		if c.Raw {
+			want = 162
 		}
 		for _, op := range Ops {
 			r := testing.Benchmark(Benchmark(op, c))
@@ -42,8 +46,8 @@ func TestBenchmarksSmoke(t *testing.T) {
 				t.Errorf("%s: the benchmark failed its result check", Name(op, c))
 				continue
 			}
-			if w := r.Extra["wire_bytes"]; w != RequestJSONBytes+ResponseJSONBytes {
-				t.Errorf("%s: wire_bytes = %v, want 233", Name(op, c), w)
+			if w := r.Extra["wire_bytes"]; w != want {
+				t.Errorf("%s: wire_bytes = %v, want %v", Name(op, c), w, want)
 			}
 		}
 	}

@@ -24,6 +24,7 @@ type netRunner struct {
 var (
 	textCT = []string{textType}
 	jsonCT = []string{jsonType}
+	zapCT  = []string{zapType}
 )
 
 var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
@@ -42,9 +43,12 @@ func startNetHTTP(ln net.Listener, h *Handler) runner {
 			r = h.route(req.Method, req.URL.Path, req.Header.Get("Content-Type"), buf.Bytes())
 		}
 		hdr := w.Header()
-		if r.ctype == jsonType {
+		switch r.ctype {
+		case jsonType:
 			hdr["Content-Type"] = jsonCT
-		} else {
+		case zapType:
+			hdr["Content-Type"] = zapCT
+		default:
 			hdr["Content-Type"] = textCT
 		}
 		if r.allow != "" {

@@ -1,6 +1,8 @@
 // Package server owns the Go arm's HTTP server: the routes (GET /health,
-// POST /rpc), their replies, and the framework table — fasthttp and net/http
-// available, zap-proto/zip and the ZAP transport reported unavailable.
+// POST /rpc: application/json with the chosen JSON codec, application/zap
+// with zap-proto/go as the reference decodes it), their replies, and the
+// framework table — fasthttp and net/http available, zap-proto/zip reported
+// unavailable — and the transports: HTTP/1.1 and ZAP-HTTP (zap-proto/http).
 // Framework glue lives in fasthttp.go and nethttp.go.
 package server
 
@@ -20,9 +22,8 @@ import (
 // github.com/zap-proto/go` is answered "403 Forbidden, This module version is not
 // available" by the module proxy.
 const (
-	ZipReason          = "github.com/zap-proto/zip is not in this build: the Go module proxy refused it (403 Forbidden)"
-	ZapTransportReason = "github.com/zap-proto/http is not in this build: the Go module proxy refused it (403 Forbidden)"
-	ZapRPCReason       = "github.com/zap-proto/go v1.4+ (transport, rpc) is not in this build: the Go module proxy refused it (403 Forbidden: This module version is not available)"
+	ZipReason    = "github.com/zap-proto/zip is not in this build: the Go module proxy refused it (403 Forbidden)"
+	ZapRPCReason = "github.com/zap-proto/go v1.4+ (transport, rpc) is not in this build: the Go module proxy refused it (403 Forbidden: This module version is not available)"
 )
 
 // maxBodyBytes bounds a request body (fasthttp's own default is 4 MiB; the
@@ -64,7 +65,7 @@ func LookupFramework(name string) *Framework {
 
 // Transports lists the transports and why one is unavailable ("" = available).
 func Transports() map[string]string {
-	return map[string]string{"http": "", "zap": ZapTransportReason, "zap-rpc": ZapRPCReason}
+	return map[string]string{"http": "", "zap": "", "zap-rpc": ZapRPCReason}
 }
 
 // Handler holds what the routes need: the JSON codec of application/json.
@@ -83,14 +84,15 @@ type reply struct {
 const (
 	textType = "text/plain; charset=utf-8"
 	jsonType = "application/json"
+	zapType  = "application/zap"
 )
 
 var (
 	okBody          = []byte("ok")
 	notFoundBody    = []byte("not found")
 	notAllowedBody  = []byte("method not allowed")
-	zapBody         = []byte("application/zap is unavailable: " + record.ZapReason)
-	unsupportedBody = []byte("unsupported content type: want application/json (application/zap is unavailable: " + record.ZapReason + ")")
+	unsupportedBody = []byte("unsupported content type: want application/json or application/zap")
+	zapCodec        = record.Lookup("zap")
 )
 
 // mediaType is a Content-Type without its parameters and surrounding blanks.
@@ -122,26 +124,27 @@ func (h *Handler) route(method, path, contentType string, body []byte) reply {
 		}
 		switch {
 		case strings.EqualFold(mt, jsonType):
-			return h.rpc(body)
-		case strings.EqualFold(mt, "application/zap"):
-			return reply{status: 415, ctype: textType, body: zapBody}
+			return rpc(h.codec, jsonType, body)
+		case strings.EqualFold(mt, zapType):
+			return rpc(zapCodec, zapType, body)
 		}
 		return reply{status: 415, ctype: textType, body: unsupportedBody}
 	}
 	return reply{status: 404, ctype: textType, body: notFoundBody}
 }
 
-// rpc is the handler: decode with the chosen codec, compute, encode.
-func (h *Handler) rpc(body []byte) reply {
+// rpc is the handler: decode with codec c, compute, encode; the answer has
+// the request's content type.
+func rpc(c *record.Codec, ctype string, body []byte) reply {
 	var q record.Request
-	out, err := record.Handle(h.codec, body, &q)
+	out, err := record.Handle(c, body, &q)
 	switch {
 	case errors.Is(err, record.ErrEncode):
 		return reply{status: 500, ctype: textType, body: []byte(err.Error())}
 	case err != nil:
 		return reply{status: 400, ctype: textType, body: []byte("bad request: " + err.Error())}
 	}
-	return reply{status: 200, ctype: jsonType, body: out}
+	return reply{status: 200, ctype: ctype, body: out}
 }
 
 // Server is a framework serving on its own listener.
@@ -151,9 +154,20 @@ type Server struct {
 	done chan error
 }
 
-// Start listens on addr (port 0 picks a free port) and serves in the
-// background with framework fw and JSON codec c.
+// Start listens on addr (port 0 picks a free port) and serves HTTP/1.1 in
+// the background with framework fw and JSON codec c.
 func Start(fw *Framework, c *record.Codec, addr string) (*Server, error) {
+	return startWith(fw, c, addr, nil)
+}
+
+// StartZap serves the same routes over ZAP-HTTP (wire A) with
+// zap-proto/http on fasthttp, the reference's -transport zap.
+func StartZap(c *record.Codec, addr string) (*Server, error) {
+	return startWith(LookupFramework("fasthttp"), c, addr, startZapHTTP)
+}
+
+// startWith: with transport nil, fw's own HTTP/1.1 server.
+func startWith(fw *Framework, c *record.Codec, addr string, transport func(net.Listener, *Handler) runner) (*Server, error) {
 	if fw == nil {
 		return nil, errors.New("server: no framework")
 	}
@@ -171,7 +185,10 @@ func Start(fw *Framework, c *record.Codec, addr string) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{ln: ln, r: fw.start(ln, &Handler{codec: c}), done: make(chan error, 1)}
+	if transport == nil {
+		transport = fw.start
+	}
+	s := &Server{ln: ln, r: transport(ln, &Handler{codec: c}), done: make(chan error, 1)}
 	go func() { s.done <- s.r.serve() }()
 	return s, nil
 }

@@ -7,6 +7,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -15,7 +16,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/valyala/fasthttp"
+	zaphttp "github.com/zap-proto/http"
+
 	"zapbench/go/internal/httpcheck"
+	"zapbench/go/internal/vectors"
 	"zapbench/go/record"
 )
 
@@ -57,8 +62,8 @@ func TestFrameworkTable(t *testing.T) {
 	if _, err := Start(LookupFramework("zip"), record.Lookup("goccy"), "127.0.0.1:0"); err == nil || !strings.Contains(err.Error(), ZipReason) {
 		t.Errorf("starting zip: %v", err)
 	}
-	if Transports()["zap"] != ZapTransportReason {
-		t.Error("the ZAP transport must be unavailable")
+	if Transports()["zap"] != "" {
+		t.Error("the ZAP-HTTP transport must be available")
 	}
 	if Transports()["zap-rpc"] != ZapRPCReason {
 		t.Error("the ZAP-RPC transport must be unavailable")
@@ -99,6 +104,21 @@ func TestRoutes(t *testing.T) {
 					}
 				}
 
+				// The ZAP body, whatever the JSON codec: the eth vector's answer is
+				// the server-fold vector, with the request's content type.
+				zreq, err := vectors.Hex("eth_req.hex")
+				if err != nil {
+					t.Fatal(err)
+				}
+				zwant, err := vectors.Hex("eth_resp_server_fold.hex")
+				if err != nil {
+					t.Fatal(err)
+				}
+				resp, body = httpcheck.Do(t, c, "POST", base+"/rpc", "application/zap", zreq)
+				if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/zap" || !bytes.Equal(body, zwant) {
+					t.Errorf("/rpc application/zap eth_req.hex: %d %q %x, want %x", resp.StatusCode, resp.Header.Get("Content-Type"), body, zwant)
+				}
+
 				checks := []struct {
 					method, path, ctype string
 					body                string
@@ -108,7 +128,7 @@ func TestRoutes(t *testing.T) {
 					{"POST", "/rpc", "application/json", `{"method":"eth_getBalance"`, 400, ""},
 					{"POST", "/rpc", "application/json", `{"method":"m","block":1,"id":1}`, 400, ""},
 					{"POST", "/rpc", "application/json", `{"method":"m","account":"0x12","block":1,"id":1}`, 400, ""},
-					{"POST", "/rpc", "application/zap", "ZAP\x00", 415, ""},
+					{"POST", "/rpc", "application/zap", "ZAP\x00", 400, ""},
 					{"POST", "/rpc", "text/plain", "x", 415, ""},
 					{"POST", "/rpc", "", "x", 415, ""},
 					{"GET", "/rpc", "", "", 405, "POST"},
@@ -121,8 +141,8 @@ func TestRoutes(t *testing.T) {
 						t.Errorf("%s %s %q: %d Allow %q (%s), want %d Allow %q",
 							ck.method, ck.path, ck.ctype, resp.StatusCode, resp.Header.Get("Allow"), body, ck.status, ck.allow)
 					}
-					if ck.ctype == "application/zap" && !strings.Contains(string(body), record.ZapReason) {
-						t.Errorf("application/zap: body %q does not give the reason", body)
+					if ck.ctype == "application/zap" && !strings.Contains(string(body), "malformed") {
+						t.Errorf("application/zap: body %q does not say why", body)
 					}
 				}
 			})
@@ -183,5 +203,62 @@ func TestPipelining(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestZapTransport: the routes over ZAP-HTTP (zap-proto/http's server),
+// driven by zap-proto/http's own client: health, the ZAP body's vector
+// answer, a JSON body, and a bad ZAP body's 400.
+func TestZapTransport(t *testing.T) {
+	s, err := StartZap(record.Lookup("goccy"), "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		ctx, cancel := context.WithTimeout(context.Background(), deadline)
+		defer cancel()
+		if err := s.Shutdown(ctx); err != nil {
+			t.Errorf("shutdown: %v", err)
+		}
+	}()
+	client := zaphttp.Dial("tcp", s.Addr().String())
+	defer client.CloseIdleConnections()
+	client.SetReadTimeout(deadline)
+	do := func(method, path, ctype string, body []byte) (int, string, []byte) {
+		req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
+		defer fasthttp.ReleaseRequest(req)
+		defer fasthttp.ReleaseResponse(resp)
+		req.Header.SetMethod(method)
+		req.SetRequestURI(path)
+		if ctype != "" {
+			req.Header.SetContentType(ctype)
+		}
+		req.SetBody(body)
+		if err := client.Do(req, resp); err != nil {
+			t.Fatalf("%s %s: %v", method, path, err)
+		}
+		return resp.StatusCode(), string(resp.Header.ContentType()), append([]byte(nil), resp.Body()...)
+	}
+	if st, _, body := do("GET", "/health", "", nil); st != 200 || string(body) != "ok" {
+		t.Errorf("/health: %d %q", st, body)
+	}
+	zreq, err1 := vectors.Hex("eth_req.hex")
+	zwant, err2 := vectors.Hex("eth_resp_server_fold.hex")
+	jreq, err3 := vectors.Raw("eth_req.json")
+	if err := errors.Join(err1, err2, err3); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ { // several on one connection
+		if st, ct, body := do("POST", "/rpc", "application/zap", zreq); st != 200 || ct != "application/zap" || !bytes.Equal(body, zwant) {
+			t.Errorf("/rpc zap: %d %q %x", st, ct, body)
+		}
+	}
+	var r record.Response
+	if st, ct, body := do("POST", "/rpc", "application/json", jreq); st != 200 || ct != "application/json" ||
+		record.Lookup("goccy").DecodeResponse(body, &r) != nil || r.Balance != record.ServerFoldBalance {
+		t.Errorf("/rpc json: %d %q %s", st, ct, body)
+	}
+	if st, _, body := do("POST", "/rpc", "application/zap", zreq[:20]); st != 400 {
+		t.Errorf("/rpc truncated zap: %d %s, want 400", st, body)
 	}
 }

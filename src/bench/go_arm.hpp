@@ -55,9 +55,10 @@ std::string go_cell_unavailable(const GoArm& go, Arm arm, Framing framing, Scena
                                 const std::string& body, const std::string& go_json);
 
 // The server child of a Go arm's cell: `zapbench-go serve --http
-// 127.0.0.1:0 --fw F --json C`, pinned to `cpus`, GOMAXPROCS = their count.
-ChildSpec go_server_spec(const GoArm& go, Arm arm, const std::string& go_json, const std::vector<int>& cpus,
-                         const std::string& listen_host = "127.0.0.1");
+// 127.0.0.1:0 --fw F --json C` (--zap for the ZAP-HTTP framing: zap-proto/http
+// on fasthttp), pinned to `cpus`, GOMAXPROCS = their count.
+ChildSpec go_server_spec(const GoArm& go, Arm arm, Framing framing, const std::string& go_json,
+                         const std::vector<int>& cpus, const std::string& listen_host = "127.0.0.1");
 
 // The Go microbenchmarks: `zapbench-go micro --json-out FILE`, pinned to
 // `cpus` (one CPU, like the C++ micro; empty: not pinned) with GOMAXPROCS=1.

@@ -247,6 +247,9 @@ std::vector<CellPlan> plan_cells(const RunPlan& p, ExchangeBytes (*floor_bytes_o
         // ZAP-RPC in Go is zap-proto/go's own transport, the zip arm's stack:
         // fasthttp and net/http have no such framing, so no cell to report.
         if (f == Framing::zap_rpc && go != Arm::go_zip) continue;
+        // ZAP-HTTP in Go is zap-proto/http, built on fasthttp: the go-fasthttp
+        // cell (and zip's, which is fasthttp underneath); net/http has none.
+        if (f == Framing::zap_http && go == Arm::go_nethttp) continue;
         // The reference serves HTTP/1.1 and ZAP only: its HTTP/2 and gRPC
         // are not the system zapbench is the counterpart of.
         if (f == Framing::http2 || f == Framing::grpc) continue;
@@ -417,7 +420,7 @@ ChildSpec server_spec(const RunPlan& p, const std::string& exe, const CellPlan& 
   const report::Cell& c = cp.cell;
   const std::string threads = std::to_string(p.cfg.server_cpus.size()),
                     cpus = net::cpu_list_text(p.cfg.server_cpus);
-  if (is_go_arm(c.arm)) return go_server_spec(p.go, c.arm, p.go_json, p.cfg.server_cpus, p.listen_host);
+  if (is_go_arm(c.arm)) return go_server_spec(p.go, c.arm, c.framing, p.go_json, p.cfg.server_cpus, p.listen_host);
   if (c.arm == Arm::grpc_cpp) return grpc_server_spec(p.grpc_cpp, p.cfg.server_cpus, p.listen_host);
   ChildSpec s;
   s.cpus = p.cfg.server_cpus;

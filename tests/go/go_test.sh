@@ -10,4 +10,6 @@ if [ ! -x "$go_bin" ]; then
   exit 77
 fi
 cd "$(dirname "$0")/../../go"
+# shellcheck source=../../scripts/go-env.sh
+. ../scripts/go-env.sh
 GOFLAGS="-mod=readonly -buildvcs=false" exec go test -count=1 ./...

@@ -84,7 +84,9 @@ type plannedBench struct {
 func cmdMicro(args []string) int {
 	cmd := newCommand("micro", "micro --json-out FILE [flags]",
 		"Runs the codec benchmarks Decode, Encode, Serde and Handler on every\n"+
-			"available JSON codec (names <Op>/go/<codec>) with testing.Benchmark, each\n"+
+			"available codec — go/zap (zap-proto/go, a fresh builder per message, the\n"+
+			"reference's way), go/zap-reset (one builder, Reset per message) and the\n"+
+			"JSON codecs (names <Op>/go/<codec>) — with testing.Benchmark, each\n"+
 			"repetition at least --min-time, repetitions interleaved. Writes Google-\n"+
 			"Benchmark-shaped JSON (ns/op as real_time and cpu_time, allocs/op,\n"+
 			"alloc_bytes/op, wire_bytes) with the unavailable codecs and why, and\n"+
@@ -130,14 +132,14 @@ func cmdMicro(args []string) int {
 		MinTime:    minTime.String(),
 		Modules:    record.Modules(),
 	}, Benchmarks: []benchEntry{}, Unavailable: []unavailableEntry{}}
-	// go/zap first, then the JSON codecs in table order (the documented shape).
-	for _, c := range append([]*record.Codec{record.Lookup("zap")}, record.JSONCodecs()...) {
+	// The codecs in table order: go/zap, go/zap-reset, then the JSON codecs.
+	for _, c := range record.Codecs() {
 		if !c.Available {
 			file.Unavailable = append(file.Unavailable, unavailableEntry{"go/" + c.Name, c.Reason})
 		}
 	}
 	for _, op := range record.Ops {
-		for _, c := range record.JSONCodecs() {
+		for _, c := range record.Codecs() {
 			if name := record.Name(op, c); c.Available && re.MatchString(name) {
 				plan = append(plan, plannedBench{name, record.Benchmark(op, c)})
 			}

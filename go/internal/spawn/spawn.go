@@ -22,7 +22,8 @@ const Deadline = 60 * time.Second
 // Server is a running child process.
 type Server struct {
 	Cmd    *exec.Cmd
-	HTTP   string // "HOST:PORT" from the ready line
+	HTTP   string            // "HOST:PORT" of the ready line "http HOST:PORT"
+	Ready  map[string]string // every ready line: kind ("http", "zap", …) -> "HOST:PORT"
 	output *lockedBuffer
 	done   chan struct{}
 	err    error // Wait's result, after done
@@ -77,13 +78,15 @@ func Start(t testing.TB, exe string, args ...string) *Server {
 	if err != nil {
 		t.Fatalf("%s: reading the ready pipe: %v\n%s", exe, err, s.Output())
 	}
+	s.Ready = map[string]string{}
 	for _, line := range strings.Split(strings.TrimSpace(string(lines)), "\n") {
-		if f := strings.Fields(line); len(f) == 2 && f[0] == "http" {
-			s.HTTP = f[1]
+		if f := strings.Fields(line); len(f) == 2 {
+			s.Ready[f[0]] = f[1]
 		}
 	}
-	if s.HTTP == "" {
-		t.Fatalf("%s: no 'http HOST:PORT' ready line in %q\n%s", exe, lines, s.Output())
+	s.HTTP = s.Ready["http"]
+	if len(s.Ready) == 0 {
+		t.Fatalf("%s: no 'KIND HOST:PORT' ready line in %q\n%s", exe, lines, s.Output())
 	}
 	return s
 }
