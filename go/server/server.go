@@ -16,14 +16,12 @@ import (
 	"zapbench/go/record"
 )
 
-// Why the zap-proto based pieces are missing. Never replaced by a stand-in.
-// ZapRPCReason is the ZAP-RPC transport (wire B of the shared spec §5, zap-proto/go's
-// transport and rpc packages, v1.4 or newer): `go list -m -versions
-// github.com/zap-proto/go` is answered "403 Forbidden, This module version is not
-// available" by the module proxy.
+// Why the zap-proto based pieces that are missing are missing. Never replaced
+// by a stand-in. ZapRPCReason is the ZAP-RPC transport (wire B of the shared
+// spec §5, zap-proto/go's transport and rpc packages, v1.4 or newer).
 const (
-	ZipReason    = "github.com/zap-proto/zip is not in this build: the Go module proxy refused it (403 Forbidden)"
-	ZapRPCReason = "github.com/zap-proto/go v1.4+ (transport, rpc) is not in this build: the Go module proxy refused it (403 Forbidden: This module version is not available)"
+	ZipReason    = "github.com/zap-proto/zip cannot be built here: every tag since v1.3.0 needs github.com/zap-proto/fiber/v3 v3.2.1, which no reachable source serves"
+	ZapRPCReason = "the ZAP-RPC transport is zap-proto/go v1.4+ (transport, rpc): this build links v1.3.0, the reference's pin, and one Go build holds one version of a module (v1.8.1 needs a build of its own, not made yet)"
 )
 
 // maxBodyBytes bounds a request body (fasthttp's own default is 4 MiB; the

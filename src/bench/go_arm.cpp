@@ -140,8 +140,9 @@ std::string go_cell_unavailable(const GoArm& go, Arm arm, Framing framing, Scena
 ChildSpec go_server_spec(const GoArm& go, Arm arm, Framing framing, const std::string& go_json,
                          const std::vector<int>& cpus, const std::string& listen_host) {
   ChildSpec s;
-  s.argv = {go.binary, "serve", framing == Framing::zap_http ? "--zap" : "--http", listen_host + ":0",
-            "--fw",    std::string(go_framework(arm)), "--json", go_json};
+  s.argv = {go.binary,          "serve", framing == Framing::zap_http ? "--zap" : "--http",
+            listen_host + ":0", "--fw",  std::string(go_framework(arm)),
+            "--json",           go_json};
   s.cpus = cpus;
   s.ready_channel = true;
   // The Go runtime would take the affinity mask's size anyway; said explicitly

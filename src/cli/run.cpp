@@ -73,7 +73,7 @@ constexpr const char* kAbout =
     "\"What --quick measures\"): every framing on hello; on rpc the body axis on\n"
     "HTTP/1.1 (the fastest JSON codec, ZAP, the fastest binary peer), gRPC and\n"
     "ZAP-RPC each with protobuf and ZAP, ZAP-HTTP with ZAP; logs N=100 on\n"
-    "HTTP/1.1+JSON and ZAP-HTTP+ZAP; the Go reference's ZAP-HTTP and HTTP/1.1+JSON\n"
+    "HTTP/1.1+JSON and ZAP-HTTP+ZAP; the Go reference's ZAP-HTTP+ZAP and HTTP/1.1\n"
     "cells; nginx, grpc++, the floor; the Logs microbenchmarks of those bodies at\n"
     "N=1,100,10000; findings to +-3% within a 10-minute budget. Giving --framings,\n"
     "--bodies, --connections or --pipeline measures every combination of what is\n"

@@ -183,6 +183,24 @@ void end_to_end(const Results& r, Add& add) {
                   *framing, "its gRPC + protobuf", *proto, doc::group_id(g));
     }
   }
+  // Our server against the reference's own ZAP server — zap-proto/http on fasthttp, the go-fasthttp arm's
+  // ZAP-HTTP cell — on the same framing and body, at every depth and connection count both ran.
+  for (const doc::Group& g : gs) {
+    if (g.scenario != Scenario::rpc) continue;
+    for (const Cell* go : g.cells) {
+      if (go->arm != Arm::go_fasthttp || go->framing != Framing::zap_http || go->body != "zap" ||
+          go->control || !doc::usable(*go))
+        continue;
+      const Cell* ours = zap_cell(g, Framing::zap_http, "zap", go->connections, rate);
+      if (!ours) continue;
+      const std::string title =
+          "ZAP-HTTP + ZAP against the reference's server (zap-proto/http on fasthttp), rpc, depth " +
+          std::to_string(g.pipeline) + ", " + doc::connections_text(go->connections);
+      for (Unit u : {Unit::requests_per_s, Unit::cpu_ns})
+        add.cells(Section::e2e, title, u, "zapbench", *ours, "the Go reference (go-fasthttp)", *go,
+                  doc::group_id(g));
+    }
+  }
   // logs at the largest N (where bytes dominate) and the shallowest depth: ZAP's best MB/s against the
   // floor's at the same connections (the floor carries ZAP's byte counts at that N).
   const doc::Group* largest = nullptr;

@@ -130,15 +130,16 @@ TEST_F(bench_go_arm_probe, a_failing_or_garbled_binary_is_unavailable_with_why) 
 TEST(bench_go_arm, child_specs) {
   bench::GoArm arm;
   arm.binary = "/x/zapbench-go";
-  const bench::ChildSpec serve = bench::go_server_spec(arm, Arm::go_nethttp, bench::Framing::http1, "stdlib", {0, 1});
+  const bench::ChildSpec serve =
+      bench::go_server_spec(arm, Arm::go_nethttp, bench::Framing::http1, "stdlib", {0, 1});
   EXPECT_EQ(serve.argv, (std::vector<std::string>{"/x/zapbench-go", "serve", "--http", "127.0.0.1:0", "--fw",
                                                   "nethttp", "--json", "stdlib"}));
   EXPECT_EQ(serve.env, (std::vector<std::string>{"GOMAXPROCS=2"}));
   EXPECT_TRUE(serve.ready_channel);
   // ZAP-HTTP: zap-proto/http's server, the reference's -transport zap.
   EXPECT_EQ(bench::go_server_spec(arm, Arm::go_fasthttp, bench::Framing::zap_http, "goccy", {0}).argv,
-            (std::vector<std::string>{"/x/zapbench-go", "serve", "--zap", "127.0.0.1:0", "--fw", "fasthttp", "--json",
-                                      "goccy"}));
+            (std::vector<std::string>{"/x/zapbench-go", "serve", "--zap", "127.0.0.1:0", "--fw", "fasthttp",
+                                      "--json", "goccy"}));
   const bench::ChildSpec micro = bench::go_micro_spec(arm, "/o/go.json", 0.2, 3, "Decode/", {1}, "/o/log");
   EXPECT_EQ(micro.argv,
             (std::vector<std::string>{"/x/zapbench-go", "micro", "--json-out", "/o/go.json", "--min-time",
