@@ -1,34 +1,52 @@
 #!/usr/bin/env bash
-# scripts/go-build.sh OUT_DIR — builds the Go reference arm (the module in go/)
-# into OUT_DIR/zapbench-go, downloading its modules from the Go module proxy
-# (go.sum pins them; -mod=readonly refuses anything else), and the zap-proto
-# modules the proxy refuses from ../shared/goproxy (go-env.sh). When it cannot — no
-# Go, a Go older than go.mod asks for, a module the proxy does not serve — it
-# writes why to OUT_DIR/zapbench-go.unavailable, removes any older binary and
-# exits 0: the Go arms are then reported unavailable with that reason, and
-# everything else builds and runs. Called by the release build (CMake target
+# scripts/go-build.sh OUT_DIR — builds the Go reference arm into OUT_DIR:
+# zapbench-go (the module in go/: the record, its codecs, the HTTP and ZAP-HTTP
+# server; zap-proto/go v1.3.0 and zap-proto/http v0.3.5, the reference's pins)
+# and zapbench-go-rpc (the module in go/zaprpc: zap-proto/go v1.8.1's ZAP-RPC
+# transport; one Go build holds one version of a module). Modules come from
+# the Go module proxy (go.sum pins them; -mod=readonly refuses anything
+# else), the zap-proto ones it refuses from ../shared/goproxy (go-env.sh).
+# When a binary cannot be built — no Go, a Go older than go.mod asks for, a
+# module no source serves — it writes why (the go command's last lines) to
+# OUT_DIR/<binary>.unavailable, removes any older binary and goes on (exit 0):
+# those arms are then reported unavailable with that reason, and everything
+# else builds and runs. Called by the release build (CMake target
 # zapbench_go); go's own cache makes a rebuild with no change a no-op.
 set -uo pipefail
 out=${1:?usage: scripts/go-build.sh OUT_DIR}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-bin=$out/zapbench-go
-why=$bin.unavailable
 
-unavailable() {
-  rm -f "$bin" "$bin.tmp"
-  printf '%s\n' "$1" >"$why"
-  echo "go-build: the Go arm is unavailable: $1" >&2
-  exit 0
+unavailable() { # BINARY WHY
+  rm -f "$out/$1" "$out/$1.tmp"
+  printf '%s\n' "$2" >"$out/$1.unavailable"
+  echo "go-build: $1 is unavailable: $2" >&2
 }
 
-cd "$(dirname "$0")/../go" 2>/dev/null || unavailable "the source tree has no go/ module"
+# build BINARY MODULE_DIR PACKAGE
+build() {
+  if ! log=$(cd "$2" && GOFLAGS="-mod=readonly -buildvcs=false" go build -trimpath -o "$out/$1.tmp" "$3" 2>&1); then
+    unavailable "$1" "go build failed: $(printf '%s' "$log" | tail -n 3 | tr '\n' ' ')"
+    return
+  fi
+  mv -f "$out/$1.tmp" "$out/$1"
+  rm -f "$out/$1.unavailable"
+}
+
+if ! cd "$(dirname "$0")/../go" 2>/dev/null; then
+  unavailable zapbench-go "the source tree has no go/ module"
+  unavailable zapbench-go-rpc "the source tree has no go/ module"
+  exit 0
+fi
 # shellcheck source=go-env.sh
 . ../scripts/go-env.sh
 
-command -v go >/dev/null 2>&1 || unavailable "go not found on PATH (the Go arm needs the Go toolchain go.mod names)"
-if ! log=$(GOFLAGS="-mod=readonly -buildvcs=false" go build -trimpath -o "$bin.tmp" ./cmd/zapbench-go 2>&1); then
-  unavailable "go build failed: $(printf '%s' "$log" | tail -n 3 | tr '\n' ' ')"
+if ! command -v go >/dev/null 2>&1; then
+  why="go not found on PATH (the Go arm needs the Go toolchain go.mod names)"
+  unavailable zapbench-go "$why"
+  unavailable zapbench-go-rpc "$why"
+  exit 0
 fi
-mv -f "$bin.tmp" "$bin"
-rm -f "$why"
+build zapbench-go . ./cmd/zapbench-go
+build zapbench-go-rpc zaprpc ./cmd/zapbench-go-rpc
+exit 0

@@ -1,8 +1,8 @@
 // conformance_test.go owns the cross-arm tests: the C++ `zapbench serve`
 // (ZAPBENCH_EXE) driven by a Go net/http client with Go-encoded JSON and the
 // ZAP vector, zap-proto/go's bytes against ours (b), zap-proto/http's client
-// against our ZAP-HTTP (c), and the ZAP-RPC transport check (skipped: it
-// needs zap-proto/go v1.8.1 in a build of its own).
+// against our ZAP-HTTP (c). The ZAP-RPC transport check (e) is in the
+// module go/zaprpc, built against zap-proto/go v1.8.1.
 package conformance
 
 import (
@@ -19,7 +19,6 @@ import (
 	"zapbench/go/internal/spawn"
 	"zapbench/go/internal/vectors"
 	"zapbench/go/record"
-	"zapbench/go/server"
 )
 
 func cppServer(t *testing.T) (*spawn.Server, string, *http.Client) {
@@ -210,19 +209,3 @@ func TestZapProtoGoClientAgainstCppServer(t *testing.T) {
 		t.Errorf("SIGTERM: %v\n%s", err, s.Output())
 	}
 }
-
-// TestZapProtoGoTransportInterop is the Go runtime's own ZAP-RPC transport
-// (zap-proto/go v1.4+, packages transport and rpc: wire B of the shared spec
-// §5) against ours, both ways. It would check:
-//   - a zap-proto/go transport client dialing `zapbench serve --zap-rpc` with
-//     many calls in flight on one connection (health, ordinal 0, and eth_call,
-//     ordinal 1, with a zap-proto/go-built EthCallReq), every answer matched by
-//     its PromiseID: status 200, "ok" for health, and for eth_call the id
-//     echoed, balance = the server's fold, nonce 42, blockHash;
-//   - `zapbench load --framing zap-rpc` driving a zap-proto/go rpc server that
-//     serves the same eth_call, with the loader's full validation and no
-//     errors, so both implementations of the transport run side by side.
-//
-// Until the module can be fetched, tests/node/zap_rpc_client.mjs (on the
-// independent @zap-proto/zap runtime) is the second client of our server.
-func TestZapProtoGoTransportInterop(t *testing.T) { t.Skip(server.ZapRPCReason) }

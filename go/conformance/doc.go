@@ -4,5 +4,6 @@
 // (vectors_test.go), (b) its bytes against our server's and (c)
 // zap-proto/http's client against our ZAP-HTTP (conformance_test.go), (d) our
 // logs layout read with List.Object(k, 88) (logs_test.go). The ZAP-RPC
-// transport check skips: it needs zap-proto/go v1.8.1, a build of its own.
+// transport check (e) is go/zaprpc's (zap-proto/go v1.8.1, a module of its
+// own), which also runs this package against v1.8.1 (f).
 package conformance

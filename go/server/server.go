@@ -21,7 +21,7 @@ import (
 // spec §5, zap-proto/go's transport and rpc packages, v1.4 or newer).
 const (
 	ZipReason    = "github.com/zap-proto/zip cannot be built here: every tag since v1.3.0 needs github.com/zap-proto/fiber/v3 v3.2.1, which no reachable source serves"
-	ZapRPCReason = "the ZAP-RPC transport is zap-proto/go v1.4+ (transport, rpc): this build links v1.3.0, the reference's pin, and one Go build holds one version of a module (v1.8.1 needs a build of its own, not made yet)"
+	ZapRPCReason = "zapbench-go links zap-proto/go v1.3.0 (the reference's pin), which has no transport: ZAP-RPC is zapbench-go-rpc, a build of its own on v1.8.1 (go/zaprpc)"
 )
 
 // maxBodyBytes bounds a request body (fasthttp's own default is 4 MiB; the

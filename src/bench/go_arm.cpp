@@ -67,6 +67,58 @@ void parse_capabilities(const std::string& text, GoArm& arm) {
   arm.codecs = string_map(j, "codecs");
 }
 
+namespace {
+
+// Why a Go binary is missing: the reason scripts/go-build.sh left beside it
+// (<binary>.unavailable: the go command's own last lines), or how to build it.
+std::string missing_binary_reason(const std::string& binary) {
+  std::string why = read_file(binary + ".unavailable");
+  while (!why.empty() && (why.back() == '\n' || why.back() == ' ')) why.pop_back();
+  return !why.empty() ? why : binary + " does not exist (scripts/go-build.sh builds it; it needs Go)";
+}
+
+// What `binary capabilities` prints; std::runtime_error when it cannot say.
+std::string ask_capabilities(const std::string& binary) {
+  char path[] = "/tmp/zapbench-go-capabilities-XXXXXX";
+  const int fd = mkstemp(path);
+  if (fd < 0) throw std::runtime_error("cannot make a temporary file to ask its capabilities");
+  close(fd);
+  std::string out;
+  ExitStatus st;
+  try {
+    Child child(ChildSpec{{binary, "capabilities"}, {}, path, false, {}});
+    st = child.wait(kProbeTimeoutS);
+    out = read_file(path);
+  } catch (...) {
+    unlink(path);
+    throw;
+  }
+  unlink(path);
+  if (!st.ok()) throw std::runtime_error("failed (" + st.describe() + "): " + out.substr(0, 300));
+  return out;
+}
+
+// The ZAP-RPC server of the Go arm, <binary>-rpc (zap-proto/go v1.8.1, a
+// build of its own): its transport is available when it answers.
+void probe_rpc(GoArm& arm, const std::string& rpc) {
+  std::string why;
+  if (access(rpc.c_str(), X_OK) != 0) {
+    why = missing_binary_reason(rpc);
+  } else {
+    try {
+      GoArm r;
+      parse_capabilities(ask_capabilities(rpc), r);
+      arm.rpc_binary = rpc;
+      arm.rpc_modules = r.modules;
+    } catch (const std::exception& e) {
+      why = rpc + " capabilities: " + e.what();
+    }
+  }
+  arm.transports["zap-rpc"] = why;
+}
+
+}  // namespace
+
 GoArm probe_go(const std::string& binary) {
   GoArm arm;
   if (binary.empty()) {
@@ -74,34 +126,17 @@ GoArm probe_go(const std::string& binary) {
     return arm;
   }
   if (access(binary.c_str(), X_OK) != 0) {
-    const std::string why = read_file(binary + ".unavailable");
-    arm.unavailable =
-        !why.empty() ? why : binary + " does not exist (scripts/go-build.sh builds it; it needs Go)";
-    while (!arm.unavailable.empty() && (arm.unavailable.back() == '\n' || arm.unavailable.back() == ' '))
-      arm.unavailable.pop_back();
+    arm.unavailable = missing_binary_reason(binary);
     return arm;
   }
-  char path[] = "/tmp/zapbench-go-capabilities-XXXXXX";
-  const int fd = mkstemp(path);
-  if (fd < 0) {
-    arm.unavailable = "cannot make a temporary file to ask zapbench-go its capabilities";
-    return arm;
-  }
-  close(fd);
   try {
-    Child child(ChildSpec{{binary, "capabilities"}, {}, path, false, {}});
-    const ExitStatus st = child.wait(kProbeTimeoutS);
-    const std::string out = read_file(path);
-    if (!st.ok()) {
-      arm.unavailable = binary + " capabilities failed (" + st.describe() + "): " + out.substr(0, 300);
-    } else {
-      parse_capabilities(out, arm);
-      arm.binary = binary;
-    }
+    parse_capabilities(ask_capabilities(binary), arm);
+    arm.binary = binary;
   } catch (const std::exception& e) {
     arm.unavailable = binary + " capabilities: " + e.what();
+    return arm;
   }
-  unlink(path);
+  probe_rpc(arm, binary + "-rpc");
   return arm;
 }
 
@@ -125,6 +160,10 @@ std::string go_cell_unavailable(const GoArm& go, Arm arm, Framing framing, Scena
     // zap-proto/go's own transport and rpc packages, with no web framework in
     // between: the transport's reason, not the framework's.
     if (std::string why = go.why_not(go.transports, "zap-rpc"); !why.empty()) return why;
+    if (scenario != Scenario::hello && body != "zap")
+      return "the Go ZAP-RPC server (zap-proto/go's transport, zapbench-go-rpc) serves ZAP bodies only, as "
+             "the "
+             "reference's ZAP transport";
   } else if (std::string why = go.why_not(go.frameworks, std::string(go_framework(arm))); !why.empty()) {
     return why;
   } else if (framing == Framing::zap_http) {
@@ -140,9 +179,12 @@ std::string go_cell_unavailable(const GoArm& go, Arm arm, Framing framing, Scena
 ChildSpec go_server_spec(const GoArm& go, Arm arm, Framing framing, const std::string& go_json,
                          const std::vector<int>& cpus, const std::string& listen_host) {
   ChildSpec s;
-  s.argv = {go.binary,          "serve", framing == Framing::zap_http ? "--zap" : "--http",
-            listen_host + ":0", "--fw",  std::string(go_framework(arm)),
-            "--json",           go_json};
+  if (framing == Framing::zap_rpc)  // zap-proto/go's own transport: no framework, no JSON codec
+    s.argv = {go.rpc_binary, "serve", "--zap-rpc", listen_host + ":0"};
+  else
+    s.argv = {go.binary,          "serve", framing == Framing::zap_http ? "--zap" : "--http",
+              listen_host + ":0", "--fw",  std::string(go_framework(arm)),
+              "--json",           go_json};
   s.cpus = cpus;
   s.ready_channel = true;
   // The Go runtime would take the affinity mask's size anyway; said explicitly

@@ -23,6 +23,11 @@ struct GoArm {
   std::string unavailable;                     // why nothing of the Go arm can run ("" when it can)
   std::string go_version;                      // "go1.26.8"
   std::map<std::string, std::string> modules;  // module path -> version, as built
+  // The ZAP-RPC server, <binary>-rpc: zap-proto/go's transport needs v1.4+, a
+  // build of its own beside the reference's v1.3.0 ("" when absent:
+  // transports["zap-rpc"] says why), and its modules as built.
+  std::string rpc_binary;
+  std::map<std::string, std::string> rpc_modules;
   // name -> "" when available, else why not (the Go side's words).
   std::map<std::string, std::string> frameworks, transports, codecs;
 
@@ -36,9 +41,11 @@ struct GoArm {
 // this build tree's CMake built (build/<preset>/go/zapbench-go).
 std::string default_go_binary();
 
-// Asks `binary capabilities` (a hang bound of 30 s). A missing binary takes
-// the reason scripts/go-build.sh left beside it (<binary>.unavailable), or
-// says how to build it.
+// Asks `binary capabilities` (a hang bound of 30 s), then `<binary>-rpc
+// capabilities`, whose answer makes the zap-rpc transport available (its
+// failure is that transport's reason). A missing binary takes the reason
+// scripts/go-build.sh left beside it (<binary>.unavailable), or says how to
+// build it.
 GoArm probe_go(const std::string& binary);
 
 // Reads the JSON `zapbench-go capabilities` prints into `arm`; throws
@@ -56,7 +63,8 @@ std::string go_cell_unavailable(const GoArm& go, Arm arm, Framing framing, Scena
 
 // The server child of a Go arm's cell: `zapbench-go serve --http
 // 127.0.0.1:0 --fw F --json C` (--zap for the ZAP-HTTP framing: zap-proto/http
-// on fasthttp), pinned to `cpus`, GOMAXPROCS = their count.
+// on fasthttp; `zapbench-go-rpc serve --zap-rpc 127.0.0.1:0` for ZAP-RPC),
+// pinned to `cpus`, GOMAXPROCS = their count.
 ChildSpec go_server_spec(const GoArm& go, Arm arm, Framing framing, const std::string& go_json,
                          const std::vector<int>& cpus, const std::string& listen_host = "127.0.0.1");
 

@@ -351,8 +351,10 @@ bool quick_cell(Arm arm, Scenario s, Framing f, const std::string& b, const std:
       }
     case Arm::go_zip:
       if (s == Scenario::hello) return f == Framing::zap_http;
+      // ZAP-RPC + ZAP: zap-proto/go's own transport (zapbench-go-rpc), the zip arm's stack.
       return s == Scenario::rpc &&
-             ((f == Framing::zap_http && b == "zap") || (f == Framing::http1 && b != "zap"));
+             ((f == Framing::zap_http && b == "zap") || (f == Framing::zap_rpc && b == "zap") ||
+              (f == Framing::http1 && b != "zap"));
     case Arm::go_fasthttp:
       // The reference's ZAP server (zap-proto/http on fasthttp, -transport zap) and its HTTP/1.1 with
       // each body: zip's cells, on the framework zip is built on, since zip cannot be built here.

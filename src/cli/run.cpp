@@ -361,6 +361,11 @@ int cmd_run(int argc, char** argv) {
   if (p.go.runs()) {
     res.env.libraries["go (the Go arms)"] = p.go.go_version;
     for (const auto& [module, version] : p.go.modules) res.env.libraries[module] = version + " (Go module)";
+    // The ZAP-RPC server's own build: the same module at another version, named as such.
+    for (const auto& [module, version] : p.go.rpc_modules)
+      if (!module.starts_with("zapbench/") &&
+          (p.go.modules.count(module) == 0 || p.go.modules.at(module) != version))
+        res.env.libraries[module + " (zapbench-go-rpc, the Go ZAP-RPC cells)"] = version + " (Go module)";
   } else {
     res.env.libraries["go (the Go arms)"] = "unavailable: " + p.go.unavailable;
   }

@@ -183,16 +183,26 @@ void end_to_end(const Results& r, Add& add) {
                   *framing, "its gRPC + protobuf", *proto, doc::group_id(g));
     }
   }
-  // Our server against the reference's own ZAP server — zap-proto/http on fasthttp, the go-fasthttp arm's
-  // ZAP-HTTP cell — on the same framing and body, at every depth and connection count both ran.
+  // Our server against the reference's own ZAP servers, on the same framing and body, at every depth and
+  // connection count both ran: ZAP-HTTP is zap-proto/http on fasthttp (the go-fasthttp cell), ZAP-RPC
+  // zap-proto/go's own transport (the go-zip cell: zip's stack, zapbench-go-rpc).
   for (const doc::Group& g : gs) {
     if (g.scenario != Scenario::rpc) continue;
     for (const Cell* go : g.cells) {
-      if (go->arm != Arm::go_fasthttp || go->framing != Framing::zap_http || go->body != "zap" ||
-          go->control || !doc::usable(*go))
-        continue;
-      const Cell* ours = zap_cell(g, Framing::zap_http, "zap", go->connections, rate);
+      const bool zap_http = go->arm == Arm::go_fasthttp && go->framing == Framing::zap_http;
+      const bool zap_rpc = go->arm == Arm::go_zip && go->framing == Framing::zap_rpc;
+      if (!(zap_http || zap_rpc) || go->body != "zap" || go->control || !doc::usable(*go)) continue;
+      const Cell* ours = zap_cell(g, go->framing, "zap", go->connections, rate);
       if (!ours) continue;
+      if (zap_rpc) {
+        const std::string title =
+            "ZAP-RPC + ZAP against the reference's transport (zap-proto/go), rpc, depth " +
+            std::to_string(g.pipeline) + ", " + doc::connections_text(go->connections);
+        for (Unit u : {Unit::requests_per_s, Unit::cpu_ns})
+          add.cells(Section::e2e, title, u, "zapbench", *ours, "the Go reference (zap-proto/go's transport)",
+                    *go, doc::group_id(g));
+        continue;
+      }
       const std::string title =
           "ZAP-HTTP + ZAP against the reference's server (zap-proto/http on fasthttp), rpc, depth " +
           std::to_string(g.pipeline) + ", " + doc::connections_text(go->connections);

@@ -13,6 +13,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "bench/go_arm.hpp"
 #include "support/scratch.hpp"
@@ -72,9 +73,10 @@ class bench_go_arm_probe : public ::testing::Test {
     dir_ = scratch_->path();
   }
   void TearDown() override { scratch_.reset(); }
-  // An executable script standing in for zapbench-go.
-  std::string script(const std::string& body) {
-    const fs::path p = dir_ / "zapbench-go";
+  // An executable script standing in for zapbench-go (or, named
+  // zapbench-go-rpc, for its ZAP-RPC server).
+  std::string script(const std::string& body, const char* name = "zapbench-go") {
+    const fs::path p = dir_ / name;
     std::ofstream(p) << "#!/bin/sh\n" << body << "\n";
     chmod(p.c_str(), 0755);
     return p.string();
@@ -112,9 +114,35 @@ TEST_F(bench_go_arm_probe, an_answering_binary_is_asked_its_capabilities) {
             "zap-proto/go is not served");
   EXPECT_NE(bench::go_cell_unavailable(arm, Arm::go_nethttp, Framing::raw_tcp, Scenario::hello, "", "goccy"),
             "");
-  // A build that does not list the transport says so by name.
-  EXPECT_EQ(bench::go_cell_unavailable(arm, Arm::go_fasthttp, Framing::zap_rpc, Scenario::hello, "", "goccy"),
-            "this build of zapbench-go does not know 'zap-rpc'");
+  // ZAP-RPC is zapbench-go-rpc's: without it, the build script's reason or how to build it.
+  EXPECT_NE(bench::go_cell_unavailable(arm, Arm::go_zip, Framing::zap_rpc, Scenario::hello, "", "goccy")
+                .find("zapbench-go-rpc does not exist"),
+            std::string::npos);
+  std::ofstream(dir_ / "zapbench-go-rpc.unavailable") << "go build failed: no quic\n";
+  EXPECT_EQ(bench::probe_go(arm.binary).transports.at("zap-rpc"), "go build failed: no quic");
+  EXPECT_TRUE(arm.rpc_binary.empty());
+}
+
+TEST_F(bench_go_arm_probe, the_rpc_server_answering_makes_zap_rpc_available) {
+  const std::string go = script(std::string("[ \"$1\" = capabilities ] && echo '") + kCapabilities + "'");
+  const std::string rpc = script(
+      R"([ "$1" = capabilities ] && echo '{"go_version":"go1.26.8","modules":{"github.com/zap-proto/go":"v1.8.1"}}')",
+      "zapbench-go-rpc");
+  bench::GoArm arm = bench::probe_go(go);
+  ASSERT_TRUE(arm.runs()) << arm.unavailable;
+  EXPECT_EQ(arm.rpc_binary, rpc);
+  EXPECT_EQ(arm.rpc_modules.at("github.com/zap-proto/go"), "v1.8.1");
+  EXPECT_EQ(bench::go_cell_unavailable(arm, Arm::go_zip, Framing::zap_rpc, Scenario::rpc, "zap", "goccy"),
+            "zap-proto/go is not served");  // the body's reason (this fake build has no ZAP codec)
+  EXPECT_EQ(bench::go_cell_unavailable(arm, Arm::go_zip, Framing::zap_rpc, Scenario::hello, "", "goccy"), "");
+  EXPECT_EQ(bench::go_server_spec(arm, Arm::go_zip, Framing::zap_rpc, "goccy", {1}).argv,
+            (std::vector<std::string>{rpc, "serve", "--zap-rpc", "127.0.0.1:0"}));
+  // One that fails to answer: the transport's reason, the rest of the arm unaffected.
+  script("echo 'cannot start' >&2; exit 3", "zapbench-go-rpc");
+  arm = bench::probe_go(go);
+  ASSERT_TRUE(arm.runs());
+  EXPECT_NE(arm.transports.at("zap-rpc").find("exit 3"), std::string::npos) << arm.transports.at("zap-rpc");
+  EXPECT_TRUE(arm.rpc_binary.empty());
 }
 
 TEST_F(bench_go_arm_probe, a_failing_or_garbled_binary_is_unavailable_with_why) {

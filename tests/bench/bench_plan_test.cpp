@@ -130,6 +130,8 @@ TEST(bench_plan, quick_runs_the_chosen_cells) {
   // ZAP.
   want.insert("go-fasthttp/rpc/zap/zap/c1/p16");
   want.insert("go-fasthttp/rpc/http/zap/c1/p16");
+  // The Go ZAP-RPC cell: zap-proto/go's own transport (zapbench-go-rpc), zip's stack.
+  want.insert("go-zip/rpc/zap-rpc/zap/c1/p16");
   // The control: a copy of the headline ZAP-RPC + ZAP cell, run as a cell of its own.
   want.insert("zapbench/rpc/zap-rpc/zap/c1/p16/control");
   EXPECT_EQ(ids, want);

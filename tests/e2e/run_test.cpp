@@ -91,6 +91,13 @@ TEST_F(RunCli, MinimalRealRunOneCellPerArm) {
   if (!go_runs) {
     EXPECT_TRUE(go.starts_with("unavailable: ") && go.size() > 14) << go;
   }
+  // Its ZAP-RPC server, zapbench-go-rpc, a build of its own on zap-proto/go v1.8.1 from the same
+  // module sources: named in the environment when it runs.
+  bool go_rpc_runs = false;
+  for (const auto& [library, version] : r.env.libraries)
+    if (library == "github.com/zap-proto/go (zapbench-go-rpc, the Go ZAP-RPC cells)")
+      go_rpc_runs = version.starts_with("v1.8.1");
+  EXPECT_EQ(go_rpc_runs, go_runs) << "zapbench-go and zapbench-go-rpc come from the same modules";
 
   // The microbenchmarks asked for, each with one sample per round, a process each (Go's too, when it runs).
   ASSERT_EQ(r.micro.figures.size(), go_runs ? 4u : 3u) << e.output;
@@ -132,7 +139,10 @@ TEST_F(RunCli, MinimalRealRunOneCellPerArm) {
       ++go_cells;
       // fasthttp serves HTTP/1.1 and, through zap-proto/http, ZAP-HTTP, each with JSON and ZAP bodies;
       // zip cannot be built (its reason), nor ZAP-RPC in this Go build: what it cannot serve says why.
-      const bool servable = go_runs && c.arm == bench::Arm::go_fasthttp;
+      // ZAP-RPC is zap-proto/go's transport (zapbench-go-rpc, under go-zip): health and ZAP bodies.
+      const bool servable =
+          go_runs && (c.arm == bench::Arm::go_fasthttp ||
+                      (c.framing == bench::Framing::zap_rpc && go_rpc_runs && c.body != json));
       if (!servable) {
         EXPECT_FALSE(c.unavailable.empty());
         EXPECT_TRUE(c.samples.empty());
@@ -211,7 +221,7 @@ TEST_F(RunCli, MinimalRealRunOneCellPerArm) {
   EXPECT_TRUE(control.control);
   EXPECT_EQ(control.id(), "zapbench/rpc/zap-rpc/zap/c2/p1/control");
   EXPECT_EQ(go_cells, 9 + 6);
-  EXPECT_EQ(go_ran, go_runs ? 6 : 0);
+  EXPECT_EQ(go_ran, go_runs ? 6 + (go_rpc_runs ? 2 : 0) : 0);
   EXPECT_EQ(nginx_cells, 2);
   EXPECT_EQ(grpc_cells, 1);
   EXPECT_EQ(floor_cells, 3);

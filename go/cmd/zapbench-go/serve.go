@@ -40,7 +40,7 @@ func cmdServe(args []string) int {
 			"gracefully (exit 0).")
 	httpAddr := cmd.fs.String("http", "", "HTTP/1.1 listener `HOST:PORT` (on --fw)")
 	zapAddr := cmd.fs.String("zap", "", "ZAP-HTTP listener `HOST:PORT` (zap-proto/http on fasthttp)")
-	zapRPCAddr := cmd.fs.String("zap-rpc", "", "ZAP-RPC transport listener `HOST:PORT` (unavailable in this build: exits 2 with the reason)")
+	zapRPCAddr := cmd.fs.String("zap-rpc", "", "not served by zapbench-go (exits 2): ZAP-RPC is zapbench-go-rpc serve --zap-rpc")
 	fwName := cmd.fs.String("fw", "fasthttp", "HTTP `framework`: "+names(server.Frameworks(), func(f *server.Framework) string { return f.Name }))
 	jsonName := cmd.fs.String("json", "goccy", "JSON `codec` for application/json: "+names(record.JSONCodecs(), func(c *record.Codec) string { return c.Name }))
 	readyFD := cmd.fs.Int("ready-fd", -1, "once listening, write one line per listener ('http HOST:PORT', 'zap HOST:PORT') to descriptor `N`, then close it")
@@ -49,7 +49,7 @@ func cmdServe(args []string) int {
 	}
 
 	if *zapRPCAddr != "" {
-		return cmd.fail("--zap-rpc: the ZAP-RPC transport is unavailable: %s", server.ZapRPCReason)
+		return cmd.fail("--zap-rpc: not served here: %s", server.ZapRPCReason)
 	}
 	if *httpAddr == "" && *zapAddr == "" {
 		return cmd.fail("give --http HOST:PORT or --zap HOST:PORT")

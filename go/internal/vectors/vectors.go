@@ -13,10 +13,11 @@ import (
 	"strings"
 )
 
-// Dir is $ZAPBENCH_VECTORS, else <dir of go.mod>/../../shared/vectors: the
-// repository checkout is a sibling of shared/ (/work/wt-go/go -> /work/shared).
-// go.mod is found by walking up from the working directory, which `go test`
-// sets to the package directory.
+// Dir is $ZAPBENCH_VECTORS, else the first shared/vectors found walking up
+// from the working directory (which `go test` sets to the package
+// directory): the repository checkout is a sibling of shared/
+// (/work/main/go/record -> /work/shared/vectors), whichever module's
+// package the test is in.
 func Dir() (string, error) {
 	if d := os.Getenv("ZAPBENCH_VECTORS"); d != "" {
 		return d, nil
@@ -26,12 +27,12 @@ func Dir() (string, error) {
 		return "", err
 	}
 	for d := wd; ; {
-		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-			return filepath.Join(d, "..", "..", "shared", "vectors"), nil
+		if st, err := os.Stat(filepath.Join(d, "shared", "vectors")); err == nil && st.IsDir() {
+			return filepath.Join(d, "shared", "vectors"), nil
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
-			return "", errors.New("vectors: no go.mod above " + wd + " and ZAPBENCH_VECTORS is unset")
+			return "", errors.New("vectors: no shared/vectors above " + wd + " and ZAPBENCH_VECTORS is unset")
 		}
 		d = parent
 	}
