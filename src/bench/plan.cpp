@@ -139,7 +139,8 @@ RunPlan plan_run(const RunRequest& q) {
     std::string bodies;
     for (const std::string& b : p.bodies) bodies += (bodies.empty() ? "" : "|") + b;
     p.micro_filter = "^(Decode|Encode|Serde|Handler|Http)/|^Server/[a-z0-9-]+/(hello|" + bodies +
-                     ")$|^Logs/(Copy|ScanField/structs)/|^Logs/[A-Za-z]+/(" + bodies + ")/(1|100|10000)$";
+                     ")$|^Logs/(Copy|ScanField/structs)/|^Logs/[A-Za-z]+/(go/)?(" + bodies +
+                     ")/(1|100|10000)$";
   }
 
   const std::vector<int> cpus = allowed_cpus();

@@ -568,7 +568,9 @@ void go_reference(const Results& r, Out& out) {
        "and the same compute, each result checked before it is timed; Go's testing.Benchmark, pinned to "
        "one CPU like the C++ micro, GOMAXPROCS=1, default GOGC, each round beside the C++ round of the same "
        "number. C++ ÷ Go = the Go figure ÷ its C++ counterpart's, paired by round (above 1× = C++ "
-       "faster): a Go JSON codec against the fastest C++ JSON codec of the op, go/zap against zap. "
+       "faster): a Go JSON codec against the fastest C++ JSON codec of the op, go/zap against zap; "
+       "the logs record's reads on zap-proto/go's accessors (List.Object(k, 88)) against zap's at the same "
+       "N. "
        "Published: the reference's own figures, measured elsewhere on "
        "other hardware (GB10 arm64), for orientation only. Command: ",
        code(m.go_command.empty() ? "not run" : m.go_command)});
@@ -592,6 +594,23 @@ void go_reference(const Results& r, Out& out) {
                             : "—",
                           published});
       }
+    // The logs record's reads on zap-proto/go (Logs/<op>/go/zap/<N>), beside the C++ zap row of the
+    // same op and N.
+    for (const MicroFigure& g : m.figures) {
+      const auto at = g.op == "Logs" ? g.codec.find("/go/") : std::string::npos;
+      const auto last = g.codec.rfind('/');
+      if (at == std::string::npos || last <= at + 1) continue;
+      const std::string op = g.codec.substr(0, at), codec = g.codec.substr(at + 1, last - at - 1),
+                        n = g.codec.substr(last + 1);
+      const MicroFigure* c = find("Logs", op + "/" + codec.substr(3) + "/" + n);
+      t.rows.push_back({codec, "Logs/" + op + ", N = " + n, med_range(g.ns_per_op, 1, false),
+                        count(g.allocs_per_op), c ? codec.substr(3) : "—",
+                        c ? sig(c->ns_per_op.median()) : "—",
+                        c ? verdict_cell(paired(c->ns_per_op, g.ns_per_op, stats::Better::lower, r.config),
+                                         stats::Better::lower)
+                          : "—",
+                        "—"});
+    }
     out.table(std::move(t));
   }
   if (!go_missing.empty()) {

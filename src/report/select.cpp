@@ -76,6 +76,7 @@ std::vector<LogFigure> log_figures(const Micro& m) {
     const auto a = f.codec.find('/'), b = f.codec.rfind('/');
     if (a == std::string::npos || b == a) continue;
     LogFigure lf{f.codec.substr(0, a), f.codec.substr(a + 1, b - a - 1), 0, &f};
+    if (is_go_codec(lf.codec)) continue;  // the Go reference's reads: its own section, beside their C++ rows
     try {
       lf.n = std::stod(f.codec.substr(b + 1));
     } catch (const std::exception&) {

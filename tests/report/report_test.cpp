@@ -18,6 +18,7 @@
 
 #include "report/gbench.hpp"
 #include "report/model.hpp"
+#include "report/select.hpp"
 
 namespace {
 
@@ -571,6 +572,22 @@ TEST(report_markdown, go_reference_beside_its_cpp_counterparts) {
   // The Go rows are not C++ codecs: not in the codec table, not among the C++ codecs not measured.
   EXPECT_FALSE(contains(md, "| go/goccy | 500"));
   EXPECT_EQ(md.find("**go/zap**"), md.rfind("**go/zap**"));
+}
+
+TEST(report_markdown, go_logs_reads_beside_the_cpp_zap_rows) {
+  report::Results r = synthetic();
+  r.micro.figures.push_back(figure("Logs", "DecodeAll/zap/100", 1000, 0, 23235));
+  r.micro.figures.push_back(figure("Logs", "DecodeAll/go/zap/100", 3000, 0, 23235));
+  const std::string md = report::markdown(r);
+  // In the Go section: Go ÷ C++ at the same op and N; not a codec of the logs tables.
+  const std::string row = "| go/zap | Logs/DecodeAll, N = 100 |";
+  ASSERT_TRUE(contains(md, row)) << md;
+  const std::string line = md.substr(md.find(row), md.find('\n', md.find(row)) - md.find(row));
+  EXPECT_TRUE(contains(line, "| 0 | zap | 1000 | 3.00× (3.00–3.00) ▲ |")) << line;
+  const auto logs = md.find("### Cost against work");
+  ASSERT_NE(logs, std::string::npos);
+  EXPECT_EQ(md.find("go/zap", logs), std::string::npos) << "a Go row in the logs tables";
+  EXPECT_EQ(report::doc::log_table(r).find("DecodeAll", "go/zap", 100), nullptr);
 }
 
 TEST(report_markdown, go_arms_beside_our_server_on_the_same_cells) {

@@ -86,7 +86,9 @@ func cmdMicro(args []string) int {
 		"Runs the codec benchmarks Decode, Encode, Serde and Handler on every\n"+
 			"available codec — go/zap (zap-proto/go, a fresh builder per message, the\n"+
 			"reference's way), go/zap-reset (one builder, Reset per message) and the\n"+
-			"JSON codecs (names <Op>/go/<codec>) — with testing.Benchmark, each\n"+
+			"JSON codecs (names <Op>/go/<codec>) — and the logs record's reads on\n"+
+			"zap-proto/go (Logs/DecodeAll|AccessOne|ScanField/go/zap/N, N = 1, 10,\n"+
+			"100, 1000, 10000) with testing.Benchmark, each\n"+
 			"repetition at least --min-time, repetitions interleaved. Writes Google-\n"+
 			"Benchmark-shaped JSON (ns/op as real_time and cpu_time, allocs/op,\n"+
 			"alloc_bytes/op, wire_bytes) with the unavailable codecs and why, and\n"+
@@ -142,6 +144,14 @@ func cmdMicro(args []string) int {
 		for _, c := range record.Codecs() {
 			if name := record.Name(op, c); c.Available && re.MatchString(name) {
 				plan = append(plan, plannedBench{name, record.Benchmark(op, c)})
+			}
+		}
+	}
+	// The logs record's reads on zap-proto/go (the only Go access to our layout).
+	for _, op := range record.LogsOps {
+		for _, n := range record.LogCounts {
+			if name := record.LogsName(op, n); re.MatchString(name) {
+				plan = append(plan, plannedBench{name, record.BenchLogs(op, n)})
 			}
 		}
 	}
