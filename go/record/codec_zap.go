@@ -105,14 +105,13 @@ func zapEncodeResponse(b *zap.Builder, r *Response) ([]byte, error) {
 	return b.Finish(), nil
 }
 
-// zapRootFits checks that the root's fixed section lies inside the parsed
-// message: the runtime's accessors answer 0 past the end, which would turn a
-// truncated message into zeros instead of an error. (Parse stays in the
-// decoders: a helper returning the Object would move the Message to the heap.)
+// zapRootFits checks that the root lies inside the parsed message, as the
+// C++ reader does (zap::Message::parse): a root in the header or at or past
+// the size is malformed. A field past the size reads as 0 and a slot that
+// does not resolve as null, as the runtime's accessors answer.
 func zapRootFits(data []byte, size int) error {
-	if root := binary.LittleEndian.Uint32(data[8:12]); uint64(root) < zap.HeaderSize || uint64(root)+zapFixedBytes > uint64(size) {
-		return fmt.Errorf("%w: zap: the root object (offset %d, %d bytes) passes the message's %d bytes",
-			ErrMalformed, root, zapFixedBytes, size)
+	if root := binary.LittleEndian.Uint32(data[8:12]); uint64(root) < zap.HeaderSize || uint64(root) >= uint64(size) {
+		return fmt.Errorf("%w: zap: the root offset %d is outside the message's %d bytes", ErrMalformed, root, size)
 	}
 	return nil
 }
@@ -120,7 +119,9 @@ func zapRootFits(data []byte, size int) error {
 func zapParseError(err error) error { return fmt.Errorf("%w: %v", ErrMalformed, err) }
 
 // zapDecodeRequest reads every field (zero copy: Method and Account point
-// into data). A null text or bytes field is missing, as in C++.
+// into data). As in C++, only the byte fields can be checked: a null
+// account is missing, one of another length the wrong length; a null
+// method reads as "" (ZAP writes an empty text as null).
 func zapDecodeRequest(data []byte, q *Request) error {
 	m, err := zap.Parse(data)
 	if err != nil {
@@ -130,16 +131,14 @@ func zapDecodeRequest(data []byte, q *Request) error {
 		return err
 	}
 	o := m.Root()
-	method, account := o.Bytes(zapReqMethod), o.Bytes(zapReqAccount)
+	method, account := o.Text(zapReqMethod), o.Bytes(zapReqAccount)
 	switch {
-	case method == nil:
-		return missing("method")
 	case account == nil:
 		return missing("account")
 	case len(account) != AccountBytes:
 		return fmt.Errorf("%w: account has %d bytes, want %d", ErrBadLength, len(account), AccountBytes)
 	}
-	*q = Request{Method: unsafe.String(unsafe.SliceData(method), len(method)), Account: unsafe.String(&account[0], len(account)), Block: o.Uint64(zapReqBlock),
+	*q = Request{Method: method, Account: unsafe.String(&account[0], len(account)), Block: o.Uint64(zapReqBlock),
 		ID: o.Uint64(zapReqID), Account0: account[0]}
 	return nil
 }
