@@ -8,7 +8,6 @@ package conformance
 import (
 	"bytes"
 	"net/http"
-	"os"
 	"strings"
 	"testing"
 
@@ -22,11 +21,7 @@ import (
 )
 
 func cppServer(t *testing.T) (*spawn.Server, string, *http.Client) {
-	exe := os.Getenv("ZAPBENCH_EXE")
-	if exe == "" {
-		t.Skip("ZAPBENCH_EXE is unset: set it to the C++ zapbench binary to run the cross-arm tests")
-	}
-	s := spawn.Start(t, exe, "serve", "--http", "127.0.0.1:0")
+	s := spawn.Start(t, spawn.CppExe(t), "serve", "--http", "127.0.0.1:0")
 	if !strings.HasPrefix(s.HTTP, "127.0.0.1:") {
 		t.Fatalf("ready line address %q, want 127.0.0.1:PORT", s.HTTP)
 	}
@@ -64,14 +59,7 @@ func TestCppServer(t *testing.T) {
 		}
 	}
 
-	zreq, err := vectors.Hex("eth_req.hex")
-	if err != nil {
-		t.Fatal(err)
-	}
-	zwant, err := vectors.Hex("eth_resp_server_fold.hex")
-	if err != nil {
-		t.Fatal(err)
-	}
+	zreq, zwant := vectors.MustHex(t, "eth_req.hex"), vectors.MustHex(t, "eth_resp_server_fold.hex")
 	resp, out := httpcheck.Do(t, c, "POST", base+"/rpc", "application/zap", zreq)
 	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/zap" || !bytes.Equal(out, zwant) {
 		t.Errorf("application/zap eth_req.hex: %d %q %x, want 200 application/zap %x",
@@ -128,10 +116,7 @@ func TestZapProtoGoEncoderMatchesCpp(t *testing.T) {
 		{"eth_req.hex", func() ([]byte, error) { q := record.SampleRequestFor(c); return c.EncodeRequest(&q) }},
 		{"eth_resp.hex", func() ([]byte, error) { r := record.SampleResponseFor(c); return c.EncodeResponse(&r) }},
 	} {
-		want, err := vectors.Hex(v.file)
-		if err != nil {
-			t.Fatal(err)
-		}
+		want := vectors.MustHex(t, v.file)
 		if got, err := v.encode(); err != nil || !bytes.Equal(got, want) {
 			t.Errorf("zap-proto/go encodes %s as %x, %v; want %x", v.file, got, err, want)
 		}
@@ -155,11 +140,7 @@ func TestZapProtoGoEncoderMatchesCpp(t *testing.T) {
 // client (wire A) against `zapbench serve --zap`: /health, zap-proto/go
 // bodies on /rpc decoded by zap-proto/go, a malformed body's 400, a JSON body.
 func TestZapProtoGoClientAgainstCppServer(t *testing.T) {
-	exe := os.Getenv("ZAPBENCH_EXE")
-	if exe == "" {
-		t.Skip("ZAPBENCH_EXE is unset: set it to the C++ zapbench binary to run the cross-arm tests")
-	}
-	s := spawn.Start(t, exe, "serve", "--zap", "127.0.0.1:0")
+	s := spawn.Start(t, spawn.CppExe(t), "serve", "--zap", "127.0.0.1:0")
 	addr := s.Ready["zap"]
 	if !strings.HasPrefix(addr, "127.0.0.1:") {
 		t.Fatalf("ready lines %v, want zap 127.0.0.1:PORT", s.Ready)

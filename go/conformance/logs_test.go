@@ -12,15 +12,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 
 	zap "github.com/zap-proto/go"
 
 	"zapbench/go/internal/httpcheck"
+	"zapbench/go/internal/vectors"
 )
 
 // The record's layout (docs/spec/zap-logs.md): a Log is 88 bytes.
@@ -106,7 +104,7 @@ func same(z zapLog, j jsonLog) error {
 // logsRequest builds a LogsRequest with zap-proto/go (StartObject(40), the
 // four setters) from the vector's values with limit n.
 func logsRequest(t *testing.T, n uint32) (zapReq []byte, jsonReq string) {
-	vec := repoVector(t, "logs_req.hex")
+	vec := vectors.MustRepo(t, "logs_req.hex")
 	m, err := zap.Parse(vec)
 	if err != nil {
 		t.Fatalf("logs_req.hex: %v", err)
@@ -134,24 +132,9 @@ func logsRequest(t *testing.T, n uint32) (zapReq []byte, jsonReq string) {
 		fmt.Sprintf(`{"fromBlock":"%s","toBlock":"%s","address":"%s","limit":"%s"}`, quantity(from), quantity(to), hexBytes(addr), quantity(uint64(n)))
 }
 
-// repoVector reads one of this repository's vectors (docs/spec/vectors).
-func repoVector(t *testing.T, name string) []byte {
-	t.Helper()
-	wd, _ := os.Getwd()
-	text, err := os.ReadFile(filepath.Join(wd, "..", "..", "docs", "spec", "vectors", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := hex.DecodeString(strings.TrimSpace(string(text)))
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	return b
-}
-
 // TestZapProtoGoReadsLogsVector: logs_resp_n2.hex, the values the spec prints.
 func TestZapProtoGoReadsLogsVector(t *testing.T) {
-	logs, err := readLogs(repoVector(t, "logs_resp_n2.hex"))
+	logs, err := readLogs(vectors.MustRepo(t, "logs_resp_n2.hex"))
 	if err != nil {
 		t.Fatal(err)
 	}

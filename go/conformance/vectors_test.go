@@ -324,11 +324,7 @@ func TestZapProtoGoVectors(t *testing.T) {
 			if !ok {
 				t.Fatalf("%s has no expectation in vectors_test.go: give it the README's outcome", name)
 			}
-			data, err := vectors.Hex(name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := ck(data); err != nil {
+			if err := ck(vectors.MustHex(t, name)); err != nil {
 				t.Errorf("zap-proto/go: %v", err)
 			}
 		})
@@ -345,10 +341,7 @@ func TestZapProtoGoVectors(t *testing.T) {
 
 // The trailing bytes are invisible: Size() is the header's 47.
 func TestZapProtoGoTrailingBytes(t *testing.T) {
-	data, err := vectors.Hex("accept_trailing_bytes_ignored.hex")
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := vectors.MustHex(t, "accept_trailing_bytes_ignored.hex")
 	m, err := zap.Parse(data)
 	if err != nil || m.Size() != 47 || len(data) != 50 {
 		t.Errorf("Parse: %v, Size %d of %d bytes, want 47 of 50", err, m.Size(), len(data))

@@ -12,17 +12,8 @@ import (
 	"zapbench/go/internal/vectors"
 )
 
-func hexVector(t *testing.T, name string) []byte {
-	t.Helper()
-	b, err := vectors.Hex(name)
-	if err != nil {
-		t.Fatalf("vector %s: %v (set ZAPBENCH_VECTORS to the shared/vectors folder)", name, err)
-	}
-	return b
-}
-
 func TestZapVectors(t *testing.T) {
-	req, resp, fold := hexVector(t, "eth_req.hex"), hexVector(t, "eth_resp.hex"), hexVector(t, "eth_resp_server_fold.hex")
+	req, resp, fold := vectors.MustHex(t, "eth_req.hex"), vectors.MustHex(t, "eth_resp.hex"), vectors.MustHex(t, "eth_resp_server_fold.hex")
 	if len(req)+len(resp) != 162 {
 		t.Fatalf("vector sizes %d + %d, want 82 + 80 = 162", len(req), len(resp))
 	}
@@ -71,7 +62,7 @@ func TestZapEncodeKeepsRequestAndResponseApart(t *testing.T) {
 }
 
 func TestZapDecodeErrors(t *testing.T) {
-	req, resp := hexVector(t, "eth_req.hex"), hexVector(t, "eth_resp.hex")
+	req, resp := vectors.MustHex(t, "eth_req.hex"), vectors.MustHex(t, "eth_resp.hex")
 	edit := func(b []byte, f func([]byte)) []byte {
 		out := append([]byte(nil), b...)
 		f(out)

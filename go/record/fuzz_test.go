@@ -14,11 +14,7 @@ import (
 
 func seedVectors(f *testing.F, names ...string) {
 	for _, name := range names {
-		b, err := vectors.Hex(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
+		f.Add(vectors.MustHex(f, name))
 	}
 }
 

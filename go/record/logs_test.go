@@ -8,30 +8,15 @@ package record
 import (
 	"bytes"
 	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"flag"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
+
+	"zapbench/go/internal/vectors"
 )
 
-func repoVector(t *testing.T, name string) []byte {
-	t.Helper()
-	text, err := os.ReadFile(filepath.Join("..", "..", "docs", "spec", "vectors", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := hex.DecodeString(strings.TrimSpace(string(text)))
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	return b
-}
-
 func TestLogsVector(t *testing.T) {
-	want := repoVector(t, "logs_resp_n2.hex")
+	want := vectors.MustRepo(t, "logs_resp_n2.hex")
 	if got := AppendLogsZap(nil, GenerateLogs(SampleLogsRequest(2))); !bytes.Equal(got, want) {
 		t.Fatalf("the answer to sample_logs_request(2):\n got %x\nwant %x", got, want)
 	}

@@ -7,7 +7,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -106,14 +105,7 @@ func TestRoutes(t *testing.T) {
 
 				// The ZAP body, whatever the JSON codec: the eth vector's answer is
 				// the server-fold vector, with the request's content type.
-				zreq, err := vectors.Hex("eth_req.hex")
-				if err != nil {
-					t.Fatal(err)
-				}
-				zwant, err := vectors.Hex("eth_resp_server_fold.hex")
-				if err != nil {
-					t.Fatal(err)
-				}
+				zreq, zwant := vectors.MustHex(t, "eth_req.hex"), vectors.MustHex(t, "eth_resp_server_fold.hex")
 				resp, body = httpcheck.Do(t, c, "POST", base+"/rpc", "application/zap", zreq)
 				if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/zap" || !bytes.Equal(body, zwant) {
 					t.Errorf("/rpc application/zap eth_req.hex: %d %q %x, want %x", resp.StatusCode, resp.Header.Get("Content-Type"), body, zwant)
@@ -242,10 +234,9 @@ func TestZapTransport(t *testing.T) {
 	if st, _, body := do("GET", "/health", "", nil); st != 200 || string(body) != "ok" {
 		t.Errorf("/health: %d %q", st, body)
 	}
-	zreq, err1 := vectors.Hex("eth_req.hex")
-	zwant, err2 := vectors.Hex("eth_resp_server_fold.hex")
-	jreq, err3 := vectors.Raw("eth_req.json")
-	if err := errors.Join(err1, err2, err3); err != nil {
+	zreq, zwant := vectors.MustHex(t, "eth_req.hex"), vectors.MustHex(t, "eth_resp_server_fold.hex")
+	jreq, err := vectors.Raw("eth_req.json")
+	if err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < 3; i++ { // several on one connection

@@ -25,15 +25,6 @@ import (
 	"zapbench/go/record"
 )
 
-func vector(t *testing.T, name string) []byte {
-	t.Helper()
-	b, err := vectors.Hex(name)
-	if err != nil {
-		t.Fatalf("%s: %v (set ZAPBENCH_VECTORS)", name, err)
-	}
-	return b
-}
-
 // start serves Dispatch on a free port, closed at the test's end.
 func start(t *testing.T) string {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -66,7 +57,7 @@ func TestDispatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	req, fold := vector(t, "eth_req.hex"), vector(t, "eth_resp_server_fold.hex")
+	req, fold := vectors.MustHex(t, "eth_req.hex"), vectors.MustHex(t, "eth_resp_server_fold.hex")
 	for _, ck := range []struct {
 		method, target uint32
 		payload        []byte
@@ -134,11 +125,7 @@ func concurrentCalls(t *testing.T, addr string, callers, each int) {
 // TestGoClientAgainstCppServer is check (e), one way: zap-proto/go's client,
 // 64 callers on one connection, against our server.
 func TestGoClientAgainstCppServer(t *testing.T) {
-	exe := os.Getenv("ZAPBENCH_EXE")
-	if exe == "" {
-		t.Skip("ZAPBENCH_EXE is unset: set it to the C++ zapbench binary to run the cross-arm tests")
-	}
-	s := spawn.Start(t, exe, "serve", "--zap-rpc", "127.0.0.1:0")
+	s := spawn.Start(t, spawn.CppExe(t), "serve", "--zap-rpc", "127.0.0.1:0")
 	addr := s.Ready["zap-rpc"]
 	if addr == "" {
 		t.Fatalf("no zap-rpc ready line: %v", s.Ready)
@@ -164,10 +151,7 @@ func TestGoClientAgainstGoServer(t *testing.T) { concurrentCalls(t, start(t), 64
 // connections with 16 calls in flight each, against the Go server: every
 // answer validated, none missing, no error of any kind.
 func TestCppLoaderAgainstGoServer(t *testing.T) {
-	exe := os.Getenv("ZAPBENCH_EXE")
-	if exe == "" {
-		t.Skip("ZAPBENCH_EXE is unset: set it to the C++ zapbench binary to run the cross-arm tests")
-	}
+	exe := spawn.CppExe(t)
 	addr := start(t)
 	out := filepath.Join(t.TempDir(), "load.json")
 	for _, scenario := range []string{"hello", "rpc"} {

@@ -1,6 +1,7 @@
 // Package spawn (internal) starts a server process for tests — zapbench-go or
-// the C++ zapbench — with a ready pipe on fd 3, reads its "http HOST:PORT"
-// line, and guarantees the process is stopped when the test ends.
+// the C++ zapbench ($ZAPBENCH_EXE, CppExe) — with a ready pipe on fd 3, reads
+// its "KIND HOST:PORT" lines, and guarantees the process is stopped when the
+// test ends.
 package spawn
 
 import (
@@ -44,6 +45,17 @@ func (l *lockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
+}
+
+// CppExe is the C++ zapbench the cross-arm tests drive ($ZAPBENCH_EXE); the
+// test is skipped, with how to run it, when it is unset.
+func CppExe(t testing.TB) string {
+	t.Helper()
+	exe := os.Getenv("ZAPBENCH_EXE")
+	if exe == "" {
+		t.Skip("ZAPBENCH_EXE is unset: set it to the C++ zapbench binary to run the cross-arm tests")
+	}
+	return exe
 }
 
 // Output is what the process wrote to stdout and stderr so far.

@@ -1,5 +1,7 @@
-// Package vectors (internal) finds and reads the shared test vectors for the
-// Go arm's tests: the JSON files as raw bytes, the .hex files decoded.
+// Package vectors (internal) finds and reads the test vectors for the Go
+// arm's tests: the shared ones (../shared/vectors: the JSON files as raw
+// bytes, the .hex files decoded) and this repository's own
+// (docs/spec/vectors: the logs record's), with t.Fatal forms for tests.
 package vectors
 
 import (
@@ -11,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"testing"
 )
 
 // Dir is $ZAPBENCH_VECTORS, else the first shared/vectors found walking up
@@ -22,17 +25,30 @@ func Dir() (string, error) {
 	if d := os.Getenv("ZAPBENCH_VECTORS"); d != "" {
 		return d, nil
 	}
+	return above(filepath.Join("shared", "vectors"), "ZAPBENCH_VECTORS is unset")
+}
+
+// RepoDir is this repository's own vectors, docs/spec/vectors, the first
+// found walking up from the working directory.
+func RepoDir() (string, error) { return above(filepath.Join("docs", "spec", "vectors"), "") }
+
+// above finds rel in the working directory or the nearest folder above it.
+func above(rel, also string) (string, error) {
 	wd, err := os.Getwd()
 	if err != nil {
 		return "", err
 	}
 	for d := wd; ; {
-		if st, err := os.Stat(filepath.Join(d, "shared", "vectors")); err == nil && st.IsDir() {
-			return filepath.Join(d, "shared", "vectors"), nil
+		if st, err := os.Stat(filepath.Join(d, rel)); err == nil && st.IsDir() {
+			return filepath.Join(d, rel), nil
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
-			return "", errors.New("vectors: no shared/vectors above " + wd + " and ZAPBENCH_VECTORS is unset")
+			msg := "vectors: no " + rel + " above " + wd
+			if also != "" {
+				msg += " and " + also
+			}
+			return "", errors.New(msg)
 		}
 		d = parent
 	}
@@ -56,6 +72,24 @@ func Hex(name string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return decode(name, text)
+}
+
+// Repo reads one of this repository's .hex vectors, decoded as Hex does.
+func Repo(name string) ([]byte, error) {
+	d, err := RepoDir()
+	if err != nil {
+		return nil, err
+	}
+	text, err := os.ReadFile(filepath.Join(d, name))
+	if err != nil {
+		return nil, err
+	}
+	return decode(name, text)
+}
+
+// decode is a .hex file's text as bytes.
+func decode(name string, text []byte) ([]byte, error) {
 	var digits strings.Builder
 	sc := bufio.NewScanner(bytes.NewReader(text))
 	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
@@ -76,4 +110,24 @@ func Hex(name string) ([]byte, error) {
 		return nil, fmt.Errorf("vectors: %s: %w", name, err)
 	}
 	return out, nil
+}
+
+// MustHex is Hex for a test: a vector that cannot be read fails it.
+func MustHex(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := Hex(name)
+	if err != nil {
+		t.Fatalf("vector %s: %v (set ZAPBENCH_VECTORS to the shared/vectors folder)", name, err)
+	}
+	return b
+}
+
+// MustRepo is Repo for a test.
+func MustRepo(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := Repo(name)
+	if err != nil {
+		t.Fatalf("vector %s: %v", name, err)
+	}
+	return b
 }
