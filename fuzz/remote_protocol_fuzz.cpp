@@ -122,7 +122,7 @@ struct ReportsState {
 };
 ReportsState state_of(const bench::AgentReports& r) {
   ReportsState st{{}, r.ready_end(), r.exit() ? bench::exit_report_line(*r.exit()) : "", r.error()};
-  for (const bench::ReadyListener& l : r.listeners()) st.listeners.push_back(bench::ready_line(l));
+  for (const proc::ReadyListener& l : r.listeners()) st.listeners.push_back(proc::ready_line(l));
   return st;
 }
 
@@ -154,20 +154,20 @@ std::string token(FuzzedDataProvider& in, const char* alphabet, std::size_t max)
 
 void reports_model(FuzzedDataProvider& in, std::uint32_t seed) {
   std::string text;
-  std::vector<bench::ReadyListener> listeners;
+  std::vector<proc::ReadyListener> listeners;
   bool ready_end = false;
   std::optional<bench::ExitStatus> exit;
   while (in.remaining_bytes() > 0 && !exit) {
     const int what = in.ConsumeIntegralInRange(0, 2);
     if (what == 0 && !ready_end && listeners.size() < bench::kMaxReadyListeners) {
-      bench::ReadyListener l;
+      proc::ReadyListener l;
       l.kind = token(in, "abcdefghijklmnopqrstuvwxyz0123456789-_", 12);
       // IPv4 names, or IPv6 ones (ready_line brackets them).
       l.host = in.ConsumeBool() ? token(in, "0123456789.abcdefghijklmnopqrstuvwxyz-", 40)
                                 : token(in, "0123456789abcdef:", 39) + ":";
       l.port = in.ConsumeIntegral<std::uint16_t>();
       listeners.push_back(l);
-      std::string line = bench::ready_line(l);
+      std::string line = proc::ready_line(l);
       text += "ready " + line;
     } else if (what == 1) {
       if (!ready_end) text += "ready-end\n";

@@ -28,10 +28,14 @@ framing=--framing
 
 # One run: prints "<Ir> <requests>".
 one() {  # depth seconds
+  # Ready when the server closes its ready channel (a FIFO read to EOF; valgrind passes fd 9 on).
+  rm -f "$work/ready.fifo"
+  mkfifo "$work/ready.fifo"
   taskset -c 0 valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" \
-    "$bin" serve --"$wire" 127.0.0.1:"$port" --threads 1 >"$work/serve.log" 2>"$work/vg.log" &
+    "$bin" serve --"$wire" 127.0.0.1:"$port" --threads 1 --ready-fd 9 9>"$work/ready.fifo" >"$work/serve.log" \
+    2>"$work/vg.log" &
   local spid=$!
-  for _ in $(seq 1 600); do grep -q "listening on" "$work/serve.log" 2>/dev/null && break; sleep 0.1; done
+  timeout 60 cat "$work/ready.fifo" >/dev/null
   if [ "$wire" = http ]; then
     taskset -c 1 "$bin" load "$framing" http --addr 127.0.0.1:"$port" --scenario hello -c 1 -t 1 -p "$1" \
       -d "$2" --warmup 0 >/dev/null

@@ -18,22 +18,17 @@ struct PerExchange {
 
 // Bytes per request and per response of one real exchange, measured with the
 // real server and loader, in-process, for a moment.
-PerExchange exchange_bytes(Scenario scenario, unsigned logs, load::Wire wire) {
-  const server::Wire sw = wire == load::Wire::http                                ? server::Wire::http
-                          : wire == load::Wire::zap                               ? server::Wire::zap
-                          : wire == load::Wire::http2 || wire == load::Wire::grpc ? server::Wire::http2
-                                                                                  : server::Wire::zap_rpc;
+PerExchange exchange_bytes(Scenario scenario, unsigned logs, matrix::Framing framing) {
+  const matrix::Framing listener = server::listener_of(framing);
   server::Config sc;
-  sc.endpoints(sw).push_back(server::Endpoint{"127.0.0.1", 0});
+  sc.endpoints(listener).push_back(server::Endpoint{"127.0.0.1", 0});
   sc.json = &record::default_json_codec();
   server::Server srv(sc);
   std::thread t([&] { srv.run(); });
   load::Options o;
-  o.wire = wire;
-  o.port = srv.bound(sw).front().port;
-  o.scenario = scenario == Scenario::hello ? load::Scenario::hello
-               : scenario == Scenario::rpc ? load::Scenario::rpc
-                                           : load::Scenario::logs;
+  o.framing = framing;
+  o.port = srv.bound(listener).front().port;
+  o.scenario = scenario;
   o.logs = logs;
   o.body = record::find_codec("zap");
   o.connections = 1;
@@ -54,10 +49,11 @@ PerExchange exchange_bytes(Scenario scenario, unsigned logs, load::Wire wire) {
 
 ExchangeBytes floor_bytes(Scenario scenario, unsigned logs) {
   double request_bytes = std::numeric_limits<double>::infinity(), response_bytes = request_bytes;
-  for (const load::Wire wire :
-       {load::Wire::http, load::Wire::zap, load::Wire::zap_rpc, load::Wire::http2, load::Wire::grpc}) {
-    if (wire == load::Wire::grpc && scenario != Scenario::rpc) continue;  // gRPC's one method is the rpc call
-    const PerExchange e = exchange_bytes(scenario, logs, wire);
+  for (const matrix::Framing framing : matrix::kFramings) {
+    if (framing == matrix::Framing::raw_tcp) continue;  // the floor itself
+    if (framing == matrix::Framing::grpc && scenario != Scenario::rpc)
+      continue;  // gRPC's one method is the rpc call
+    const PerExchange e = exchange_bytes(scenario, logs, framing);
     if (e.request_bytes == 0) return {};
     request_bytes = std::min(request_bytes, e.request_bytes);
     response_bytes = std::min(response_bytes, e.response_bytes);

@@ -8,9 +8,14 @@
 
 #include <cstdint>
 
-#include "bench/matrix.hpp"
+#include "matrix/matrix.hpp"
 
 namespace bench {
+
+// The matrix's axes, as bench spells them (the types are matrix's).
+using matrix::Arm;
+using matrix::Framing;
+using matrix::Scenario;
 
 struct ExchangeBytes {
   std::uint32_t request = 0;  // 0: could not be measured

@@ -72,7 +72,7 @@ namespace {
 // Why a Go binary is missing: the reason scripts/go-build.sh left beside it
 // (<binary>.unavailable: the go command's own last lines), or how to build it.
 std::string missing_binary_reason(const std::string& binary) {
-  std::string why = read_file(binary + ".unavailable");
+  std::string why = proc::read_file(binary + ".unavailable");
   while (!why.empty() && (why.back() == '\n' || why.back() == ' ')) why.pop_back();
   return !why.empty() ? why : binary + " does not exist (scripts/go-build.sh builds it; it needs Go)";
 }
@@ -88,7 +88,7 @@ std::string ask_capabilities(const std::string& binary) {
   try {
     Child child(ChildSpec{{binary, "capabilities"}, {}, path, false, {}});
     st = child.wait(kProbeTimeoutS);
-    out = read_file(path);
+    out = proc::read_file(path);
   } catch (...) {
     unlink(path);
     throw;
@@ -219,7 +219,7 @@ void measure_go_micro(const ChildSpec& spec, const std::string& json_out, report
                       (log.empty() ? "" : "; see " + log));
       return;
     }
-    report::ingest_google_benchmark(read_file(json_out), micro, notes, round);
+    report::ingest_google_benchmark(proc::read_file(json_out), micro, notes, round);
   } catch (const std::exception& e) {  // not started, or its output unreadable
     notes.push_back(std::string("Go microbenchmarks: ") + e.what());
   }

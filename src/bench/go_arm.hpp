@@ -12,11 +12,16 @@
 #include <string_view>
 #include <vector>
 
-#include "bench/matrix.hpp"
 #include "bench/supervisor.hpp"
+#include "matrix/matrix.hpp"
 #include "report/model.hpp"
 
 namespace bench {
+
+// The matrix's axes, as bench spells them (the types are matrix's).
+using matrix::Arm;
+using matrix::Framing;
+using matrix::Scenario;
 
 struct GoArm {
   std::string binary;                          // the zapbench-go executable; "" when the arm cannot run

@@ -47,7 +47,7 @@ std::vector<std::string> one_case(const InstructionOptions& o, const std::string
 
 // The "totals:" (or "summary:") line of a callgrind output file: the Ir it collected.
 std::optional<double> callgrind_total(const std::filesystem::path& out) {
-  std::istringstream in(read_file(out));
+  std::istringstream in(proc::read_file(out));
   std::optional<double> summary;
   for (std::string line; std::getline(in, line);) {
     if (line.starts_with("totals:")) return std::stod(line.substr(7));
@@ -59,7 +59,7 @@ std::optional<double> callgrind_total(const std::filesystem::path& out) {
 // perf stat -x, output: "<value>,<unit>,instructions:u,…"; nullopt with the
 // reason when the counter is not there.
 std::optional<double> perf_count(const std::filesystem::path& out, std::string& why) {
-  std::istringstream in(read_file(out));
+  std::istringstream in(proc::read_file(out));
   for (std::string line; std::getline(in, line);) {
     if (line.find("instructions") == std::string::npos) continue;
     const std::string value = line.substr(0, line.find(','));
@@ -79,7 +79,7 @@ std::optional<double> perf_count(const std::filesystem::path& out, std::string& 
       break;
     }
   }
-  why = "perf: no instructions count in its output: " + tail(read_file(out), 300);
+  why = "perf: no instructions count in its output: " + tail(proc::read_file(out), 300);
   return std::nullopt;
 }
 
@@ -97,8 +97,8 @@ report::Instructions count_instructions(const InstructionOptions& o,
                                         const std::function<void(const std::string&)>& progress) {
   report::Instructions c;
   c.requests = o.requests;
-  const std::string valgrind = find_program("valgrind");
-  std::string perf = o.perf ? find_program("perf") : "";
+  const std::string valgrind = proc::find_program("valgrind");
+  std::string perf = o.perf ? proc::find_program("perf") : "";
 #if ZAPBENCH_SANITIZED
   // valgrind cannot run a binary built with a sanitizer (shadow memory).
   c.callgrind_unavailable =
@@ -109,7 +109,7 @@ report::Instructions count_instructions(const InstructionOptions& o,
   } else {
     const auto log = o.work_dir / "valgrind-version.log";
     if (run_child({valgrind, "--version"}, log)) {
-      c.tools = read_file(log);
+      c.tools = proc::read_file(log);
       while (!c.tools.empty() && c.tools.back() == '\n') c.tools.pop_back();
     }
   }
@@ -131,7 +131,7 @@ report::Instructions count_instructions(const InstructionOptions& o,
       for (std::string& a : one_case(o, name, o.requests)) argv.push_back(std::move(a));
       if (!run_child(argv, log))
         throw std::runtime_error("instructions: " + name + " under callgrind failed:\n" +
-                                 tail(read_file(log)));
+                                 tail(proc::read_file(log)));
       const std::optional<double> ir = callgrind_total(out);
       if (!ir || *ir <= 0)
         throw std::runtime_error("instructions: callgrind collected nothing for " + name +
@@ -149,7 +149,7 @@ report::Instructions count_instructions(const InstructionOptions& o,
                                          "-o", out.string(), "--"};
         for (std::string& a : one_case(o, name, requests[k])) argv.push_back(std::move(a));
         if (!run_child(argv, log)) {
-          c.perf_unavailable = "perf stat failed: " + tail(read_file(log), 300);
+          c.perf_unavailable = "perf stat failed: " + tail(proc::read_file(log), 300);
           break;
         }
         if (const std::optional<double> n = perf_count(out, c.perf_unavailable)) counts[k] = *n;

@@ -18,14 +18,14 @@ std::string exact_number(double v) {
 
 std::vector<std::string> load_args(const load::Options& o, const std::string& json_out) {
   const bool v6 = o.host.find(':') != std::string::npos;
-  std::vector<std::string> a = {"--framing", std::string(framing_name(o.wire)), "--addr",
+  std::vector<std::string> a = {"--framing", std::string(matrix::to_string(o.framing)), "--addr",
                                 (v6 ? "[" + o.host + "]" : o.host) + ":" + std::to_string(o.port)};
-  if (o.wire == load::Wire::floor) {
+  if (o.framing == matrix::Framing::raw_tcp) {
     a.insert(a.end(), {"--request-bytes", std::to_string(o.floor_request_bytes), "--response-bytes",
                        std::to_string(o.floor_response_bytes)});
   } else {
-    const bool rpc = o.scenario == load::Scenario::rpc, logs = o.scenario == load::Scenario::logs;
-    a.insert(a.end(), {"--scenario", rpc ? "rpc" : logs ? "logs" : "hello"});
+    const bool rpc = o.scenario == matrix::Scenario::rpc, logs = o.scenario == matrix::Scenario::logs;
+    a.insert(a.end(), {"--scenario", std::string(matrix::to_string(o.scenario))});
     if (logs) a.insert(a.end(), {"--logs", std::to_string(o.logs)});
     // --body names the codec itself: zap, or a JSON codec (the CLI's default when none is set).
     if (rpc || logs) a.insert(a.end(), {"--body", o.body != nullptr ? std::string(o.body->name) : "json"});

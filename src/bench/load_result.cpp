@@ -158,12 +158,12 @@ void write_lines(const json& o, int depth, std::string& out) {
 // compared only where the file carries them. Connections, threads and the
 // rate are left out (a merge sums them); stop, go and cpus are process-local.
 std::vector<std::pair<const char*, std::string>> shared_options(const load::Options& o) {
-  const bool floor = o.wire == load::Wire::floor;
-  const bool rpc = !floor && o.scenario == load::Scenario::rpc;
-  const bool logs = !floor && o.scenario == load::Scenario::logs;
+  const bool floor = o.framing == matrix::Framing::raw_tcp;
+  const bool rpc = !floor && o.scenario == matrix::Scenario::rpc;
+  const bool logs = !floor && o.scenario == matrix::Scenario::logs;
   std::vector<std::pair<const char*, std::string>> v;
-  v.emplace_back("framing", std::string(framing_name(o.wire)));
-  v.emplace_back("scenario", floor ? "" : rpc ? "rpc" : logs ? "logs" : "hello");
+  v.emplace_back("framing", std::string(matrix::to_string(o.framing)));
+  v.emplace_back("scenario", floor ? "" : std::string(matrix::to_string(o.scenario)));
   v.emplace_back("body", !rpc && !logs ? "" : o.body != nullptr ? std::string(o.body->name) : "");
   v.emplace_back("logs", std::to_string(logs ? o.logs : 0));
   const bool v6 = o.host.find(':') != std::string::npos;
@@ -180,14 +180,8 @@ std::vector<std::pair<const char*, std::string>> shared_options(const load::Opti
 
 }  // namespace
 
-std::string_view framing_name(load::Wire w) noexcept {
-  for (const auto& [name, wire] : kWireNames)
-    if (wire == w) return name;
-  return "?";
-}
-
 std::string load_result_json(const load::Options& o, const load::Result& r) {
-  const bool logs = o.wire != load::Wire::floor && o.scenario == load::Scenario::logs;
+  const bool logs = o.framing != matrix::Framing::raw_tcp && o.scenario == matrix::Scenario::logs;
   // The floor has no scenario and no body codec: "" for both (shared_options).
   const auto shared = shared_options(o);
   auto text = [&](std::string_view key) -> const std::string& {
@@ -248,32 +242,24 @@ LoadReport parse_load_result(const std::string& text) {
   LoadReport rep;
   load::Options& o = rep.options;
   const std::string framing = str(j, p, "framing");
-  bool known = false;
-  std::string names;
-  for (const auto& [name, wire] : kWireNames) {
-    names += (names.empty() ? "" : ", ") + std::string(name);
-    if (name == framing) {
-      o.wire = wire;
-      known = true;
-    }
-  }
-  if (!known) fail("framing", "unknown \"" + framing + "\" (one of: " + names + ")");
+  if (const std::optional<matrix::Framing> f = matrix::framing_from(framing))
+    o.framing = *f;
+  else
+    fail("framing", "unknown \"" + framing + "\" (one of: " + matrix::framing_names() + ")");
   const std::string scenario = str(j, p, "scenario");
-  if (o.wire != load::Wire::floor) {
-    if (scenario != "hello" && scenario != "rpc" && scenario != "logs")
-      fail("scenario", "unknown \"" + scenario + "\"");
-    o.scenario = scenario == "rpc"    ? load::Scenario::rpc
-                 : scenario == "logs" ? load::Scenario::logs
-                                      : load::Scenario::hello;
+  if (o.framing != matrix::Framing::raw_tcp) {
+    const std::optional<matrix::Scenario> s = matrix::scenario_from(scenario);
+    if (!s) fail("scenario", "unknown \"" + scenario + "\"");
+    o.scenario = *s;
   }
   // "logs": N for the logs scenario, 0 otherwise; files written before it have none.
   if (j.contains("logs")) {
     const unsigned n = uns(j, p, "logs");
-    if (o.scenario == load::Scenario::logs && o.wire != load::Wire::floor) {
+    if (o.scenario == matrix::Scenario::logs && o.framing != matrix::Framing::raw_tcp) {
       if (n == 0) fail("logs", "expected N >= 1 for the logs scenario");
       o.logs = n;
     }
-  } else if (o.scenario == load::Scenario::logs && o.wire != load::Wire::floor) {
+  } else if (o.scenario == matrix::Scenario::logs && o.framing != matrix::Framing::raw_tcp) {
     fail("logs", "missing");
   }
   const std::string body = str(j, p, "body");

@@ -55,14 +55,4 @@ LoadReport parse_load_result(const std::string& text);
 // std::invalid_argument when names.size() != reports.size().
 LoadReport merge_load_reports(const std::vector<LoadReport>& reports, const std::vector<std::string>& names);
 
-// The names of the loader's wires as `zapbench load --framing` and the file
-// spell them ("http", "zap", "zap-rpc", "http2", "grpc", "floor"): the one
-// table, in --framing's order.
-inline constexpr std::pair<std::string_view, load::Wire> kWireNames[] = {
-    {"http", load::Wire::http},   {"zap", load::Wire::zap},   {"zap-rpc", load::Wire::zap_rpc},
-    {"http2", load::Wire::http2}, {"grpc", load::Wire::grpc}, {"floor", load::Wire::floor}};
-
-// The name of a load::Wire (kWireNames).
-std::string_view framing_name(load::Wire w) noexcept;
-
 }  // namespace bench

@@ -89,7 +89,7 @@ bool pump(std::vector<Session>& sessions, std::int64_t deadline_ns, const std::a
       usleep(unsigned(wait_ms) * 1000);
       continue;
     }
-    const bool polled = read_some(fds, wait_ms, [&of](std::size_t i, std::string_view bytes) {
+    const bool polled = proc::read_some(fds, wait_ms, [&of](std::size_t i, std::string_view bytes) {
       if (bytes.empty())
         of[i]->eof = true;
       else
@@ -107,7 +107,7 @@ std::string finish(Session& s, double grace_s) {
   s.child->close_stdin();
   const ExitStatus st = s.child->wait(grace_s);
   s.child.reset();
-  const std::string line = last_line(read_file(s.log_path));
+  const std::string line = last_line(proc::read_file(s.log_path));
   return "its session ended without a result (ssh " + st.describe() + (line.empty() ? "" : ": " + line) + ")";
 }
 
@@ -187,7 +187,8 @@ MultiLoad run_loaders(const LoaderRun& run) {
   for (Session& s : sessions) {
     if (!s.stream.warm() || !s.child) continue;
     s.go_sent_ns = now_ns();
-    if (!write_all(s.child->stdin_fd(), "go\n")) s.go_sent_ns = -1;  // gone: its end of file follows
+    if (!proc::write_all(s.child->stdin_fd(), loader_command_line(LoaderCommand::go)))
+      s.go_sent_ns = -1;  // gone: its end of file follows
   }
 
   // The windows, the drains, the results: until every session ended.

@@ -69,7 +69,7 @@ Ran run(const std::vector<std::string>& argv, const fs::path& log, double bound_
   Child c(ChildSpec{argv, {}, log.string(), false, {}});
   Ran r;
   r.status = c.wait(bound_s);
-  r.output = read_file(log);
+  r.output = proc::read_file(log);
   return r;
 }
 
@@ -83,7 +83,7 @@ std::string step(const std::string& what, const std::vector<std::string>& argv, 
 }
 
 std::string need_program(const std::string& name, const std::string& package) {
-  std::string p = find_program(name);
+  std::string p = proc::find_program(name);
   if (p.empty())
     throw std::runtime_error("netns: the namespace mode needs " + name + " (Debian package " + package +
                              "), which is not installed");
@@ -195,7 +195,7 @@ void delete_namespace(const std::string& ip, const std::string& ns) noexcept {
 // session killed mid-way, stalls every later shell for a minute) would be
 // timed into every sample. A real host's rc files are its user's business.
 std::string host_passwd(const fs::path& home) {
-  std::istringstream in(read_file("/etc/passwd"));
+  std::istringstream in(proc::read_file("/etc/passwd"));
   std::string out, line;
   while (std::getline(in, line)) {
     if (line.rfind("root:", 0) == 0) {
@@ -361,7 +361,7 @@ NetnsHosts::NetnsHosts(const NetnsOptions& options) {
     step("the user key",
          {keygen, "-q", "-t", "ed25519", "-N", "", "-C", "zapbench-netns", "-f", user_key.string()}, log);
     const fs::path authorized = dir / "authorized_keys";
-    write_text(authorized, read_file(user_key.string() + ".pub"));
+    write_text(authorized, proc::read_file(user_key.string() + ".pub"));
     std::error_code ec;
     if (!fs::exists(kPrivsepDir, ec)) {
       // sshd refuses to start without it; Debian creates it at boot through
@@ -380,7 +380,7 @@ NetnsHosts::NetnsHosts(const NetnsOptions& options) {
       const fs::path host_key = dir / ("host_key_" + ns);
       step("the host key of " + ns,
            {keygen, "-q", "-t", "ed25519", "-N", "", "-C", ns, "-f", host_key.string()}, log);
-      std::istringstream pub(read_file(host_key.string() + ".pub"));
+      std::istringstream pub(proc::read_file(host_key.string() + ".pub"));
       std::string type, key;
       pub >> type >> key;
       known_hosts += addr + " " + type + " " + key + "\n";
@@ -435,12 +435,14 @@ NetnsHosts::NetnsHosts(const NetnsOptions& options) {
         const Ran r = run(probe, dir / "ssh_probe.log", std::max(left_s, 1.0));
         if (r.status.ok()) break;
         if (exited(sshd_[i].pid()))
-          throw std::runtime_error("netns: the sshd of " + namespaces_[i] + " exited: " +
-                                   sshd_[i].wait(0).describe() + ": " + output_tail(read_file(sshd_log)));
+          throw std::runtime_error("netns: the sshd of " + namespaces_[i] +
+                                   " exited: " + sshd_[i].wait(0).describe() + ": " +
+                                   output_tail(proc::read_file(sshd_log)));
         if (Clock::now() >= deadline)
           throw std::runtime_error("netns: the sshd of " + namespaces_[i] + " did not answer `" +
                                    command_text(probe, {}) + "` within 30 s: " + r.status.describe() + ": " +
-                                   output_tail(r.output) + "; sshd: " + output_tail(read_file(sshd_log)));
+                                   output_tail(r.output) +
+                                   "; sshd: " + output_tail(proc::read_file(sshd_log)));
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
       }
     }
@@ -466,7 +468,7 @@ void NetnsHosts::teardown() noexcept {
   if (!created_.empty()) {
     std::string ip;
     try {
-      ip = find_program("ip");
+      ip = proc::find_program("ip");
     } catch (...) {
     }
     if (ip.empty()) ip = "/usr/sbin/ip";

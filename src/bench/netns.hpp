@@ -52,7 +52,7 @@ class NetnsHosts {
   [[nodiscard]] const std::string& link() const { return link_; }
 
  private:
-  std::optional<TempDir> dir_;  // keys, configs, pid files (supervisor.hpp)
+  std::optional<proc::TempDir> dir_;  // keys, configs, pid files (supervisor.hpp)
   std::string server_host_;
   std::vector<std::string> loader_hosts_;
   std::vector<std::string> namespaces_;

@@ -18,7 +18,7 @@
 
 namespace bench {
 
-std::string find_nginx() { return find_program("nginx"); }
+std::string find_nginx() { return proc::find_program("nginx"); }
 
 std::string nginx_conf(const std::string& dir, const std::string& listen, std::size_t workers, bool http2) {
   return "worker_processes " + std::to_string(workers) + ";\n" + "error_log " + dir + "/error.log;\n" +
@@ -80,7 +80,7 @@ bool accepting(std::uint16_t port) {
 }
 
 bool wait_accepting(std::uint16_t port, double timeout_s) {
-  const auto deadline = deadline_after(timeout_s);
+  const auto deadline = proc::deadline_after(timeout_s);
   while (std::chrono::steady_clock::now() < deadline) {
     if (accepting(port)) return true;
     std::this_thread::sleep_for(std::chrono::milliseconds(20));

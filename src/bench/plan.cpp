@@ -92,8 +92,9 @@ RunPlan plan_run(const RunRequest& q) {
   p.pipelines = !q.pipelines.empty() ? q.pipelines : std::vector<unsigned>{1, 16};
   for (unsigned d : p.pipelines)
     if (d > 1024) throw std::invalid_argument("--pipeline wants depths of 1..1024");
-  p.scenarios =
-      !q.scenarios.empty() ? q.scenarios : std::vector<Scenario>(kScenarios.begin(), kScenarios.end());
+  p.scenarios = !q.scenarios.empty()
+                    ? q.scenarios
+                    : std::vector<Scenario>(matrix::kScenarios.begin(), matrix::kScenarios.end());
   const bool logs_on = std::find(p.scenarios.begin(), p.scenarios.end(), Scenario::logs) != p.scenarios.end();
   if (!q.logs.empty() && !logs_on)
     throw std::invalid_argument("--logs is for the logs scenario, which --scenarios leaves out");
@@ -114,7 +115,7 @@ RunPlan plan_run(const RunRequest& q) {
     p.arms = q.arms;
   } else {
     // quick keeps the reference's own two frameworks; net/http is the full run's third Go row.
-    for (Arm a : kArms)
+    for (Arm a : matrix::kArms)
       if (full || a != Arm::go_nethttp) p.arms.push_back(a);
   }
   if (!q.bodies.empty())
@@ -389,24 +390,6 @@ double run_budget_s(const RunPlan& p, const std::vector<CellPlan>& cells) {
   return p.cfg.budget_s;
 }
 
-load::Wire load_wire(Framing f) noexcept {
-  switch (f) {
-    case Framing::http1:
-      return load::Wire::http;
-    case Framing::http2:
-      return load::Wire::http2;
-    case Framing::grpc:
-      return load::Wire::grpc;
-    case Framing::zap_http:
-      return load::Wire::zap;
-    case Framing::zap_rpc:
-      return load::Wire::zap_rpc;
-    case Framing::raw_tcp:
-      break;
-  }
-  return load::Wire::floor;
-}
-
 const char* serve_flag(Framing f) noexcept {
   switch (f) {
     case Framing::zap_http:
@@ -464,15 +447,13 @@ load::Options load_options(const RunPlan& p, const CellPlan& cp, std::uint16_t p
   o.duration_s = p.cfg.duration_s;
   o.warmup_s = p.cfg.warmup_s;
   if (c.arm == Arm::floor) {
-    o.wire = load::Wire::floor;
+    o.framing = matrix::Framing::raw_tcp;
     o.floor_request_bytes = cp.floor.request;
     o.floor_response_bytes = cp.floor.response;
     return o;
   }
-  o.wire = load_wire(c.framing);
-  o.scenario = c.scenario == Scenario::rpc    ? load::Scenario::rpc
-               : c.scenario == Scenario::logs ? load::Scenario::logs
-                                              : load::Scenario::hello;
+  o.framing = c.framing;
+  o.scenario = c.scenario;
   if (c.scenario != Scenario::hello) o.body = record::find_codec(c.body);
   if (c.scenario == Scenario::logs) o.logs = c.logs;
   return o;

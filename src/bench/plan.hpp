@@ -13,14 +13,19 @@
 #include "bench/exchange.hpp"
 #include "bench/go_arm.hpp"
 #include "bench/grpc_arm.hpp"
-#include "bench/matrix.hpp"
 #include "bench/ssh.hpp"
 #include "bench/supervisor.hpp"
 #include "load/engine.hpp"
+#include "matrix/matrix.hpp"
 #include "report/model.hpp"
 #include "stats/estimate.hpp"
 
 namespace bench {
+
+// The matrix's axes, as bench spells them (the types are matrix's).
+using matrix::Arm;
+using matrix::Framing;
+using matrix::Scenario;
 
 // Where the server and the loaders run (docs/spec/hosts.md): this machine
 // (the default), hosts over ssh, or the namespace mode's hosts built here.
@@ -190,9 +195,7 @@ std::vector<CellPlan> plan_cells(const RunPlan& plan,
 // cell that runs. Index into cells; cells.size() when none can run.
 std::size_t control_of(const std::vector<CellPlan>& cells);
 
-// The loader's wire for a framing (raw_tcp: the floor's), and the serve flag
-// that listens on it ("--http", "--http2" (also gRPC's), "--zap", "--zap-rpc").
-load::Wire load_wire(Framing f) noexcept;
+// The serve flag that listens on a framing ("--http", "--http2" (also gRPC's), "--zap", "--zap-rpc").
 const char* serve_flag(Framing f) noexcept;
 
 // The server child of a zapbench, Go, grpc++ or floor cell (listening on a port of

@@ -90,7 +90,7 @@ int run_child_agent(const ChildAgentOptions& o) {
   for (int s : {SIGTERM, SIGINT, SIGHUP}) sigaction(s, &sa, nullptr);
 
   // The private directory (--tmpdir), removed however the agent ends.
-  std::optional<TempDir> tmp;
+  std::optional<proc::TempDir> tmp;
   if (o.tmpdir) {
     try {
       tmp.emplace("zapbench-child-");
@@ -166,11 +166,11 @@ int run_child_agent(const ChildAgentOptions& o) {
   // ---- running: stdin, the ready channel, the program's exit.
   bool coordinator_gone = false, hung = false, accept_pending = o.wait_accepting;
   std::optional<Clock::time_point> kill_at;  // after `stop`: SIGKILL past the grace
-  const auto accept_deadline = deadline_after(kAcceptBoundS);
+  const auto accept_deadline = proc::deadline_after(kAcceptBoundS);
   std::string ready_buf;
   bool ready_open = child->ready_fd() >= 0;
   const auto report = [&](const std::string& text) {
-    if (!write_all(STDOUT_FILENO, text)) coordinator_gone = true;
+    if (!proc::write_all(STDOUT_FILENO, text)) coordinator_gone = true;
   };
   // Forwards what the ready channel has; at its end, `ready-end`. `wait_ms`: how long to wait for it.
   const auto pump_ready = [&](int wait_ms) {
@@ -182,7 +182,7 @@ int run_child_agent(const ChildAgentOptions& o) {
       if (n < 0 && errno == EINTR) continue;
       if (n > 0) {
         ready_buf.append(b, std::size_t(n));
-        take_lines(ready_buf, [&](const std::string& l) { report("ready " + l + "\n"); });
+        proc::take_lines(ready_buf, [&](const std::string& l) { report("ready " + l + "\n"); });
         continue;
       }
       ready_open = false;  // EOF (or an error): every listener announced, or the program is gone
@@ -196,7 +196,7 @@ int run_child_agent(const ChildAgentOptions& o) {
     while (std::optional<ControlStream::Command> c = control.next()) {
       if (c->kind == ControlStream::Command::Kind::stop && !kill_at) {
         kill(-pid, SIGTERM);
-        kill_at = deadline_after(kAgentGraceS);
+        kill_at = proc::deadline_after(kAgentGraceS);
       } else if (c->kind == ControlStream::Command::Kind::other) {
         std::fprintf(stderr, "zapbench child: ignored control line after start: %s\n", c->line.c_str());
       }
@@ -287,20 +287,20 @@ struct RemoteChild::Impl {
       const auto left_ms =
           std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
       if (left_ms <= 0) return;
-      const bool polled = read_some({ssh->stdout_fd()}, int(std::min<long long>(left_ms, 100)),
-                                    [this](std::size_t, std::string_view bytes) {
-                                      if (bytes.empty())
-                                        eof = true;
-                                      else
-                                        reports.feed(bytes);
-                                    });
+      const bool polled = proc::read_some({ssh->stdout_fd()}, int(std::min<long long>(left_ms, 100)),
+                                          [this](std::size_t, std::string_view bytes) {
+                                            if (bytes.empty())
+                                              eof = true;
+                                            else
+                                              reports.feed(bytes);
+                                          });
       if (!polled) return;
     }
   }
 
   ExitStatus wait(double timeout_s) {
     if (final_status) return *final_status;
-    read_until([this] { return reports.exit().has_value(); }, deadline_after(timeout_s));
+    read_until([this] { return reports.exit().has_value(); }, proc::deadline_after(timeout_s));
     if (reports.exit()) {
       ssh->wait(kSessionEndS);  // the agent exits right after its report
       final_status = *reports.exit();
@@ -312,7 +312,7 @@ struct RemoteChild::Impl {
       final_status = lost;
     } else if (eof) {
       const ExitStatus st = ssh->wait(kSessionEndS);
-      const std::string why = log_path.empty() ? "" : last_line(read_file(log_path));
+      const std::string why = log_path.empty() ? "" : last_line(proc::read_file(log_path));
       ExitStatus lost;
       lost.lost = "ssh: " + st.describe() + (why.empty() ? "" : ": " + why);
       final_status = lost;
@@ -356,7 +356,7 @@ RemoteChild::RemoteChild(const SshConfig& ssh, const std::string& host, const Re
   // Small (a config file, a line; bounded by control_text): the agent reads
   // it all before it starts the program. A failed write means the session
   // already ended: wait() says why.
-  write_all(impl->ssh->stdin_fd(), control);
+  proc::write_all(impl->ssh->stdin_fd(), control);
   impl_ = impl.release();
 }
 
@@ -374,11 +374,11 @@ RemoteChild& RemoteChild::operator=(RemoteChild&& other) noexcept {
 
 RemoteChild::~RemoteChild() { delete impl_; }
 
-std::vector<ReadyListener> RemoteChild::wait_ready(double timeout_s) {
+std::vector<proc::ReadyListener> RemoteChild::wait_ready(double timeout_s) {
   if (impl_ == nullptr || !impl_->wants_ready) return {};
   const AgentReports& r = impl_->reports;
-  impl_->read_until([&r] { return r.ready_end() || r.exit().has_value(); }, deadline_after(timeout_s));
-  return r.ready_end() && !r.failed() ? r.listeners() : std::vector<ReadyListener>{};
+  impl_->read_until([&r] { return r.ready_end() || r.exit().has_value(); }, proc::deadline_after(timeout_s));
+  return r.ready_end() && !r.failed() ? r.listeners() : std::vector<proc::ReadyListener>{};
 }
 
 ExitStatus RemoteChild::wait(double timeout_s) {
@@ -389,7 +389,7 @@ ExitStatus RemoteChild::wait(double timeout_s) {
 ExitStatus RemoteChild::stop(double grace_s) {
   if (impl_ == nullptr) return ExitStatus{};
   if (!impl_->final_status && !impl_->reports.exit() && !impl_->eof)
-    write_all(impl_->ssh->stdin_fd(), "stop\n");
+    proc::write_all(impl_->ssh->stdin_fd(), "stop\n");
   // The agent's own grace (SIGKILL after 30 s, reported "hung"), and the session's end.
   return impl_->wait(std::max(grace_s, kAgentGraceS) + kSessionEndS);
 }

@@ -45,7 +45,7 @@ class RemoteChild {
   // The listeners the program announced (its ready lines, as the agent
   // forwards them), once the agent said ready-end; empty when the session
   // ended, the program exited first, or `timeout_s` passed.
-  std::vector<ReadyListener> wait_ready(double timeout_s);
+  std::vector<proc::ReadyListener> wait_ready(double timeout_s);
 
   // Waits up to `timeout_s` for the agent's exit report; past it, ends the
   // session (hung = true). cpu_s is the program's CPU time on its host;

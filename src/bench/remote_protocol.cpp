@@ -100,9 +100,9 @@ void LoaderStream::feed(std::string_view bytes, std::int64_t now_ns) {
       if (in_.overlong()) error_ = overlong_text("a line");
       return;
     }
-    if (*line == "warm") {
+    if (*line + "\n" == kWarmLine) {
       warm_ = true;
-    } else if (*line == "go-ack") {
+    } else if (*line + "\n" == kGoAckLine) {
       if (ack_ns_ < 0) ack_ns_ = now_ns;
     } else if (line->rfind("result ", 0) == 0) {
       // 12 digits read a length far past the bound, never one that wraps.
@@ -122,6 +122,18 @@ void LoaderStream::feed(std::string_view bytes, std::int64_t now_ns) {
       return;
     }
   }
+}
+
+std::string result_text(const std::string& load_result_json) {
+  return "result " + std::to_string(load_result_json.size()) + "\n" + load_result_json;
+}
+
+std::string_view loader_command_line(LoaderCommand c) { return c == LoaderCommand::go ? "go\n" : "stop\n"; }
+
+std::optional<LoaderCommand> parse_loader_command(std::string_view line) {
+  for (const LoaderCommand c : {LoaderCommand::go, LoaderCommand::stop})
+    if (loader_command_line(c).substr(0, loader_command_line(c).size() - 1) == line) return c;
+  return std::nullopt;
 }
 
 // ---------------------------------------------------------------- the remote child's control
@@ -268,7 +280,7 @@ void AgentReports::feed(std::string_view bytes) {
       return;
     }
     if (line->rfind("ready ", 0) == 0) {
-      const std::optional<ReadyListener> l = parse_ready_line(line->substr(6));
+      const std::optional<proc::ReadyListener> l = proc::parse_ready_line(line->substr(6));
       if (!l) {
         error_ = "bad ready line " + shown(*line);
       } else if (ready_end_) {

@@ -56,6 +56,19 @@ class ProtocolInput {
 
 // ---------------------------------------------------------------- a coordinated loader (§4)
 
+// The loader's side: the lines `zapbench load --coordinated` writes on its
+// stdout (LoaderStream reads them), and its reading of what the coordinator
+// writes on its stdin.
+inline constexpr std::string_view kWarmLine = "warm\n";     // every thread past its warm-up
+inline constexpr std::string_view kGoAckLine = "go-ack\n";  // `go` read
+// "result BYTES\n" and the result file's BYTES bytes.
+std::string result_text(const std::string& load_result_json);
+// What the coordinator sends a loader: `go` (start the windows), `stop` (as
+// SIGINT); a line that is neither is ignored by the loader.
+enum class LoaderCommand : std::uint8_t { go, stop };
+std::string_view loader_command_line(LoaderCommand c);                     // "go\n", "stop\n"
+std::optional<LoaderCommand> parse_loader_command(std::string_view line);  // a line without its '\n'
+
 // The coordinator's reading of one `zapbench load --coordinated` stdout:
 // `warm`, `go-ack` (any number, the first one timed), then `result BYTES\n`
 // and BYTES of result file, and nothing after it. The first protocol error
@@ -141,7 +154,7 @@ class AgentReports {
  public:
   void feed(std::string_view bytes);
 
-  [[nodiscard]] const std::vector<ReadyListener>& listeners() const { return listeners_; }
+  [[nodiscard]] const std::vector<proc::ReadyListener>& listeners() const { return listeners_; }
   [[nodiscard]] bool ready_end() const { return ready_end_; }
   [[nodiscard]] const std::optional<ExitStatus>& exit() const { return exit_; }
   [[nodiscard]] const std::string& error() const { return error_; }
@@ -149,7 +162,7 @@ class AgentReports {
 
  private:
   ProtocolInput in_;
-  std::vector<ReadyListener> listeners_;
+  std::vector<proc::ReadyListener> listeners_;
   bool ready_end_ = false;
   std::optional<ExitStatus> exit_;
   std::string error_;

@@ -72,7 +72,7 @@ std::uint16_t start_server(const SampleContext& ctx, const CellPlan& cp, const f
   ChildSpec spec = server_spec(ctx.plan, ctx.zapbench_exe, cp);
   spec.log_path = log.string();
   server.emplace(spec);
-  const std::vector<ReadyListener> ready = server->wait_ready(kStartTimeoutS);
+  const std::vector<proc::ReadyListener> ready = server->wait_ready(kStartTimeoutS);
   if (ready.empty() || ready.front().port == 0) {
     failure = "the server did not start (see " + log_name + ")";
     return 0;
@@ -143,7 +143,7 @@ report::E2ESample measure_hosts(const SampleContext& ctx, CellPlan& cp, unsigned
       "on " + p.hosts.server_host + ": " + command_text(rs.spec.argv, rs.spec.cpus, rs.spec.env);
   std::optional<RemoteChild> server;
   server.emplace(p.hosts.ssh, p.hosts.server_host, rs);
-  const std::vector<ReadyListener> ready = server->wait_ready(kStartTimeoutS);
+  const std::vector<proc::ReadyListener> ready = server->wait_ready(kStartTimeoutS);
   MultiLoad ml;
   if (ready.empty() || ready.front().port == 0) {
     failure = "the server did not start on " + p.hosts.server_host + " (see " +
@@ -214,7 +214,7 @@ report::E2ESample measure(const SampleContext& ctx, CellPlan& cp, unsigned round
           "the loader failed (" + st.describe() + "; see " + ctx.folder.portable(load_log.string()) + ")";
     } else {
       try {
-        s = sample_of(parse_load_result(read_file(json_out)).result);
+        s = sample_of(parse_load_result(proc::read_file(json_out)).result);
       } catch (const std::exception& e) {
         failure = std::string("the loader's result is unreadable: ") + e.what();
       }
@@ -272,7 +272,7 @@ void run_micro(const SampleContext& ctx, report::Results& res, unsigned round, c
                           st.describe() + "); see micro" + tag + ".log");
       return;
     }
-    report::ingest_google_benchmark(read_file(json_path), res.micro, res.notes, round);
+    report::ingest_google_benchmark(proc::read_file(json_path), res.micro, res.notes, round);
   } catch (const std::exception& e) {  // not started, or its output unreadable
     res.notes.push_back(e.what());
     return;

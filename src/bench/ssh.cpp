@@ -17,7 +17,7 @@ std::vector<std::string> ssh_argv(const SshConfig& ssh, const std::string& host,
   // ends the client in ~6 s (exit 255), which is how the coordinator learns
   // of it; the remote side ends on its stdin's end of file.
   // A Child's argv[0] is never searched on PATH: "ssh" is found here.
-  const std::string found = ssh.program.find('/') == std::string::npos ? find_program(ssh.program) : "";
+  const std::string found = ssh.program.find('/') == std::string::npos ? proc::find_program(ssh.program) : "";
   const std::string& program = found.empty() ? ssh.program : found;
   std::vector<std::string> a = {program, "-T",
                                 "-o",    "BatchMode=yes",
@@ -40,7 +40,7 @@ std::string last_line(const std::string& text) {
 }
 
 std::string remote_zapbench(const SshConfig& ssh) {
-  return ssh.remote_zapbench.empty() ? own_executable() : ssh.remote_zapbench;
+  return ssh.remote_zapbench.empty() ? proc::own_executable() : ssh.remote_zapbench;
 }
 
 }  // namespace bench

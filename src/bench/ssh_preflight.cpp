@@ -21,7 +21,7 @@
 #include "bench/host.hpp"
 #include "bench/ssh.hpp"
 #include "bench/supervisor.hpp"
-#include "cli/flags.hpp"
+#include "flags/flags.hpp"
 #include "net/affinity.hpp"
 
 namespace bench {
@@ -62,16 +62,17 @@ void read_outputs(std::vector<Probe>& probes, Clock::time_point deadline) {
     const auto left_ms =
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
     if (left_ms <= 0) return;
-    const bool polled =
-        read_some(fds, int(std::min<long long>(left_ms, 100)), [&of](std::size_t i, std::string_view bytes) {
-          Probe& p = *of[i];
-          if (bytes.empty()) {
-            p.out_closed = true;
-          } else {
-            p.out.append(bytes);
-            if (p.out.size() > kMaxHostInfoBytes) p.out_too_long = p.out_closed = true;
-          }
-        });
+    const bool polled = proc::read_some(fds, int(std::min<long long>(left_ms, 100)),
+                                        [&of](std::size_t i, std::string_view bytes) {
+                                          Probe& p = *of[i];
+                                          if (bytes.empty()) {
+                                            p.out_closed = true;
+                                          } else {
+                                            p.out.append(bytes);
+                                            if (p.out.size() > kMaxHostInfoBytes)
+                                              p.out_too_long = p.out_closed = true;
+                                          }
+                                        });
     if (!polled) return;
   }
 }
@@ -144,7 +145,7 @@ std::vector<HostInfo> preflight(const SshConfig& ssh, const std::vector<HostChec
     }
     it->cpus.insert(it->cpus.end(), c.cpus.begin(), c.cpus.end());
   }
-  const TempDir tmp("zapbench-preflight-");
+  const proc::TempDir tmp("zapbench-preflight-");
   const std::string zapbench = remote_zapbench(ssh);
   for (std::size_t i = 0; i < probes.size(); ++i) {
     Probe& p = probes[i];
@@ -156,7 +157,7 @@ std::vector<HostInfo> preflight(const SshConfig& ssh, const std::vector<HostChec
     p.ssh.emplace(spec);
     p.ssh->close_stdin();  // host-info reads nothing: its session ends when it has printed
   }
-  const auto deadline = deadline_after(timeout_s);
+  const auto deadline = proc::deadline_after(timeout_s);
   read_outputs(probes, deadline);
   for (Probe& p : probes) {
     if (p.out_too_long) {
@@ -167,7 +168,7 @@ std::vector<HostInfo> preflight(const SshConfig& ssh, const std::vector<HostChec
     // Each has closed its stdout (it is exiting) or the bound passed (wait kills it at once).
     const double left_s = std::max(0.0, std::chrono::duration<double>(deadline - Clock::now()).count());
     const ExitStatus st = p.ssh->wait(p.out_closed ? std::max(left_s, 5.0) : left_s);
-    const std::string why = last_line(read_file(p.err_path));
+    const std::string why = last_line(proc::read_file(p.err_path));
     if (st.hung) {
       p.failure = "no answer within " + cli::flags::format_duration(timeout_s);
     } else if (!st.exited || st.code != 0) {

@@ -60,93 +60,6 @@ std::string ExitStatus::describe() const {
   return "signal " + std::to_string(signal);
 }
 
-std::optional<ReadyListener> parse_ready_line(const std::string& line) {
-  const auto space = line.find(' ');
-  if (space == std::string::npos || space == 0) return std::nullopt;
-  const std::string addr = line.substr(space + 1);
-  const auto colon = addr.rfind(':');
-  if (colon == std::string::npos || colon + 1 == addr.size()) return std::nullopt;
-  ReadyListener l;
-  l.kind = line.substr(0, space);
-  l.host = addr.substr(0, colon);
-  if (l.host.size() >= 2 && l.host.front() == '[' && l.host.back() == ']')
-    l.host = l.host.substr(1, l.host.size() - 2);
-  unsigned port = 0;
-  for (char c : addr.substr(colon + 1)) {
-    if (c < '0' || c > '9' || (port = port * 10 + unsigned(c - '0')) > 65535) return std::nullopt;
-  }
-  l.port = static_cast<std::uint16_t>(port);
-  return l;
-}
-
-std::string ready_line(const ReadyListener& l) {
-  const bool v6 = l.host.find(':') != std::string::npos;
-  std::string line = l.kind;
-  line.append(v6 ? " [" : " ").append(l.host).append(v6 ? "]:" : ":");
-  return line.append(std::to_string(l.port)).append("\n");
-}
-
-bool write_all(int fd, std::string_view text) {
-  sigset_t pipe_set, old;
-  sigemptyset(&pipe_set);
-  sigaddset(&pipe_set, SIGPIPE);
-  pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
-  bool ok = fd >= 0;
-  for (std::size_t done = 0; ok && done < text.size();) {
-    const ssize_t n = write(fd, text.data() + done, text.size() - done);
-    if (n > 0)
-      done += std::size_t(n);
-    else if (!(n < 0 && errno == EINTR))
-      ok = false;
-  }
-  if (!ok && errno == EPIPE) {
-    const timespec zero{};
-    while (sigtimedwait(&pipe_set, nullptr, &zero) < 0 && errno == EINTR) {
-    }
-  }
-  pthread_sigmask(SIG_SETMASK, &old, nullptr);
-  return ok;
-}
-
-bool read_some(const std::vector<int>& fds, int wait_ms,
-               const std::function<void(std::size_t, std::string_view)>& on_read) {
-  std::vector<pollfd> p;
-  p.reserve(fds.size());
-  for (int fd : fds) p.push_back(pollfd{fd, POLLIN, 0});
-  const int n = poll(p.data(), p.size(), wait_ms);
-  if (n < 0) return errno == EINTR;
-  for (std::size_t i = 0; n > 0 && i < p.size(); ++i) {
-    if (p[i].revents == 0) continue;
-    char b[64 * 1024];
-    const ssize_t got = read(p[i].fd, b, sizeof b);
-    if (got > 0)
-      on_read(i, std::string_view(b, std::size_t(got)));
-    else if (got == 0 || errno != EINTR)
-      on_read(i, {});
-  }
-  return true;
-}
-
-TempDir::TempDir(const std::string& prefix) {
-  std::string tmpl = (std::filesystem::temp_directory_path() / (prefix + "XXXXXX")).string();
-  if (mkdtemp(tmpl.data()) == nullptr)
-    throw std::runtime_error("cannot make a temporary directory " + tmpl + ": " + std::strerror(errno));
-  path_ = tmpl;
-}
-
-TempDir::~TempDir() {
-  std::error_code ec;
-  std::filesystem::remove_all(path_, ec);
-}
-
-bool announce_ready(int fd, const std::vector<ReadyListener>& listeners) {
-  std::string text;
-  for (const ReadyListener& l : listeners) text += ready_line(l);
-  const bool ok = write_all(fd, text);
-  close(fd);  // EOF tells the parent that every listener is announced
-  return ok;
-}
-
 Child::Child(const ChildSpec& spec) {
   if (spec.argv.empty()) throw std::runtime_error("supervisor: empty argv");
   // Everything the child needs is prepared before fork: between fork and exec
@@ -268,10 +181,10 @@ void Child::kill_and_reap() noexcept {
   pid_ = -1;
 }
 
-std::vector<ReadyListener> Child::wait_ready(double timeout_s) {
-  std::vector<ReadyListener> out;
+std::vector<proc::ReadyListener> Child::wait_ready(double timeout_s) {
+  std::vector<proc::ReadyListener> out;
   if (ready_fd_ < 0) return out;
-  const auto deadline = deadline_after(timeout_s);
+  const auto deadline = proc::deadline_after(timeout_s);
   std::string buf;
   bool closed = false;
   while (!closed && Clock::now() < deadline) {
@@ -290,15 +203,15 @@ std::vector<ReadyListener> Child::wait_ready(double timeout_s) {
   }
   close(std::exchange(ready_fd_, -1));
   if (!closed) return out;  // the bound passed: whatever came is incomplete
-  take_lines(buf, [&out](const std::string& line) {
-    if (const auto l = parse_ready_line(line)) out.push_back(*l);
+  proc::take_lines(buf, [&out](const std::string& line) {
+    if (const auto l = proc::parse_ready_line(line)) out.push_back(*l);
   });
   return out;
 }
 
 ExitStatus Child::wait(double timeout_s) {
   if (pid_ <= 0) return status_;
-  const auto deadline = deadline_after(timeout_s);
+  const auto deadline = proc::deadline_after(timeout_s);
   int st = 0;
   rusage ru{};
   for (;;) {
@@ -332,31 +245,6 @@ ExitStatus Child::wait(double timeout_s) {
 ExitStatus Child::stop(double grace_s) {
   if (pid_ > 0) kill(pid_, SIGTERM);
   return wait(grace_s);
-}
-
-std::string read_file(const std::filesystem::path& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-std::string own_executable() {
-  std::error_code ec;
-  const std::filesystem::path p = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (ec) throw std::runtime_error("cannot find my own binary (/proc/self/exe): " + ec.message());
-  return p.string();
-}
-
-std::string find_program(const std::string& name) {
-  for (const char* dir : {"/usr/sbin/", "/usr/local/sbin/", "/usr/bin/"})
-    if (access((dir + name).c_str(), X_OK) == 0) return dir + name;
-  if (const char* path = std::getenv("PATH")) {
-    std::stringstream ss(path);
-    for (std::string d; std::getline(ss, d, ':');)
-      if (!d.empty() && access((d + "/" + name).c_str(), X_OK) == 0) return d + "/" + name;
-  }
-  return "";
 }
 
 std::string shell_quote(const std::string& s) {

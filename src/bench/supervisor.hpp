@@ -5,7 +5,8 @@
 // (SIGTERM, then SIGKILL after a bound) and reap it with its CPU time. A
 // Child owns its process: destroying it kills and reaps whatever is left,
 // so an early return or an exception never leaves a process behind.
-// Owns process mechanics only: what to start is plan.hpp's, when is run's.
+// Owns process mechanics only: what to start is plan.hpp's, when is run's;
+// the ready channel's lines, whole writes and line reads are proc's (src/proc).
 #pragma once
 
 #include <sys/types.h>
@@ -18,6 +19,10 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "proc/io.hpp"
+#include "proc/programs.hpp"
+#include "proc/ready.hpp"
 
 namespace bench {
 
@@ -40,22 +45,6 @@ struct ChildSpec {
   // ssh client carrying a line protocol (remote_child.hpp).
   bool pipe_stdio = false;
 };
-
-// One line of the ready channel: "<kind> <host>:<port>", e.g. "http 127.0.0.1:8080".
-struct ReadyListener {
-  std::string kind;  // http, zap, floor...
-  std::string host;
-  std::uint16_t port = 0;
-};
-// Parses one ready line; nullopt when it is not "<kind> <host>:<port>".
-std::optional<ReadyListener> parse_ready_line(const std::string& line);
-// The line for a listener ("zap [::1]:9999\n" for IPv6 hosts).
-std::string ready_line(const ReadyListener& l);
-
-// The child's side (zapbench serve and floor, after every listener is
-// bound): writes one line per listener to `fd`, then closes it. False when
-// the write failed (the parent is gone): the caller carries on regardless.
-bool announce_ready(int fd, const std::vector<ReadyListener>& listeners);
 
 // How a child ended.
 struct ExitStatus {
@@ -98,7 +87,7 @@ class Child {
   // Reads the ready channel until the child closes it; the listeners it
   // announced. Empty when the child closed it without a line, exited, or
   // `timeout_s` passed (a hang bound, not an expectation).
-  std::vector<ReadyListener> wait_ready(double timeout_s);
+  std::vector<proc::ReadyListener> wait_ready(double timeout_s);
 
   // Waits up to `timeout_s` for the child to exit by itself; past it, kills
   // the group (hung = true). Reaps either way.
@@ -115,63 +104,6 @@ class Child {
   int stdout_fd_ = -1;  // pipe_stdio: the read end of the child's stdout
   ExitStatus status_;
 };
-
-// A file a child wrote (its log, its result file), whole; empty when it
-// cannot be read.
-std::string read_file(const std::filesystem::path& path);
-
-// Writes all of `text` to `fd` (a pipe to a child, or to whoever reads this
-// process): false when the reader is gone (EPIPE) or on another error.
-// SIGPIPE is blocked around the write (and a pending one consumed), so a
-// reader that is gone is an error to handle whatever the process's own
-// disposition of SIGPIPE.
-bool write_all(int fd, std::string_view text);
-
-// Calls on_line(line) for every complete line at the front of `buf` (without
-// its '\n') and erases them; a partial last line stays for the next read.
-template <class OnLine>
-void take_lines(std::string& buf, OnLine on_line) {
-  std::size_t from = 0;
-  for (std::size_t nl; (nl = buf.find('\n', from)) != std::string::npos; from = nl + 1)
-    on_line(buf.substr(from, nl - from));
-  buf.erase(0, from);
-}
-
-// Waits up to `wait_ms` for any of `fds` (the read ends of children's
-// stdout) to be readable, then reads each that is: on_read(i, bytes) with
-// what came, or on_read(i, {}) at its end of file (or a read error). False
-// when poll itself failed. The caller's loop owns its deadline and state.
-bool read_some(const std::vector<int>& fds, int wait_ms,
-               const std::function<void(std::size_t, std::string_view)>& on_read);
-
-// A steady-clock deadline `seconds` from now.
-inline std::chrono::steady_clock::time_point deadline_after(double seconds) {
-  return std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                                std::chrono::duration<double>(seconds));
-}
-
-// A private directory (mkdtemp, mode 0700) under the temporary directory,
-// named `prefix` + 6 random characters, removed with everything in it when
-// the object goes. Throws std::runtime_error naming what failed.
-class TempDir {
- public:
-  explicit TempDir(const std::string& prefix);
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  [[nodiscard]] const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
-
-// This program's own binary (/proc/self/exe), for the children a command
-// starts of itself. Throws std::runtime_error naming what failed.
-std::string own_executable();
-
-// An executable named `name`: in /usr/sbin, /usr/local/sbin, /usr/bin, then
-// on PATH (a ChildSpec's argv[0] is never searched); "" when there is none.
-std::string find_program(const std::string& name);
 
 // The command as a user would rerun it: "GOMAXPROCS=2 taskset -c 0,1 prog arg
 // 'a b'" (shell-quoted; a ChildSpec's env first; no taskset without cpus).

@@ -1,5 +1,5 @@
 // cli/args.hpp — how a command fails at run time (after its flags parsed): one line on stderr, exit 2.
-// Flag parsing, with its own errors, is cli/flags.hpp's.
+// Flag parsing, with its own errors, is flags/flags.hpp's.
 #pragma once
 
 #include <cstdio>

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "bench/remote_child.hpp"
-#include "cli/flags.hpp"
+#include "flags/flags.hpp"
 
 namespace cli {
 

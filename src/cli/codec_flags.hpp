@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "cli/flags.hpp"
+#include "flags/flags.hpp"
 #include "record/registry.hpp"
 
 namespace cli {

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "cli/args.hpp"
-#include "cli/flags.hpp"
+#include "flags/flags.hpp"
 #include "report/model.hpp"
 
 namespace cli {

@@ -1,6 +1,6 @@
 // cli/floor.cpp — `zapbench floor`: flags to server::Floor::Config, signals to
 // a stop, counters printed at exit. The echo itself is server/floor.cpp; the
-// loader side is `zapbench load --framing floor`.
+// loader side is `zapbench load --framing tcp`.
 #include "server/floor.hpp"
 
 #include <cstdio>
@@ -10,10 +10,10 @@
 #include <string>
 #include <thread>
 
-#include "bench/supervisor.hpp"
 #include "cli/args.hpp"
-#include "cli/flags.hpp"
-#include "cli/stop_signals.hpp"
+#include "flags/flags.hpp"
+#include "proc/ready.hpp"
+#include "proc/stop_signals.hpp"
 
 namespace cli {
 
@@ -43,7 +43,7 @@ int cmd_floor(int argc, char** argv) {
   cfg.listen = server::Endpoint{listen.host, listen.port};
 
   // Signals go to one thread that stops the echo; the workers never see them.
-  const StopSignals stop_signals;
+  const proc::StopSignals stop_signals;
 
   std::unique_ptr<server::Floor> floor;
   try {
@@ -54,7 +54,7 @@ int cmd_floor(int argc, char** argv) {
   std::printf("zapbench floor: listening on %s:%u\n", floor->bound().host.c_str(),
               unsigned(floor->bound().port));
   std::fflush(stdout);
-  if (ready_fd) bench::announce_ready(int(*ready_fd), {{"floor", floor->bound().host, floor->bound().port}});
+  if (ready_fd) proc::announce_ready(int(*ready_fd), {{"floor", floor->bound().host, floor->bound().port}});
 
   std::thread signal_thread = stop_signals.on_signal("zapbench floor", [&] { floor->stop(); });
   floor->run();

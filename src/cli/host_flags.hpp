@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "bench/ssh.hpp"
-#include "cli/flags.hpp"
+#include "flags/flags.hpp"
 
 namespace cli {
 

@@ -13,7 +13,7 @@
 
 #include "bench/supervisor.hpp"
 #include "cli/args.hpp"
-#include "cli/flags.hpp"
+#include "flags/flags.hpp"
 #include "micro/request_path.hpp"
 
 namespace cli {
@@ -63,7 +63,7 @@ int cmd_instructions(int argc, char** argv) {
 
   bench::InstructionOptions o;
   try {
-    o.self = bench::own_executable();
+    o.self = proc::own_executable();
   } catch (const std::exception& e) {
     die(std::string("instructions: ") + e.what());
   }

@@ -23,13 +23,14 @@
 
 #include "bench/load_result.hpp"
 #include "bench/loaders.hpp"
+#include "bench/remote_protocol.hpp"
 #include "bench/ssh.hpp"
 #include "bench/supervisor.hpp"
 #include "cli/args.hpp"
 #include "cli/codec_flags.hpp"
-#include "cli/flags.hpp"
 #include "cli/host_flags.hpp"
 #include "cli/version.hpp"
+#include "flags/flags.hpp"
 #include "load/engine.hpp"
 #include "net/clock.hpp"
 
@@ -57,9 +58,9 @@ std::atomic<bool> g_go{false};
 std::atomic<std::int64_t> g_go_ns{-1};  // when `go` was read (net::now_ns, the engine's clock)
 std::mutex g_protocol_mutex;            // one writer at a time: `result` is longer than PIPE_BUF
 
-void protocol_write(const std::string& text) {
+void protocol_write(std::string_view text) {
   const std::lock_guard<std::mutex> lock(g_protocol_mutex);
-  if (!bench::write_all(STDOUT_FILENO, text)) _exit(3);  // the coordinator is gone
+  if (!proc::write_all(STDOUT_FILENO, text)) _exit(3);  // the coordinator is gone
 }
 
 // The coordinator's lines on stdin: `go`, `stop`; its end of file ends the
@@ -72,14 +73,15 @@ void read_coordinator() {
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) _exit(3);
     buf.append(b, std::size_t(n));
-    bench::take_lines(buf, [](const std::string& line) {
-      if (line == "go") {
+    proc::take_lines(buf, [](const std::string& line) {
+      const std::optional<bench::LoaderCommand> command = bench::parse_loader_command(line);
+      if (command == bench::LoaderCommand::go) {
         if (!g_go.load()) {
           g_go_ns.store(net::now_ns());
           g_go.store(true, std::memory_order_relaxed);
         }
-        protocol_write("go-ack\n");
-      } else if (line == "stop") {
+        protocol_write(bench::kGoAckLine);
+      } else if (command == bench::LoaderCommand::stop) {
         if (g_stop_signal == 0) g_stop_signal = SIGINT;  // as SIGINT: exit 130
         g_stop.store(true, std::memory_order_relaxed);
       }
@@ -94,11 +96,11 @@ std::string addr_text(const load::Options& o) { return flags::to_string(flags::H
 // stopped window.
 void print_report(std::FILE* f, const load::Options& o, const load::Result& r,
                   const std::string& stopped_by) {
-  const bool floor = o.wire == load::Wire::floor;
-  const std::string wire(bench::framing_name(o.wire));
-  const bool rpc = !floor && o.scenario == load::Scenario::rpc;
-  const bool logs = !floor && o.scenario == load::Scenario::logs;
-  const std::string scenario = floor ? "" : rpc ? "rpc" : logs ? "logs" : "hello";
+  const bool floor = o.framing == matrix::Framing::raw_tcp;
+  const std::string framing(matrix::to_string(o.framing));
+  const bool rpc = !floor && o.scenario == matrix::Scenario::rpc;
+  const bool logs = !floor && o.scenario == matrix::Scenario::logs;
+  const std::string scenario = floor ? "" : std::string(matrix::to_string(o.scenario));
   const std::string body_name = (rpc || logs) && o.body != nullptr ? std::string(o.body->name) : "";
   std::string what = rpc || logs ? scenario + " body " + body_name : scenario;
   if (logs) what = "logs N=" + std::to_string(o.logs) + " body " + body_name;
@@ -107,7 +109,7 @@ void print_report(std::FILE* f, const load::Options& o, const load::Result& r,
            " B responses";
   std::fprintf(
       f, "zapbench load: %s %s at %s, %u connections, %u threads, pipeline %u, %.1f s (+%.1f s warm-up)\n",
-      wire.c_str(), what.c_str(), addr_text(o).c_str(), o.connections, o.threads, o.pipeline, o.duration_s,
+      framing.c_str(), what.c_str(), addr_text(o).c_str(), o.connections, o.threads, o.pipeline, o.duration_s,
       o.warmup_s);
   // Per second of the window; 0 for an empty one (stopped in the warm-up).
   const auto per_s = [&](double n) { return r.elapsed_s > 0 ? n / r.elapsed_s : 0.0; };
@@ -167,7 +169,7 @@ int merge_files(const std::vector<std::string>& files, const std::string& json_o
     std::ifstream in(file, std::ios::binary);
     if (!in) die("load --merge: cannot read " + file);
     try {
-      reports.push_back(bench::parse_load_result(bench::read_file(file)));
+      reports.push_back(bench::parse_load_result(proc::read_file(file)));
     } catch (const std::exception& e) {
       die("load --merge: " + file + ": " + e.what());
     }
@@ -206,7 +208,7 @@ int load_on_hosts(const load::Options& o, const std::vector<std::string>& hosts,
   // The loaders' logs beside the result file; without one, in a private
   // directory removed at the end (a failure's reason already carries the
   // last line of its host's log).
-  std::optional<bench::TempDir> scratch;
+  std::optional<proc::TempDir> scratch;
   if (json_out.empty()) {
     try {
       scratch.emplace("zapbench-load-");
@@ -283,7 +285,7 @@ int cmd_load(int argc, char** argv) {
       "--framing http|zap|zap-rpc|http2 --addr HOST:PORT --scenario logs [--logs N] [--body CODEC] "
       "[options]");
   t.usage("--framing grpc --addr HOST:PORT --scenario rpc [--body CODEC] [options]");
-  t.usage("--framing floor --addr HOST:PORT --request-bytes N --response-bytes M [options]");
+  t.usage("--framing tcp --addr HOST:PORT --request-bytes N --response-bytes M [options]");
   t.usage(
       "<a load's flags> --loader-hosts HOST,HOST... [--ssh PROGRAM] [--ssh-config FILE] [--remote-zapbench "
       "PATH]");
@@ -322,7 +324,8 @@ int cmd_load(int argc, char** argv) {
       "an answer must carry one message and grpc-status 0. A stream the server resets\n"
       "counts its call as closed; the connection goes on. Bytes are the connection's\n"
       "HTTP/2 bytes (frames, HPACK, settings, window updates) shared over the answers.\n"
-      "With --framing floor (against 'zapbench floor'), the floor arm: every request is\n"
+      "With --framing tcp (or floor, its older name; against 'zapbench floor'), the floor\n"
+      "arm, raw TCP: every request is\n"
       "the same N bytes and every M bytes received count as one valid response, with\n"
       "no parsing or validation; --scenario and --body do not apply.\n"
       "Durations take a unit (10s, 500ms, 1m; a plain number is seconds), rates a\n"
@@ -342,16 +345,18 @@ int cmd_load(int argc, char** argv) {
       "With --merge, the result files of one load's loaders (from --json-out) are merged\n"
       "exactly and reported as one load; every option but connections, threads and rate\n"
       "must be equal.");
-  std::vector<std::pair<std::string, load::Wire>> wires;
-  for (const auto& [name, wire] : bench::kWireNames) wires.emplace_back(name, wire);
-  t.choice("--framing", &o.wire, wires,
+  std::vector<std::pair<std::string, matrix::Framing>> framings;
+  for (const matrix::Framing f : matrix::kFramings) framings.emplace_back(matrix::to_string(f), f);
+  framings.emplace_back("floor", matrix::Framing::raw_tcp);  // tcp's older name, still taken
+  t.choice("--framing", &o.framing, framings,
            "HTTP/1.1, ZAP-HTTP (wire A), ZAP-RPC (wire B, multiplexed), HTTP/2 (h2c), gRPC on HTTP/2, or "
            "raw TCP byte counts against 'zapbench floor'")
       .deprecated_alias("--wire")
       .no_default();
   t.host_port("--addr", &addr, "the server", /*port_zero_ok=*/false);
-  t.choice("--scenario", &o.scenario,
-           {{"hello", load::Scenario::hello}, {"rpc", load::Scenario::rpc}, {"logs", load::Scenario::logs}},
+  std::vector<std::pair<std::string, matrix::Scenario>> scenarios;
+  for (const matrix::Scenario s : matrix::kScenarios) scenarios.emplace_back(matrix::to_string(s), s);
+  t.choice("--scenario", &o.scenario, scenarios,
            "GET /health, POST /rpc with the eth record, or POST /logs asking for N logs")
       .no_default();
   t.number("--logs", &o.logs, {1, record::kMaxLogs}, "the logs scenario's N: the logs each request asks for",
@@ -402,7 +407,7 @@ int cmd_load(int argc, char** argv) {
   if (hosts.empty() && (t.seen("--ssh") || t.seen("--ssh-config") || t.seen("--remote-zapbench")))
     t.fail("--ssh, --ssh-config and --remote-zapbench go with --loader-hosts");
 
-  const bool floor = o.wire == load::Wire::floor;
+  const bool floor = o.framing == matrix::Framing::raw_tcp;
   const std::string framing = t.spelling("--framing");  // "--wire" in an old script's errors
   const bool have_body = t.seen("--body") || t.seen("--json");
   if (floor) {
@@ -416,9 +421,9 @@ int cmd_load(int argc, char** argv) {
     if (t.seen("--request-bytes") || t.seen("--response-bytes"))
       t.fail("--request-bytes and --response-bytes are for " + framing + " floor only");
   }
-  if (o.wire == load::Wire::grpc && o.scenario != load::Scenario::rpc)
+  if (o.framing == matrix::Framing::grpc && o.scenario != matrix::Scenario::rpc)
     t.fail(framing + " grpc takes --scenario rpc only (hello and logs are no methods of zapbench.Eth)");
-  if (t.seen("--logs") && (floor || o.scenario != load::Scenario::logs))
+  if (t.seen("--logs") && (floor || o.scenario != matrix::Scenario::logs))
     t.fail("--logs is for --scenario logs only");
   // --body zap | json | CODEC. The old --json CODEC names the codec of "--body json" (its old pair).
   const bool body_names_codec = !body.empty() && body != "json" && body != "zap";
@@ -426,7 +431,7 @@ int cmd_load(int argc, char** argv) {
     t.fail("--body " + body + " and --json " + json_name +
            " both name the JSON codec: give --body CODEC only");
   o.body = &body_codec_or_default(body_names_codec || body == "zap" ? body : json_name);
-  if (!floor && o.scenario == load::Scenario::logs)
+  if (!floor && o.scenario == matrix::Scenario::logs)
     if (const std::string why = record::logs_refusal(*o.body); !why.empty())
       t.fail("--scenario logs: " + why + "; codecs with it: " + logs_codec_names());
   o.host = addr.host;
@@ -454,7 +459,7 @@ int cmd_load(int argc, char** argv) {
       while (!done.load()) {
         const unsigned n = progress.threads.load();
         if (n != 0 && progress.warm_threads.load() == n) {
-          protocol_write("warm\n");
+          protocol_write(bench::kWarmLine);
           return;
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
@@ -491,8 +496,7 @@ int cmd_load(int argc, char** argv) {
   print_report(coordinated ? stderr : stdout, o, r, stop_signal == SIGTERM ? "SIGTERM" : "SIGINT");
   if (!json_out.empty()) write_result(json_out, o, r);
   if (coordinated) {
-    const std::string text = bench::load_result_json(o, r);
-    protocol_write("result " + std::to_string(text.size()) + "\n" + text);
+    protocol_write(bench::result_text(bench::load_result_json(o, r)));
   }
   return r.stopped ? 128 + stop_signal : 0;
 }

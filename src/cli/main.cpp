@@ -18,8 +18,8 @@
 #include "bench/go_arm.hpp"
 #include "bench/ssh.hpp"
 #include "cli/args.hpp"
-#include "cli/flags.hpp"
 #include "cli/version.hpp"
+#include "flags/flags.hpp"
 #include "micro/summary.hpp"
 #include "record/registry.hpp"
 

@@ -29,9 +29,9 @@
 #include "bench/sample.hpp"
 #include "bench/supervisor.hpp"
 #include "cli/args.hpp"
-#include "cli/flags.hpp"
 #include "cli/host_flags.hpp"
 #include "cli/version.hpp"
+#include "flags/flags.hpp"
 #include "net/affinity.hpp"
 #include "record/logs.hpp"
 #include "report/model.hpp"
@@ -96,7 +96,7 @@ constexpr const char* kAbout =
 template <class E, std::size_t N>
 std::vector<std::pair<std::string, E>> choices(const std::array<E, N>& values) {
   std::vector<std::pair<std::string, E>> out;
-  for (E v : values) out.emplace_back(std::string(bench::to_string(v)), v);
+  for (E v : values) out.emplace_back(std::string(matrix::to_string(v)), v);
   return out;
 }
 
@@ -128,16 +128,16 @@ bench::RunPlan parse(int argc, char** argv, bool& dry_run) {
   t.number_list("--connections", &q.connections, {1}, "connections, e.g. 1,16,125").default_text("by mode");
   t.number_list("--pipeline", &q.pipelines, {1, 1024}, "requests in flight per connection, e.g. 1,16")
       .default_text("1,16");
-  t.choice_list("--scenarios", &q.scenarios, choices(bench::kScenarios), "scenarios").default_text("all");
+  t.choice_list("--scenarios", &q.scenarios, choices(matrix::kScenarios), "scenarios").default_text("all");
   t.number_list("--logs", &q.logs, {1, record::kMaxLogs}, "the logs scenario's N values, e.g. 1,100,10000")
       .default_text("quick 100, full 1,100,10000");
-  std::vector<std::pair<std::string, bench::Framing>> framings = choices(bench::kFramings);
-  std::erase_if(framings, [](const auto& f) { return f.second == bench::Framing::raw_tcp; });  // the floor's
+  std::vector<std::pair<std::string, matrix::Framing>> framings = choices(matrix::kFramings);
+  std::erase_if(framings, [](const auto& f) { return f.second == matrix::Framing::raw_tcp; });  // the floor's
   t.choice_list("--framings", &q.framings, framings, "framings").default_text("all");
   std::vector<std::pair<std::string, std::string>> bodies;
   for (const std::string& b : bench::body_names()) bodies.emplace_back(b, b);
   t.choice_list("--bodies", &q.bodies, bodies, "rpc and logs body codecs").default_text("by mode");
-  t.choice_list("--arms", &q.arms, choices(bench::kArms), "servers to measure")
+  t.choice_list("--arms", &q.arms, choices(matrix::kArms), "servers to measure")
       .default_text("all; quick: all but go-nethttp");
   t.cpu_list("--server-cpus", &q.server_cpus, "CPUs of the server process").default_text("the first half");
   t.cpu_list("--loader-cpus", &q.loader_cpus, "CPUs of the loader process").default_text("the second half");
@@ -255,7 +255,7 @@ void on_interrupt(int) { g_interrupted = true; }
 
 std::string self_exe() {
   try {
-    return bench::own_executable();
+    return proc::own_executable();
   } catch (const std::exception& e) {
     die(std::string("run: ") + e.what());
   }

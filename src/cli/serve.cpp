@@ -8,21 +8,14 @@
 #include <thread>
 #include <vector>
 
-#include "bench/supervisor.hpp"
 #include "cli/args.hpp"
 #include "cli/codec_flags.hpp"
-#include "cli/flags.hpp"
-#include "cli/stop_signals.hpp"
+#include "flags/flags.hpp"
+#include "proc/ready.hpp"
+#include "proc/stop_signals.hpp"
 #include "server/server.hpp"
 
 namespace cli {
-
-namespace {
-// Each listener's name, in server::Wire's order: in the startup lines, the
-// ready channel's lines and the request counters.
-constexpr const char* kWireNames[] = {"http", "zap", "zap-rpc", "http2"};
-static_assert(std::size(kWireNames) == static_cast<std::size_t>(server::Wire::count_));
-}  // namespace
 
 int cmd_serve(int argc, char** argv) {
   server::Config cfg;
@@ -118,7 +111,7 @@ int cmd_serve(int argc, char** argv) {
   }
 
   // Signals go to one thread that stops the server; the workers never see them.
-  const StopSignals stop_signals;
+  const proc::StopSignals stop_signals;
 
   std::unique_ptr<server::Server> srv;
   try {
@@ -126,10 +119,12 @@ int cmd_serve(int argc, char** argv) {
   } catch (const std::exception& e) {
     die(std::string("serve: ") + e.what());
   }
-  for (int w = 0; w < static_cast<int>(server::Wire::count_); ++w)
-    for (const server::Endpoint& ep : srv->bound(server::Wire(w)))
-      std::printf("zapbench serve: %s listening on %s:%u\n", kWireNames[w], ep.host.c_str(),
-                  unsigned(ep.port));
+  // Each listener by its framing's stable name (matrix::to_string): in the
+  // startup lines, the ready channel's lines and the request counters.
+  for (const matrix::Framing f : server::kListenerFramings)
+    for (const server::Endpoint& ep : srv->bound(f))
+      std::printf("zapbench serve: %.*s listening on %s:%u\n", int(matrix::to_string(f).size()),
+                  matrix::to_string(f).data(), ep.host.c_str(), unsigned(ep.port));
   std::string peers;
   for (std::size_t i = 0; i < server::kPeerTypes; ++i)
     if (const record::CodecInfo* c = server::Routes::peer_codec_for(i, cfg.codecs)) {
@@ -141,11 +136,11 @@ int cmd_serve(int argc, char** argv) {
               peers.empty() ? "none in this build" : peers.c_str());
   std::fflush(stdout);
   if (ready_fd) {
-    std::vector<bench::ReadyListener> ready;
-    for (int w = 0; w < static_cast<int>(server::Wire::count_); ++w)
-      for (const server::Endpoint& ep : srv->bound(server::Wire(w)))
-        ready.push_back({kWireNames[w], ep.host, ep.port});
-    bench::announce_ready(int(*ready_fd), ready);
+    std::vector<proc::ReadyListener> ready;
+    for (const matrix::Framing f : server::kListenerFramings)
+      for (const server::Endpoint& ep : srv->bound(f))
+        ready.push_back({std::string(matrix::to_string(f)), ep.host, ep.port});
+    proc::announce_ready(int(*ready_fd), ready);
   }
 
   std::thread signal_thread = stop_signals.on_signal("zapbench serve", [&] { srv->stop(); });
@@ -155,12 +150,12 @@ int cmd_serve(int argc, char** argv) {
   const server::Counters c = srv->counters();
   std::printf("zapbench serve: stopped\n  connections %llu\n",
               static_cast<unsigned long long>(c.connections));
-  for (int w = 0; w < static_cast<int>(server::Wire::count_); ++w)
+  for (const matrix::Framing f : server::kListenerFramings)
     for (int r = 0; r < static_cast<int>(server::Route::count_); ++r)
-      if (c.requests[w][r] != 0)
-        std::printf("  requests %s %.*s %llu\n", kWireNames[w],
-                    int(server::describe(server::Route(r)).size()), server::describe(server::Route(r)).data(),
-                    static_cast<unsigned long long>(c.requests[w][r]));
+      if (const std::uint64_t n = c.requests[matrix::index(f)][r]; n != 0)
+        std::printf("  requests %.*s %.*s %llu\n", int(matrix::to_string(f).size()),
+                    matrix::to_string(f).data(), int(server::describe(server::Route(r)).size()),
+                    server::describe(server::Route(r)).data(), static_cast<unsigned long long>(n));
   for (int o = 0; o < static_cast<int>(server::Outcome::count_); ++o)
     if (c.outcomes[o] != 0)
       std::printf("  answered %.*s %llu\n", int(server::describe(server::Outcome(o)).size()),

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/flags.hpp"
+#include "flags/flags.hpp"
 #include "grpc_ref/grpc_ref.hpp"
 
 namespace grpc_ref {

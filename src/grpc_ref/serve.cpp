@@ -37,11 +37,11 @@
 #include <thread>
 #include <vector>
 
-#include "bench/supervisor.hpp"
-#include "cli/flags.hpp"
-#include "cli/stop_signals.hpp"
+#include "flags/flags.hpp"
 #include "grpc_ref/grpc_ref.hpp"
 #include "net/http2.hpp"
+#include "proc/ready.hpp"
+#include "proc/stop_signals.hpp"
 
 namespace grpc_ref {
 
@@ -232,7 +232,7 @@ int cmd_serve(int argc, char** argv) {
     t.fail("--threads is for --api async; the callback API runs on grpc's own threads");
 
   // Before grpc starts a thread: they all inherit the blocked signals.
-  const cli::StopSignals stop_signals;
+  const proc::StopSignals stop_signals;
 
   const std::string address = grpc_address(listen.host, listen.port);
   grpc::ServerBuilder builder;
@@ -279,7 +279,7 @@ int cmd_serve(int argc, char** argv) {
       slots[i].push_back(std::make_unique<Slot>(async_service, *queues[i]->cq, fault));
     pollers.emplace_back(poll_queue, std::ref(*queues[i]), std::ref(slots[i]));
   }
-  if (ready_fd) bench::announce_ready(int(*ready_fd), {{"grpc", host, std::uint16_t(port)}});
+  if (ready_fd) proc::announce_ready(int(*ready_fd), {{"grpc", host, std::uint16_t(port)}});
 
   std::thread signal_thread = stop_signals.on_signal("zapbench-grpc serve", [&] {
     // See Queue: the server first (calls in flight are answered, or

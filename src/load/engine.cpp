@@ -11,7 +11,7 @@
 // Thread<ZapHttpClient>, Thread<ZapRpcClient>, Thread<Http2Client> or
 // Thread<FloorClient>, so no request or response branches on it; each
 // connection keeps the wire's State (an HTTP/1.1 scan hint, an nghttp2
-// session). Wire::floor's request is a constant and its response only a byte
+// session). Framing::raw_tcp's request is a constant and its response only a byte
 // count. Every wire keeps its calls in flight in one CallTable per connection
 // (load/calls.hpp): an in-order wire's answer completes the oldest call, a
 // multiplexed one's (ZAP-RPC, HTTP/2, gRPC) the call its PromiseID or stream
@@ -717,9 +717,9 @@ Result run_with(const Options& opt, Progress* progress, const net::Address& addr
 }  // namespace
 
 Result run(const Options& opt, Progress* progress) {
-  if (opt.wire == Wire::floor && (opt.floor_request_bytes == 0 || opt.floor_response_bytes == 0))
+  if (opt.framing == Framing::raw_tcp && (opt.floor_request_bytes == 0 || opt.floor_response_bytes == 0))
     throw std::runtime_error("the floor wire needs a request and a response byte count, both at least 1");
-  if (opt.wire != Wire::floor && opt.scenario == Scenario::logs) {
+  if (opt.framing != Framing::raw_tcp && opt.scenario == Scenario::logs) {
     if (opt.logs == 0 || opt.logs > record::kMaxLogs)
       throw std::runtime_error("the logs scenario needs N from 1 to " + std::to_string(record::kMaxLogs) +
                                ", got " + std::to_string(opt.logs));
@@ -727,28 +727,28 @@ Result run(const Options& opt, Progress* progress) {
     if (const std::string why = record::logs_refusal(codec); !why.empty())
       throw std::runtime_error("the logs scenario: " + why);
   }
-  if (opt.wire == Wire::grpc && opt.scenario != Scenario::rpc)
+  if (opt.framing == Framing::grpc && opt.scenario != Scenario::rpc)
     throw std::runtime_error("the grpc framing calls zapbench.Eth/Call only: it takes the rpc scenario");
   const net::Address addr = net::resolve(opt.host, opt.port);
   const std::string authority = opt.host + ":" + std::to_string(opt.port);
   // The wire is chosen here, once per run.
-  switch (opt.wire) {
-    case Wire::http:
+  switch (opt.framing) {
+    case Framing::http1:
       return run_with(opt, progress, addr,
                       [&] { return net::wire::Http1Client(opt.host + ":" + std::to_string(opt.port)); });
-    case Wire::zap:
+    case Framing::zap_http:
       return run_with(opt, progress, addr, [] { return net::wire::ZapHttpClient(); });
-    case Wire::zap_rpc:
+    case Framing::zap_rpc:
       return run_with(opt, progress, addr, [] { return net::wire::ZapRpcClient(); });
-    case Wire::http2:
-    case Wire::grpc:
+    case Framing::http2:
+    case Framing::grpc:
       return run_with(opt, progress, addr, [&] {
-        return net::wire::Http2Client(
-            authority,
-            opt.wire == Wire::grpc ? net::wire::Http2Client::Mode::grpc : net::wire::Http2Client::Mode::http2,
-            opt.pipeline, opt.http2_first_stream_id);
+        return net::wire::Http2Client(authority,
+                                      opt.framing == Framing::grpc ? net::wire::Http2Client::Mode::grpc
+                                                                   : net::wire::Http2Client::Mode::http2,
+                                      opt.pipeline, opt.http2_first_stream_id);
       });
-    case Wire::floor:
+    case Framing::raw_tcp:
       break;
   }
   return run_with(opt, progress, addr,

@@ -1,10 +1,10 @@
-// load/engine.hpp — `zapbench load`: one load engine for every wire. Each
+// load/engine.hpp — `zapbench load`: one load engine for every framing. Each
 // thread runs an epoll loop over its share of the connections; every request
 // is built from the shared record and codecs, every response is parsed and
 // validated, every latency recorded (no sampling) in per-thread histograms
 // merged after join. Closed loop (-c, -p) or open loop (--rate, latency from
 // each request's intended send time: coordinated omission corrected, as wrk2).
-// Wire::floor is the floor arm: fixed byte counts over raw TCP, no protocol,
+// Framing::raw_tcp is the floor arm: fixed byte counts over raw TCP, no protocol,
 // against `zapbench floor` (server/floor.hpp), through the same loops.
 // Owns no server or report formatting beyond its own summary.
 #pragma once
@@ -16,22 +16,24 @@
 #include <vector>
 
 #include "load/histogram.hpp"
+#include "matrix/matrix.hpp"
 #include "record/registry.hpp"
 
 namespace load {
 
-// floor: raw TCP, fixed byte counts (Options::floor_*_bytes), nothing parsed.
+// The loader speaks every framing of the matrix (matrix/matrix.hpp):
+// raw_tcp: the floor, fixed byte counts (Options::floor_*_bytes), nothing parsed.
 // zap_rpc: ZAP-RPC (wire B, docs/spec/zap-rpc.md), calls multiplexed by PromiseID.
 // http2, grpc: HTTP/2 (h2c) and gRPC on it (docs/spec/http2-grpc.md), calls
 // multiplexed as streams; depth is streams open at once per connection.
-enum class Wire : std::uint8_t { http, zap, floor, zap_rpc, http2, grpc };
-enum class Scenario : std::uint8_t { hello, rpc, logs };
+using matrix::Framing;
+using matrix::Scenario;
 
 // The logs scenario's default N (Options::logs).
 inline constexpr std::uint32_t kDefaultLogs = 100;
 
 struct Options {
-  Wire wire = Wire::http;
+  Framing framing = Framing::http1;
   std::string host = "127.0.0.1";
   std::uint16_t port = 0;
   Scenario scenario = Scenario::hello;
@@ -58,7 +60,7 @@ struct Options {
   // slow the machine or the server.
   std::uint32_t timeout_ms = 5000;
   std::vector<int> cpus;  // thread i pinned to cpus[i % size]
-  // Wire::floor only (both required, else run() throws): scenario, body and
+  // Framing::raw_tcp only (both required, else run() throws): scenario, body and
   // codec are ignored; every request is the same constant floor_request_bytes
   // bytes, and every floor_response_bytes bytes received complete the oldest
   // request in flight as a valid response (status 200, no further check), so
@@ -77,7 +79,7 @@ struct Options {
   // (within 1 ms), every connection filling its pipeline again.
   // Progress::warm_threads counts the threads waiting for it.
   const std::atomic<bool>* go = nullptr;
-  // Wire::http2 and grpc, for tests: the first stream id of each connection
+  // Framing::http2 and grpc, for tests: the first stream id of each connection
   // (odd; 1 in a run), so that a test reaches the end of the stream ids (2^31).
   std::uint32_t http2_first_stream_id = 1;
 };
@@ -90,7 +92,7 @@ struct Options {
 // before its answer ended counts its call as `closed` too; the connection
 // goes on. `read` is any other read failure: a
 // malformed or unsolicited response, another errno. `unknown_promise`
-// (Wire::zap_rpc) is an answer whose PromiseID names no call in flight on its
+// (Framing::zap_rpc) is an answer whose PromiseID names no call in flight on its
 // connection (never sent, or answered already): counted, the connection goes
 // on.
 enum class ErrorKind : std::uint8_t {
@@ -149,10 +151,10 @@ struct Progress {
 
 // Runs the whole load (warm-up, window, drain) and returns the merged result.
 // Throws std::runtime_error for a target that cannot be resolved, for
-// Wire::floor without both byte counts, for the logs scenario with N out
+// Framing::raw_tcp without both byte counts, for the logs scenario with N out
 // of range or a body codec without the logs record (record::logs_refusal),
-// for Wire::grpc with another scenario than rpc, and (after the run has
-// started) for Wire::http2 or grpc when the server's
+// for Framing::grpc with another scenario than rpc, and (after the run has
+// started) for Framing::http2 or grpc when the server's
 // SETTINGS_MAX_CONCURRENT_STREAMS is below the pipeline depth.
 Result run(const Options& opt, Progress* progress = nullptr);
 

@@ -20,23 +20,9 @@
 
 namespace micro {
 
-std::string_view framing_name(Framing f) noexcept {
-  switch (f) {
-    case Framing::http1:
-      return "http1";
-    case Framing::zap_http:
-      return "zap-http";
-    case Framing::zap_rpc:
-      return "zap-rpc";
-    case Framing::http2:
-      return "http2";
-    case Framing::grpc:
-      return "grpc";
-  }
-  return "?";
+std::string PathCase::name() const {
+  return "Server/" + std::string(matrix::bench_name(framing)) + "/" + body;
 }
-
-std::string PathCase::name() const { return "Server/" + std::string(framing_name(framing)) + "/" + body; }
 
 std::vector<PathCase> path_cases() {
   std::vector<PathCase> out;
@@ -263,12 +249,9 @@ RequestPath::RequestPath(const PathCase& c) : case_(c) {
   if (codec != nullptr && codec->family() == record::Family::peer) config_.codecs = {codec};
   x_ = std::make_unique<server::Context>(config_);
   x_->set_date(kDate);
-  const server::Wire wire = c.framing == Framing::http1      ? server::Wire::http
-                            : c.framing == Framing::zap_http ? server::Wire::zap
-                            : c.framing == Framing::zap_rpc  ? server::Wire::zap_rpc
-                                                             : server::Wire::http2;
-  conn_ = std::make_unique<server::Conn>(wire);
-  h2_ = wire == server::Wire::http2;
+  const matrix::Framing listener = server::listener_of(c.framing);
+  conn_ = std::make_unique<server::Conn>(listener);
+  h2_ = listener == matrix::Framing::http2;
   if (h2_) {
     if (c.framing == Framing::grpc &&
         (codec == nullptr || net::grpc::grpc_content_type(codec->content_type).empty()))
@@ -326,7 +309,7 @@ RequestPath::~RequestPath() {
 void RequestPath::record_h2() {
   // A server of its own: the fixture's counters count the timed batches only.
   server::Context x(config_);
-  server::Conn conn(server::Wire::http2);
+  server::Conn conn(matrix::Framing::http2);
   if (!server::Http2Wire::open(x, conn)) {
     h2_record_error_ = "no nghttp2 server session";
     return;

@@ -32,14 +32,14 @@
 #include <string_view>
 #include <vector>
 
+#include "matrix/matrix.hpp"
 #include "server/request_path.hpp"
 
 namespace micro {
 
-// The framings, named as the benchmark rows name them.
-enum class Framing : std::uint8_t { http1, zap_http, zap_rpc, http2, grpc };
-// "http1", "zap-http", "zap-rpc", "http2", "grpc"
-std::string_view framing_name(Framing f) noexcept;
+// The framings of the matrix but raw_tcp (matrix/matrix.hpp), each named in
+// the benchmark rows by matrix::bench_name ("http1", "zap-http", ...).
+using matrix::Framing;
 
 // One row: a framing and a body — "hello" (GET /health, no body; ZAP-RPC's
 // method 0), "zap", or a codec's name (POST /rpc with that codec's body, or

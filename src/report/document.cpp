@@ -426,16 +426,13 @@ void request_path(const Results& r, Out& out) {
   // The end-to-end cell of a path: zapbench, depth 16, 16 connections (else the fewest measured).
   auto cell_of = [&](const std::string& framing, const std::string& body) -> const Cell* {
     const bool hello = body == "hello";
-    // Server/<framing>/...: micro's names (micro/request_path.hpp) for the matrix's framings.
-    // micro spells HTTP/1.1 and ZAP-HTTP "http1" and "zap-http"; the others as the matrix does.
-    const std::optional<bench::Framing> f = framing == "http1"      ? bench::Framing::http1
-                                            : framing == "zap-http" ? bench::Framing::zap_http
-                                                                    : bench::framing_from(framing);
+    // Server/<framing>/...: the framing as benchmark names spell it (matrix::bench_name).
+    const std::optional<matrix::Framing> f = matrix::framing_from_bench_name(framing);
     if (!f) return nullptr;
     const Cell* best = nullptr;
     for (const Cell& c : r.cells) {
-      if (c.arm != bench::Arm::zapbench || c.framing != *f || c.pipeline != 16 || c.samples.empty() ||
-          c.scenario != (hello ? bench::Scenario::hello : bench::Scenario::rpc) ||
+      if (c.arm != matrix::Arm::zapbench || c.framing != *f || c.pipeline != 16 || c.samples.empty() ||
+          c.scenario != (hello ? matrix::Scenario::hello : matrix::Scenario::rpc) ||
           c.body != (hello ? "" : body))
         continue;
       if (best == nullptr || c.connections == 16 ||
@@ -908,9 +905,9 @@ void logs_micro(const Results& r, Out& out) {
 
 // --- end to end ----------------------------------------------------------------------
 
-using bench::Arm;
-using bench::Framing;
-using bench::Scenario;
+using matrix::Arm;
+using matrix::Framing;
+using matrix::Scenario;
 
 std::string row_label(const Results& r, const RowKey& k, const std::vector<const Cell*>& cells) {
   if (k.arm == Arm::floor) {
@@ -922,7 +919,7 @@ std::string row_label(const Results& r, const RowKey& k, const std::vector<const
   }
   if (k.control) return row_label(r, {k.arm, k.framing, k.body, false}, cells) + " — control copy";
   std::string label =
-      std::string(bench::to_string(k.arm)) + " " + std::string(bench::display_name(k.framing));
+      std::string(matrix::to_string(k.arm)) + " " + std::string(matrix::display_name(k.framing));
   if (k.body.empty()) return label;
   const std::string server_codec = cells.empty() ? "" : cells.front()->server_codec;
   if (!server_codec.empty() && is_json(r, k.body))
@@ -1039,7 +1036,7 @@ void ratios(const Results& r, const Group& g, Out& out) {
   // logs: the floor's comparison is of MB/s (it carries ZAP's byte counts at
   // that N; another body's answers are larger or smaller than its).
   const bool by_bytes = g.scenario == Scenario::logs;
-  Table t{{std::string(bench::to_string(Arm::zapbench))}, "l", {}};
+  Table t{{std::string(matrix::to_string(Arm::zapbench))}, "l", {}};
   for (unsigned conns : g.connections) {
     for (auto [on, what] : {std::pair{has_json, " ÷ best JSON"}, std::pair{has_peer, " ÷ best binary"},
                             std::pair{has_floor, by_bytes ? " MB/s ÷ floor" : " ÷ floor"}}) {
@@ -1097,12 +1094,12 @@ void ratios(const Results& r, const Group& g, Out& out) {
 void go_ratios(const Results& r, const Group& g, Out& out) {
   std::set<Arm> go_arms;  // in report order
   for (const Cell* c : g.cells)
-    if (bench::is_go_arm(c->arm) && usable(*c)) go_arms.insert(c->arm);
+    if (matrix::is_go_arm(c->arm) && usable(*c)) go_arms.insert(c->arm);
   if (go_arms.empty()) return;
   Table t{{"zapbench against the Go reference"}, "l", {}};
   for (Arm a : go_arms)
     for (unsigned conns : g.connections) {
-      t.header.push_back(std::string(bench::to_string(a)) + " c " + std::to_string(conns) + ": rate, CPU");
+      t.header.push_back(std::string(matrix::to_string(a)) + " c " + std::to_string(conns) + ": rate, CPU");
       t.align += "r";
     }
   for (const RowKey& k : g.rows) {

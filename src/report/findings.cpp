@@ -14,10 +14,10 @@
 namespace report {
 namespace {
 
-using bench::Arm;
-using bench::Framing;
-using bench::Scenario;
 using doc::Family;
+using matrix::Arm;
+using matrix::Framing;
+using matrix::Scenario;
 using Section = Finding::Section;
 using Unit = Finding::Unit;
 
@@ -133,10 +133,10 @@ void end_to_end(const Results& r, Add& add) {
     if (g.scenario == Scenario::rpc && (!deepest || g.pipeline > deepest->pipeline)) deepest = &g;
   if (deepest) {
     const doc::Group& g = *deepest;
-    for (Framing framing : bench::kFramings) {
+    for (Framing framing : matrix::kFramings) {
       const Cell* zap = zap_cell(g, framing, "zap", 0, rate);
       if (!zap) continue;
-      const std::string title = std::string(bench::display_name(framing)) + ", rpc, depth " +
+      const std::string title = std::string(matrix::display_name(framing)) + ", rpc, depth " +
                                 std::to_string(g.pipeline) + ", " + doc::connections_text(zap->connections);
       for (Family fam : {Family::json, Family::peer})
         if (const Cell* b = doc::fastest_body(r, g, fam, framing, zap->connections))
@@ -221,13 +221,13 @@ void end_to_end(const Results& r, Add& add) {
   if (largest) {
     const doc::Group& g = *largest;
     auto mb = [](const Cell& c) { return c.mb_per_s().median(); };
-    for (Framing framing : bench::kFramings) {
+    for (Framing framing : matrix::kFramings) {
       const Cell* zap = zap_cell(g, framing, "zap", 0, mb);
       if (!zap) continue;
       for (const Cell* c : g.cells)
         if (c->arm == Arm::floor && c->connections == zap->connections && doc::usable(*c)) {
           add.cells(Section::e2e,
-                    std::string(bench::display_name(framing)) + ", " + doc::group_scenario(g) + ", depth " +
+                    std::string(matrix::display_name(framing)) + ", " + doc::group_scenario(g) + ", depth " +
                         std::to_string(g.pipeline) + ", " + doc::connections_text(zap->connections),
                     Unit::mb_per_s, "ZAP", *zap, "the floor, a raw TCP echo of the same bytes", *c,
                     doc::group_id(g));
@@ -240,7 +240,7 @@ void end_to_end(const Results& r, Add& add) {
 // "zapbench ZAP-RPC + ZAP, rpc, depth 16, 1 connection".
 std::string cell_text(const Cell& c) {
   const std::string body = c.body == "zap" ? "ZAP" : c.body;
-  return std::string(bench::to_string(c.arm)) + " " + std::string(bench::display_name(c.framing)) +
+  return std::string(matrix::to_string(c.arm)) + " " + std::string(matrix::display_name(c.framing)) +
          (body.empty() ? "" : " + " + body) + ", " + c.scenario_label() + ", depth " +
          std::to_string(c.pipeline) + ", " + doc::connections_text(c.connections);
 }

@@ -24,10 +24,10 @@ double Samples::spread() const {
 
 std::string Cell::id() const {
   std::string s;
-  s.append(bench::to_string(arm)).append("/").append(bench::to_string(scenario));
-  if (scenario == bench::Scenario::logs) s.append("-").append(std::to_string(logs));
+  s.append(matrix::to_string(arm)).append("/").append(matrix::to_string(scenario));
+  if (scenario == matrix::Scenario::logs) s.append("-").append(std::to_string(logs));
   s.append("/");
-  s.append(bench::to_string(framing)).append("/").append(body);
+  s.append(matrix::to_string(framing)).append("/").append(body);
   return s + "/c" + std::to_string(connections) + "/p" + std::to_string(pipeline) +
          (control ? "/control" : "");
 }
@@ -65,8 +65,8 @@ Samples Cell::rate() const {
 }
 
 std::string Cell::scenario_label() const {
-  std::string s(bench::to_string(scenario));
-  if (scenario == bench::Scenario::logs) s += " N=" + std::to_string(logs);
+  std::string s(matrix::to_string(scenario));
+  if (scenario == matrix::Scenario::logs) s += " N=" + std::to_string(logs);
   return s;
 }
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/matrix.hpp"
+#include "matrix/matrix.hpp"
 #include "stats/estimate.hpp"
 
 namespace report {
@@ -166,14 +166,14 @@ struct E2ESample {
   double start_skew_ns = NAN;
 };
 
-// One cell of the matrix (bench/matrix.hpp names the axes; results.json
+// One cell of the matrix (matrix/matrix.hpp names the axes; results.json
 // carries their stable names). The floor's framing is raw_tcp. `body`: a codec
 // name for rpc and logs, "" for hello (floor: "" too).
 struct Cell {
-  bench::Arm arm = bench::Arm::zapbench;
-  bench::Scenario scenario = bench::Scenario::hello;
+  matrix::Arm arm = matrix::Arm::zapbench;
+  matrix::Scenario scenario = matrix::Scenario::hello;
   unsigned logs = 0;  // logs: N, the logs each request asks for (the floor's too); 0 for the other scenarios
-  bench::Framing framing = bench::Framing::http1;
+  matrix::Framing framing = matrix::Framing::http1;
   std::string body;
   // The codec the server decodes and encodes the body with, when it is not
   // `body` itself: a Go arm's JSON codec ("go/goccy"); the loader still uses

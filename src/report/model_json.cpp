@@ -10,7 +10,7 @@
 // config.margin) are optional, so
 // every earlier results.json still loads, and are written only when known, so
 // such a file writes back byte for byte. The matrix's names (arm, scenario,
-// framing) are bench/matrix.hpp's stable names.
+// framing) are matrix/matrix.hpp's stable names.
 #include <sys/stat.h>
 
 #include <cerrno>
@@ -152,9 +152,9 @@ json to_j(const E2ESample& s) {
 json to_j(const Cell& c) {
   json samples = json::array();
   for (const E2ESample& s : c.samples) samples.push_back(to_j(s));
-  json j = {{"arm", std::string(bench::to_string(c.arm))},
-            {"scenario", std::string(bench::to_string(c.scenario))},
-            {"framing", std::string(bench::to_string(c.framing))},
+  json j = {{"arm", std::string(matrix::to_string(c.arm))},
+            {"scenario", std::string(matrix::to_string(c.scenario))},
+            {"framing", std::string(matrix::to_string(c.framing))},
             {"body", c.body},
             {"connections", c.connections},
             {"pipeline", c.pipeline},
@@ -163,7 +163,7 @@ json to_j(const Cell& c) {
             {"unavailable", c.unavailable},
             {"samples", samples}};
   if (!c.server_codec.empty()) j["server_codec"] = c.server_codec;  // only the Go arms have one
-  if (c.scenario == bench::Scenario::logs) j["logs"] = c.logs;      // only the logs cells have N
+  if (c.scenario == matrix::Scenario::logs) j["logs"] = c.logs;     // only the logs cells have N
   if (c.control) j["control"] = true;                               // only the control copy
   return j;
 }
@@ -252,7 +252,7 @@ bool boolean(const json& o, const std::string& path, const char* key) {
   return v.get<bool>();
 }
 
-// A matrix name (bench/matrix.hpp) read back through its parser `from`;
+// A matrix name (matrix/matrix.hpp) read back through its parser `from`;
 // anything else fails with the choices (`names`).
 template <class From, class Names>
 auto named(const json& o, const std::string& path, const char* key, From from, Names names) {
@@ -404,11 +404,11 @@ Results parse(const std::string& text) {
 
   for_each_object(j, "", "cells", [&](const json& o, const std::string& p) {
     Cell cell;
-    cell.arm = named(o, p, "arm", bench::arm_from, bench::arm_names);
-    cell.scenario = named(o, p, "scenario", bench::scenario_from, bench::scenario_names);
-    cell.framing = named(o, p, "framing", bench::framing_from, bench::framing_names);
+    cell.arm = named(o, p, "arm", matrix::arm_from, matrix::arm_names);
+    cell.scenario = named(o, p, "scenario", matrix::scenario_from, matrix::scenario_names);
+    cell.framing = named(o, p, "framing", matrix::framing_from, matrix::framing_names);
     cell.body = str(o, p, "body");
-    if (cell.scenario == bench::Scenario::logs) {
+    if (cell.scenario == matrix::Scenario::logs) {
       cell.logs = uns(o, p, "logs");
       if (cell.logs == 0) fail(member_path(p, "logs"), "expected N >= 1 for the logs scenario");
     }

@@ -11,9 +11,9 @@
 
 namespace report::doc {
 
-using bench::Arm;
-using bench::Framing;
-using bench::Scenario;
+using matrix::Arm;
+using matrix::Framing;
+using matrix::Scenario;
 
 Family family(const Results& r, const std::string& name) {
   for (const Codec& c : r.codecs)
@@ -159,13 +159,13 @@ const Cell* Group::find(const RowKey& k, unsigned conns) const {
 }
 
 std::string group_scenario(const Group& g) {
-  std::string s(bench::to_string(g.scenario));
+  std::string s(matrix::to_string(g.scenario));
   if (g.scenario == Scenario::logs) s += " N=" + std::to_string(g.logs);
   return s;
 }
 
 std::string group_id(const Group& g) {
-  std::string s = "e2e-" + std::string(bench::to_string(g.scenario));
+  std::string s = "e2e-" + std::string(matrix::to_string(g.scenario));
   if (g.scenario == Scenario::logs) s += "-" + std::to_string(g.logs);
   return s + "-p" + std::to_string(g.pipeline);
 }

@@ -72,8 +72,8 @@ bool usable(const Cell& c);
 // One row of an end-to-end table: an arm, a framing, a body (and the
 // control copy of a row is a row of its own).
 struct RowKey {
-  bench::Arm arm;
-  bench::Framing framing;
+  matrix::Arm arm;
+  matrix::Framing framing;
   std::string body;
   bool control = false;
   auto operator<=>(const RowKey&) const = default;
@@ -83,7 +83,7 @@ bool row_before(const Results& r, const RowKey& a, const RowKey& b);
 
 // The cells of one scenario (and N) at one depth: one table, rows × connections.
 struct Group {
-  bench::Scenario scenario = bench::Scenario::hello;
+  matrix::Scenario scenario = matrix::Scenario::hello;
   unsigned logs = 0;  // logs: N (one group per N and depth)
   unsigned pipeline = 1;
   std::vector<const Cell*> cells;
@@ -102,7 +102,7 @@ std::vector<Group> groups(const Results& r);
 // The zapbench cell of the group whose body is of family `fam`, on `framing`
 // at `conns` connections, with the highest median requests/s (ties to the
 // first); null when none ran. Never the control copy.
-const Cell* fastest_body(const Results& r, const Group& g, Family fam, bench::Framing framing,
+const Cell* fastest_body(const Results& r, const Group& g, Family fam, matrix::Framing framing,
                          unsigned conns);
 
 // "1 connection", "16 connections".

@@ -2,7 +2,7 @@
 // echo of fixed byte counts. For every request_bytes a connection receives it
 // sends response_bytes of a constant response; nothing is parsed, nothing
 // allocated per request. Driven by the same load engine as the real server
-// (load::Wire::floor), it marks what the kernel and loopback allow for the
+// (matrix::Framing::raw_tcp), it marks what the kernel and loopback allow for the
 // same exchange. Runs on the same event core as server::Server (net/: an
 // SO_REUSEPORT listener and a loop per pinned thread, TCP_NODELAY, one flush
 // path); owns no protocol.

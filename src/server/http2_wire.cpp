@@ -24,6 +24,29 @@ namespace server {
 namespace {
 namespace grpc = net::grpc;
 
+// A gRPC call names its body codec by a content-subtype keyed by the content
+// type HTTP would carry (net/grpc.hpp), so the two lists must agree: every
+// codec the build can have needs a subtype, and a subtype names no content
+// type that codecs.table does not have.
+static_assert(
+    [] {
+      for (const record::table::Row& row : record::table::kRows)
+        if (grpc::grpc_content_type(row.content_type).empty()) return false;
+      return true;
+    }(),
+    "a content type of codecs.table has no gRPC content-subtype (net::grpc::kSubtypes)");
+static_assert(
+    [] {
+      for (const grpc::Subtype& s : grpc::kSubtypes) {
+        bool found = false;
+        for (const record::table::Row& row : record::table::kRows)
+          found |= row.content_type == s.body_content_type;
+        if (!found) return false;
+      }
+      return true;
+    }(),
+    "net::grpc::kSubtypes names a content type that codecs.table does not have");
+
 constexpr std::uint64_t kNoLength = ~std::uint64_t{0};
 
 // One request stream: what the callbacks collect of it and its answer's
@@ -273,14 +296,14 @@ void grpc_call(Http2Session& h, Stream& s) {
   Context& x = *h.x;
   const std::string_view path = s.path();
   if (path != grpc::kCallPath) {
-    x.count(Wire::http2, Route::other, Outcome::not_found);
+    x.count(matrix::Framing::http2, Route::other, Outcome::not_found);
     const int n = std::snprintf(x.error_text, sizeof x.error_text, "unknown method %.*s",
                                 static_cast<int>(std::min<std::size_t>(path.size(), 100)), path.data());
     return grpc_error(h, s, grpc::Status::unimplemented, {x.error_text, static_cast<std::size_t>(n)});
   }
   const std::string_view body_type = grpc::body_content_type(s.content_type());
   if (body_type.empty()) {
-    x.count(Wire::http2, Route::rpc, Outcome::unsupported_media);
+    x.count(matrix::Framing::http2, Route::rpc, Outcome::unsupported_media);
     return grpc_error(h, s, grpc::Status::unimplemented,
                       "no codec of this server serves that content-subtype");
   }
@@ -288,14 +311,14 @@ void grpc_call(Http2Session& h, Stream& s) {
   if (const grpc::MessageError e = grpc::unary_message(s.body.readable(), message);
       e != grpc::MessageError::ok) {
     x.error(ErrorKind::grpc_bad_message);
-    x.count(Wire::http2, Route::rpc, Outcome::bad_body);
+    x.count(matrix::Framing::http2, Route::rpc, Outcome::bad_body);
     return grpc_error(
         h, s, e == grpc::MessageError::compressed ? grpc::Status::internal : grpc::Status::invalid_argument,
         grpc::describe(e));
   }
   Outcome outcome;
   const Reply reply = x.routes.handle_routed(Route::rpc, body_type, message, outcome);
-  x.count(Wire::http2, Route::rpc, outcome);
+  x.count(matrix::Framing::http2, Route::rpc, outcome);
   switch (reply_head(reply.kind).status) {
     case 200: {
       s.grpc_trailers = true;
@@ -326,13 +349,13 @@ void dispatch(Http2Session& h, Stream& s) {
   const std::string_view method = s.method(), content_type = s.content_type();
   if (grpc::is_grpc(content_type)) {
     if (method == "POST") return grpc_call(h, s);
-    x.count(Wire::http2, Route::other, Outcome::method_not_allowed);
+    x.count(matrix::Framing::http2, Route::other, Outcome::method_not_allowed);
     return respond(h, s, {ReplyKind::post_only, zap::as_bytes("method not allowed")});
   }
   Route route;
   Outcome outcome;
   const Reply reply = x.routes.handle(method, s.path(), content_type, s.body.readable(), route, outcome);
-  x.count(Wire::http2, route, outcome);
+  x.count(matrix::Framing::http2, route, outcome);
   respond(h, s, reply);
 }
 

@@ -10,10 +10,10 @@ namespace server {
 namespace {
 std::string_view text(record::Bytes b) { return {reinterpret_cast<const char*>(b.data()), b.size()}; }
 
-void count(Context& x, Wire w, Route route, Outcome outcome) { x.count(w, route, outcome); }
+void count(Context& x, matrix::Framing w, Route route, Outcome outcome) { x.count(w, route, outcome); }
 
 // The routes answer one request; its route and outcome are counted.
-Reply answer(Context& x, Wire w, std::string_view method, std::string_view target,
+Reply answer(Context& x, matrix::Framing w, std::string_view method, std::string_view target,
              std::string_view content_type, record::Bytes body, Outcome& outcome) {
   Route route;
   const Reply reply = x.routes.handle(method, target, content_type, body, route, outcome);
@@ -84,7 +84,7 @@ std::size_t Http1Wire::step(Context& x, Conn& c) {
   if (c.in.size() < req.message_bytes()) return 0;  // the body is still arriving
   const record::Bytes body{c.in.readable().data() + req.head_bytes, req.content_length};
   Outcome outcome;
-  const Reply reply = answer(x, kWire, req.method, req.target, req.content_type, body, outcome);
+  const Reply reply = answer(x, kFraming, req.method, req.target, req.content_type, body, outcome);
   x.http_replies[static_cast<int>(reply.kind)][req.close].append(c.out, text(reply.body));
   if (req.close) c.closing = true;
   return req.message_bytes();
@@ -125,7 +125,7 @@ std::size_t ZapHttpWire::step(Context& x, Conn& c) {
   }
   const std::string_view content_type = req.headers.find("Content-Type").value_or(std::string_view{});
   Outcome outcome;
-  const Reply reply = answer(x, kWire, req.method, req.target, content_type, req.body, outcome);
+  const Reply reply = answer(x, kFraming, req.method, req.target, content_type, req.body, outcome);
   if (!x.zap_replies[static_cast<int>(reply.kind)].append(c.out, reply.body, x.limits.max_frame_bytes))
     x.zap_replies[static_cast<int>(ReplyKind::too_large)].append(
         c.out, over_frame_limit(x, outcome, reply.body.size()));
@@ -147,6 +147,16 @@ static_assert(
       return true;
     }(),
     "a content type of codecs.table has no ZAP-RPC body code (net::zaprpc::kBodyContentTypes)");
+static_assert(
+    [] {
+      for (const std::string_view type : rpc::kBodyContentTypes) {
+        bool found = false;
+        for (const record::table::Row& row : record::table::kRows) found |= row.content_type == type;
+        if (!found) return false;
+      }
+      return true;
+    }(),
+    "net::zaprpc::kBodyContentTypes names a content type that codecs.table does not have");
 
 // Appends the response frame of one call: its status, PromiseID and body.
 // An answer whose frame would be over the frame limit is the same clean 500
@@ -167,7 +177,7 @@ void respond(Context& x, Conn& c, std::uint32_t promise, const Reply& reply, Out
 // an unknown method, a stream): counted as a request of Route::other.
 void refuse(Context& x, Conn& c, std::uint32_t promise, ReplyKind kind, std::string_view why,
             Outcome outcome) {
-  count(x, Wire::zap_rpc, Route::other, outcome);
+  count(x, matrix::Framing::zap_rpc, Route::other, outcome);
   respond(x, c, promise, {kind, zap::as_bytes(why)}, outcome);
 }
 
@@ -190,7 +200,7 @@ void call(Context& x, Conn& c, const rpc::Request& req) {
                                                   : Route::logs;
   Outcome outcome;
   const Reply reply = x.routes.handle_routed(route, m.content_type, req.payload, outcome);
-  count(x, Wire::zap_rpc, route, outcome);
+  count(x, matrix::Framing::zap_rpc, route, outcome);
   respond(x, c, req.promise, reply, outcome);
 }
 }  // namespace

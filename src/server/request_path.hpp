@@ -50,7 +50,7 @@ struct Http2ThreadDelete {
 // A server connection: the core's connection (socket, buffers, interest set)
 // and what the limits and the backpressure need to know of it.
 struct Conn : net::Connection {
-  explicit Conn(Wire w) : net::Connection(16 * 1024, 16 * 1024, static_cast<std::uint8_t>(w)) {}
+  explicit Conn(matrix::Framing w) : net::Connection(16 * 1024, 16 * 1024, static_cast<std::uint8_t>(w)) {}
   std::int64_t last_active_ms = 0;
   std::int64_t head_since_ms = 0;  // when the incomplete request in `in` began; 0: none
   std::size_t scan_hint = 0;       // HTTP: where to resume looking for the end of the head
@@ -67,9 +67,9 @@ struct Conn : net::Connection {
 struct Context {
   explicit Context(const Config& config);
   void error(ErrorKind k) { ++counters.errors[static_cast<int>(k)]; }
-  // One request of wire w answered: its route and outcome are counted.
-  void count(Wire w, Route route, Outcome outcome) {
-    ++counters.requests[static_cast<int>(w)][static_cast<int>(route)];
+  // One request on a listener of framing f answered: its route and outcome are counted.
+  void count(matrix::Framing f, Route route, Outcome outcome) {
+    ++counters.requests[matrix::index(f)][static_cast<int>(route)];
     ++counters.outcomes[static_cast<int>(outcome)];
   }
   // The HTTP Date value (the worker's tick, once a second): the prepared
@@ -101,7 +101,7 @@ struct Context {
 // it); timed_out() answers a request not complete in time.
 
 struct Http1Wire {
-  static constexpr Wire kWire = Wire::http;
+  static constexpr matrix::Framing kFraming = matrix::Framing::http1;
   static constexpr std::uint32_t kMaxCallsInFlight = 0;  // in order: only the byte cap applies
   static std::size_t read_cap(const Limits& l) { return l.max_header_bytes + l.max_body_bytes + 4096; }
   static std::size_t step(Context& x, Conn& c);
@@ -109,7 +109,7 @@ struct Http1Wire {
 };
 
 struct ZapHttpWire {
-  static constexpr Wire kWire = Wire::zap;
+  static constexpr matrix::Framing kFraming = matrix::Framing::zap_http;
   static constexpr std::uint32_t kMaxCallsInFlight = 0;
   static std::size_t read_cap(const Limits& l) {
     return std::size_t{l.max_frame_bytes} + net::zaphttp::kPrefixBytes;
@@ -124,7 +124,7 @@ struct ZapHttpWire {
 // a response, a stream message) is consumed and counted, and the connection
 // goes on; a bad length or direction byte closes it without a reply.
 struct ZapRpcWire {
-  static constexpr Wire kWire = Wire::zap_rpc;
+  static constexpr matrix::Framing kFraming = matrix::Framing::zap_rpc;
   static constexpr std::uint32_t kMaxCallsInFlight = server::kMaxCallsInFlight;
   static std::size_t read_cap(const Limits& l) {
     return std::size_t{l.max_frame_bytes} + net::zaprpc::kPrefixBytes;
@@ -141,7 +141,7 @@ struct ZapRpcWire {
 // bounds the streams (SETTINGS_MAX_CONCURRENT_STREAMS); `out` has the byte
 // cap of every wire. Its answer_ready() is its own (below).
 struct Http2Wire {
-  static constexpr Wire kWire = Wire::http2;
+  static constexpr matrix::Framing kFraming = matrix::Framing::http2;
   static constexpr std::uint32_t kMaxCallsInFlight = 0;  // streams: nghttp2's bound; `out`: the byte cap
   // Input is fed to nghttp2 in slices of this much, with the answers of each
   // slice appended to `out` before the next, so the output cap is checked
@@ -190,11 +190,11 @@ void answer_ready<Http2Wire>(Context& x, Conn& c, std::int64_t now_ms);
 // wire, per event or per housekeeping visit, never per request.
 template <class F>
 void with_wire(const Conn& c, F&& f) {
-  if (c.wire == static_cast<std::uint8_t>(Wire::http))
+  if (c.wire == static_cast<std::uint8_t>(matrix::Framing::http1))
     f.template operator()<Http1Wire>();
-  else if (c.wire == static_cast<std::uint8_t>(Wire::zap))
+  else if (c.wire == static_cast<std::uint8_t>(matrix::Framing::zap_http))
     f.template operator()<ZapHttpWire>();
-  else if (c.wire == static_cast<std::uint8_t>(Wire::zap_rpc))
+  else if (c.wire == static_cast<std::uint8_t>(matrix::Framing::zap_rpc))
     f.template operator()<ZapRpcWire>();
   else
     f.template operator()<Http2Wire>();

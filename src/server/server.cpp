@@ -56,7 +56,7 @@ std::string_view describe(ErrorKind k) noexcept {
 
 void Counters::add(const Counters& o) {
   connections += o.connections;
-  for (int w = 0; w < static_cast<int>(Wire::count_); ++w)
+  for (std::size_t w = 0; w < matrix::kFramings.size(); ++w)
     for (int r = 0; r < static_cast<int>(Route::count_); ++r) requests[w][r] += o.requests[w][r];
   for (int i = 0; i < static_cast<int>(Outcome::count_); ++i) outcomes[i] += o.outcomes[i];
   for (int i = 0; i < static_cast<int>(ErrorKind::count_); ++i) errors[i] += o.errors[i];
@@ -92,7 +92,7 @@ class Worker {
     conns_.for_each([this](Conn* c) { destroy(c); });
   }
 
-  void add_listener(int fd, Wire w) {
+  void add_listener(int fd, matrix::Framing w) {
     listeners_.push_back(std::make_unique<net::Listener>(fd, static_cast<std::uint8_t>(w)));
     loop_.add(fd, EPOLLIN, listeners_.back().get());
   }
@@ -133,7 +133,7 @@ class Worker {
     net::accept_all(
         l, &limit_,
         [&](int fd) {
-          Conn* c = new Conn(static_cast<Wire>(l.wire));  // per connection, never per request
+          Conn* c = new Conn(static_cast<matrix::Framing>(l.wire));  // per connection, never per request
           c->fd = fd;
           c->last_active_ms = loop_.now_ms();
           c->events = EPOLLIN | EPOLLRDHUP;
@@ -149,7 +149,7 @@ class Worker {
           }
           conns_.push(c);
           ++x_.counters.connections;
-          if (c->wire == static_cast<std::uint8_t>(Wire::http2)) {
+          if (c->wire == static_cast<std::uint8_t>(matrix::Framing::http2)) {
             // The session, and its SETTINGS out at once: h2c with prior
             // knowledge lets the server speak first.
             if (!Http2Wire::open(x_, *c)) {
@@ -343,8 +343,7 @@ Server::Server(Config config)
   if (config_.threads == 0) config_.threads = 1;
   for (unsigned t = 0; t < config_.threads; ++t)
     pool_->add(std::make_unique<Worker>(config_, limit_), net::cpu_for(config_.cpus, t));
-  for (int wire = 0; wire < static_cast<int>(Wire::count_); ++wire) {
-    const Wire w = static_cast<Wire>(wire);
+  for (const matrix::Framing w : kListenerFramings) {
     for (Endpoint ep : config_.endpoints(w)) {
       pool_->for_each([&](Worker& worker) {
         std::uint16_t port = 0;
@@ -352,7 +351,7 @@ Server::Server(Config config)
         ep.port = port;  // the other workers join the port the first one got
         worker.add_listener(fd, w);
       });
-      bound_[static_cast<int>(w)].push_back(ep);
+      bound_[matrix::index(w)].push_back(ep);
     }
   }
 }

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "matrix/matrix.hpp"
 #include "net/connection.hpp"
 #include "net/pool.hpp"
 #include "record/registry.hpp"
@@ -21,7 +22,16 @@
 
 namespace server {
 
-enum class Wire : std::uint8_t { http = 0, zap, zap_rpc, http2, count_ };
+// The framings a server listens on, in the order of its startup lines: an
+// HTTP/2 listener serves HTTP/2 and gRPC alike, the floor has its own server
+// (server/floor.hpp).
+inline constexpr std::array kListenerFramings{matrix::Framing::http1, matrix::Framing::zap_http,
+                                              matrix::Framing::zap_rpc, matrix::Framing::http2};
+// The listener that serves a framing: grpc's is http2's; raw_tcp has none
+// here (the floor's), and is given back as it is.
+constexpr matrix::Framing listener_of(matrix::Framing f) noexcept {
+  return f == matrix::Framing::grpc ? matrix::Framing::http2 : f;
+}
 
 // What a connection holds when it stops reading for backpressure (Config::on_hold).
 struct HoldReport {
@@ -52,9 +62,12 @@ struct Config {
   std::vector<Endpoint> zap;
   std::vector<Endpoint> zap_rpc;
   std::vector<Endpoint> http2;  // h2c with prior knowledge; gRPC calls are served on the same listeners
-  // The listeners of one wire: http, zap, zap_rpc or http2 above.
-  std::vector<Endpoint>& endpoints(Wire w) {
-    return w == Wire::http ? http : w == Wire::zap ? zap : w == Wire::zap_rpc ? zap_rpc : http2;
+  // The listeners of one framing of kListenerFramings: http, zap, zap_rpc or http2 above.
+  std::vector<Endpoint>& endpoints(matrix::Framing f) {
+    return f == matrix::Framing::http1      ? http
+           : f == matrix::Framing::zap_http ? zap
+           : f == matrix::Framing::zap_rpc  ? zap_rpc
+                                            : http2;
   }
   const record::CodecInfo* json = nullptr;  // the JSON codec for application/json bodies
   // The codec answering each of their content types, in place of the default
@@ -109,7 +122,8 @@ std::string_view describe(ErrorKind k) noexcept;
 
 struct Counters {
   std::uint64_t connections = 0;
-  std::uint64_t requests[static_cast<int>(Wire::count_)][static_cast<int>(Route::count_)] = {};
+  // Per listener framing (matrix::index), per route; gRPC calls count as http2.
+  std::uint64_t requests[matrix::kFramings.size()][static_cast<int>(Route::count_)] = {};
   std::uint64_t outcomes[static_cast<int>(Outcome::count_)] = {};
   std::uint64_t errors[static_cast<int>(ErrorKind::count_)] = {};
   // Blocks nghttp2's allocator (the workers' net::h2::MemPool) took from
@@ -135,7 +149,9 @@ class Server {
   void stop();
 
   // The addresses actually bound (port 0 resolved), for messages and tests.
-  [[nodiscard]] const std::vector<Endpoint>& bound(Wire w) const { return bound_[static_cast<int>(w)]; }
+  [[nodiscard]] const std::vector<Endpoint>& bound(matrix::Framing f) const {
+    return bound_[matrix::index(f)];
+  }
   [[nodiscard]] Counters counters() const;
   // Connections open now, all workers (atomic; safe from any thread). Tests
   // use it to see hostile connections closed and the limit's headroom.
@@ -143,7 +159,7 @@ class Server {
 
  private:
   Config config_;
-  std::vector<Endpoint> bound_[static_cast<int>(Wire::count_)];
+  std::vector<Endpoint> bound_[matrix::kFramings.size()];
   net::ConnectionLimit limit_;  // shared by the workers: Limits::max_connections
   std::unique_ptr<net::Pool<Worker>> pool_;
 };

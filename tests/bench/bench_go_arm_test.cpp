@@ -21,9 +21,9 @@
 namespace {
 
 namespace fs = std::filesystem;
-using bench::Arm;
-using bench::Framing;
-using bench::Scenario;
+using matrix::Arm;
+using matrix::Framing;
+using matrix::Scenario;
 
 constexpr const char* kCapabilities =
     R"({"go_version":"go1.26.8","modules":{"github.com/goccy/go-json":"v0.12.0"},)"
@@ -159,13 +159,13 @@ TEST(bench_go_arm, child_specs) {
   bench::GoArm arm;
   arm.binary = "/x/zapbench-go";
   const bench::ChildSpec serve =
-      bench::go_server_spec(arm, Arm::go_nethttp, bench::Framing::http1, "stdlib", {0, 1});
+      bench::go_server_spec(arm, Arm::go_nethttp, matrix::Framing::http1, "stdlib", {0, 1});
   EXPECT_EQ(serve.argv, (std::vector<std::string>{"/x/zapbench-go", "serve", "--http", "127.0.0.1:0", "--fw",
                                                   "nethttp", "--json", "stdlib"}));
   EXPECT_EQ(serve.env, (std::vector<std::string>{"GOMAXPROCS=2"}));
   EXPECT_TRUE(serve.ready_channel);
   // ZAP-HTTP: zap-proto/http's server, the reference's -transport zap.
-  EXPECT_EQ(bench::go_server_spec(arm, Arm::go_fasthttp, bench::Framing::zap_http, "goccy", {0}).argv,
+  EXPECT_EQ(bench::go_server_spec(arm, Arm::go_fasthttp, matrix::Framing::zap_http, "goccy", {0}).argv,
             (std::vector<std::string>{"/x/zapbench-go", "serve", "--zap", "127.0.0.1:0", "--fw", "fasthttp",
                                       "--json", "goccy"}));
   const bench::ChildSpec micro = bench::go_micro_spec(arm, "/o/go.json", 0.2, 3, "Decode/", {1}, "/o/log");

@@ -80,7 +80,7 @@ TEST(bench_grpc_arm, the_real_server_is_ready_and_stops) {
   const bench::GrpcArm arm = bench::find_grpc_arm();
   ASSERT_TRUE(arm.runs()) << arm.unavailable;
   bench::Child child(bench::grpc_server_spec(arm, {}));
-  const std::vector<bench::ReadyListener> ready = child.wait_ready(60);  // a hang bound
+  const std::vector<proc::ReadyListener> ready = child.wait_ready(60);  // a hang bound
   ASSERT_EQ(ready.size(), 1u);
   EXPECT_EQ(ready[0].kind, "grpc");
   EXPECT_EQ(ready[0].host, "127.0.0.1");

@@ -37,7 +37,7 @@ class bench_load_command_run : public ::testing::Test {
   std::uint16_t start(std::vector<std::string> args, const std::string& kind) {
     args.insert(args.begin(), ZAPBENCH_BIN);
     server_.emplace(bench::ChildSpec{args, {}, (dir_ / "server.log").string(), true, {}});
-    for (const bench::ReadyListener& l : server_->wait_ready(zaptest::kHangS))
+    for (const proc::ReadyListener& l : server_->wait_ready(zaptest::kHangS))
       if (l.kind == kind) return l.port;
     ADD_FAILURE() << "no " << kind << " listener announced:\n" << zaptest::read_text(dir_ / "server.log");
     return 0;
@@ -55,7 +55,7 @@ class bench_load_command_run : public ::testing::Test {
   }
 
   void expect_same(const load::Options& a, const load::Options& b) {
-    EXPECT_EQ(a.wire, b.wire);
+    EXPECT_EQ(a.framing, b.framing);
     EXPECT_EQ(a.host, b.host);
     EXPECT_EQ(a.port, b.port);
     EXPECT_EQ(a.connections, b.connections);
@@ -67,12 +67,12 @@ class bench_load_command_run : public ::testing::Test {
     EXPECT_EQ(a.timeout_ms, b.timeout_ms);
     EXPECT_EQ(a.floor_request_bytes, b.floor_request_bytes);
     EXPECT_EQ(a.floor_response_bytes, b.floor_response_bytes);
-    if (a.wire != load::Wire::floor) {
+    if (a.framing != matrix::Framing::raw_tcp) {
       EXPECT_EQ(a.scenario, b.scenario);
-      if (a.scenario != load::Scenario::hello) {
+      if (a.scenario != matrix::Scenario::hello) {
         EXPECT_EQ(a.body, b.body);
       }
-      if (a.scenario == load::Scenario::logs) {
+      if (a.scenario == matrix::Scenario::logs) {
         EXPECT_EQ(a.logs, b.logs);
       }
     }
@@ -95,7 +95,7 @@ TEST_F(bench_load_command_run, serve_cells_round_trip) {
   o.timeout_ms = 4000;
   expect_same(o, round_trip(o).options);  // hello over HTTP/1.1
 
-  o.scenario = load::Scenario::rpc;
+  o.scenario = matrix::Scenario::rpc;
   o.body = &record::default_json_codec();
   expect_same(o, round_trip(o).options);  // rpc, JSON body
 
@@ -103,7 +103,7 @@ TEST_F(bench_load_command_run, serve_cells_round_trip) {
   o.rate_per_s = 2000.5;
   expect_same(o, round_trip(o).options);  // rpc, ZAP body, open loop
 
-  o.scenario = load::Scenario::logs;
+  o.scenario = matrix::Scenario::logs;
   o.logs = 37;
   o.rate_per_s = 0;
   const bench::LoadReport logs = round_trip(o);  // logs, N = 37, ZAP body
@@ -113,7 +113,7 @@ TEST_F(bench_load_command_run, serve_cells_round_trip) {
 
 TEST_F(bench_load_command_run, floor_cells_round_trip) {
   load::Options o;
-  o.wire = load::Wire::floor;
+  o.framing = matrix::Framing::raw_tcp;
   o.port =
       start({"floor", "--listen", "127.0.0.1:0", "--request-bytes", "10", "--response-bytes", "7"}, "floor");
   ASSERT_NE(o.port, 0);
@@ -143,7 +143,7 @@ TEST(bench_load_command, args_spell_the_loader_flags) {
       (std::vector<std::string>{"--framing", "http", "--addr", "127.0.0.1:8080", "--scenario", "hello", "-c",
                                 "10", "-p", "1", "-t", "1", "--cpus", "1,2,3", "-d", "10", "--warmup", "1"}));
   o.cpus.clear();
-  o.scenario = load::Scenario::logs;
+  o.scenario = matrix::Scenario::logs;
   o.logs = 10'000;
   o.body = record::find_codec("zap");
   EXPECT_EQ(bench::load_args(o, ""),

@@ -58,10 +58,10 @@ void expect_same_result(const load::Result& a, const load::Result& b) {
 
 TEST(bench_load_result, rpc_json_round_trips_with_every_bucket) {
   load::Options o;
-  o.wire = load::Wire::zap;
+  o.framing = matrix::Framing::zap_http;
   o.host = "127.0.0.1";
   o.port = 9999;
-  o.scenario = load::Scenario::rpc;
+  o.scenario = matrix::Scenario::rpc;
   o.body = &record::default_json_codec();
   o.connections = 16;
   o.threads = 2;
@@ -72,7 +72,7 @@ TEST(bench_load_result, rpc_json_round_trips_with_every_bucket) {
   o.timeout_ms = 750;
   const load::Result r = sample_result();
   const bench::LoadReport back = bench::parse_load_result(bench::load_result_json(o, r));
-  EXPECT_EQ(back.options.wire, o.wire);
+  EXPECT_EQ(back.options.framing, o.framing);
   EXPECT_EQ(back.options.host, o.host);
   EXPECT_EQ(back.options.port, o.port);
   EXPECT_EQ(back.options.scenario, o.scenario);
@@ -89,33 +89,33 @@ TEST(bench_load_result, rpc_json_round_trips_with_every_bucket) {
 
 TEST(bench_load_result, floor_and_zap_bodies_round_trip) {
   load::Options floor;
-  floor.wire = load::Wire::floor;
+  floor.framing = matrix::Framing::raw_tcp;
   floor.floor_request_bytes = 82;
   floor.floor_response_bytes = 80;
   load::Result r = sample_result();
   r.stopped = true;
   const bench::LoadReport f = bench::parse_load_result(bench::load_result_json(floor, r));
-  EXPECT_EQ(f.options.wire, load::Wire::floor);
+  EXPECT_EQ(f.options.framing, matrix::Framing::raw_tcp);
   EXPECT_EQ(f.options.floor_request_bytes, 82u);
   EXPECT_EQ(f.options.floor_response_bytes, 80u);
   EXPECT_EQ(f.options.body, nullptr);
   expect_same_result(r, f.result);
 
   load::Options zap;
-  zap.wire = load::Wire::http;
-  zap.scenario = load::Scenario::rpc;
+  zap.framing = matrix::Framing::http1;
+  zap.scenario = matrix::Scenario::rpc;
   zap.body = record::find_codec("zap");
   const bench::LoadReport z = bench::parse_load_result(bench::load_result_json(zap, load::Result{}));
   EXPECT_EQ(z.options.body, record::find_codec("zap"));
-  EXPECT_EQ(z.options.scenario, load::Scenario::rpc);
+  EXPECT_EQ(z.options.scenario, matrix::Scenario::rpc);
   EXPECT_EQ(z.result.latency.count(), 0u);
 }
 
 // The logs scenario carries N; the file says the response bytes per second (derived, not read back).
 TEST(bench_load_result, logs_round_trips_with_its_n_and_says_mb_per_s) {
   load::Options o;
-  o.wire = load::Wire::zap;
-  o.scenario = load::Scenario::logs;
+  o.framing = matrix::Framing::zap_http;
+  o.scenario = matrix::Scenario::logs;
   o.logs = 10'000;
   o.body = record::find_codec("zap");
   const load::Result r = sample_result();
@@ -127,7 +127,7 @@ TEST(bench_load_result, logs_round_trips_with_its_n_and_says_mb_per_s) {
   EXPECT_DOUBLE_EQ(j.at("received_mb_per_s").get<double>(), 170.0 * 1000 / 1.25 / 1e6);
   EXPECT_DOUBLE_EQ(r.received_mb_per_s(), 170.0 * 1000 / 1.25 / 1e6);
   const bench::LoadReport back = bench::parse_load_result(text);
-  EXPECT_EQ(back.options.scenario, load::Scenario::logs);
+  EXPECT_EQ(back.options.scenario, matrix::Scenario::logs);
   EXPECT_EQ(back.options.logs, 10'000u);
   EXPECT_EQ(back.options.body, record::find_codec("zap"));
   expect_same_result(r, back.result);
@@ -136,23 +136,22 @@ TEST(bench_load_result, logs_round_trips_with_its_n_and_says_mb_per_s) {
   nlohmann::ordered_json rpc = nlohmann::ordered_json::parse(bench::load_result_json(load::Options{}, r));
   EXPECT_EQ(rpc.at("logs"), 0);
   rpc.erase("logs");
-  EXPECT_EQ(bench::parse_load_result(rpc.dump()).options.scenario, load::Scenario::hello);
+  EXPECT_EQ(bench::parse_load_result(rpc.dump()).options.scenario, matrix::Scenario::hello);
 }
 
 // The zap-rpc framing by its name, with its unknown_promise count; a file from before it has no
 // unknown_promise and still reads (as 0).
 TEST(bench_load_result, zap_rpc_round_trips_with_its_unknown_promise_count) {
   load::Options o;
-  o.wire = load::Wire::zap_rpc;
-  o.scenario = load::Scenario::rpc;
+  o.framing = matrix::Framing::zap_rpc;
+  o.scenario = matrix::Scenario::rpc;
   o.body = record::find_codec("zap");
   load::Result r = sample_result();
   r.errors[static_cast<int>(load::ErrorKind::unknown_promise)] = 3;
   const std::string text = bench::load_result_json(o, r);
-  EXPECT_EQ(bench::framing_name(load::Wire::zap_rpc), "zap-rpc");
   EXPECT_NE(text.find("\"framing\": \"zap-rpc\""), std::string::npos) << text.substr(0, 400);
   const bench::LoadReport back = bench::parse_load_result(text);
-  EXPECT_EQ(back.options.wire, load::Wire::zap_rpc);
+  EXPECT_EQ(back.options.framing, matrix::Framing::zap_rpc);
   expect_same_result(r, back.result);
 
   nlohmann::ordered_json old =
@@ -195,7 +194,7 @@ TEST(bench_load_result, damage_names_the_member) {
   j.erase("responses");
   EXPECT_EQ(error_of(j.dump()), "load result: responses: missing");
   load::Options logs;
-  logs.scenario = load::Scenario::logs;
+  logs.scenario = matrix::Scenario::logs;
   logs.body = record::find_codec("zap");
   j = nlohmann::ordered_json::parse(bench::load_result_json(logs, sample_result()));
   j["logs"] = 0;
@@ -243,10 +242,10 @@ std::string merge_error(const std::vector<bench::LoadReport>& reports,
 
 load::Options rpc_options() {
   load::Options o;
-  o.wire = load::Wire::zap;
+  o.framing = matrix::Framing::zap_http;
   o.host = "10.0.0.1";
   o.port = 8080;
-  o.scenario = load::Scenario::rpc;
+  o.scenario = matrix::Scenario::rpc;
   o.body = record::find_codec("zap");
   o.pipeline = 4;
   o.duration_s = 2.5;
@@ -393,9 +392,9 @@ TEST(bench_load_result_merge, a_differing_option_names_the_member_and_both_names
     change(o);
     return merge_error({a, via_file(o, sample_result())}, {"A.json", "B.json"});
   };
-  EXPECT_EQ(differing([](load::Options& o) { o.wire = load::Wire::http; }),
+  EXPECT_EQ(differing([](load::Options& o) { o.framing = matrix::Framing::http1; }),
             "B.json: framing http, A.json: zap");
-  EXPECT_EQ(differing([](load::Options& o) { o.scenario = load::Scenario::hello; }),
+  EXPECT_EQ(differing([](load::Options& o) { o.scenario = matrix::Scenario::hello; }),
             "B.json: scenario hello, A.json: rpc");
   EXPECT_EQ(differing([](load::Options& o) { o.body = &record::default_json_codec(); }),
             "B.json: body " + std::string(record::default_json_codec().name) + ", A.json: zap");
@@ -410,14 +409,14 @@ TEST(bench_load_result_merge, a_differing_option_names_the_member_and_both_names
             "B.json: addr 10.0.0.1:8081, A.json: 10.0.0.1:8080");
   // The logs scenario's N, and the floor's byte counts.
   load::Options logs = base;
-  logs.scenario = load::Scenario::logs;
+  logs.scenario = matrix::Scenario::logs;
   logs.logs = 100;
   load::Options logs_1000 = logs;
   logs_1000.logs = 1000;
   EXPECT_EQ(merge_error({via_file(logs, load::Result{}), via_file(logs_1000, load::Result{})}, {"h1", "h2"}),
             "h2: logs 1000, h1: 100");
   load::Options floor;
-  floor.wire = load::Wire::floor;
+  floor.framing = matrix::Framing::raw_tcp;
   floor.floor_request_bytes = 82;
   floor.floor_response_bytes = 80;
   load::Options floor_big = floor;
@@ -440,7 +439,7 @@ TEST(bench_load_result_merge, a_differing_option_names_the_member_and_both_names
   summed.cpus = {3};
   EXPECT_EQ(merge_error({a, via_file(summed, load::Result{})}, {"A", "B"}), "(no error)");
   load::Options floor_rpc = floor;
-  floor_rpc.scenario = load::Scenario::rpc;  // the floor has no scenario
+  floor_rpc.scenario = matrix::Scenario::rpc;  // the floor has no scenario
   EXPECT_EQ(merge_error({{floor, load::Result{}}, {floor_rpc, load::Result{}}}, {"A", "B"}), "(no error)");
 }
 

@@ -103,7 +103,7 @@ class bench_loaders : public ::testing::Test {
     dir_ = scratch_->path();
     std::vector<std::string> argv = {ZAPBENCH_BIN, "serve", "--http", "127.0.0.1:0"};
     server_.emplace(bench::ChildSpec{argv, {}, (dir_ / "server.log").string(), true, {}});
-    for (const bench::ReadyListener& l : server_->wait_ready(zaptest::kHangS))
+    for (const proc::ReadyListener& l : server_->wait_ready(zaptest::kHangS))
       if (l.kind == "http") port_ = l.port;
     ASSERT_NE(port_, 0) << zaptest::read_text(dir_ / "server.log");
   }

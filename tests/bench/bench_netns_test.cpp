@@ -41,8 +41,8 @@ class bench_netns : public ::testing::Test {
   void SetUp() override {
     if (geteuid() != 0) GTEST_SKIP() << "the namespace mode needs root";
     if (access("/usr/sbin/sshd", X_OK) != 0) GTEST_SKIP() << "no /usr/sbin/sshd (openssh-server)";
-    if (bench::find_program("nc").empty()) GTEST_SKIP() << "no nc (netcat-openbsd)";
-    ip_ = bench::find_program("ip");
+    if (proc::find_program("nc").empty()) GTEST_SKIP() << "no nc (netcat-openbsd)";
+    ip_ = proc::find_program("ip");
     ASSERT_FALSE(ip_.empty());
     scratch_.emplace("netns_test");
   }
@@ -63,7 +63,7 @@ class bench_netns : public ::testing::Test {
   // A command on a host over the mode's ssh config (ssh_argv: the run's own options).
   Ran over_ssh(const bench::NetnsHosts& h, const std::string& host, const std::vector<std::string>& remote) {
     bench::SshConfig ssh = h.ssh();
-    ssh.program = bench::find_program(ssh.program);  // a ChildSpec's argv[0] is a path
+    ssh.program = proc::find_program(ssh.program);  // a ChildSpec's argv[0] is a path
     return run(bench::ssh_argv(ssh, host, remote));
   }
   void make_namespace_by_hand(const std::string& ns) {
@@ -204,7 +204,7 @@ TEST_F(bench_netns, a_rate_installs_a_qdisc_on_every_hosts_veth) {
   EXPECT_EQ(h.link(),
             netem ? "netns veth+bridge, netem rate 100mbit" : "netns veth+bridge, tbf rate 100mbit");
   for (const std::string& ns : h.namespaces()) {
-    const Ran r = run({bench::find_program("tc"), "-n", ns, "qdisc", "show", "dev", "eth0"});
+    const Ran r = run({proc::find_program("tc"), "-n", ns, "qdisc", "show", "dev", "eth0"});
     ASSERT_TRUE(r.status.ok()) << r.output;
     EXPECT_NE(r.output.find(netem ? "qdisc netem" : "qdisc tbf"), std::string::npos)
         << ns << ": " << r.output;
@@ -226,7 +226,7 @@ TEST_F(bench_netns, a_delay_needs_netem_and_is_refused_with_the_reason_where_the
   if (h) {  // a kernel with sch_netem: the delay and the rate in one netem qdisc
     EXPECT_EQ(h->link(), "netns veth+bridge, netem delay 1.5ms rate 1gbit");
     for (const std::string& ns : h->namespaces()) {
-      const Ran r = run({bench::find_program("tc"), "-n", ns, "qdisc", "show", "dev", "eth0"});
+      const Ran r = run({proc::find_program("tc"), "-n", ns, "qdisc", "show", "dev", "eth0"});
       EXPECT_NE(r.output.find("qdisc netem"), std::string::npos) << ns << ": " << r.output;
       EXPECT_NE(r.output.find("delay 1.5ms"), std::string::npos) << ns << ": " << r.output;
     }

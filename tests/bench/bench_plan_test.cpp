@@ -16,9 +16,9 @@
 
 namespace {
 
-using bench::Arm;
-using bench::Framing;
-using bench::Scenario;
+using matrix::Arm;
+using matrix::Framing;
+using matrix::Scenario;
 
 // The logs exchange's byte counts grow with N, as ZAP's answer does.
 bench::ExchangeBytes fake_floor(Scenario s, unsigned logs) {
@@ -79,7 +79,7 @@ TEST(bench_plan, quick_and_full_defaults) {
   EXPECT_EQ(full.connections, (std::vector<unsigned>{1, 16, 125, 1000}));
   EXPECT_FALSE(full.chosen_cells);
   EXPECT_TRUE(full.micro_filter.empty());
-  EXPECT_EQ(full.arms, std::vector<Arm>(bench::kArms.begin(), bench::kArms.end()));
+  EXPECT_EQ(full.arms, std::vector<Arm>(matrix::kArms.begin(), matrix::kArms.end()));
   EXPECT_EQ(std::count(full.bodies.begin(), full.bodies.end(), "zap-fresh"), 0);
   std::size_t codecs = 0;  // every codec but zap-fresh (a benchmark variant of zap), available or not
   for (const record::CodecInfo& c : record::all_codecs()) codecs += c.name != "zap-fresh";
@@ -280,7 +280,7 @@ TEST(bench_plan, cells_in_run_order_with_unavailable_ones_kept) {
     want.emplace_back(cell);
   EXPECT_EQ(ids, want);
   for (const bench::CellPlan& c : cells)
-    if (bench::is_go_arm(c.cell.arm)) {
+    if (matrix::is_go_arm(c.cell.arm)) {
       EXPECT_NE(c.cell.unavailable.find("zapbench-go"), std::string::npos) << c.cell.unavailable;
     }
   EXPECT_EQ(cells.back().floor.request, 90u);
@@ -357,7 +357,7 @@ TEST(bench_plan, go_arms_serve_what_their_build_has) {
   EXPECT_EQ(serve.env, (std::vector<std::string>{"GOMAXPROCS=1"}));
   // The loader drives it like our server: HTTP/1.1, the body's C++ codec, every answer validated.
   const load::Options o = bench::load_options(p, rpc, 7777);
-  EXPECT_EQ(o.wire, load::Wire::http);
+  EXPECT_EQ(o.framing, matrix::Framing::http1);
   EXPECT_EQ(o.body, &record::default_json_codec());
 
   // One JSON body measures the Go server (it decodes them all with goccy): the first the run has.
@@ -417,7 +417,7 @@ TEST(bench_plan, logs_cells_per_n_with_the_floor_at_each_n) {
     EXPECT_NE(c.arm, Arm::go_fasthttp);
     ASSERT_TRUE(c.logs == 1 || c.logs == 100 || c.logs == 10'000);
     EXPECT_EQ(c.id().substr(0, c.id().find('/', c.id().find('/') + 1)),
-              std::string(bench::to_string(c.arm)) + "/logs-" + std::to_string(c.logs));
+              std::string(matrix::to_string(c.arm)) + "/logs-" + std::to_string(c.logs));
     const bool over = double(c.logs) * bench::kLogsBytesPerLogBound * c.connections * c.pipeline >
                       bench::kLogsInFlightBudgetBytes;
     if (c.arm == Arm::zapbench && c.body == without) {
@@ -448,7 +448,7 @@ TEST(bench_plan, logs_cells_per_n_with_the_floor_at_each_n) {
   EXPECT_EQ(zap.cell.id(), "zapbench/logs-10000/http/zap/c1/p16");
   EXPECT_EQ(bench::cell_label(zap.cell), "logs N=10000 zapbench http+zap c1 p16");
   const load::Options o = bench::load_options(p, zap, 5555);
-  EXPECT_EQ(o.scenario, load::Scenario::logs);
+  EXPECT_EQ(o.scenario, matrix::Scenario::logs);
   EXPECT_EQ(o.logs, 10'000u);
   EXPECT_EQ(o.body, record::find_codec("zap"));
   EXPECT_EQ(bench::server_spec(p, "/bin/zapbench", zap).argv,
@@ -482,16 +482,16 @@ TEST(bench_plan, children_command_lines) {
             (std::vector<std::string>{"/bin/zapbench", "floor", "--listen", "127.0.0.1:0", "--request-bytes",
                                       "82", "--response-bytes", "80", "--threads", "1", "--cpus", cpu}));
   const load::Options o = bench::load_options(p, cells[0], 5555);
-  EXPECT_EQ(o.wire, load::Wire::zap);
+  EXPECT_EQ(o.framing, matrix::Framing::zap_http);
   EXPECT_EQ(o.port, 5555);
-  EXPECT_EQ(o.scenario, load::Scenario::rpc);
+  EXPECT_EQ(o.scenario, matrix::Scenario::rpc);
   EXPECT_EQ(o.body, &record::default_json_codec());
   EXPECT_EQ(o.connections, 4u);
   EXPECT_EQ(o.pipeline, 2u);
   EXPECT_EQ(o.threads, 1u);
   EXPECT_EQ(o.cpus, q.loader_cpus);
   const load::Options f = bench::load_options(p, cells[1], 6666);
-  EXPECT_EQ(f.wire, load::Wire::floor);
+  EXPECT_EQ(f.framing, matrix::Framing::raw_tcp);
   EXPECT_EQ(f.floor_request_bytes, 82u);
   EXPECT_EQ(f.floor_response_bytes, 80u);
   EXPECT_EQ(bench::cell_label(cells[0].cell), "rpc zapbench zap+" + json + " c4 p2");
@@ -508,7 +508,7 @@ TEST(bench_plan, children_command_lines) {
             (std::vector<std::string>{"/bin/zapbench", "serve", "--zap-rpc", "127.0.0.1:0", "--threads", "1",
                                       "--cpus", cpu}));
   const load::Options ro = bench::load_options(rp, rpc_cells[0], 4444);
-  EXPECT_EQ(ro.wire, load::Wire::zap_rpc);
+  EXPECT_EQ(ro.framing, matrix::Framing::zap_rpc);
   EXPECT_EQ(ro.pipeline, 2u);
   EXPECT_EQ(ro.body, record::find_codec("zap"));
 }

@@ -128,7 +128,7 @@ class RemoteChildTest : public ::testing::Test {
 TEST_F(RemoteChildTest, ServesThenStopsWithItsCpuTime) {
   bench::RemoteChild rc(ssh_, "host1", spec({ZAPBENCH_BIN, "serve", "--http", "127.0.0.1:0"}, true));
   EXPECT_EQ(rc.host(), "host1");
-  const std::vector<bench::ReadyListener> ready = rc.wait_ready(zaptest::kHangS);
+  const std::vector<proc::ReadyListener> ready = rc.wait_ready(zaptest::kHangS);
   ASSERT_EQ(ready.size(), 1u) << zaptest::read_text(scratch_ / "remote.log");
   EXPECT_EQ(ready[0].kind, "http");
   EXPECT_EQ(ready[0].host, "127.0.0.1");
@@ -155,7 +155,7 @@ TEST_F(RemoteChildTest, TmpdirFilesPortAndWaitAccepting) {
                      "echo '{tmpdir} {port}' > \"$1\"\n"
                      "exec python3 -m http.server --bind 127.0.0.1 --directory '{tmpdir}' {port}\n"});
   bench::RemoteChild rc(ssh_, "host1", s);
-  const std::vector<bench::ReadyListener> ready = rc.wait_ready(zaptest::kHangS);
+  const std::vector<proc::ReadyListener> ready = rc.wait_ready(zaptest::kHangS);
   ASSERT_EQ(ready.size(), 1u) << zaptest::read_text(scratch_ / "remote.log");
   EXPECT_EQ(ready[0].kind, "http");
   EXPECT_EQ(ready[0].host, "0.0.0.0");

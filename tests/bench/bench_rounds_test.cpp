@@ -16,9 +16,9 @@
 
 namespace {
 
-using bench::Arm;
-using bench::Framing;
-using bench::Scenario;
+using matrix::Arm;
+using matrix::Framing;
+using matrix::Scenario;
 
 bench::CellPlan cell(Scenario s, const std::string& body, unsigned conns, unsigned depth) {
   bench::CellPlan cp;

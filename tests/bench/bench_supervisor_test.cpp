@@ -105,7 +105,7 @@ TEST_F(bench_supervisor_child, ready_channel_gives_every_listener_then_eof) {
   bench::Child c(sh(
       R"(fd=$2; eval "printf 'http 127.0.0.1:8080\nzap [::1]:9999\n' >&$fd"; eval "exec $fd>&-"; exec sleep 600)",
       true));
-  const std::vector<bench::ReadyListener> ready = c.wait_ready(zaptest::kHangS);
+  const std::vector<proc::ReadyListener> ready = c.wait_ready(zaptest::kHangS);
   ASSERT_EQ(ready.size(), 2u) << zaptest::read_text(dir_ / "log");
   EXPECT_EQ(ready[0].kind, "http");
   EXPECT_EQ(ready[0].host, "127.0.0.1");
@@ -196,26 +196,26 @@ TEST_F(bench_supervisor_child, destroying_a_child_kills_and_reaps_it) {
 }
 
 TEST(bench_supervisor, ready_lines_parse_strictly) {
-  EXPECT_TRUE(bench::parse_ready_line("floor 127.0.0.1:1"));
-  EXPECT_FALSE(bench::parse_ready_line("127.0.0.1:8080"));
-  EXPECT_FALSE(bench::parse_ready_line("http 127.0.0.1"));
-  EXPECT_FALSE(bench::parse_ready_line("http 127.0.0.1:"));
-  EXPECT_FALSE(bench::parse_ready_line("http 127.0.0.1:65536"));
-  EXPECT_FALSE(bench::parse_ready_line("http 127.0.0.1:80x"));
+  EXPECT_TRUE(proc::parse_ready_line("floor 127.0.0.1:1"));
+  EXPECT_FALSE(proc::parse_ready_line("127.0.0.1:8080"));
+  EXPECT_FALSE(proc::parse_ready_line("http 127.0.0.1"));
+  EXPECT_FALSE(proc::parse_ready_line("http 127.0.0.1:"));
+  EXPECT_FALSE(proc::parse_ready_line("http 127.0.0.1:65536"));
+  EXPECT_FALSE(proc::parse_ready_line("http 127.0.0.1:80x"));
 }
 
 TEST(bench_supervisor, announced_lines_parse_back_and_end_with_eof) {
-  const std::vector<bench::ReadyListener> sent = {{"http", "127.0.0.1", 8080}, {"zap", "::1", 9999}};
-  EXPECT_EQ(bench::ready_line(sent[1]), "zap [::1]:9999\n");
+  const std::vector<proc::ReadyListener> sent = {{"http", "127.0.0.1", 8080}, {"zap", "::1", 9999}};
+  EXPECT_EQ(proc::ready_line(sent[1]), "zap [::1]:9999\n");
   int fds[2];
   ASSERT_EQ(pipe(fds), 0);
-  EXPECT_TRUE(bench::announce_ready(fds[1], sent));  // and closes fds[1]
+  EXPECT_TRUE(proc::announce_ready(fds[1], sent));  // and closes fds[1]
   std::string text;
   char b[256];
   for (ssize_t n; (n = read(fds[0], b, sizeof b)) > 0;) text.append(b, std::size_t(n));  // ends: EOF
   close(fds[0]);
   EXPECT_EQ(text, "http 127.0.0.1:8080\nzap [::1]:9999\n");
-  const auto back = bench::parse_ready_line("zap [::1]:9999");
+  const auto back = proc::parse_ready_line("zap [::1]:9999");
   ASSERT_TRUE(back);
   EXPECT_EQ(back->host, "::1");
   EXPECT_EQ(back->port, 9999);

@@ -54,7 +54,7 @@ for c in $commands; do
   "$bin" help "$c" >"$work/help2_$c" 2>&1
   [ $? = 0 ] && cmp -s "$work/help_$c" "$work/help2_$c"; check "'zapbench help $c' is '$c --help'" $?
 done
-grep -q -- "^  --framing http|zap|zap-rpc|http2|grpc|floor$" "$work/help_load" && grep -q -- "^  -d, --duration DURATION " "$work/help_load" &&
+grep -q -- "^  --framing http|http2|grpc|zap|zap-rpc|tcp|floor$" "$work/help_load" && grep -q -- "^  -d, --duration DURATION " "$work/help_load" &&
   grep -q -- "^  -R, --rate RATE " "$work/help_load" && grep -q -- "^  --json CODEC  *use --body CODEC$" "$work/help_load"
 check "load --help: framing, units, the deprecated --json" $?
 "$bin" nonsense >/dev/null 2>"$work/err"
@@ -82,7 +82,7 @@ usage_error "load -d without a unit it knows" \
   "zapbench load: -d wants a duration > 0s (e.g. 10s, 500ms, 250us, 1m, 2h; a plain number is seconds), got '10x' (see 'zapbench load --help')" \
   load -d 10x
 usage_error "load --framing lists its choices" \
-  "zapbench load: --framing wants one of http, zap, zap-rpc, http2, grpc, floor, got 'tcp' (see 'zapbench load --help')" load --framing tcp
+  "zapbench load: --framing wants one of http, http2, grpc, zap, zap-rpc, tcp, floor, got 'udp' (see 'zapbench load --help')" load --framing udp
 usage_error "load --framing grpc takes the rpc scenario only" \
   "zapbench load: --framing grpc takes --scenario rpc only (hello and logs are no methods of zapbench.Eth) (see 'zapbench load --help')" \
   load --framing grpc --addr 127.0.0.1:1 --scenario hello
@@ -229,12 +229,9 @@ usage_error "instructions --requests 0" \
   grep -qx "zapbench load: --json is deprecated: use --body CODEC" "$work/err"
 check "load --wire and --json CODEC warn with the new spelling" $?
 
-"$bin" serve --http 127.0.0.1:0 >"$work/out" 2>"$work/serve_err" &
-pid=$!
-listening() { grep -q "http listening on" "$work/out" || ! kill -0 "$pid" 2>/dev/null; }
-await listening
-port=$(sed -n 's/.*http listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$work/out")
-[ -n "$port" ]; check "serve prints its port" $?
+start_ready "$work/out" "$work/serve_err" "$bin" serve --http 127.0.0.1:0
+port=$(ready_port http)
+[ -n "$port" ]; check "serve announces its port" $?
 "$bin" load --wire http --addr "127.0.0.1:$port" --scenario rpc --body json --json direct -c 1 -d 200ms --warmup 0 \
   --json-out "$work/old.json" >"$work/old.out" 2>"$work/old.err"
 rc=$?

@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -80,29 +81,62 @@ std::vector<std::string> cpus_for(bool server) {
 
 // ---- child processes -----------------------------------------------------------
 
-// A child process with stdout and stderr in files. The destructor kills (SIGKILL, by its own pid) and reaps
+// A child process with stdout and stderr in files and, for a server, a ready channel (`--ready-fd`: a
+// pipe it writes its listeners to and closes). The destructor kills (SIGKILL, by its own pid) and reaps
 // a child still running, so a failed assertion leaves nothing behind.
 class Child {
  public:
-  Child(std::vector<std::string> args, const fs::path& out, const fs::path& err) : out_(out) {
+  enum class Ready : bool { no, channel };
+  Child(std::vector<std::string> args, const fs::path& out, const fs::path& err, Ready ready = Ready::no)
+      : out_(out) {
+    int channel[2] = {-1, -1};
+    if (ready == Ready::channel) {
+      EXPECT_EQ(pipe2(channel, O_CLOEXEC), 0);
+      args.insert(args.end(), {"--ready-fd", std::to_string(kReadyFd)});
+    }
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (channel[1] >= 0) posix_spawn_file_actions_adddup2(&fa, channel[1], kReadyFd);  // dup2 clears CLOEXEC
     std::vector<char*> argv;
     for (std::string& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
     if (posix_spawn(&pid_, argv[0], &fa, nullptr, argv.data(), environ) != 0) pid_ = -1;
     posix_spawn_file_actions_destroy(&fa);
+    if (channel[1] >= 0) close(channel[1]);
+    ready_fd_ = channel[0];
     EXPECT_GT(pid_, 0) << "cannot start " << args[0];
   }
   Child(const Child&) = delete;
   Child& operator=(const Child&) = delete;
   ~Child() {
+    if (ready_fd_ >= 0) close(ready_fd_);
     if (pid_ > 0 && !code_) {
       kill(pid_, SIGKILL);
       waitpid(pid_, nullptr, 0);
     }
+  }
+
+  // The ready channel read to its end (the child announced every listener and closed it, or exited),
+  // bounded by `limit` (a hang bound): "KIND HOST:PORT" lines.
+  std::string wait_ready(std::chrono::milliseconds limit = zaptest::kHang) {
+    std::string text;
+    const auto end = std::chrono::steady_clock::now() + limit;
+    while (ready_fd_ >= 0 && std::chrono::steady_clock::now() < end) {
+      pollfd p{ready_fd_, POLLIN, 0};
+      if (::poll(&p, 1, 100) <= 0) continue;
+      char buf[512];
+      const ssize_t n = read(ready_fd_, buf, sizeof buf);
+      if (n > 0) {
+        text.append(buf, static_cast<std::size_t>(n));
+        continue;
+      }
+      if (n < 0 && errno == EINTR) continue;
+      close(ready_fd_);
+      ready_fd_ = -1;
+    }
+    return text;
   }
 
   [[nodiscard]] pid_t pid() const { return pid_; }
@@ -125,8 +159,10 @@ class Child {
   }
 
  private:
+  static constexpr int kReadyFd = 9;
   fs::path out_;
   pid_t pid_ = -1;
+  int ready_fd_ = -1;  // the read end of the ready channel; -1 without one or once read to its end
   std::optional<int> code_;
 };
 
@@ -163,17 +199,21 @@ struct Scratch : zaptest::Scratch {
   Scratch() : zaptest::Scratch("endurance") {}
 };
 
-// `zapbench serve` on 127.0.0.1:0 for both wires, one thread, pinned; the ports read from its stdout.
+// `zapbench serve` on 127.0.0.1:0 for both wires, one thread, pinned; the ports from its ready channel.
 struct Server {
   std::unique_ptr<Child> child;
   std::uint16_t http_port = 0;
   std::uint16_t zap_port = 0;
 };
 
-std::uint16_t port_after(const std::string& out, const std::string& what) {
-  const std::size_t at = out.find(what);
+// The port of the first listener of `kind` in ready-channel lines ("zap 127.0.0.1:4000"); 0 if none.
+std::uint16_t port_of(const std::string& ready, const std::string& kind) {
+  const std::size_t at = ("\n" + ready).find("\n" + kind + " ");
   if (at == std::string::npos) return 0;
-  return static_cast<std::uint16_t>(std::strtoul(out.c_str() + at + what.size(), nullptr, 10));
+  const std::size_t colon = ready.find(':', at);
+  return colon == std::string::npos
+             ? 0
+             : static_cast<std::uint16_t>(std::strtoul(ready.c_str() + colon + 1, nullptr, 10));
 }
 
 Server start_server(const Scratch& dir) {
@@ -181,15 +221,12 @@ Server start_server(const Scratch& dir) {
                                    "--zap",      "127.0.0.1:0", "--threads", "1"};
   for (std::string& a : cpus_for(true)) args.push_back(std::move(a));
   Server s;
-  s.child = std::make_unique<Child>(args, dir / "serve.out", dir / "serve.err");
-  zaptest::await([&] {
-    const std::string out = s.child->output();
-    s.http_port = port_after(out, "http listening on 127.0.0.1:");
-    s.zap_port = port_after(out, "zap listening on 127.0.0.1:");
-    return (s.http_port != 0 && s.zap_port != 0) || s.child->poll().has_value();
-  });
-  EXPECT_NE(s.http_port, 0) << "awaited the server's ports; it printed: " << s.child->output()
-                            << zaptest::read_text(dir / "serve.err");
+  s.child = std::make_unique<Child>(args, dir / "serve.out", dir / "serve.err", Child::Ready::channel);
+  const std::string ready = s.child->wait_ready();
+  s.http_port = port_of(ready, "http");
+  s.zap_port = port_of(ready, "zap");
+  EXPECT_NE(s.http_port, 0) << "awaited the server's ready channel; it announced: " << ready
+                            << "; it printed: " << s.child->output() << zaptest::read_text(dir / "serve.err");
   EXPECT_NE(s.zap_port, 0);
   return s;
 }
@@ -300,9 +337,9 @@ void scale_one_wire(bool zap) {
   // One loader thread, one request in flight per connection: the load is the connection count. No warm-up:
   // each connection's first request is in the window, and the drain answers what is in flight at the end.
   load::Options o;
-  o.wire = zap ? load::Wire::zap : load::Wire::http;
+  o.framing = zap ? matrix::Framing::zap_http : matrix::Framing::http1;
   o.port = zap ? s.zap_port : s.http_port;
-  o.scenario = load::Scenario::rpc;
+  o.scenario = matrix::Scenario::rpc;
   o.body = zap ? record::find_codec("zap") : &record::default_json_codec();
   o.connections = kScaleConnections;
   o.threads = 1;
@@ -586,9 +623,9 @@ class AnswerOneThenClose {
 TEST(load_engine_closed, counts_each_request_a_close_leaves_unanswered_once_and_reconnects) {
   AnswerOneThenClose srv;
   load::Options o;
-  o.wire = load::Wire::http;
+  o.framing = matrix::Framing::http1;
   o.port = srv.port();
-  o.scenario = load::Scenario::hello;
+  o.scenario = matrix::Scenario::hello;
   o.connections = 2;
   o.pipeline = 4;
   o.warmup_s = 0.2;

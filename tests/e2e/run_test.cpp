@@ -134,51 +134,51 @@ TEST_F(RunCli, MinimalRealRunOneCellPerArm) {
   int zapbench_cells = 0, nginx_cells = 0, floor_cells = 0, go_cells = 0, go_ran = 0, grpc_cells = 0;
   for (const report::Cell& c : r.cells) {
     SCOPED_TRACE(c.id());
-    if (c.arm == bench::Arm::zapbench) ++zapbench_cells;
-    if (bench::is_go_arm(c.arm)) {
+    if (c.arm == matrix::Arm::zapbench) ++zapbench_cells;
+    if (matrix::is_go_arm(c.arm)) {
       ++go_cells;
       // fasthttp serves HTTP/1.1 and, through zap-proto/http, ZAP-HTTP, each with JSON and ZAP bodies;
       // zip cannot be built (its reason), nor ZAP-RPC in this Go build: what it cannot serve says why.
       // ZAP-RPC is zap-proto/go's transport (zapbench-go-rpc, under go-zip): health and ZAP bodies.
       const bool servable =
-          go_runs && (c.arm == bench::Arm::go_fasthttp ||
-                      (c.framing == bench::Framing::zap_rpc && go_rpc_runs && c.body != json));
+          go_runs && (c.arm == matrix::Arm::go_fasthttp ||
+                      (c.framing == matrix::Framing::zap_rpc && go_rpc_runs && c.body != json));
       if (!servable) {
         EXPECT_FALSE(c.unavailable.empty());
         EXPECT_TRUE(c.samples.empty());
         continue;
       }
       ++go_ran;
-      EXPECT_EQ(c.server_codec, c.scenario == bench::Scenario::rpc && c.body != "zap" ? "go/goccy" : "");
+      EXPECT_EQ(c.server_codec, c.scenario == matrix::Scenario::rpc && c.body != "zap" ? "go/goccy" : "");
       EXPECT_NE(c.server_command.find("GOMAXPROCS="), std::string::npos) << c.server_command;
     }
-    if (c.arm == bench::Arm::nginx) ++nginx_cells;
-    if (c.arm == bench::Arm::floor) ++floor_cells;
-    if (c.arm == bench::Arm::grpc_cpp) {
+    if (c.arm == matrix::Arm::nginx) ++nginx_cells;
+    if (c.arm == matrix::Arm::floor) ++floor_cells;
+    if (c.arm == matrix::Arm::grpc_cpp) {
       ++grpc_cells;
       EXPECT_EQ(c.body, "protobuf");
-      EXPECT_EQ(c.framing, bench::Framing::grpc);
+      EXPECT_EQ(c.framing, matrix::Framing::grpc);
       if (!c.unavailable.empty()) {
         EXPECT_NE(c.unavailable.find("grpc"), std::string::npos) << c.unavailable;
         EXPECT_TRUE(c.samples.empty());
         continue;
       }
     }
-    if (c.scenario == bench::Scenario::logs) {
+    if (c.scenario == matrix::Scenario::logs) {
       EXPECT_EQ(c.logs, 100u);
       // A body codec without the logs record (while some lack it) is listed with the reason, not run.
-      if (c.arm == bench::Arm::zapbench && !record::find_codec(c.body)->has_logs) {
+      if (c.arm == matrix::Arm::zapbench && !record::find_codec(c.body)->has_logs) {
         EXPECT_EQ(c.unavailable, "no logs record in this codec yet (record::LogsCodec)");
         EXPECT_TRUE(c.samples.empty());
         continue;
       }
       for (const report::E2ESample& s : c.samples) EXPECT_GT(s.received_mb_per_s, 0);
-      if (c.arm == bench::Arm::zapbench) {
+      if (c.arm == matrix::Arm::zapbench) {
         EXPECT_NE(c.loader_command.find(" --scenario logs --logs 100 "), std::string::npos)
             << c.loader_command;
       }
     }
-    if (c.arm == bench::Arm::nginx && !nginx_installed()) {
+    if (c.arm == matrix::Arm::nginx && !nginx_installed()) {
       EXPECT_NE(c.unavailable.find("nginx"), std::string::npos);
       EXPECT_TRUE(c.samples.empty());
       continue;
@@ -198,13 +198,13 @@ TEST_F(RunCli, MinimalRealRunOneCellPerArm) {
     }
     EXPECT_NE(c.server_command.find("taskset -c"), std::string::npos) << c.server_command;
     EXPECT_NE(c.loader_command.find(" load "), std::string::npos) << c.loader_command;
-    if (c.arm == bench::Arm::floor) {
+    if (c.arm == matrix::Arm::floor) {
       // The floor echoes the smallest byte counts of any real exchange of its
       // scenario: each direction is one arm's (rounded down) and at most every arm's.
       const double req = c.samples[0].bytes_sent_per_request, resp = c.samples[0].bytes_received_per_response;
       bool req_seen = false, resp_seen = false;
       for (const report::Cell& z : r.cells)
-        if (z.arm == bench::Arm::zapbench && z.scenario == c.scenario && z.logs == c.logs &&
+        if (z.arm == matrix::Arm::zapbench && z.scenario == c.scenario && z.logs == c.logs &&
             !z.samples.empty()) {
           EXPECT_LE(req, z.samples[0].bytes_sent_per_request) << z.id();
           EXPECT_LE(resp, z.samples[0].bytes_received_per_response) << z.id();
@@ -293,7 +293,7 @@ TEST_F(RunCli, RoundsUntilPreciseGoToTheFindingsOnly) {
   for (const report::Cell& c : r.cells) {
     SCOPED_TRACE(c.id());
     for (std::size_t i = 0; i < c.samples.size(); ++i) EXPECT_EQ(c.samples[i].round, i);
-    if (c.scenario == bench::Scenario::hello)
+    if (c.scenario == matrix::Scenario::hello)
       EXPECT_EQ(c.samples.size(), 2u) << "no finding compares hello";
     else
       EXPECT_GT(c.samples.size(), 2u) << "ZAP against the fastest JSON body: more rounds";

@@ -34,12 +34,9 @@ esac
 . "$(dirname "$0")/../support/cli_checks.sh"
 
 if [ "$direction" = server ]; then
-  "$bin" serve --http2 127.0.0.1:0 >"$work/serve.out" 2>"$work/serve.err" &
-  pid=$!
-  listening() { grep -q "http2 listening on" "$work/serve.out" || ! kill -0 "$pid" 2>/dev/null; }
-  await listening
-  port=$(sed -n 's/.*http2 listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$work/serve.out")
-  [ -n "$port" ]; check "zapbench serve --http2 prints its port" $?
+  start_ready "$work/serve.out" "$work/serve.err" "$bin" serve --http2 127.0.0.1:0
+  port=$(ready_port http2)
+  [ -n "$port" ]; check "zapbench serve --http2 announces its port" $?
   for depth in 16 1; do
     calls=$((depth == 1 ? 300 : 2000))
     "$grpc" call --target "127.0.0.1:$port" --calls "$calls" --depth "$depth" >"$work/call.out" 2>"$work/call.err"
@@ -55,12 +52,9 @@ if [ "$direction" = server ]; then
   check "a 19-byte account: zapbench answers INVALID_ARGUMENT (grpc-status 3) (exit $rc)" $?
   stop_pid
 else
-  "$grpc" serve --listen 127.0.0.1:0 >"$work/serve.out" 2>"$work/serve.err" &
-  pid=$!
-  listening() { grep -q "grpc listening on" "$work/serve.out" || ! kill -0 "$pid" 2>/dev/null; }
-  await listening
-  port=$(sed -n 's/.*grpc listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$work/serve.out")
-  [ -n "$port" ]; check "zapbench-grpc serve prints its port" $?
+  start_ready "$work/serve.out" "$work/serve.err" "$grpc" serve --listen 127.0.0.1:0
+  port=$(ready_port grpc)
+  [ -n "$port" ]; check "zapbench-grpc serve announces its port" $?
   for depth in 16 1; do
     "$bin" load --framing grpc --addr "127.0.0.1:$port" --scenario rpc --body protobuf -c 2 -p "$depth" -d 1s \
       --warmup 0 --json-out "$work/load.json" >"$work/load.out" 2>"$work/load.err"

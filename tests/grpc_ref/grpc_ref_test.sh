@@ -14,16 +14,11 @@ if [ "$grpc" = - ]; then
 fi
 . "$(dirname "$0")/../support/cli_checks.sh"
 
-# Starts `zapbench-grpc serve --listen 127.0.0.1:0 ARGS...` as $pid; $port once it prints it ("" if it died).
+# Starts `zapbench-grpc serve --listen 127.0.0.1:0 ARGS...` as $pid; $port once it announces it on its
+# ready channel ("" if it died).
 start_server() {
-  # Emptied here, not by the background job's redirection: that one runs later, and the wait below
-  # would read the previous server's line.
-  : >"$work/serve.out"
-  "$grpc" serve --listen 127.0.0.1:0 "$@" >"$work/serve.out" 2>"$work/serve.err" &
-  pid=$!
-  listening() { grep -q "grpc listening on" "$work/serve.out" || ! kill -0 "$pid" 2>/dev/null; }
-  await listening
-  port=$(sed -n 's/.*grpc listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$work/serve.out")
+  start_ready "$work/serve.out" "$work/serve.err" "$grpc" serve --listen 127.0.0.1:0 "$@"
+  port=$(ready_port grpc)
 }
 gone() { ! kill -0 "$1" 2>/dev/null; }
 
@@ -138,12 +133,8 @@ if command -v nghttp >/dev/null && command -v curl >/dev/null; then
     "http://127.0.0.1:$port/zapbench.Eth/Call" >"$work/grpc.answer" 2>"$work/nghttp.err"
   rc=$?
   stop_pid
-  : >"$work/zs.out"
-  "$bin" serve --http 127.0.0.1:0 >"$work/zs.out" 2>"$work/zs.err" &
-  pid=$!
-  zs_listening() { grep -q "http listening on" "$work/zs.out" || ! kill -0 "$pid" 2>/dev/null; }
-  await zs_listening
-  zport=$(sed -n 's/.*http listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$work/zs.out")
+  start_ready "$work/zs.out" "$work/zs.err" "$bin" serve --http 127.0.0.1:0
+  zport=$(ready_port http)
   curl -sf -H 'content-type: application/x-protobuf' --data-binary "@$work/req.pb" "http://127.0.0.1:$zport/rpc" \
     >"$work/rpc.answer"
   stop_pid

@@ -42,8 +42,8 @@ namespace {
 
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
-using load::Scenario;
-using load::Wire;
+using matrix::Framing;
+using matrix::Scenario;
 using zaptest::TestListener;
 
 constexpr std::uint64_t kMs = 1'000'000;  // ns
@@ -70,11 +70,9 @@ std::uint64_t count_at_least(const load::Histogram& h, std::uint64_t ns) {
   return n;
 }
 
-const char* name_of(Wire w) { return w == Wire::http ? "http" : w == Wire::zap ? "zap" : "zap-rpc"; }
-
-load::Options options(Wire wire, std::uint16_t port, Scenario scenario, bool zap_body = false) {
+load::Options options(matrix::Framing wire, std::uint16_t port, Scenario scenario, bool zap_body = false) {
   load::Options o;
-  o.wire = wire;
+  o.framing = wire;
   o.port = port;
   o.scenario = scenario;
   o.body = record::find_codec(zap_body ? "zap" : "direct");
@@ -124,11 +122,11 @@ class OwnServer {
     static OwnServer s;
     return s;
   }
-  std::uint16_t port(Wire w) const {
+  std::uint16_t port(matrix::Framing w) const {
     return srv_
-        ->bound(w == Wire::http  ? server::Wire::http
-                : w == Wire::zap ? server::Wire::zap
-                                 : server::Wire::zap_rpc)[0]
+        ->bound(w == matrix::Framing::http1      ? matrix::Framing::http1
+                : w == matrix::Framing::zap_http ? matrix::Framing::zap_http
+                                                 : matrix::Framing::zap_rpc)[0]
         .port;
   }
 
@@ -170,7 +168,7 @@ class RawServer {
  public:
   using Handler = std::function<std::optional<Reply>(const Req&)>;
 
-  RawServer(Wire wire, Handler handler) : wire_(wire), handler_(std::move(handler)) {}
+  RawServer(matrix::Framing wire, Handler handler) : wire_(wire), handler_(std::move(handler)) {}
   std::uint16_t port() const { return listener_.port(); }
   void stop() { listener_.stop(); }
 
@@ -189,7 +187,8 @@ class RawServer {
       in.commit(static_cast<std::size_t>(n));
       Req q;
       bool close_after = false;
-      for (int got; !close_after && (got = wire_ == Wire::http ? take_http(in, q) : take_zap(in, q)) != 0;) {
+      for (int got; !close_after &&
+                    (got = wire_ == matrix::Framing::http1 ? take_http(in, q) : take_zap(in, q)) != 0;) {
         if (got < 0) return;
         if (const std::optional<Reply> r = handler_(q)) {
           append(*r, out, enc);
@@ -232,7 +231,7 @@ class RawServer {
   }
 
   void append(const Reply& r, net::Buffer& out, net::zaphttp::ResponseEncoder& enc) const {
-    if (wire_ == Wire::http) {
+    if (wire_ == matrix::Framing::http1) {
       net::http::write_response(out, r.status, net::http::reason_phrase(r.status), r.content_type, r.body,
                                 r.close, "");
       return;
@@ -245,7 +244,7 @@ class RawServer {
     enc.append_frame(spec, out);
   }
 
-  Wire wire_;
+  matrix::Framing wire_;
   Handler handler_;
   TestListener listener_{[this](int fd) { serve(fd); }};  // last: its threads use the above
 };
@@ -299,7 +298,7 @@ RawServer::Handler logs_handler(std::function<void(record::LogSet&)> tamper,
 }
 const std::function<void(record::LogSet&)> kHonestLogs = [](record::LogSet&) {};
 
-load::Options logs_options(Wire wire, std::uint16_t port, std::uint32_t n) {
+load::Options logs_options(matrix::Framing wire, std::uint16_t port, std::uint32_t n) {
   load::Options o = options(wire, port, Scenario::logs, /*zap_body=*/true);
   o.logs = n;
   return o;
@@ -518,7 +517,8 @@ class StallingServer {
   std::chrono::milliseconds stall_{0};
   bool armed_ = false;
   std::atomic<int> begun_{0}, ended_{0};
-  RawServer srv_{Wire::http, [this](const Req&) { return answer(); }};  // last: its threads use the above
+  RawServer srv_{matrix::Framing::http1,
+                 [this](const Req&) { return answer(); }};  // last: its threads use the above
 };
 
 // Answers "ok" to every request after waiting `delay`: no latency can be shorter, and no connection can be
@@ -530,7 +530,7 @@ class DelayingServer {
 
  private:
   std::chrono::milliseconds delay_;
-  RawServer srv_{Wire::http, [this](const Req&) {
+  RawServer srv_{matrix::Framing::http1, [this](const Req&) {
                    std::this_thread::sleep_for(delay_);
                    return std::optional<Reply>(Reply{});
                  }};
@@ -557,10 +557,10 @@ TEST(load_engine, validates_every_response_on_every_wire_and_body) {
     Scenario scenario;
     bool zap_body;
   };
-  for (Wire wire : {Wire::http, Wire::zap, Wire::zap_rpc}) {
+  for (matrix::Framing wire : {matrix::Framing::http1, matrix::Framing::zap_http, matrix::Framing::zap_rpc}) {
     for (const Case& c : {Case{"hello", Scenario::hello, false}, Case{"rpc json", Scenario::rpc, false},
                           Case{"rpc zap", Scenario::rpc, true}}) {
-      SCOPED_TRACE(std::string(name_of(wire)) + " " + c.name);
+      SCOPED_TRACE(std::string(matrix::to_string(wire)) + " " + c.name);
       zaptest::BackgroundLoad l(options(wire, OwnServer::get().port(wire), c.scenario, c.zap_body));
       // Every connection answered too: on a busy machine the first ones may carry the first 100 alone.
       l.await([](const load::Progress& p) { return p.responses >= 100 && p.connections_answered >= 4; },
@@ -584,8 +584,9 @@ TEST(load_engine, validates_every_response_on_every_wire_and_body) {
 TEST(load_engine, validates_every_binary_peer_body_on_every_wire) {
   for (const record::CodecInfo& info : record::all_codecs()) {
     if (!info.available || info.trusted_input_only || info.family() != record::Family::peer) continue;
-    for (Wire wire : {Wire::http, Wire::zap, Wire::zap_rpc}) {
-      SCOPED_TRACE(std::string(name_of(wire)) + " " + std::string(info.name));
+    for (matrix::Framing wire :
+         {matrix::Framing::http1, matrix::Framing::zap_http, matrix::Framing::zap_rpc}) {
+      SCOPED_TRACE(std::string(matrix::to_string(wire)) + " " + std::string(info.name));
       load::Options o = options(wire, OwnServer::get().port(wire), Scenario::rpc);
       o.body = &info;
       zaptest::BackgroundLoad l(o);
@@ -612,11 +613,12 @@ TEST(load_engine, validates_every_logs_answer_on_every_wire) {
   for (const record::CodecInfo& info : record::all_codecs()) {
     if (!record::logs_refusal(info).empty()) continue;
     const bool on_zap_rpc = info.name == "zap" || &info == &record::default_json_codec();
-    for (Wire wire : {Wire::http, Wire::zap, Wire::zap_rpc})
+    for (matrix::Framing wire : {matrix::Framing::http1, matrix::Framing::zap_http, matrix::Framing::zap_rpc})
       for (const std::uint32_t n : {1u, 10'000u}) {
-        if (wire == Wire::zap_rpc && !on_zap_rpc) continue;
+        if (wire == matrix::Framing::zap_rpc && !on_zap_rpc) continue;
         if (kSanitized && n == 10'000 && !on_zap_rpc) continue;
-        SCOPED_TRACE(std::string(name_of(wire)) + " " + std::string(info.name) + " N=" + std::to_string(n));
+        SCOPED_TRACE(std::string(matrix::to_string(wire)) + " " + std::string(info.name) +
+                     " N=" + std::to_string(n));
         load::Options o = logs_options(wire, OwnServer::get().port(wire), n);
         o.body = &info;
         o.connections = 2;
@@ -652,14 +654,14 @@ TEST(load_engine, counts_tampered_logs_answers_as_validation_errors) {
       {"another content type", logs_handler(kHonestLogs, "application/json"), load::ErrorKind::validation},
       {"status 500", logs_handler(kHonestLogs, "application/zap", 500), load::ErrorKind::status},
   };
-  for (Wire wire : {Wire::http, Wire::zap}) {
+  for (matrix::Framing wire : {matrix::Framing::http1, matrix::Framing::zap_http}) {
     {
-      SCOPED_TRACE(std::string(wire == Wire::http ? "http" : "zap") + " honest");
+      SCOPED_TRACE(std::string(matrix::to_string(wire)) + " honest");
       RawServer srv(wire, logs_handler(kHonestLogs));
       expect_clean(run_until_responses(logs_options(wire, srv.port(), 100), 20));
     }
     for (const Case& c : cases) {
-      SCOPED_TRACE(std::string(wire == Wire::http ? "http " : "zap ") + c.name);
+      SCOPED_TRACE(std::string(wire == matrix::Framing::http1 ? "http " : "zap ") + c.name);
       RawServer srv(wire, c.handler);
       const load::Result r = run_until_errors(logs_options(wire, srv.port(), 100), 10);
       EXPECT_GT(errors_of(r, c.kind), 0u);
@@ -679,7 +681,7 @@ TEST(load_engine, refuses_a_logs_scenario_it_cannot_validate) {
     }
     return "(no error)";
   };
-  load::Options o = logs_options(Wire::http, OwnServer::get().port(Wire::http), 0);
+  load::Options o = logs_options(matrix::Framing::http1, OwnServer::get().port(matrix::Framing::http1), 0);
   EXPECT_EQ(error_of(o), "the logs scenario needs N from 1 to 100000, got 0");
   o.logs = record::kMaxLogs + 1;
   EXPECT_EQ(error_of(o), "the logs scenario needs N from 1 to 100000, got 100001");
@@ -694,8 +696,8 @@ TEST(load_engine, refuses_a_logs_scenario_it_cannot_validate) {
 }
 
 TEST(load_engine, pipelines_eight_deep_on_every_wire_without_errors) {
-  for (Wire wire : {Wire::http, Wire::zap, Wire::zap_rpc}) {
-    SCOPED_TRACE(name_of(wire));
+  for (matrix::Framing wire : {matrix::Framing::http1, matrix::Framing::zap_http, matrix::Framing::zap_rpc}) {
+    SCOPED_TRACE(std::string(matrix::to_string(wire)));
     load::Options o = options(wire, OwnServer::get().port(wire), Scenario::rpc);
     o.pipeline = 8;
     o.threads = 2;  // also merges two threads' results
@@ -707,7 +709,8 @@ TEST(load_engine, pipelines_eight_deep_on_every_wire_without_errors) {
 }
 
 TEST(load_engine, a_window_that_runs_its_full_duration_reports_it) {
-  load::Options o = options(Wire::http, OwnServer::get().port(Wire::http), Scenario::hello);
+  load::Options o =
+      options(matrix::Framing::http1, OwnServer::get().port(matrix::Framing::http1), Scenario::hello);
   o.duration_s = 0.25;
   o.warmup_s = 0;
   const load::Result r = load::run(o);
@@ -724,7 +727,8 @@ struct BarrierLoad {
             "both threads warm");
   }
   static load::Options barrier_options(double rate, const std::atomic<bool>& go) {
-    load::Options o = options(Wire::http, OwnServer::get().port(Wire::http), Scenario::hello);
+    load::Options o =
+        options(matrix::Framing::http1, OwnServer::get().port(matrix::Framing::http1), Scenario::hello);
     o.threads = 2;
     o.rate_per_s = rate;
     o.warmup_s = 0.05;
@@ -781,7 +785,7 @@ TEST(load_engine, a_start_barrier_starts_the_window_at_go) {
 TEST(load_engine, closed_loop_latency_and_rate_obey_littles_law) {
   constexpr auto kDelay = 20ms;
   DelayingServer srv(kDelay);
-  const load::Options o = options(Wire::http, srv.port(), Scenario::hello);
+  const load::Options o = options(matrix::Framing::http1, srv.port(), Scenario::hello);
   const auto start = Clock::now();
   const load::Result r = run_until_responses(o, 100);
   const double run_s = std::chrono::duration<double>(Clock::now() - start).count();
@@ -799,11 +803,12 @@ TEST(load_engine, closed_loop_latency_and_rate_obey_littles_law) {
 
 TEST(load_engine, counts_wrong_balance_and_wrong_hello_body_as_validation_errors) {
   for (const bool honest : {true, false}) {  // the honest control proves the raw server itself is right
-    RawServer srv(Wire::http, honest ? rpc_handler("ok", kHonest)
-                                     : rpc_handler("no", [](record::Response& r) { ++r.balance; }));
+    RawServer srv(matrix::Framing::http1, honest
+                                              ? rpc_handler("ok", kHonest)
+                                              : rpc_handler("no", [](record::Response& r) { ++r.balance; }));
     for (Scenario s : {Scenario::rpc, Scenario::hello}) {
       SCOPED_TRACE(std::string(honest ? "honest " : "lying ") + (s == Scenario::rpc ? "rpc" : "hello"));
-      const load::Options o = options(Wire::http, srv.port(), s);
+      const load::Options o = options(matrix::Framing::http1, srv.port(), s);
       if (honest) {
         expect_clean(run_until_responses(o, 20));
         continue;
@@ -819,11 +824,12 @@ TEST(load_engine, counts_wrong_balance_and_wrong_hello_body_as_validation_errors
 
 TEST(load_engine, counts_wrong_rpc_id_over_the_zap_wire_as_validation_errors) {
   for (const bool honest : {true, false}) {
-    RawServer srv(Wire::zap, rpc_handler(
-                                 "ok", honest ? kHonest : [](record::Response& r) { ++r.id; }));
+    RawServer srv(matrix::Framing::zap_http,
+                  rpc_handler(
+                      "ok", honest ? kHonest : [](record::Response& r) { ++r.id; }));
     for (const bool zap_body : {false, true}) {
       SCOPED_TRACE(std::string(honest ? "honest " : "lying ") + (zap_body ? "zap body" : "json body"));
-      const load::Options o = options(Wire::zap, srv.port(), Scenario::rpc, zap_body);
+      const load::Options o = options(matrix::Framing::zap_http, srv.port(), Scenario::rpc, zap_body);
       if (honest) {
         expect_clean(run_until_responses(o, 20));
         continue;
@@ -839,8 +845,8 @@ TEST(load_engine, counts_wrong_rpc_id_over_the_zap_wire_as_validation_errors) {
 // The whole block hash is compared, not only what a charitable JSON decode checks: an answer with a wrong
 // first byte, which every codec decodes, is a validation error.
 TEST(load_engine, counts_a_wrong_block_hash_as_a_validation_error) {
-  RawServer srv(Wire::http, rpc_handler("ok", [](record::Response& r) { r.block_hash[0] ^= 1; }));
-  const load::Result r = run_until_errors(options(Wire::http, srv.port(), Scenario::rpc), 10);
+  RawServer srv(matrix::Framing::http1, rpc_handler("ok", [](record::Response& r) { r.block_hash[0] ^= 1; }));
+  const load::Result r = run_until_errors(options(matrix::Framing::http1, srv.port(), Scenario::rpc), 10);
   EXPECT_GT(errors_of(r, load::ErrorKind::validation), 0u) << describe_errors(r);
   EXPECT_EQ(r.responses, 0u);
 }
@@ -848,8 +854,8 @@ TEST(load_engine, counts_a_wrong_block_hash_as_a_validation_error) {
 // A server that answers and then closes, as its Connection: close says, is
 // not failing: the loader reconnects and records the answers, no errors.
 TEST(load_engine, an_announced_connection_close_is_not_an_error) {
-  RawServer srv(Wire::http, [](const Req&) { return Reply{200, "text/plain", "ok", true}; });
-  load::Options o = options(Wire::http, srv.port(), Scenario::hello);
+  RawServer srv(matrix::Framing::http1, [](const Req&) { return Reply{200, "text/plain", "ok", true}; });
+  load::Options o = options(matrix::Framing::http1, srv.port(), Scenario::hello);
   o.connections = 1;
   const load::Result r = run_until_responses(o, 5);
   EXPECT_GT(r.responses, 1u) << describe_errors(r);  // more than one connection's worth: it reconnected
@@ -857,8 +863,8 @@ TEST(load_engine, an_announced_connection_close_is_not_an_error) {
 }
 
 TEST(load_engine, counts_a_non_200_answer_as_a_status_error) {
-  for (Wire wire : {Wire::http, Wire::zap}) {
-    SCOPED_TRACE(wire == Wire::http ? "http" : "zap");
+  for (matrix::Framing wire : {matrix::Framing::http1, matrix::Framing::zap_http}) {
+    SCOPED_TRACE(std::string(matrix::to_string(wire)));
     RawServer srv(wire, [](const Req&) {
       return Reply{500, "text/plain", "ok"};
     });  // a valid body, wrong status
@@ -870,8 +876,8 @@ TEST(load_engine, counts_a_non_200_answer_as_a_status_error) {
 }
 
 TEST(load_engine, counts_a_silent_server_as_timeouts_and_still_ends) {
-  RawServer srv(Wire::http, [](const Req&) { return std::optional<Reply>{}; });
-  load::Options o = options(Wire::http, srv.port(), Scenario::hello);
+  RawServer srv(matrix::Framing::http1, [](const Req&) { return std::optional<Reply>{}; });
+  load::Options o = options(matrix::Framing::http1, srv.port(), Scenario::hello);
   o.connections = 2;
   o.timeout_ms = 100;
   const load::Result r = run_until_errors(o, 2);
@@ -882,7 +888,7 @@ TEST(load_engine, counts_a_silent_server_as_timeouts_and_still_ends) {
 // ---- ZAP-RPC: answers matched by PromiseID ---------------------------------------
 
 load::Options zap_rpc_options(const RpcServer& srv, Scenario scenario, const char* body) {
-  load::Options o = options(Wire::zap_rpc, srv.port(), scenario);
+  load::Options o = options(matrix::Framing::zap_rpc, srv.port(), scenario);
   o.body = record::find_codec(body);
   o.pipeline = 8;
   o.connections = 2;
@@ -1006,14 +1012,15 @@ TEST(load_engine_allocations, the_loader_allocates_nothing_per_request_in_steady
                         {"rpc zap", Scenario::rpc, "zap"},
                         {"rpc json", Scenario::rpc, "direct"},
                         {"logs zap", Scenario::logs, "zap"}};
-  for (const Wire wire : {Wire::http, Wire::zap, Wire::zap_rpc})
+  for (const matrix::Framing wire :
+       {matrix::Framing::http1, matrix::Framing::zap_http, matrix::Framing::zap_rpc})
     for (const Case& c : cases) {
-      SCOPED_TRACE(std::string(wire == Wire::http  ? "http "
-                               : wire == Wire::zap ? "zap "
-                                                   : "zap-rpc ") +
+      SCOPED_TRACE(std::string(wire == matrix::Framing::http1      ? "http "
+                               : wire == matrix::Framing::zap_http ? "zap "
+                                                                   : "zap-rpc ") +
                    c.name);
       std::optional<RpcServer> rpc;
-      if (wire == Wire::zap_rpc) rpc.emplace(*record::find_codec(c.body), 16);
+      if (wire == matrix::Framing::zap_rpc) rpc.emplace(*record::find_codec(c.body), 16);
       load::Options o = options(wire, rpc ? rpc->port() : OwnServer::get().port(wire), c.scenario);
       o.body = record::find_codec(c.body);
       o.connections = 1;
@@ -1046,7 +1053,7 @@ constexpr std::uint64_t kOtherSlow = 5;
 
 TEST(load_engine, open_loop_charges_a_stall_to_every_request_scheduled_during_it) {
   StallingServer srv;
-  load::Options o = options(Wire::http, srv.port(), Scenario::hello);
+  load::Options o = options(matrix::Framing::http1, srv.port(), Scenario::hello);
   o.connections = 1;
   o.rate_per_s = 200;  // one request every 5 ms
   zaptest::BackgroundLoad l(o);
@@ -1071,7 +1078,7 @@ TEST(load_engine, open_loop_charges_a_stall_to_every_request_scheduled_during_it
 
 TEST(load_engine, closed_loop_records_the_same_stall_as_one_slow_request) {
   StallingServer srv;
-  load::Options o = options(Wire::http, srv.port(), Scenario::hello);
+  load::Options o = options(matrix::Framing::http1, srv.port(), Scenario::hello);
   o.connections = 1;
   zaptest::BackgroundLoad l(o);
   l.await_responses(20, "20 responses before the stall");
@@ -1095,7 +1102,7 @@ TEST(load_engine, closed_loop_records_the_same_stall_as_one_slow_request) {
 // the window is ended while the server holds a request.
 TEST(load_engine, records_a_window_request_whose_response_arrives_in_the_drain) {
   StallingServer srv;
-  load::Options o = options(Wire::http, srv.port(), Scenario::hello);
+  load::Options o = options(matrix::Framing::http1, srv.port(), Scenario::hello);
   o.connections = 1;
   o.rate_per_s = 200;
   zaptest::BackgroundLoad l(o);
@@ -1113,7 +1120,7 @@ TEST(load_engine, records_a_window_request_whose_response_arrives_in_the_drain) 
 // stays far below what a spinning loop takes (a spinner on a machine shared three ways still burns ~1 s).
 TEST(load_engine, open_loop_sleeps_while_it_waits_for_the_last_response) {
   StallingServer srv;
-  load::Options o = options(Wire::http, srv.port(), Scenario::hello);
+  load::Options o = options(matrix::Framing::http1, srv.port(), Scenario::hello);
   o.connections = 1;
   o.rate_per_s = 200;
   zaptest::BackgroundLoad l(o);
@@ -1136,15 +1143,15 @@ TEST(load_engine, open_loop_sleeps_while_it_waits_for_the_last_response) {
 // ---- servers that are not there -------------------------------------------------
 
 TEST(load_engine, counts_connect_errors_against_a_dead_port_and_ends) {
-  const load::Result r = run_until_errors(options(Wire::http, dead_port(), Scenario::hello), 3);
+  const load::Result r = run_until_errors(options(matrix::Framing::http1, dead_port(), Scenario::hello), 3);
   EXPECT_GT(errors_of(r, load::ErrorKind::connect), 0u) << describe_errors(r);
   EXPECT_EQ(r.responses, 0u);
   EXPECT_EQ(r.requests, 0u);
 }
 
 TEST(load_engine, counts_errors_when_the_server_dies_mid_run_and_ends) {
-  RawServer srv(Wire::http, rpc_handler("ok", kHonest));
-  const load::Options o = options(Wire::http, srv.port(), Scenario::hello);
+  RawServer srv(matrix::Framing::http1, rpc_handler("ok", kHonest));
+  const load::Options o = options(matrix::Framing::http1, srv.port(), Scenario::hello);
   zaptest::BackgroundLoad l(o);
   l.await_responses(20, "20 responses before the server dies");
   srv.stop();

@@ -1,4 +1,4 @@
-// tests/load/load_http2_test.cpp — the load engine on HTTP/2 and gRPC (load::Wire::http2, grpc;
+// tests/load/load_http2_test.cpp — the load engine on HTTP/2 and gRPC (matrix::Framing::http2, grpc;
 // net::wire::Http2Client) end to end over loopback, against an in-test nghttp2 server
 // (tests/support/h2_server.hpp) that answers each batch of streams in reverse order: every answer
 // validated and matched to its call by its stream; wrong answers, non-200 answers, reset streams, bad gRPC
@@ -22,8 +22,8 @@
 namespace {
 
 using load::ErrorKind;
-using load::Scenario;
-using load::Wire;
+using matrix::Framing;
+using matrix::Scenario;
 using zaptest::H2Server;
 using Misbehave = H2Server::Misbehave;
 
@@ -36,11 +36,11 @@ std::string describe_errors(const load::Result& r) {
   return s;
 }
 
-const char* name_of(Wire w) { return w == Wire::http2 ? "http2" : "grpc"; }
+const char* name_of(matrix::Framing w) { return w == matrix::Framing::http2 ? "http2" : "grpc"; }
 
-load::Options options(Wire wire, std::uint16_t port, Scenario scenario, const char* body) {
+load::Options options(matrix::Framing wire, std::uint16_t port, Scenario scenario, const char* body) {
   load::Options o;
-  o.wire = wire;
+  o.framing = wire;
   o.port = port;
   o.scenario = scenario;
   o.body = record::find_codec(body);
@@ -71,13 +71,16 @@ load::Result run_until_responses(const load::Options& o, std::uint64_t n) {
 
 TEST(load_http2, validates_every_answer_given_in_reverse_order) {
   struct Case {
-    Wire wire;
+    matrix::Framing wire;
     Scenario scenario;
     const char* body;
   };
-  for (const Case& c : {Case{Wire::http2, Scenario::hello, "zap"}, Case{Wire::http2, Scenario::rpc, "direct"},
-                        Case{Wire::http2, Scenario::rpc, "zap"}, Case{Wire::http2, Scenario::logs, "zap"},
-                        Case{Wire::grpc, Scenario::rpc, "direct"}, Case{Wire::grpc, Scenario::rpc, "zap"}}) {
+  for (const Case& c : {Case{matrix::Framing::http2, Scenario::hello, "zap"},
+                        Case{matrix::Framing::http2, Scenario::rpc, "direct"},
+                        Case{matrix::Framing::http2, Scenario::rpc, "zap"},
+                        Case{matrix::Framing::http2, Scenario::logs, "zap"},
+                        Case{matrix::Framing::grpc, Scenario::rpc, "direct"},
+                        Case{matrix::Framing::grpc, Scenario::rpc, "zap"}}) {
     SCOPED_TRACE(std::string(name_of(c.wire)) + " scenario " + std::to_string(int(c.scenario)) + " " +
                  c.body);
     H2Server srv(*record::find_codec(c.body));
@@ -101,20 +104,20 @@ void expect_exactly(const load::Result& r, ErrorKind kind, const H2Server& srv) 
 
 TEST(load_http2, counts_each_wrong_answer_as_its_error_and_goes_on) {
   struct Case {
-    Wire wire;
+    matrix::Framing wire;
     Misbehave misbehave;
     ErrorKind kind;
   };
-  for (const Case& c : {Case{Wire::http2, Misbehave::wrong_balance, ErrorKind::validation},
-                        Case{Wire::grpc, Misbehave::wrong_balance, ErrorKind::validation},
-                        Case{Wire::http2, Misbehave::status_500, ErrorKind::status},
-                        Case{Wire::grpc, Misbehave::status_500, ErrorKind::status},
-                        Case{Wire::http2, Misbehave::reset, ErrorKind::closed},
-                        Case{Wire::grpc, Misbehave::reset, ErrorKind::closed},
-                        Case{Wire::grpc, Misbehave::grpc_status, ErrorKind::status},
-                        Case{Wire::grpc, Misbehave::grpc_no_trailers, ErrorKind::status},
-                        Case{Wire::grpc, Misbehave::grpc_long_prefix, ErrorKind::validation},
-                        Case{Wire::grpc, Misbehave::grpc_content_type, ErrorKind::validation}}) {
+  for (const Case& c : {Case{matrix::Framing::http2, Misbehave::wrong_balance, ErrorKind::validation},
+                        Case{matrix::Framing::grpc, Misbehave::wrong_balance, ErrorKind::validation},
+                        Case{matrix::Framing::http2, Misbehave::status_500, ErrorKind::status},
+                        Case{matrix::Framing::grpc, Misbehave::status_500, ErrorKind::status},
+                        Case{matrix::Framing::http2, Misbehave::reset, ErrorKind::closed},
+                        Case{matrix::Framing::grpc, Misbehave::reset, ErrorKind::closed},
+                        Case{matrix::Framing::grpc, Misbehave::grpc_status, ErrorKind::status},
+                        Case{matrix::Framing::grpc, Misbehave::grpc_no_trailers, ErrorKind::status},
+                        Case{matrix::Framing::grpc, Misbehave::grpc_long_prefix, ErrorKind::validation},
+                        Case{matrix::Framing::grpc, Misbehave::grpc_content_type, ErrorKind::validation}}) {
     SCOPED_TRACE(std::string(name_of(c.wire)) + " misbehave " + std::to_string(int(c.misbehave)));
     H2Server srv(*record::find_codec("direct"), {.misbehave = c.misbehave});
     zaptest::BackgroundLoad l(options(c.wire, srv.port(), Scenario::rpc, "direct"));
@@ -125,7 +128,7 @@ TEST(load_http2, counts_each_wrong_answer_as_its_error_and_goes_on) {
 }
 
 TEST(load_http2, refuses_a_depth_above_the_servers_max_concurrent_streams) {
-  for (const Wire wire : {Wire::http2, Wire::grpc}) {
+  for (const matrix::Framing wire : {matrix::Framing::http2, matrix::Framing::grpc}) {
     SCOPED_TRACE(name_of(wire));
     H2Server srv(*record::find_codec("zap"), {.max_concurrent_streams = 4});
     load::Options o = options(wire, srv.port(), Scenario::rpc, "zap");
@@ -149,7 +152,7 @@ TEST(load_http2, refuses_a_depth_above_the_servers_max_concurrent_streams) {
 
 TEST(load_http2, reconnects_without_error_when_stream_ids_run_out) {
   H2Server srv(*record::find_codec("zap"));
-  load::Options o = options(Wire::http2, srv.port(), Scenario::rpc, "zap");
+  load::Options o = options(matrix::Framing::http2, srv.port(), Scenario::rpc, "zap");
   o.connections = 1;
   o.http2_first_stream_id = 0x7fff'ffffu - 2 * 40;  // 41 streams per connection
   zaptest::BackgroundLoad l(o);
@@ -160,7 +163,7 @@ TEST(load_http2, reconnects_without_error_when_stream_ids_run_out) {
 
 TEST(load_http2, grpc_takes_the_rpc_scenario_only) {
   for (const Scenario s : {Scenario::hello, Scenario::logs}) {
-    load::Options o = options(Wire::grpc, 1, s, "zap");
+    load::Options o = options(matrix::Framing::grpc, 1, s, "zap");
     EXPECT_THROW((void)load::run(o), std::runtime_error);
   }
 }
@@ -171,13 +174,16 @@ TEST(load_http2, grpc_takes_the_rpc_scenario_only) {
 // allocates nothing per request either once warm (h2_server.hpp).
 TEST(load_http2_allocations, the_loader_allocates_nothing_per_request_in_steady_state) {
   struct Case {
-    Wire wire;
+    matrix::Framing wire;
     Scenario scenario;
     const char* body;
   };
-  for (const Case& c : {Case{Wire::http2, Scenario::hello, "zap"}, Case{Wire::http2, Scenario::rpc, "zap"},
-                        Case{Wire::http2, Scenario::rpc, "direct"}, Case{Wire::http2, Scenario::logs, "zap"},
-                        Case{Wire::grpc, Scenario::rpc, "zap"}, Case{Wire::grpc, Scenario::rpc, "direct"}}) {
+  for (const Case& c : {Case{matrix::Framing::http2, Scenario::hello, "zap"},
+                        Case{matrix::Framing::http2, Scenario::rpc, "zap"},
+                        Case{matrix::Framing::http2, Scenario::rpc, "direct"},
+                        Case{matrix::Framing::http2, Scenario::logs, "zap"},
+                        Case{matrix::Framing::grpc, Scenario::rpc, "zap"},
+                        Case{matrix::Framing::grpc, Scenario::rpc, "direct"}}) {
     SCOPED_TRACE(std::string(name_of(c.wire)) + " scenario " + std::to_string(int(c.scenario)) + " " +
                  c.body);
     H2Server srv(*record::find_codec(c.body));

@@ -27,12 +27,9 @@ rc=$?
 cat "$work/vectors.out"
 [ "$rc" = 0 ]; check "@zap-proto/zap builds and reads the rpc vectors and our eth_call frames" $?
 
-"$bin" serve --zap-rpc 127.0.0.1:0 >"$work/out" 2>"$work/err" &
-pid=$!
-listening() { grep -q "zap-rpc listening" "$work/out" || ! kill -0 "$pid" 2>/dev/null; }
-await listening
-port=$(sed -n 's/.*zap-rpc listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$work/out")
-[ -n "$port" ]; check "the server prints its ZAP-RPC port" $?
+start_ready "$work/out" "$work/err" "$bin" serve --zap-rpc 127.0.0.1:0
+port=$(ready_port zap-rpc)
+[ -n "$port" ]; check "the server announces its ZAP-RPC port" $?
 
 node "$client" "127.0.0.1:$port" --calls 4000 --in-flight 64 >"$work/client.out" 2>&1
 rc=$?

@@ -28,13 +28,13 @@ using report::Results;
 
 // A cell whose three samples have medians `rate_per_s` and `p99_us`, spread
 // 3% (or as given by lo/hi factors).
-// The axes by their stable names (bench/matrix.hpp), as results.json spells them.
+// The axes by their stable names (matrix/matrix.hpp), as results.json spells them.
 Cell named_cell(const std::string& arm, const std::string& scenario, const std::string& framing,
                 std::string body, unsigned conns, unsigned pipeline) {
   Cell c;
-  c.arm = bench::arm_from(arm).value();
-  c.scenario = bench::scenario_from(scenario).value();
-  c.framing = bench::framing_from(framing).value();
+  c.arm = matrix::arm_from(arm).value();
+  c.scenario = matrix::scenario_from(scenario).value();
+  c.framing = matrix::framing_from(framing).value();
   c.body = std::move(body);
   c.connections = conns;
   c.pipeline = pipeline;

@@ -1,8 +1,8 @@
 // tests/server/floor_test.cpp — the floor arm in process: server::Floor (src/server/floor.cpp) driven by the
-// load engine's floor wire (load::Wire::floor) and by raw sockets. Owns the echo's byte counting (split,
-// pipelined, abandoned requests), its stop(), its zero allocations per request, and the engine's floor
-// accounting; the engine's other wires are load_engine_test's. Loads run until so many responses, then stop
-// (background_load.hpp); every wait is for an event with a hang bound (await.hpp).
+// load engine's floor wire (matrix::Framing::raw_tcp) and by raw sockets. Owns the echo's byte counting
+// (split, pipelined, abandoned requests), its stop(), its zero allocations per request, and the engine's
+// floor accounting; the engine's other wires are load_engine_test's. Loads run until so many responses, then
+// stop (background_load.hpp); every wait is for an event with a hang bound (await.hpp).
 #include "server/floor.hpp"
 
 #include <arpa/inet.h>
@@ -141,7 +141,7 @@ class Client {
 
 load::Options floor_options(std::uint16_t port, unsigned connections = 4, unsigned pipeline = 1) {
   load::Options o;
-  o.wire = load::Wire::floor;
+  o.framing = matrix::Framing::raw_tcp;
   o.port = port;
   o.floor_request_bytes = kRequestBytes;
   o.floor_response_bytes = kResponseBytes;

@@ -193,7 +193,7 @@ enum class End : std::uint8_t {
 
 struct Case {
   std::string name;
-  server::Wire wire;
+  matrix::Framing wire;
   Action action;
   Bytes bytes;
   std::vector<int> replies;  // the statuses answered, in order (none: closed without a reply)
@@ -209,11 +209,11 @@ struct Case {
   std::vector<std::uint32_t> promises = {};
 };
 
+using matrix::Framing;
 using server::ErrorKind;
-using server::Wire;
 
-constexpr Wire kWires[] = {Wire::http, Wire::zap, Wire::zap_rpc};
-const char* wire_name(Wire w) { return w == Wire::http ? "http" : w == Wire::zap ? "zap" : "zap-rpc"; }
+constexpr matrix::Framing kWires[] = {matrix::Framing::http1, matrix::Framing::zap_http,
+                                      matrix::Framing::zap_rpc};
 
 std::vector<Case> hostile_cases() {
   const std::string json = sample_json_request();
@@ -271,266 +271,266 @@ std::vector<Case> hostile_cases() {
   // clang-format off
   std::vector<Case> t = {
       // ---- ZAP-HTTP: framing (a bad length prefix: closed, no reply) ----
-      {"zap: length prefix 0", Wire::zap, Action::send, prefix_only(0),
+      {"zap: length prefix 0", matrix::Framing::zap_http, Action::send, prefix_only(0),
        {}, End::close, "", 0, ErrorKind::zap_bad_length},
-      {"zap: length prefix one over the maximum (64 MiB + 1)", Wire::zap, Action::send, prefix_only(max_frame + 1),
+      {"zap: length prefix one over the maximum (64 MiB + 1)", matrix::Framing::zap_http, Action::send, prefix_only(max_frame + 1),
        {}, End::close, "", 0, ErrorKind::zap_bad_length},
-      {"zap: length prefix 0xFFFFFFFF", Wire::zap, Action::send, prefix_only(0xFFFFFFFFu),
+      {"zap: length prefix 0xFFFFFFFF", matrix::Framing::zap_http, Action::send, prefix_only(0xFFFFFFFFu),
        {}, End::close, "", 0, ErrorKind::zap_bad_length},
-      {"zap: header block over the frame limit (a 64 MiB + 1 frame begun)", Wire::zap, Action::send,
+      {"zap: header block over the frame limit (a 64 MiB + 1 frame begun)", matrix::Framing::zap_http, Action::send,
        cat(prefix_only(max_frame + 1), Bytes(hello.begin() + 4, hello.end())),
        {}, End::close, "", 0, ErrorKind::zap_bad_length},
-      {"zap: good frame, then length prefix 0", Wire::zap, Action::send, cat(hello, prefix_only(0)),
+      {"zap: good frame, then length prefix 0", matrix::Framing::zap_http, Action::send, cat(hello, prefix_only(0)),
        {200}, End::close, "ok", 0, ErrorKind::zap_bad_length},
-      {"zap: truncated frame, then the client half-closes", Wire::zap, Action::send_then_shut,
+      {"zap: truncated frame, then the client half-closes", matrix::Framing::zap_http, Action::send_then_shut,
        Bytes(hello.begin(), hello.begin() + 40),
        {}, End::close, "", 0, std::nullopt},
-      {"zap: truncated length prefix, then the client half-closes", Wire::zap, Action::send_then_shut,
+      {"zap: truncated length prefix, then the client half-closes", matrix::Framing::zap_http, Action::send_then_shut,
        Bytes(hello.begin(), hello.begin() + 2),
        {}, End::close, "", 0, std::nullopt},
-      {"zap: truncated frame left hanging (header timeout)", Wire::zap, Action::send,
+      {"zap: truncated frame left hanging (header timeout)", matrix::Framing::zap_http, Action::send,
        Bytes(hello.begin(), hello.begin() + 40),
        {}, End::close, "", kHeaderTimeoutMs, ErrorKind::header_timeout},
 
       // ---- ZAP-HTTP: malformed messages (a 400 frame, then close) ----
-      {"zap: frame shorter than the message's size field", Wire::zap, Action::send, cut_message,
+      {"zap: frame shorter than the message's size field", matrix::Framing::zap_http, Action::send, cut_message,
        {400}, End::close, malformed + "not a ZAP message", 0, ErrorKind::zap_malformed},
-      {"zap: wrong magic", Wire::zap, Action::send, patch_u32(hello, 0, 0x00504158u),
+      {"zap: wrong magic", matrix::Framing::zap_http, Action::send, patch_u32(hello, 0, 0x00504158u),
        {400}, End::close, malformed + "not a ZAP message", 0, ErrorKind::zap_malformed},
-      {"zap: version 3", Wire::zap, Action::send, patch_u16(hello, 4, 3),
+      {"zap: version 3", matrix::Framing::zap_http, Action::send, patch_u16(hello, 4, 3),
        {400}, End::close, malformed + "not a ZAP message", 0, ErrorKind::zap_malformed},
-      {"zap: version 0", Wire::zap, Action::send, patch_u16(hello, 4, 0),
+      {"zap: version 0", matrix::Framing::zap_http, Action::send, patch_u16(hello, 4, 0),
        {400}, End::close, malformed + "not a ZAP message", 0, ErrorKind::zap_malformed},
-      {"zap: size field under the header size", Wire::zap, Action::send, patch_u32(hello, 12, 8),
+      {"zap: size field under the header size", matrix::Framing::zap_http, Action::send, patch_u32(hello, 12, 8),
        {400}, End::close, malformed + "not a ZAP message", 0, ErrorKind::zap_malformed},
-      {"zap: message type response (2)", Wire::zap, Action::send, patch_u16(hello, 6, 0x0200),
+      {"zap: message type response (2)", matrix::Framing::zap_http, Action::send, patch_u16(hello, 6, 0x0200),
        {400}, End::close, malformed + "wrong frame type", 0, ErrorKind::zap_malformed},
-      {"zap: message type 0", Wire::zap, Action::send, patch_u16(hello, 6, 0x0000),
+      {"zap: message type 0", matrix::Framing::zap_http, Action::send, patch_u16(hello, 6, 0x0000),
        {400}, End::close, malformed + "wrong frame type", 0, ErrorKind::zap_malformed},
-      {"zap: message type 0xFF", Wire::zap, Action::send, patch_u16(hello, 6, 0xFF00),
+      {"zap: message type 0xFF", matrix::Framing::zap_http, Action::send, patch_u16(hello, 6, 0xFF00),
        {400}, End::close, malformed + "wrong frame type", 0, ErrorKind::zap_malformed},
-      {"zap: root offset pointing into the header", Wire::zap, Action::send, patch_u32(hello, 8, 8),
+      {"zap: root offset pointing into the header", matrix::Framing::zap_http, Action::send, patch_u32(hello, 8, 8),
        {400}, End::close, malformed + "root offset out of range", 0, ErrorKind::zap_malformed},
-      {"zap: root offset past the message end", Wire::zap, Action::send, patch_u32(hello, 8, 0xFFFFFFF8u),
+      {"zap: root offset past the message end", matrix::Framing::zap_http, Action::send, patch_u32(hello, 8, 0xFFFFFFF8u),
        {400}, End::close, malformed + "root offset out of range", 0, ErrorKind::zap_malformed},
-      {"zap: header block count 0xFFFFFFFF", Wire::zap, Action::send,
+      {"zap: header block count 0xFFFFFFFF", matrix::Framing::zap_http, Action::send,
        patch_u32(rpc, slot_target(rpc, kSlotHeaders), 0xFFFFFFFFu),
        {400}, End::close, malformed + "truncated header block", 0, ErrorKind::zap_malformed},
-      {"zap: header name length past the block", Wire::zap, Action::send,
+      {"zap: header name length past the block", matrix::Framing::zap_http, Action::send,
        patch_u32(rpc, slot_target(rpc, kSlotHeaders) + 4, 0xFFFFFFF0u),
        {400}, End::close, malformed + "truncated header block", 0, ErrorKind::zap_malformed},
-      {"zap: trailer block count 0xFFFFFFFF", Wire::zap, Action::send,
+      {"zap: trailer block count 0xFFFFFFFF", matrix::Framing::zap_http, Action::send,
        patch_u32(trailer, slot_target(trailer, kSlotTrailer), 0xFFFFFFFFu),
        {400}, End::close, malformed + "truncated header block", 0, ErrorKind::zap_malformed},
-      {"zap: good frame, then a frame with a bad magic", Wire::zap, Action::send, cat(hello, patch_u32(hello, 0, 0)),
+      {"zap: good frame, then a frame with a bad magic", matrix::Framing::zap_http, Action::send, cat(hello, patch_u32(hello, 0, 0)),
        {200, 400}, End::close, malformed + "not a ZAP message", 0, ErrorKind::zap_malformed},
 
       // ---- ZAP-HTTP: slots out of bounds read as null (the reader's rules); the request is answered ----
-      {"zap: body slot past the message end reads as null (bad zap body)", Wire::zap, Action::send,
+      {"zap: body slot past the message end reads as null (bad zap body)", matrix::Framing::zap_http, Action::send,
        patch_u32(rpc, kSlotBody + 4, msg_u32(rpc, kSlotBody + 4) + 1000),
        {400}, End::serve_on, "bad zap body: malformed input", 0, std::nullopt},
-      {"zap: body slot length 0xFFFFFFFF reads as null (bad zap body)", Wire::zap, Action::send,
+      {"zap: body slot length 0xFFFFFFFF reads as null (bad zap body)", matrix::Framing::zap_http, Action::send,
        patch_u32(rpc, kSlotBody + 4, 0xFFFFFFFFu),
        {400}, End::serve_on, "bad zap body: malformed input", 0, std::nullopt},
-      {"zap: headers slot past the end reads as no headers (415)", Wire::zap, Action::send,
+      {"zap: headers slot past the end reads as no headers (415)", matrix::Framing::zap_http, Action::send,
        patch_u32(rpc, kSlotHeaders + 4, 0xFFFFFFFFu),
        {415}, End::serve_on, "unsupported content type", 0, std::nullopt},
-      {"zap: target slot pointing back (rel 0xFFFFFFF0) reads as empty (404)", Wire::zap, Action::send,
+      {"zap: target slot pointing back (rel 0xFFFFFFF0) reads as empty (404)", matrix::Framing::zap_http, Action::send,
        patch_u32(hello, kSlotTarget, 0xFFFFFFF0u),
        {404}, End::serve_on, "not found", 0, std::nullopt},
-      {"zap: method slot past the end reads as null, i.e. GET (200)", Wire::zap, Action::send,
+      {"zap: method slot past the end reads as null, i.e. GET (200)", matrix::Framing::zap_http, Action::send,
        patch_u32(hello, kSlotMethod + 4, 0x00FFFFFFu),
        {200}, End::serve_on, "ok", 0, std::nullopt},
-      {"zap: record body with its root offset far past its end", Wire::zap, Action::send, zap_rpc(eth_root_far),
+      {"zap: record body with its root offset far past its end", matrix::Framing::zap_http, Action::send, zap_rpc(eth_root_far),
        {400}, End::serve_on, "bad zap body: missing field", 0, std::nullopt},
-      {"zap: record body with an account length of 0xFFFFFFFF", Wire::zap, Action::send, zap_rpc(eth_account_huge),
+      {"zap: record body with an account length of 0xFFFFFFFF", matrix::Framing::zap_http, Action::send, zap_rpc(eth_account_huge),
        {400}, End::serve_on, "bad zap body: missing field", 0, std::nullopt},
-      {"zap: header block of 2000 pairs, inside the frame limit", Wire::zap, Action::send, zap_with_headers(2000),
+      {"zap: header block of 2000 pairs, inside the frame limit", matrix::Framing::zap_http, Action::send, zap_with_headers(2000),
        {200}, End::serve_on, "ok", 0, std::nullopt},
 
       // ---- ZAP-HTTP: time (closed, no reply) ----
-      {"zap: slowloris, one byte a second", Wire::zap, Action::trickle, hello,
+      {"zap: slowloris, one byte a second", matrix::Framing::zap_http, Action::trickle, hello,
        {}, End::close, "", kHeaderTimeoutMs, ErrorKind::header_timeout},
-      {"zap: idle connection", Wire::zap, Action::idle, {},
+      {"zap: idle connection", matrix::Framing::zap_http, Action::idle, {},
        {}, End::close, "", kIdleTimeoutMs, ErrorKind::idle_timeout},
 
       // ---- ZAP-RPC: framing (a bad length or direction byte: closed, no reply) ----
-      {"zap-rpc: length prefix 0", Wire::zap_rpc, Action::send, zr::prefix(0),
+      {"zap-rpc: length prefix 0", matrix::Framing::zap_rpc, Action::send, zr::prefix(0),
        {}, End::close, "", 0, ErrorKind::zap_bad_length},
-      {"zap-rpc: length prefix one over the maximum (64 MiB + 1)", Wire::zap_rpc, Action::send, zr::prefix(rpc_max + 1),
+      {"zap-rpc: length prefix one over the maximum (64 MiB + 1)", matrix::Framing::zap_rpc, Action::send, zr::prefix(rpc_max + 1),
        {}, End::close, "", 0, ErrorKind::zap_bad_length},
-      {"zap-rpc: length prefix 0xFFFFFFFF", Wire::zap_rpc, Action::send, zr::prefix(0xFFFFFFFFu),
+      {"zap-rpc: length prefix 0xFFFFFFFF", matrix::Framing::zap_rpc, Action::send, zr::prefix(0xFFFFFFFFu),
        {}, End::close, "", 0, ErrorKind::zap_bad_length},
-      {"zap-rpc: good call, then length prefix 0", Wire::zap_rpc, Action::send, cat(rpc_hello(7), zr::prefix(0)),
+      {"zap-rpc: good call, then length prefix 0", matrix::Framing::zap_rpc, Action::send, cat(rpc_hello(7), zr::prefix(0)),
        {200}, End::close, "ok", 0, ErrorKind::zap_bad_length, {7}},
       // Both read as little-endian lengths far over the limit.
-      {"zap-rpc: a ZAP-HTTP frame sent to the ZAP-RPC port", Wire::zap_rpc, Action::send, hello,
+      {"zap-rpc: a ZAP-HTTP frame sent to the ZAP-RPC port", matrix::Framing::zap_rpc, Action::send, hello,
        {}, End::close, "", 0, ErrorKind::zap_bad_length},
-      {"zap-rpc: an HTTP request sent to the ZAP-RPC port", Wire::zap_rpc, Action::send, bytes_of(get),
+      {"zap-rpc: an HTTP request sent to the ZAP-RPC port", matrix::Framing::zap_rpc, Action::send, bytes_of(get),
        {}, End::close, "", 0, ErrorKind::zap_bad_length},
-      {"zap-rpc: direction byte 0", Wire::zap_rpc, Action::send, zr::call(zr::kHealth, 1, {}, 0, 0),
+      {"zap-rpc: direction byte 0", matrix::Framing::zap_rpc, Action::send, zr::call(zr::kHealth, 1, {}, 0, 0),
        {}, End::close, "", 0, ErrorKind::zap_rpc_bad_dir},
-      {"zap-rpc: direction byte 9", Wire::zap_rpc, Action::send, zr::call(zr::kHealth, 1, {}, 0, 9),
+      {"zap-rpc: direction byte 9", matrix::Framing::zap_rpc, Action::send, zr::call(zr::kHealth, 1, {}, 0, 9),
        {}, End::close, "", 0, ErrorKind::zap_rpc_bad_dir},
-      {"zap-rpc: good call, then direction byte 0xFF", Wire::zap_rpc, Action::send,
+      {"zap-rpc: good call, then direction byte 0xFF", matrix::Framing::zap_rpc, Action::send,
        cat(rpc_hello(8), zr::raw(0xFF, {1, 2, 3})),
        {200}, End::close, "ok", 0, ErrorKind::zap_rpc_bad_dir, {8}},
-      {"zap-rpc: truncated frame, then the client half-closes", Wire::zap_rpc, Action::send_then_shut,
+      {"zap-rpc: truncated frame, then the client half-closes", matrix::Framing::zap_rpc, Action::send_then_shut,
        Bytes(rpc_eth.begin(), rpc_eth.begin() + 30),
        {}, End::close, "", 0, std::nullopt},
-      {"zap-rpc: truncated frame left hanging (header timeout)", Wire::zap_rpc, Action::send,
+      {"zap-rpc: truncated frame left hanging (header timeout)", matrix::Framing::zap_rpc, Action::send,
        Bytes(rpc_eth.begin(), rpc_eth.begin() + 30),
        {}, End::close, "", kHeaderTimeoutMs, ErrorKind::header_timeout},
 
       // ---- ZAP-RPC: frames the server does not answer (dropped or skipped, counted; the call after is answered) ----
-      {"zap-rpc: a response frame (dir 2) is dropped", Wire::zap_rpc, Action::send,
+      {"zap-rpc: a response frame (dir 2) is dropped", matrix::Framing::zap_rpc, Action::send,
        cat(zr::response(200, 9, zaptest::bytes_of("ok")), rpc_hello(9)),
        {200}, End::serve_on, "ok", 0, ErrorKind::zap_rpc_unsolicited, {9}},
-      {"zap-rpc: a stream message (dir 4) is dropped", Wire::zap_rpc, Action::send,
+      {"zap-rpc: a stream message (dir 4) is dropped", matrix::Framing::zap_rpc, Action::send,
        cat(zr::raw(4, {1, 0, 0, 0, 'x', 'y'}), rpc_hello(10)),
        {200}, End::serve_on, "ok", 0, ErrorKind::zap_rpc_stream, {10}},
-      {"zap-rpc: a stream end (dir 5) is dropped", Wire::zap_rpc, Action::send,
+      {"zap-rpc: a stream end (dir 5) is dropped", matrix::Framing::zap_rpc, Action::send,
        cat(zr::raw(5, {1, 0, 0, 0}), rpc_hello(11)),
        {200}, End::serve_on, "ok", 0, ErrorKind::zap_rpc_stream, {11}},
-      {"zap-rpc: an empty stream message (L = 1) is dropped", Wire::zap_rpc, Action::send,
+      {"zap-rpc: an empty stream message (L = 1) is dropped", matrix::Framing::zap_rpc, Action::send,
        cat(zr::raw(4, {}), rpc_hello(12)),
        {200}, End::serve_on, "ok", 0, ErrorKind::zap_rpc_stream, {12}},
-      {"zap-rpc: an empty request frame (L = 1) is skipped", Wire::zap_rpc, Action::send,
+      {"zap-rpc: an empty request frame (L = 1) is skipped", matrix::Framing::zap_rpc, Action::send,
        cat(zr::raw(1, {}), rpc_hello(13)),
        {200}, End::serve_on, "ok", 0, ErrorKind::zap_rpc_malformed, {13}},
-      {"zap-rpc: a truncated envelope (30 of its 44 bytes) is skipped", Wire::zap_rpc, Action::send,
+      {"zap-rpc: a truncated envelope (30 of its 44 bytes) is skipped", matrix::Framing::zap_rpc, Action::send,
        cat(rpc_cut_envelope, rpc_hello(14)),
        {200}, End::serve_on, "ok", 0, ErrorKind::zap_rpc_malformed, {14}},
-      {"zap-rpc: an envelope with a bad magic is skipped", Wire::zap_rpc, Action::send,
+      {"zap-rpc: an envelope with a bad magic is skipped", matrix::Framing::zap_rpc, Action::send,
        cat(zr::patch_u32(rpc_hello(1), zr::kEnvelopeAt, 0), rpc_hello(15)),
        {200}, End::serve_on, "ok", 0, ErrorKind::zap_rpc_malformed, {15}},
-      {"zap-rpc: an envelope of version 3 is skipped", Wire::zap_rpc, Action::send,
+      {"zap-rpc: an envelope of version 3 is skipped", matrix::Framing::zap_rpc, Action::send,
        cat(zr::patch_u16(rpc_hello(1), version_at, 3), rpc_hello(16)),
        {200}, End::serve_on, "ok", 0, ErrorKind::zap_rpc_malformed, {16}},
-      {"zap-rpc: an envelope size under the header's is skipped", Wire::zap_rpc, Action::send,
+      {"zap-rpc: an envelope size under the header's is skipped", matrix::Framing::zap_rpc, Action::send,
        cat(zr::patch_u32(rpc_hello(1), size_at, 8), rpc_hello(17)),
        {200}, End::serve_on, "ok", 0, ErrorKind::zap_rpc_malformed, {17}},
-      {"zap-rpc: an envelope size past the frame is skipped", Wire::zap_rpc, Action::send,
+      {"zap-rpc: an envelope size past the frame is skipped", matrix::Framing::zap_rpc, Action::send,
        cat(zr::patch_u32(rpc_hello(1), size_at, 1000), rpc_hello(18)),
        {200}, End::serve_on, "ok", 0, ErrorKind::zap_rpc_malformed, {18}},
-      {"zap-rpc: a root offset into the header is skipped", Wire::zap_rpc, Action::send,
+      {"zap-rpc: a root offset into the header is skipped", matrix::Framing::zap_rpc, Action::send,
        cat(zr::patch_u32(rpc_hello(1), root_at, 8), rpc_hello(19)),
        {200}, End::serve_on, "ok", 0, ErrorKind::zap_rpc_malformed, {19}},
-      {"zap-rpc: a root offset at the size is skipped", Wire::zap_rpc, Action::send,
+      {"zap-rpc: a root offset at the size is skipped", matrix::Framing::zap_rpc, Action::send,
        cat(zr::patch_u32(rpc_hello(1), root_at, 44), rpc_hello(20)),
        {200}, End::serve_on, "ok", 0, ErrorKind::zap_rpc_malformed, {20}},
-      {"zap-rpc: a malformed stream open is skipped", Wire::zap_rpc, Action::send,
+      {"zap-rpc: a malformed stream open is skipped", matrix::Framing::zap_rpc, Action::send,
        cat(zr::patch_u32(zr::call(zr::eth_call(), 1, eth, 0, 3), zr::kEnvelopeAt, 0), rpc_hello(21)),
        {200}, End::serve_on, "ok", 0, ErrorKind::zap_rpc_malformed, {21}},
 
       // ---- ZAP-RPC: calls answered with a refusal under their PromiseID ----
-      {"zap-rpc: a stream open (dir 3) is refused under its stream id", Wire::zap_rpc, Action::send,
+      {"zap-rpc: a stream open (dir 3) is refused under its stream id", matrix::Framing::zap_rpc, Action::send,
        zr::call(zr::eth_call(), 77, eth, 0, 3),
        {404}, End::serve_on, no_stream, 0, std::nullopt, {77}},
-      {"zap-rpc: Target != 0 (promise pipelining)", Wire::zap_rpc, Action::send, zr::call(zr::eth_call(), 22, eth, 21),
+      {"zap-rpc: Target != 0 (promise pipelining)", matrix::Framing::zap_rpc, Action::send, zr::call(zr::eth_call(), 22, eth, 21),
        {400}, End::serve_on, "promise pipelining (Target) is not supported", 0, std::nullopt, {22}},
-      {"zap-rpc: method 0xFFFFFFFF", Wire::zap_rpc, Action::send, zr::call(0xFFFFFFFFu, 23, eth),
+      {"zap-rpc: method 0xFFFFFFFF", matrix::Framing::zap_rpc, Action::send, zr::call(0xFFFFFFFFu, 23, eth),
        {404}, End::serve_on, "unknown method 4294967295", 0, std::nullopt, {23}},
       // Slots that do not resolve read as null (the reader's rules): an eth_call with no payload.
-      {"zap-rpc: payload slot pointing back into the header reads as null (400)", Wire::zap_rpc, Action::send,
+      {"zap-rpc: payload slot pointing back into the header reads as null (400)", matrix::Framing::zap_rpc, Action::send,
        zr::patch_u32(rpc_eth, zr::kPayloadSlotAt, 0xFFFFFFE2u),
        {400}, End::serve_on, "bad zap body: ", 0, std::nullopt, {2}},
-      {"zap-rpc: payload slot rel 0 reads as null (400)", Wire::zap_rpc, Action::send,
+      {"zap-rpc: payload slot rel 0 reads as null (400)", matrix::Framing::zap_rpc, Action::send,
        zr::patch_u32(rpc_eth, zr::kPayloadSlotAt, 0),
        {400}, End::serve_on, "bad zap body: ", 0, std::nullopt, {2}},
-      {"zap-rpc: payload slot past the envelope's end reads as null (400)", Wire::zap_rpc, Action::send,
+      {"zap-rpc: payload slot past the envelope's end reads as null (400)", matrix::Framing::zap_rpc, Action::send,
        zr::patch_u32(rpc_eth, zr::kPayloadSlotAt + 4, static_cast<std::uint32_t>(eth.size()) + 1),
        {400}, End::serve_on, "bad zap body: ", 0, std::nullopt, {2}},
-      {"zap-rpc: payload length 0xFFFFFFFF reads as null (400)", Wire::zap_rpc, Action::send,
+      {"zap-rpc: payload length 0xFFFFFFFF reads as null (400)", matrix::Framing::zap_rpc, Action::send,
        zr::patch_u32(rpc_eth, zr::kPayloadSlotAt + 4, 0xFFFFFFFFu),
        {400}, End::serve_on, "bad zap body: ", 0, std::nullopt, {2}},
-      {"zap-rpc: a capability slot pointing anywhere is not read (200)", Wire::zap_rpc, Action::send,
+      {"zap-rpc: a capability slot pointing anywhere is not read (200)", matrix::Framing::zap_rpc, Action::send,
        zr::patch_u32(zr::patch_u32(rpc_eth, zr::kCapSlotAt, 0xFFFFFFF0u), zr::kCapSlotAt + 4, 0xFFFFFFFFu),
        {200}, End::serve_on, "", 0, std::nullopt, {2}},
-      {"zap-rpc: envelope flags 0 are not read (200)", Wire::zap_rpc, Action::send,
+      {"zap-rpc: envelope flags 0 are not read (200)", matrix::Framing::zap_rpc, Action::send,
        zr::patch_u16(rpc_hello(24), flags_at, 0),
        {200}, End::serve_on, "ok", 0, std::nullopt, {24}},
-      {"zap-rpc: duplicate PromiseIDs are both answered", Wire::zap_rpc, Action::send, cat(rpc_eth, rpc_hello(2)),
+      {"zap-rpc: duplicate PromiseIDs are both answered", matrix::Framing::zap_rpc, Action::send, cat(rpc_eth, rpc_hello(2)),
        {200, 200}, End::serve_on, "ok", 0, std::nullopt, {2, 2}},
-      {"zap-rpc: a call split byte by byte over many writes", Wire::zap_rpc, Action::bytewise, cat(rpc_eth, rpc_hello(25)),
+      {"zap-rpc: a call split byte by byte over many writes", matrix::Framing::zap_rpc, Action::bytewise, cat(rpc_eth, rpc_hello(25)),
        {200, 200}, End::serve_on, "ok", 0, std::nullopt, {2, 25}},
 
       // ---- ZAP-RPC: time (closed, no reply) ----
-      {"zap-rpc: slowloris, one byte a second", Wire::zap_rpc, Action::trickle, rpc_hello(1),
+      {"zap-rpc: slowloris, one byte a second", matrix::Framing::zap_rpc, Action::trickle, rpc_hello(1),
        {}, End::close, "", kHeaderTimeoutMs, ErrorKind::header_timeout},
-      {"zap-rpc: idle connection", Wire::zap_rpc, Action::idle, {},
+      {"zap-rpc: idle connection", matrix::Framing::zap_rpc, Action::idle, {},
        {}, End::close, "", kIdleTimeoutMs, ErrorKind::idle_timeout},
 
       // ---- HTTP/1.1: limits ----
-      {"http: one header line over max_header_bytes", Wire::http, Action::send,
+      {"http: one header line over max_header_bytes", matrix::Framing::http1, Action::send,
        bytes_of("GET /health HTTP/1.1\r\nHost: t\r\nX-Big: " + std::string(9000, 'a') + "\r\n\r\n"),
        {431}, End::close, "head over max_header_bytes", 0, ErrorKind::http_header_too_large},
-      {"http: header block over max_header_bytes in short lines", Wire::http, Action::send, bytes_of(many_short_lines),
+      {"http: header block over max_header_bytes in short lines", matrix::Framing::http1, Action::send, bytes_of(many_short_lines),
        {431}, End::close, "head over max_header_bytes", 0, ErrorKind::http_header_too_large},
-      {"http: more header lines than max_headers", Wire::http, Action::send, bytes_of(too_many_lines),
+      {"http: more header lines than max_headers", matrix::Framing::http1, Action::send, bytes_of(too_many_lines),
        {431}, End::close, "more than max_headers lines", 0, ErrorKind::http_header_too_large},
-      {"http: a head that never ends, past max_header_bytes", Wire::http, Action::send,
+      {"http: a head that never ends, past max_header_bytes", matrix::Framing::http1, Action::send,
        bytes_of("GET /" + std::string(9000, 'a')),
        {431}, End::close, "head over max_header_bytes", 0, ErrorKind::http_header_too_large},
-      {"http: Content-Length one over max_body_bytes", Wire::http, Action::send,
+      {"http: Content-Length one over max_body_bytes", matrix::Framing::http1, Action::send,
        bytes_of(post_head + "Content-Length: 1048577\r\n\r\n"),
        {413}, End::close, "Content-Length over max_body_bytes", 0, ErrorKind::http_body_too_large},
 
       // ---- HTTP/1.1: Content-Length lies ----
-      {"http: body longer than Content-Length (the excess is a garbage request)", Wire::http, Action::send,
+      {"http: body longer than Content-Length (the excess is a garbage request)", matrix::Framing::http1, Action::send,
        bytes_of(post_json + "}garbage\r\n\r\n"),
        {200, 400}, End::close, "bad request: invalid method", 0, ErrorKind::http_bad_request},
-      {"http: body longer than Content-Length (the excess never completes a head)", Wire::http, Action::send,
+      {"http: body longer than Content-Length (the excess never completes a head)", matrix::Framing::http1, Action::send,
        bytes_of(post_json + "xyz"),
        {200, 408}, End::close, "not complete in time", kHeaderTimeoutMs, ErrorKind::header_timeout},
-      {"http: body shorter than Content-Length", Wire::http, Action::send,
+      {"http: body shorter than Content-Length", matrix::Framing::http1, Action::send,
        bytes_of(with_cl(std::to_string(json.size() + 10))),
        {408}, End::close, "not complete in time", kHeaderTimeoutMs, ErrorKind::header_timeout},
-      {"http: negative Content-Length", Wire::http, Action::send, bytes_of(with_cl("-1")),
+      {"http: negative Content-Length", matrix::Framing::http1, Action::send, bytes_of(with_cl("-1")),
        {400}, End::close, "invalid Content-Length", 0, ErrorKind::http_bad_request},
-      {"http: Content-Length 2^64 (overflows u64)", Wire::http, Action::send,
+      {"http: Content-Length 2^64 (overflows u64)", matrix::Framing::http1, Action::send,
        bytes_of(with_cl("18446744073709551616")),
        {400}, End::close, "invalid Content-Length", 0, ErrorKind::http_bad_request},
-      {"http: Content-Length of 40 digits", Wire::http, Action::send, bytes_of(with_cl(std::string(40, '9'))),
+      {"http: Content-Length of 40 digits", matrix::Framing::http1, Action::send, bytes_of(with_cl(std::string(40, '9'))),
        {400}, End::close, "invalid Content-Length", 0, ErrorKind::http_bad_request},
-      {"http: two different Content-Lengths", Wire::http, Action::send,
+      {"http: two different Content-Lengths", matrix::Framing::http1, Action::send,
        bytes_of(post_head + "Content-Length: 3\r\nContent-Length: 4\r\n\r\nabcd"),
        {400}, End::close, "conflicting Content-Length", 0, ErrorKind::http_bad_request},
-      {"http: Content-Length with Transfer-Encoding (smuggling shape)", Wire::http, Action::send,
+      {"http: Content-Length with Transfer-Encoding (smuggling shape)", matrix::Framing::http1, Action::send,
        bytes_of(post_head + "Content-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\nabcd"),
        {400}, End::close, "both Content-Length and Transfer-Encoding", 0, ErrorKind::http_bad_request},
 
       // ---- HTTP/1.1: garbage ----
-      {"http: pipelined garbage after a good request", Wire::http, Action::send,
+      {"http: pipelined garbage after a good request", matrix::Framing::http1, Action::send,
        bytes_of(get + "\x01\x02 garbage \x7f\r\n\r\n"),
        {200, 400}, End::close, "bad request", 0, ErrorKind::http_bad_request},
-      {"http: binary garbage with NUL bytes", Wire::http, Action::send,
+      {"http: binary garbage with NUL bytes", matrix::Framing::http1, Action::send,
        cat(Bytes{0, 0, 0, 0x52, 0x5a, 0x41, 0x50, 0, 0xff, 0xfe}, bytes_of("\r\n\r\n")),
        {400}, End::close, "bad request", 0, ErrorKind::http_bad_request},
-      {"http: bare LF line endings", Wire::http, Action::send, bytes_of("GET /health HTTP/1.1\nHost: t\n\n"),
+      {"http: bare LF line endings", matrix::Framing::http1, Action::send, bytes_of("GET /health HTTP/1.1\nHost: t\n\n"),
        {400}, End::close, "bare LF", 0, ErrorKind::http_bad_request},
-      // Wire A bytes hold no CR or LF: a head that never completes, so the header timeout answers.
-      {"http: a ZAP frame sent to the HTTP port", Wire::http, Action::send, hello,
+      // matrix::Framing A bytes hold no CR or LF: a head that never completes, so the header timeout answers.
+      {"http: a ZAP frame sent to the HTTP port", matrix::Framing::http1, Action::send, hello,
        {408}, End::close, "not complete in time", kHeaderTimeoutMs, ErrorKind::header_timeout},
-      {"http: client half-closes mid-head", Wire::http, Action::send_then_shut,
+      {"http: client half-closes mid-head", matrix::Framing::http1, Action::send_then_shut,
        bytes_of("GET /health HTTP/1.1\r\nHo"),
        {}, End::close, "", 0, std::nullopt},
 
       // ---- HTTP/1.1: bodies the record decoders must survive ----
-      {"http: rpc JSON body of 50000 nested arrays", Wire::http, Action::send,
+      {"http: rpc JSON body of 50000 nested arrays", matrix::Framing::http1, Action::send,
        bytes_of(http_request("POST", "/rpc", "application/json", nested_json)),
        {400}, End::serve_on, "bad json body", 0, std::nullopt},
-      {"http: rpc JSON body with an unknown field of 50000 nested arrays", Wire::http, Action::send,
+      {"http: rpc JSON body with an unknown field of 50000 nested arrays", matrix::Framing::http1, Action::send,
        bytes_of(http_request("POST", "/rpc", "application/json", "{\"x\":" + nested_json + "," + json.substr(1))),
        {400}, End::serve_on, "bad json body", 0, std::nullopt},
-      {"http: rpc JSON body with a block number over u64", Wire::http, Action::send,
+      {"http: rpc JSON body with a block number over u64", matrix::Framing::http1, Action::send,
        bytes_of(http_request("POST", "/rpc", "application/json", overflowing_block)),
        {400}, End::serve_on, "bad json body", 0, std::nullopt},
 
       // ---- HTTP/1.1: time ----
-      {"http: slowloris, one byte a second", Wire::http, Action::trickle, bytes_of(get),
+      {"http: slowloris, one byte a second", matrix::Framing::http1, Action::trickle, bytes_of(get),
        {408}, End::close, "not complete in time", kHeaderTimeoutMs, ErrorKind::header_timeout},
-      {"http: idle connection", Wire::http, Action::idle, {},
+      {"http: idle connection", matrix::Framing::http1, Action::idle, {},
        {}, End::close, "", kIdleTimeoutMs, ErrorKind::idle_timeout},
   };
   // clang-format on
@@ -556,13 +556,13 @@ struct Reply {
 };
 
 // The next reply on the wire; nullopt on close/timeout.
-std::optional<Reply> next_reply(Client& c, Wire w) {
-  if (w == Wire::http) {
+std::optional<Reply> next_reply(Client& c, matrix::Framing w) {
+  if (w == matrix::Framing::http1) {
     auto r = c.http_response();
     if (!r) return std::nullopt;
     return Reply{r->first.status, r->second};
   }
-  if (w == Wire::zap_rpc) {
+  if (w == matrix::Framing::zap_rpc) {
     auto r = c.zap_rpc_response();
     if (!r) return std::nullopt;
     return Reply{static_cast<int>(r->status), std::string(r->body.begin(), r->body.end()), r->promise};
@@ -572,14 +572,14 @@ std::optional<Reply> next_reply(Client& c, Wire w) {
   return Reply{r->status, std::string(r->body.begin(), r->body.end())};
 }
 
-Bytes hello_on(Wire w) {
-  return w == Wire::http  ? bytes_of(http_request("GET", "/health", "", ""))
-         : w == Wire::zap ? zap_hello()
-                          : zaptest::rpc::call(zaptest::rpc::kHealth, 1);
+Bytes hello_on(matrix::Framing w) {
+  return w == matrix::Framing::http1      ? bytes_of(http_request("GET", "/health", "", ""))
+         : w == matrix::Framing::zap_http ? zap_hello()
+                                          : zaptest::rpc::call(zaptest::rpc::kHealth, 1);
 }
 
 // A new connection on w gets 200 for GET /health.
-bool serves_a_newcomer(const LiveServer& srv, Wire w) {
+bool serves_a_newcomer(const LiveServer& srv, matrix::Framing w) {
   Client c(srv.port(w));
   c.send_all(hello_on(w));
   const auto r = next_reply(c, w);
@@ -669,7 +669,7 @@ std::size_t flood(const LiveServer& srv, std::size_t well_behaved) {
   EXPECT_EQ(refused, n - headroom) << "flood: the connections past the limit were not all closed";
   EXPECT_EQ(srv.open(), kMaxConnections) << "flood: open connections at the limit";
   // At the limit, a newer connection is closed too, on every wire.
-  for (Wire w : kWires) {
+  for (matrix::Framing w : kWires) {
     Client extra(srv.port(w));
     extra.send_all(hello_on(w));
     EXPECT_TRUE(extra.closed_without_reply()) << "flood: a connection past the limit was served";
@@ -677,20 +677,20 @@ std::size_t flood(const LiveServer& srv, std::size_t well_behaved) {
   cs.clear();
   EXPECT_TRUE(srv.wait_open(well_behaved))
       << "flood: the flood's connections were not all closed; open " << srv.open();
-  for (Wire w : kWires)  // below the limit again, newcomers are served
+  for (matrix::Framing w : kWires)  // below the limit again, newcomers are served
     EXPECT_TRUE(serves_a_newcomer(srv, w)) << "flood: a new connection after the flood was not served";
   return n - headroom + std::size(kWires);  // refused: the flood's excess and the extras
 }
 
 // A pipelined batch of `count` rpc requests on a wire (JSON over HTTP, ZAP over ZAP-HTTP, ZAP eth_call
 // calls over ZAP-RPC, all under PromiseID 1: duplicates are answered each).
-Bytes rpc_batch(Wire w, int count) {
+Bytes rpc_batch(matrix::Framing w, int count) {
   zaptest::ByteVec eth;
   EXPECT_TRUE(zaptest::load_hex("eth_req", eth));
-  const Bytes one = w == Wire::http
+  const Bytes one = w == matrix::Framing::http1
                         ? bytes_of(http_request("POST", "/rpc", "application/json", sample_json_request()))
-                    : w == Wire::zap ? zap_rpc(eth)
-                                     : zaptest::rpc::call(zaptest::rpc::eth_call(), 1, eth);
+                    : w == matrix::Framing::zap_http ? zap_rpc(eth)
+                                                     : zaptest::rpc::call(zaptest::rpc::eth_call(), 1, eth);
   Bytes b;
   b.reserve(one.size() * static_cast<std::size_t>(count));
   for (int i = 0; i < count; ++i) b.insert(b.end(), one.begin(), one.end());
@@ -711,7 +711,7 @@ std::size_t never_readers(const LiveServer& srv, std::size_t well_behaved) {
   // default): ~14 MiB. A server that kept reading would take all kMaxSendBytes and never time out.
   constexpr std::size_t kMaxReadBytes = 64u << 20;
   struct Reader {
-    Wire wire;
+    matrix::Framing wire;
     Bytes batch;  // built before the connect, so the idle timeout does not run while it is
     std::unique_ptr<Client> c;
     std::atomic<std::size_t> sent{0};
@@ -720,7 +720,7 @@ std::size_t never_readers(const LiveServer& srv, std::size_t well_behaved) {
   };
   std::vector<std::unique_ptr<Reader>> rs;
   for (int i = 0; i < kNeverReadersPerWire; ++i)
-    for (Wire w : kWires) {
+    for (matrix::Framing w : kWires) {
       rs.push_back(std::make_unique<Reader>());
       rs.back()->wire = w;
       rs.back()->batch = rpc_batch(w, 4096);
@@ -763,7 +763,7 @@ std::size_t never_readers(const LiveServer& srv, std::size_t well_behaved) {
     return true;
   });
   EXPECT_TRUE(all_sending) << "awaited 1 MiB sent by each never-reader";
-  for (Wire w : kWires)
+  for (matrix::Framing w : kWires)
     EXPECT_TRUE(serves_a_newcomer(srv, w)) << "never-reader: another client was not served meanwhile";
   std::int64_t rss_peak = rss_kib();
   while (done < rs.size()) {
@@ -772,14 +772,14 @@ std::size_t never_readers(const LiveServer& srv, std::size_t well_behaved) {
   }
   for (auto& t : ts) t.join();
   for (const auto& r : rs) {
-    const char* w = wire_name(r->wire);
+    const std::string_view w = matrix::to_string(r->wire);
     EXPECT_FALSE(r->hung) << "never-reader (" << w << "): its sends blocked for " << zaptest::kHang.count()
                           << " ms and the server never closed it";
     EXPECT_TRUE(r->closed_by_server || r->hung)
         << "never-reader (" << w << "): the server kept reading; " << r->sent << " bytes sent";
     EXPECT_LT(r->sent, kMaxReadBytes) << "never-reader (" << w << "): the server read past its output cap";
-    std::printf("[ hostile  ] never-reader (%s): %zu KiB sent before the server closed it\n", w,
-                r->sent.load() / 1024);
+    std::printf("[ hostile  ] never-reader (%.*s): %zu KiB sent before the server closed it\n", int(w.size()),
+                w.data(), r->sent.load() / 1024);
   }
   std::printf("[ hostile  ] %zu never-readers: RSS %lld KiB at most (before them %lld KiB, +%lld KiB)\n",
               rs.size(), static_cast<long long>(rss_peak), static_cast<long long>(rss_base_kib),
@@ -797,11 +797,11 @@ std::size_t never_readers(const LiveServer& srv, std::size_t well_behaved) {
 void resetters(const LiveServer& srv, std::size_t well_behaved) {
   SCOPED_TRACE("case: clients that reset mid-response");
   for (bool read_first : {true, false}) {
-    for (Wire w : kWires) {
+    for (matrix::Framing w : kWires) {
       auto c = std::make_unique<Client>(srv.port(w));
       // ~1 MiB: fits the socket buffers, so send_all cannot block. ZAP-RPC stops reading at 256 calls in
       // flight, so the kernel's buffers take the rest: 500 calls (~60 KiB) fit them at their defaults.
-      c->send_all(rpc_batch(w, w == Wire::zap_rpc ? 500 : 5000));
+      c->send_all(rpc_batch(w, w == matrix::Framing::zap_rpc ? 500 : 5000));
       if (read_first) {
         EXPECT_TRUE(next_reply(*c, w)) << "resetter: not even one reply";
       }
@@ -811,7 +811,8 @@ void resetters(const LiveServer& srv, std::size_t well_behaved) {
     }
   }
   EXPECT_TRUE(srv.wait_open(well_behaved)) << "resetter: connections not dropped; open " << srv.open();
-  for (Wire w : kWires) EXPECT_TRUE(serves_a_newcomer(srv, w)) << "resetter: the server did not serve on";
+  for (matrix::Framing w : kWires)
+    EXPECT_TRUE(serves_a_newcomer(srv, w)) << "resetter: the server did not serve on";
 }
 
 // ---- the whole attack ------------------------------------------------------------------
@@ -833,21 +834,21 @@ void attack(unsigned threads) {
   // The well-behaved clients, for the whole attack: no warm-up (every response and error counts), and a
   // response timeout that only a hang reaches.
   load::Options o;
-  o.scenario = load::Scenario::rpc;
+  o.scenario = matrix::Scenario::rpc;
   o.body = &record::default_json_codec();
   o.connections = kLoadConnections;
   o.threads = 1;
   o.warmup_s = 0;
   o.timeout_ms = static_cast<std::uint32_t>(zaptest::kHang.count());
   load::Options http_json = o, zap_zap = o;
-  http_json.wire = load::Wire::http;
-  http_json.port = srv.port(Wire::http);
-  zap_zap.wire = load::Wire::zap;
-  zap_zap.port = srv.port(Wire::zap);
+  http_json.framing = matrix::Framing::http1;
+  http_json.port = srv.port(matrix::Framing::http1);
+  zap_zap.framing = matrix::Framing::zap_http;
+  zap_zap.port = srv.port(matrix::Framing::zap_http);
   zap_zap.body = record::find_codec("zap");
   zaptest::BackgroundLoad loads[2] = {zaptest::BackgroundLoad(http_json), zaptest::BackgroundLoad(zap_zap)};
   const char* names[2] = {"HTTP + JSON", "ZAP-HTTP + ZAP"};
-  RpcGoodClient rpc_good(srv.port(Wire::zap_rpc));  // ZAP-RPC + ZAP, 4 calls in flight
+  RpcGoodClient rpc_good(srv.port(matrix::Framing::zap_rpc));  // ZAP-RPC + ZAP, 4 calls in flight
   for (int i = 0; i < 2; ++i)
     ASSERT_TRUE(loads[i].await_responses(kLoadResponsesBefore,
                                          std::string(names[i]) + " answered before the attack"));
@@ -1146,7 +1147,7 @@ std::vector<H2Case> h2_cases() {
 
 void run_h2_case(const LiveServer& srv, const H2Case& k) {
   SCOPED_TRACE("case: " + k.name);
-  h2::H2Raw c(srv.port(Wire::http2));
+  h2::H2Raw c(srv.port(matrix::Framing::http2));
   ASSERT_TRUE(c.connected());
   c.send(k.bytes);  // the server may close before all of it is sent (a flood): the reads tell
   if (k.end == H2End::goaway_close) {
@@ -1189,7 +1190,7 @@ void window_never_opens(const LiveServer& srv, H2GoodClient& good) {
   SCOPED_TRACE("case: a flow-control window that stays closed");
   constexpr std::uint32_t kStreams = 200;  // within SETTINGS_MAX_CONCURRENT_STREAMS
   const std::int64_t rss_base = rss_kib();
-  h2::H2Raw c(srv.port(Wire::http2));
+  h2::H2Raw c(srv.port(matrix::Framing::http2));
   std::string bytes = std::string(h2::kPreface) + h2::settings({{NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, 0}});
   for (std::uint32_t i = 0; i < kStreams; ++i) {
     const std::uint32_t id = 2 * i + 1;
@@ -1232,7 +1233,7 @@ void window_never_opens(const LiveServer& srv, H2GoodClient& good) {
   c.close();
 
   // A window that never opens: the idle timeout closes the connection (no GOAWAY: as every wire's).
-  h2::H2Raw stuck(srv.port(Wire::http2));
+  h2::H2Raw stuck(srv.port(matrix::Framing::http2));
   const auto t0 = SteadyClock::now();
   ASSERT_TRUE(stuck.send(std::string(h2::kPreface) +
                          h2::settings({{NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, 0}}) +
@@ -1262,7 +1263,7 @@ std::size_t h2_never_readers(const LiveServer& srv, H2GoodClient& good) {
   for (bool pings : {false, true, false, true}) {
     rs.push_back(std::make_unique<Reader>());
     rs.back()->pings = pings;
-    rs.back()->c = std::make_unique<h2::H2Raw>(srv.port(Wire::http2));
+    rs.back()->c = std::make_unique<h2::H2Raw>(srv.port(matrix::Framing::http2));
   }
   std::atomic<std::size_t> done{0};
   std::vector<std::thread> ts;
@@ -1339,7 +1340,7 @@ void attack_http2(unsigned threads) {
   LiveServer srv(threads);
   const std::size_t fds_base = open_fds();
   const std::int64_t rss_base = rss_kib();
-  H2GoodClient good(srv.port(Wire::http2));
+  H2GoodClient good(srv.port(matrix::Framing::http2));
   ASSERT_TRUE(good.await_answers(kLoadResponsesBefore, "HTTP/2 answered before the attack"));
   ASSERT_TRUE(srv.wait_open(1));
 

@@ -32,7 +32,7 @@
 
 namespace {
 
-using load::Wire;
+using matrix::Framing;
 
 record::LogsDigest digest_for(std::uint32_t n) {
   record::LogSet set;
@@ -61,8 +61,9 @@ class LiveServer {
     srv_->stop();
     thread_.join();
   }
-  std::uint16_t port(Wire w) const {
-    return srv_->bound(w == Wire::http ? server::Wire::http : server::Wire::zap)[0].port;
+  std::uint16_t port(matrix::Framing w) const {
+    return srv_->bound(w == matrix::Framing::http1 ? matrix::Framing::http1 : matrix::Framing::zap_http)[0]
+        .port;
   }
   server::Counters counters() const { return srv_->counters(); }
 
@@ -82,7 +83,8 @@ struct Answer {
 // engine's own response readers. A small receive buffer keeps the server's socket full.
 class LogsClient {
  public:
-  LogsClient(Wire wire, std::uint16_t port, int rcvbuf_bytes = 0) : wire_(wire), http_("127.0.0.1") {
+  LogsClient(matrix::Framing wire, std::uint16_t port, int rcvbuf_bytes = 0)
+      : wire_(wire), http_("127.0.0.1") {
     fd_ = socket(AF_INET, SOCK_STREAM, 0);
     if (rcvbuf_bytes > 0) setsockopt(fd_, SOL_SOCKET, SO_RCVBUF, &rcvbuf_bytes, sizeof rcvbuf_bytes);
     sockaddr_in a{};
@@ -101,7 +103,7 @@ class LogsClient {
     net::Buffer out;
     for (std::uint32_t n : ns) {
       const record::Bytes body = zap.encode_logs_request(record::sample_logs_request(n));
-      if (wire_ == Wire::http)
+      if (wire_ == matrix::Framing::http1)
         http_.append_request(out, "POST", "/logs", "application/zap", body);
       else
         zap_.append_request(out, "POST", "/logs", "application/zap", body);
@@ -117,7 +119,8 @@ class LogsClient {
   std::optional<Answer> next() {
     for (;;) {
       std::size_t hint = 0;
-      const net::wire::Response r = wire_ == Wire::http ? http_.take(in_, hint) : zap_.take(in_, hint);
+      const net::wire::Response r =
+          wire_ == matrix::Framing::http1 ? http_.take(in_, hint) : zap_.take(in_, hint);
       if (r.status == net::wire::Response::Status::malformed) return std::nullopt;
       if (r.status == net::wire::Response::Status::complete) {
         Answer a{r.code, std::string(r.content_type), {r.body.begin(), r.body.end()}};
@@ -135,7 +138,7 @@ class LogsClient {
   }
 
  private:
-  Wire wire_;
+  matrix::Framing wire_;
   int fd_ = -1;
   net::wire::Http1Client http_;
   net::wire::ZapHttpClient zap_;
@@ -168,8 +171,8 @@ server::Config small_send_buffer(int bytes) {
 // writes, each resumed on EPOLLOUT while the small ones wait their turn behind them).
 TEST(logs_server, large_answers_go_out_in_partial_writes_in_order) {
   LiveServer srv(small_send_buffer(4096));
-  for (Wire wire : {Wire::http, Wire::zap}) {
-    SCOPED_TRACE(wire == Wire::http ? "http" : "zap");
+  for (matrix::Framing wire : {matrix::Framing::http1, matrix::Framing::zap_http}) {
+    SCOPED_TRACE(std::string(matrix::to_string(wire)));
     LogsClient c(wire, srv.port(wire), 4096);
     const std::vector<std::uint32_t> ns = {10'000, 1, 10'000, 5'000, 2};
     c.send_logs_requests(ns);
@@ -182,8 +185,9 @@ TEST(logs_server, large_answers_go_out_in_partial_writes_in_order) {
     }
   }
   const server::Counters k = srv.counters();
-  EXPECT_EQ(k.requests[static_cast<int>(server::Wire::http)][static_cast<int>(server::Route::logs)], 5u);
-  EXPECT_EQ(k.requests[static_cast<int>(server::Wire::zap)][static_cast<int>(server::Route::logs)], 5u);
+  EXPECT_EQ(k.requests[static_cast<int>(matrix::Framing::http1)][static_cast<int>(server::Route::logs)], 5u);
+  EXPECT_EQ(k.requests[static_cast<int>(matrix::Framing::zap_http)][static_cast<int>(server::Route::logs)],
+            5u);
   EXPECT_EQ(k.errors[static_cast<int>(server::ErrorKind::io)], 0u);
 }
 
@@ -191,12 +195,12 @@ TEST(logs_server, large_answers_go_out_in_partial_writes_in_order) {
 // (content type and the digest of every field of every log).
 TEST(logs_server, the_loader_validates_every_large_answer_through_a_small_send_buffer) {
   LiveServer srv(small_send_buffer(64 * 1024));
-  for (Wire wire : {Wire::http, Wire::zap}) {
-    SCOPED_TRACE(wire == Wire::http ? "http" : "zap");
+  for (matrix::Framing wire : {matrix::Framing::http1, matrix::Framing::zap_http}) {
+    SCOPED_TRACE(std::string(matrix::to_string(wire)));
     load::Options o;
-    o.wire = wire;
+    o.framing = wire;
     o.port = srv.port(wire);
-    o.scenario = load::Scenario::logs;
+    o.scenario = matrix::Scenario::logs;
     o.logs = 10'000;
     o.body = record::find_codec("zap");
     o.connections = 2;
@@ -222,8 +226,8 @@ TEST(logs_server, an_answer_over_the_response_limit_is_a_clean_500_and_the_serve
   ASSERT_LT(small, big);
   cfg.limits.max_response_bytes = small;  // N = 100 fits exactly; N = 1000 does not
   LiveServer srv(cfg);
-  for (Wire wire : {Wire::http, Wire::zap}) {
-    SCOPED_TRACE(wire == Wire::http ? "http" : "zap");
+  for (matrix::Framing wire : {matrix::Framing::http1, matrix::Framing::zap_http}) {
+    SCOPED_TRACE(std::string(matrix::to_string(wire)));
     LogsClient c(wire, srv.port(wire));
     c.send_logs_requests({1000, 100, 1000});
     std::optional<Answer> a = c.next();
@@ -241,9 +245,9 @@ TEST(logs_server, an_answer_over_the_response_limit_is_a_clean_500_and_the_serve
     EXPECT_EQ(a->status, 500);
 
     load::Options o;
-    o.wire = wire;
+    o.framing = wire;
     o.port = srv.port(wire);
-    o.scenario = load::Scenario::logs;
+    o.scenario = matrix::Scenario::logs;
     o.body = record::find_codec("zap");
     o.connections = 2;
     o.warmup_s = 0;

@@ -342,11 +342,12 @@ TEST(routes, logs_with_every_codec_that_has_the_record) {
 TEST(request_path, logs_allocates_nothing_per_request_in_steady_state) {
   server::Config config;
   config.json = &record::default_json_codec();
-  for (const server::Wire wire : {server::Wire::http, server::Wire::zap, server::Wire::zap_rpc})
+  for (const matrix::Framing wire :
+       {matrix::Framing::http1, matrix::Framing::zap_http, matrix::Framing::zap_rpc})
     for (const auto& [n, depth] : {std::pair{100u, 4u}, std::pair{10'000u, 1u}}) {
-      const char* wire_name = wire == server::Wire::http  ? "http "
-                              : wire == server::Wire::zap ? "zap "
-                                                          : "zap-rpc ";
+      const char* wire_name = wire == matrix::Framing::http1      ? "http "
+                              : wire == matrix::Framing::zap_http ? "zap "
+                                                                  : "zap-rpc ";
       SCOPED_TRACE(wire_name + std::to_string(n));
       server::Context x(config);
       server::Conn conn(wire);
@@ -356,9 +357,9 @@ TEST(request_path, logs_allocates_nothing_per_request_in_steady_state) {
       net::wire::ZapHttpClient zhttp;
       net::wire::ZapRpcClient zrpc;
       for (unsigned i = 0; i < depth; ++i)
-        if (wire == server::Wire::http)
+        if (wire == matrix::Framing::http1)
           http.append_request(conn.in, "POST", "/logs", "application/zap", body);
-        else if (wire == server::Wire::zap)
+        else if (wire == matrix::Framing::zap_http)
           zhttp.append_request(conn.in, "POST", "/logs", "application/zap", body);
         else  // eth_getLogs with a ZAP body (ordinal 2); PromiseIDs 1..depth
           zrpc.append_request(conn.in, "POST", "/logs", "application/zap", body, i + 1);
@@ -381,15 +382,15 @@ TEST(request_path, logs_allocates_nothing_per_request_in_steady_state) {
         server::with_wire(conn, [&]<class W>() { server::answer_ready<W>(x, conn, 1); });
         std::size_t hint = 0;
         for (unsigned i = 0; i < depth; ++i) {
-          const net::wire::Response r = wire == server::Wire::zap_rpc ? zrpc.take(conn.out, hint)
-                                        : wire == server::Wire::http  ? http.take(conn.out, hint)
-                                                                      : zhttp.take(conn.out, hint);
+          const net::wire::Response r = wire == matrix::Framing::zap_rpc ? zrpc.take(conn.out, hint)
+                                        : wire == matrix::Framing::http1 ? http.take(conn.out, hint)
+                                                                         : zhttp.take(conn.out, hint);
           ASSERT_EQ(r.status, net::wire::Response::Status::complete);
           EXPECT_EQ(r.code, 200);
-          if (wire == server::Wire::zap_rpc) {
+          if (wire == matrix::Framing::zap_rpc) {
             EXPECT_EQ(r.promise, i + 1);
           }
-          if (wire != server::Wire::zap_rpc) {  // ZAP-RPC carries no content type: the ordinal said ZAP
+          if (wire != matrix::Framing::zap_rpc) {  // ZAP-RPC carries no content type: the ordinal said ZAP
             EXPECT_EQ(r.content_type, "application/zap");
           }
           std::vector<std::uint8_t> padded(r.body.begin(), r.body.end());
@@ -420,8 +421,9 @@ TEST(request_path, logs_answer_over_the_zap_frame_limit_is_a_clean_500) {
   config.json = &record::default_json_codec();
   config.limits.max_frame_bytes = static_cast<std::uint32_t>(answer_bytes);  // the frame's head tips it over
   config.limits.max_response_bytes = std::size_t{1} << 30;
-  for (const server::Wire wire : {server::Wire::zap, server::Wire::zap_rpc, server::Wire::http}) {
-    SCOPED_TRACE(wire == server::Wire::zap ? "zap" : wire == server::Wire::zap_rpc ? "zap-rpc" : "http");
+  for (const matrix::Framing wire :
+       {matrix::Framing::zap_http, matrix::Framing::zap_rpc, matrix::Framing::http1}) {
+    SCOPED_TRACE(std::string(matrix::to_string(wire)));
     server::Context x(config);
     server::Conn conn(wire);
     const record::Bytes body = zap.encode_logs_request(record::sample_logs_request(1000));
@@ -429,22 +431,22 @@ TEST(request_path, logs_answer_over_the_zap_frame_limit_is_a_clean_500) {
     net::wire::Http1Client hclient(std::string{"127.0.0.1:8080"});
     net::wire::ZapRpcClient rclient;
     constexpr std::uint32_t kPromise = 77;
-    if (wire == server::Wire::zap)
+    if (wire == matrix::Framing::zap_http)
       zclient.append_request(conn.in, "POST", "/logs", "application/zap", body);
-    else if (wire == server::Wire::zap_rpc)
+    else if (wire == matrix::Framing::zap_rpc)
       rclient.append_request(conn.in, "POST", "/logs", "application/zap", body, kPromise);
     else
       hclient.append_request(conn.in, "POST", "/logs", "application/zap", body);
     server::with_wire(conn, [&]<class W>() { server::answer_ready<W>(x, conn, 1); });
     std::size_t hint = 0;
-    const net::wire::Response r = wire == server::Wire::zap       ? zclient.take(conn.out, hint)
-                                  : wire == server::Wire::zap_rpc ? rclient.take(conn.out, hint)
-                                                                  : hclient.take(conn.out, hint);
+    const net::wire::Response r = wire == matrix::Framing::zap_http  ? zclient.take(conn.out, hint)
+                                  : wire == matrix::Framing::zap_rpc ? rclient.take(conn.out, hint)
+                                                                     : hclient.take(conn.out, hint);
     ASSERT_EQ(r.status, net::wire::Response::Status::complete);
-    if (wire == server::Wire::zap_rpc) {
+    if (wire == matrix::Framing::zap_rpc) {
       EXPECT_EQ(r.promise, kPromise) << "the 500 answers its call";
     }
-    if (wire == server::Wire::http) {
+    if (wire == matrix::Framing::http1) {
       EXPECT_EQ(r.code, 200);
       EXPECT_EQ(r.body.size(), answer_bytes);
       continue;
@@ -483,10 +485,10 @@ TEST(request_path, every_case_answers_right_and_keeps_answering) {
 }
 
 TEST(request_path, allocates_nothing_per_request) {
-  for (const micro::Framing f : {micro::Framing::http1, micro::Framing::zap_http, micro::Framing::zap_rpc,
-                                 micro::Framing::http2, micro::Framing::grpc})
+  for (const matrix::Framing f : {matrix::Framing::http1, matrix::Framing::zap_http, matrix::Framing::zap_rpc,
+                                  matrix::Framing::http2, matrix::Framing::grpc})
     for (const char* body : {"hello", "zap", "direct"}) {
-      if (f == micro::Framing::grpc && std::string_view(body) == "hello") continue;  // no such method
+      if (f == matrix::Framing::grpc && std::string_view(body) == "hello") continue;  // no such method
       const micro::PathCase c{f, body};
       micro::RequestPath path(c);
       ASSERT_EQ(path.check(), "") << c.name();
@@ -501,8 +503,8 @@ TEST(request_path, allocates_nothing_per_request) {
 // answered 200 (by outcome) with no error, and the answers still check.
 TEST(request_path, http2_replay_runs_across_connections) {
   for (const micro::PathCase& c :
-       {micro::PathCase{micro::Framing::http2, "hello"}, micro::PathCase{micro::Framing::http2, "zap"},
-        micro::PathCase{micro::Framing::grpc, "zap"}}) {
+       {micro::PathCase{matrix::Framing::http2, "hello"}, micro::PathCase{matrix::Framing::http2, "zap"},
+        micro::PathCase{matrix::Framing::grpc, "zap"}}) {
     micro::RequestPath path(c);
     ASSERT_EQ(path.check(), "") << c.name();
     const std::uint64_t batches = 2 * micro::RequestPath::kH2BatchesPerConnection + 7;
@@ -522,28 +524,28 @@ TEST(request_path, http2_replay_runs_across_connections) {
 TEST(request_path, names_and_refusals) {
   micro::PathCase c;
   ASSERT_TRUE(micro::find_path_case("Server/zap-http/zap", c));
-  EXPECT_EQ(c.framing, micro::Framing::zap_http);
+  EXPECT_EQ(c.framing, matrix::Framing::zap_http);
   EXPECT_EQ(c.body, "zap");
   ASSERT_TRUE(micro::find_path_case("Server/zap-rpc/direct", c));
-  EXPECT_EQ(c.framing, micro::Framing::zap_rpc);
+  EXPECT_EQ(c.framing, matrix::Framing::zap_rpc);
   EXPECT_EQ(c.name(), "Server/zap-rpc/direct");
   ASSERT_TRUE(micro::find_path_case("http1/hello", c)) << "the Server/ prefix is optional";
   EXPECT_EQ(c.name(), "Server/http1/hello");
   ASSERT_TRUE(micro::find_path_case("Server/http2/hello", c));
-  EXPECT_EQ(c.framing, micro::Framing::http2);
+  EXPECT_EQ(c.framing, matrix::Framing::http2);
   ASSERT_TRUE(micro::find_path_case("grpc/zap", c));
-  EXPECT_EQ(c.framing, micro::Framing::grpc);
+  EXPECT_EQ(c.framing, matrix::Framing::grpc);
   EXPECT_EQ(c.name(), "Server/grpc/zap");
   EXPECT_FALSE(micro::find_path_case("Server/grpc/hello", c)) << "gRPC serves zapbench.Eth/Call only";
   EXPECT_FALSE(micro::find_path_case("http1/nope", c));
   try {
-    micro::RequestPath path({micro::Framing::grpc, "hello"});
+    micro::RequestPath path({matrix::Framing::grpc, "hello"});
     FAIL() << "gRPC has no hello";
   } catch (const std::invalid_argument& e) {
     EXPECT_TRUE(std::string(e.what()).find("gRPC has no body 'hello'") != std::string::npos) << e.what();
   }
   try {
-    micro::RequestPath path({micro::Framing::http1, "nope"});
+    micro::RequestPath path({matrix::Framing::http1, "nope"});
     FAIL() << "a body that is no codec";
   } catch (const std::invalid_argument& e) {
     EXPECT_TRUE(std::string(e.what()).find("no available codec 'nope'") != std::string::npos) << e.what();

@@ -3,7 +3,7 @@
 # printed, a request answered, SIGTERM gives exit 0 and the counters, and
 # bad flags give exit 2 with a clear message; `zapbench load` against it,
 # also stopped by SIGINT. Every wait is for an event (a line printed, a
-# process's exit, the server reading), bounded by $hang seconds to catch a
+# process's exit, the server reading, the ready channel closed), bounded by $hang seconds to catch a
 # hang only. ZAP-RPC (--zap-rpc): a health call answered with its PromiseID,
 # a response frame sent to the server dropped and counted, the ready-channel
 # name "zap-rpc". Usage: serve_cli_test.sh ZAPBENCH
@@ -11,21 +11,20 @@ set -u
 bin=$1
 . "$(dirname "$0")/../support/cli_checks.sh"
 
-"$bin" serve --http 127.0.0.1:0 --zap 127.0.0.1:0 --zap-rpc 127.0.0.1:0 >"$work/out" 2>"$work/err" &
-pid=$!
+start_ready "$work/out" "$work/err" "$bin" serve --http 127.0.0.1:0 --zap 127.0.0.1:0 --zap-rpc 127.0.0.1:0
+check "announces its listeners on the ready channel" $?
 # Bytes the process has taken in with read() (/proc/PID/io rchar).
 rchar() { sed -n 's/^rchar: //p' "/proc/$1/io"; }
 
-listening() { grep -q "zap-rpc listening" "$work/out" || ! kill -0 "$pid" 2>/dev/null; }
-await listening
-port=$(sed -n 's/.*http listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$work/out")
-[ -n "$port" ]; check "prints the bound HTTP port" $?
+port=$(ready_port http)
+[ -n "$port" ] && grep -qx "zapbench serve: http listening on 127.0.0.1:$port" "$work/out"
+check "prints the bound HTTP port, the one announced" $?
 exec 3<>"/dev/tcp/127.0.0.1/$port"
 printf 'GET /health HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n' >&3
 resp=$(timeout "$hang" cat <&3)
 exec 3>&-
 [[ "$resp" == "HTTP/1.1 200 OK"* && "$resp" == *$'\r\n\r\nok' ]]; check "answers GET /health" $?
-zport=$(sed -n 's/.*zap listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$work/out")
+zport=$(ready_port zap)
 "$bin" load --wire zap --addr "127.0.0.1:$zport" --scenario rpc --body zap -c 2 -d 1 --warmup 0 \
   --json-out "$work/load.json" >"$work/load.out" 2>&1
 rc=$?
@@ -33,7 +32,7 @@ rc=$?
   grep -q '"buckets": \[\[' "$work/load.json"
 check "zapbench load drives the server: exit 0, no errors, JSON with the histogram" $?
 "$bin" load --wire smoke --addr 127.0.0.1:1 --scenario hello >/dev/null 2>"$work/err7"
-[ $? = 2 ] && grep -q "wire wants one of http, zap, zap-rpc, http2, grpc, floor" "$work/err7"; check "load: a bad --wire is a usage error" $?
+[ $? = 2 ] && grep -q "wire wants one of http, http2, grpc, zap, zap-rpc, tcp, floor" "$work/err7"; check "load: a bad --wire is a usage error" $?
 # SIGINT ends a load early with its results: once the server is reading its requests, a user's Ctrl-C.
 before=$(rchar "$pid")
 "$bin" load --wire zap --addr "127.0.0.1:$zport" --scenario rpc --body zap -c 2 -d "$hang" --warmup 0 \
@@ -53,8 +52,9 @@ check "load: SIGINT ends the window early, prints and writes the results, exit 1
 # answer is a response frame of 43 bytes, status 200, PromiseID 7, body "ok". Frames as
 # docs/spec/zap-rpc.md §1 draws them: u32 LE L, dir, envelope (header: "ZAP\0", version 2, flags 0xC800,
 # root 16, size).
-rport=$(sed -n 's/.*zap-rpc listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$work/out")
-[ -n "$rport" ]; check "prints the bound ZAP-RPC port" $?
+rport=$(ready_port zap-rpc)
+[ -n "$rport" ] && grep -qx "zapbench serve: zap-rpc listening on 127.0.0.1:$rport" "$work/out"
+check "prints the bound ZAP-RPC port, the one announced" $?
 header='\x5a\x41\x50\x00\x02\x00\x00\xc8\x10\x00\x00\x00'
 zeros8='\x00\x00\x00\x00\x00\x00\x00\x00'
 response_frame="\x25\x00\x00\x00\x02${header}\x24\x00\x00\x00\xc8\x00\x00\x00\x07\x00\x00\x00\x00\x00\x00\x00${zeros8}"

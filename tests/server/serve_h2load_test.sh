@@ -12,12 +12,9 @@ if ! command -v h2load >/dev/null 2>&1; then
   echo "SKIPPED: h2load not installed (Debian nghttp2-client)"
   exit 0
 fi
-"$bin" serve --http2 127.0.0.1:0 >"$work/out" 2>"$work/err" &
-pid=$!
-listening() { grep -q "http2 listening" "$work/out" || ! kill -0 "$pid" 2>/dev/null; }
-await listening
-port=$(sed -n 's/.*http2 listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$work/out")
-[ -n "$port" ]; check "prints the bound HTTP/2 port" $?
+start_ready "$work/out" "$work/err" "$bin" serve --http2 127.0.0.1:0
+port=$(ready_port http2)
+[ -n "$port" ]; check "announces the bound HTTP/2 port" $?
 timeout "$hang" h2load -n 2000 -c 2 -m 16 "http://127.0.0.1:$port/health" >"$work/h2load" 2>&1
 grep -q "2000 succeeded" "$work/h2load"; check "h2load: 2000 requests for /health succeeded" $?
 grep -q "status codes: 2000 2xx" "$work/h2load"; check "h2load: every status 2xx" $?

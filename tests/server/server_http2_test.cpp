@@ -24,7 +24,7 @@
 namespace {
 
 namespace rpc = zaptest::rpc;
-using server::Wire;
+using matrix::Framing;
 using zaptest::H2Answer;
 using zaptest::H2Client;
 using zaptest::H2Request;
@@ -133,7 +133,7 @@ TEST(server_http2, every_codec_on_rpc_logs_and_grpc_call) {
     if (info.family() == record::Family::json) cfg.json = &info;
     if (info.family() == record::Family::peer) cfg.codecs = {&info};
     TestServer srv(cfg);
-    H2Client c(srv.port(Wire::http2));
+    H2Client c(srv.port(matrix::Framing::http2));
     const std::unique_ptr<record::AnyCodec> codec = info.make();
     const std::string type(info.content_type);
 
@@ -268,7 +268,7 @@ TEST(server_http2, a_stream_past_max_concurrent_streams_is_refused) {
 // client would never send them.
 TEST(server_http2, past_max_concurrent_streams_after_the_settings_ack_is_a_connection_error) {
   TestServer srv(server::Config{});
-  Client raw(srv.port(Wire::http2));
+  Client raw(srv.port(matrix::Framing::http2));
   std::string out = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
   auto frame = [&](std::uint8_t type, std::uint8_t flags, std::uint32_t stream, std::string_view payload) {
     const char head[9] = {0,
@@ -321,7 +321,7 @@ TEST(server_http2, past_max_concurrent_streams_after_the_settings_ack_is_a_conne
 // stream is reset, the connection serves on, the counter says so.
 TEST(server_http2, a_header_list_past_8_kib_resets_its_stream_only) {
   TestServer srv(server::Config{});
-  H2Client c(srv.port(Wire::http2));
+  H2Client c(srv.port(matrix::Framing::http2));
   H2Request big;
   big.headers = {{"x-big", std::string(9000, 'a')}};
   const std::int32_t id = c.submit(big);
@@ -351,7 +351,7 @@ TEST(server_http2, a_client_that_does_not_read_is_held_at_the_output_cap_then_an
   };
   TestServer srv(cfg);
   const std::unique_ptr<record::AnyCodec> zap = zap_info().make();
-  H2Client c(srv.port(Wire::http2), 1000);
+  H2Client c(srv.port(matrix::Framing::http2), 1000);
   std::vector<std::int32_t> ids;
   for (int i = 0; i < 200; ++i) ids.push_back(c.submit(logs_request(*zap, "application/zap", 1000)));
   ASSERT_TRUE(c.flush());
@@ -409,7 +409,7 @@ TEST(server_grpc, every_row_of_the_error_table) {
 TEST(server_http2, requests_are_counted_on_the_http2_wire) {
   TestServer srv(server::Config{});
   {
-    H2Client c(srv.port(Wire::http2));
+    H2Client c(srv.port(matrix::Framing::http2));
     const std::unique_ptr<record::AnyCodec> zap = zap_info().make();
     c.call({});
     c.call(rpc_request(*zap, "application/zap", 1));
@@ -419,7 +419,7 @@ TEST(server_http2, requests_are_counted_on_the_http2_wire) {
   }
   srv.stop();
   const server::Counters n = srv.counters();
-  const auto& r = n.requests[static_cast<int>(Wire::http2)];
+  const auto& r = n.requests[static_cast<int>(matrix::Framing::http2)];
   EXPECT_EQ(r[static_cast<int>(server::Route::health)], 1u);
   EXPECT_EQ(r[static_cast<int>(server::Route::rpc)], 3u);
   EXPECT_EQ(r[static_cast<int>(server::Route::other)], 1u);
@@ -430,7 +430,7 @@ TEST(server_http2, requests_are_counted_on_the_http2_wire) {
 // A connection that does not speak HTTP/2 (a bad preface): GOAWAY, closed, counted.
 TEST(server_http2, a_bad_preface_gets_goaway_and_close) {
   TestServer srv(server::Config{});
-  Client raw(srv.port(Wire::http2));
+  Client raw(srv.port(matrix::Framing::http2));
   raw.send_all(std::string("GET / HTTP/1.1\r\nHost: x\r\n\r\n"));
   EXPECT_TRUE(raw.closed());
   EXPECT_TRUE(srv.wait_open(0));

@@ -356,7 +356,7 @@ TEST(server_limits, a_closing_connection_drops_at_most_256_kib_then_stops_readin
   setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
   sockaddr_in a{};
   a.sin_family = AF_INET;
-  a.sin_port = htons(srv.bound(server::Wire::http)[0].port);
+  a.sin_port = htons(srv.bound(matrix::Framing::http1)[0].port);
   a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   ASSERT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0) << std::strerror(errno);
   std::string batch;

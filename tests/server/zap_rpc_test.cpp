@@ -21,9 +21,9 @@
 namespace {
 
 namespace rpc = zaptest::rpc;
+using matrix::Framing;
 using server::Outcome;
 using server::Route;
-using server::Wire;
 
 const record::CodecInfo& zap_info() { return *record::find_codec("zap"); }
 
@@ -85,7 +85,7 @@ TEST(zap_rpc, eth_call_with_a_zap_body_is_method_1) {
 
 TEST(zap_rpc, eth_get_logs_with_a_zap_body_is_method_2) {
   TestServer srv({});
-  Client c(srv.port(Wire::zap_rpc));
+  Client c(srv.port(matrix::Framing::zap_rpc));
   const std::unique_ptr<record::AnyCodec> zap = zap_info().make();
   for (const std::uint32_t n : {1u, 100u, 10'000u, 0u}) {
     SCOPED_TRACE(n);
@@ -122,7 +122,7 @@ TEST(zap_rpc, every_available_codec_by_its_ordinals) {
     if (info.family() == record::Family::json) cfg.json = &info;
     if (info.family() == record::Family::peer) cfg.codecs = {&info};
     TestServer srv(cfg);
-    Client c(srv.port(Wire::zap_rpc));
+    Client c(srv.port(matrix::Framing::zap_rpc));
     const std::unique_ptr<record::AnyCodec> codec = info.make();
     const std::size_t body = rpc::body_of(info);
     EXPECT_EQ(net::zaprpc::kBodyContentTypes[body], info.content_type);
@@ -274,7 +274,7 @@ TEST(zap_rpc, every_refusal_answers_its_promise_and_the_connection_serves_on) {
   // clang-format on
   std::uint64_t want_requests[static_cast<int>(Route::count_)] = {};
   std::uint64_t want_outcomes[static_cast<int>(Outcome::count_)] = {};
-  Client c(srv.port(Wire::zap_rpc));  // one connection through every case
+  Client c(srv.port(matrix::Framing::zap_rpc));  // one connection through every case
   std::uint32_t promise = 1000;
   for (const Case& k : cases) {
     SCOPED_TRACE(k.name);
@@ -299,7 +299,8 @@ TEST(zap_rpc, every_refusal_answers_its_promise_and_the_connection_serves_on) {
   srv.stop();
   const server::Counters n = srv.counters();
   for (int i = 0; i < static_cast<int>(Route::count_); ++i)
-    EXPECT_EQ(n.requests[static_cast<int>(Wire::zap_rpc)][i], want_requests[i]) << server::describe(Route(i));
+    EXPECT_EQ(n.requests[static_cast<int>(matrix::Framing::zap_rpc)][i], want_requests[i])
+        << server::describe(Route(i));
   for (int i = 0; i < static_cast<int>(Outcome::count_); ++i)
     EXPECT_EQ(n.outcomes[i], want_outcomes[i]) << server::describe(Outcome(i));
   for (int i = 0; i < static_cast<int>(server::ErrorKind::count_); ++i)
@@ -332,7 +333,7 @@ TEST(zap_rpc, ten_thousand_calls_from_a_client_that_does_not_read_cost_bounded_m
     holds.max_in_bytes = std::max(holds.max_in_bytes, h.in_bytes);
   };
   TestServer srv(cfg);
-  RpcGoodClient good(srv.port(Wire::zap_rpc));
+  RpcGoodClient good(srv.port(matrix::Framing::zap_rpc));
   ASSERT_TRUE(good.await_answers(20, "the good client answered before"));
 
   const std::unique_ptr<record::AnyCodec> zap = zap_info().make();
@@ -346,7 +347,7 @@ TEST(zap_rpc, ten_thousand_calls_from_a_client_that_does_not_read_cost_bounded_m
         kIdBase, record::kSampleBlock, record::kSampleMethod, {}, record::kSampleAccount[0]}));
     return rpc::response(200, 1, a).size();
   }();
-  Client c(srv.port(Wire::zap_rpc), 4096);
+  Client c(srv.port(matrix::Framing::zap_rpc), 4096);
   std::thread writer([&] { c.send_all(batch); });  // blocks while the server does not read
   struct Joined {  // also when an assertion ends the test early: unblock the writer, then join it
     Client& c;
@@ -396,7 +397,8 @@ TEST(zap_rpc, ten_thousand_calls_from_a_client_that_does_not_read_cost_bounded_m
   EXPECT_EQ(g.failure, "");
   srv.stop();
   const server::Counters n = srv.counters();
-  EXPECT_EQ(n.requests[static_cast<int>(Wire::zap_rpc)][static_cast<int>(Route::rpc)], kCalls + g.answers);
+  EXPECT_EQ(n.requests[static_cast<int>(matrix::Framing::zap_rpc)][static_cast<int>(Route::rpc)],
+            kCalls + g.answers);
   for (int i = 0; i < static_cast<int>(server::ErrorKind::count_); ++i)
     EXPECT_EQ(n.errors[i], 0u) << server::describe(server::ErrorKind(i));
 }

@@ -3,7 +3,9 @@
 # failure); check NAME STATUS, which prints ok/FAILED and counts; await COMMAND..., true once COMMAND
 # holds, false after $hang seconds (a bound that only a hang reaches: every wait is for an event);
 # stop_pid, which ends the process $pid with SIGTERM, waits for it (a hang bound) and checks it exits 0;
-# and finish, the counts and the script's exit status, as its last command.
+# start_ready OUT ERR COMMAND..., which starts a server with its ready channel (--ready-fd) and waits for it,
+# and ready_port KIND, a port it announced; and finish, the counts and the script's exit status, as its
+# last command.
 hang=60
 work=$(mktemp -d)
 trap 'kill "${pid:-}" "${lpid:-}" 2>/dev/null; rm -rf "$work"' EXIT
@@ -35,6 +37,29 @@ stop_pid() {  # SIGTERM to $pid, a bounded wait, its exit status checked; $pid i
   local rc=$?
   pid=
   [ "$rc" = 0 ]; check "SIGTERM exits 0 (got $rc)" $?
+}
+
+# start_ready OUT ERR COMMAND...: starts COMMAND --ready-fd 9 in the background, its stdout in OUT and
+# its stderr in ERR (the same file or not), as $pid, and waits until it closes its ready channel (every listener announced: "KIND HOST:PORT" lines,
+# kept in $ready) or exits; false when it announced nothing. Readiness is that event, never a line of
+# its output. The channel is a FIFO: reading it to EOF is the wait (bounded by $hang, a hang only).
+start_ready() {
+  local out=$1 err=$2
+  shift 2
+  rm -f "$work/ready.fifo"
+  mkfifo "$work/ready.fifo"
+  if [ "$out" = "$err" ]; then
+    "$@" --ready-fd 9 9>"$work/ready.fifo" >"$out" 2>&1 &
+  else
+    "$@" --ready-fd 9 9>"$work/ready.fifo" >"$out" 2>"$err" &
+  fi
+  pid=$!
+  ready=$(timeout "$hang" cat "$work/ready.fifo")
+  [ -n "$ready" ]
+}
+
+ready_port() {  # KIND: the port of the first listener of KIND that start_ready's process announced
+  printf '%s\n' "$ready" | sed -n "s/^$1 .*:\([0-9]*\)\$/\1/p" | head -1
 }
 
 finish() {

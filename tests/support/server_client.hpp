@@ -51,10 +51,10 @@ class ServerEnv {
     static ServerEnv env;
     return env;
   }
-  std::uint16_t http_port() const { return srv_->bound(server::Wire::http)[0].port; }
-  std::uint16_t zap_port() const { return srv_->bound(server::Wire::zap)[0].port; }
-  std::uint16_t zap_rpc_port() const { return srv_->bound(server::Wire::zap_rpc)[0].port; }
-  std::uint16_t http2_port() const { return srv_->bound(server::Wire::http2)[0].port; }
+  std::uint16_t http_port() const { return srv_->bound(matrix::Framing::http1)[0].port; }
+  std::uint16_t zap_port() const { return srv_->bound(matrix::Framing::zap_http)[0].port; }
+  std::uint16_t zap_rpc_port() const { return srv_->bound(matrix::Framing::zap_rpc)[0].port; }
+  std::uint16_t http2_port() const { return srv_->bound(matrix::Framing::http2)[0].port; }
   server::Counters counters() const { return srv_->counters(); }
 
  private:
@@ -103,7 +103,7 @@ class TestServer {
     srv_->stop();
     thread_.join();
   }
-  std::uint16_t port(server::Wire w) const { return srv_->bound(w)[0].port; }
+  std::uint16_t port(matrix::Framing w) const { return srv_->bound(w)[0].port; }
   std::size_t open() const { return srv_->open_connections(); }
   // Exact once stopped (the workers' own counters, summed).
   server::Counters counters() const { return srv_->counters(); }

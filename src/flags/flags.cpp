@@ -1,6 +1,6 @@
-// cli/flags.cpp — the flag table's value parsers, argument walk, errors and
+// flags/flags.cpp — the flag table's value parsers, argument walk, errors and
 // --help layout (see flags.hpp for the contract and the value syntax).
-#include "cli/flags.hpp"
+#include "flags/flags.hpp"
 
 #include <cctype>
 #include <charconv>

@@ -1,14 +1,16 @@
-// bench/matrix.cpp — the one table of matrix names (see matrix.hpp). Each
+// matrix/matrix.cpp — the one table of matrix names (see matrix.hpp). Each
 // enum's names sit in one array indexed by the enum, so adding a value is one
 // line here; to_string, the parsers and the lists of choices follow from it.
-#include "bench/matrix.hpp"
+#include "matrix/matrix.hpp"
 
-namespace bench {
+namespace matrix {
 namespace {
 
 struct Names {
-  std::string_view stable;   // command lines, results.json
+  std::string_view stable;   // command lines, results.json, the loader's JSON
   std::string_view display;  // the report
+  std::string_view bench;    // benchmark names (framings only)
+  std::string_view also;     // an older spelling still read (framings only; "" for none)
 };
 
 constexpr Names kArmNames[] = {{"zapbench", "zapbench"},
@@ -19,17 +21,19 @@ constexpr Names kArmNames[] = {{"zapbench", "zapbench"},
                                {"grpc-cpp", "gRPC C++"},
                                {"floor", "floor"}};
 constexpr Names kScenarioNames[] = {{"hello", "hello"}, {"rpc", "rpc"}, {"logs", "logs"}};
-constexpr Names kFramingNames[] = {{"http", "HTTP/1.1"}, {"http2", "HTTP/2"},    {"grpc", "gRPC"},
-                                   {"zap", "ZAP-HTTP"},  {"zap-rpc", "ZAP-RPC"}, {"tcp", "raw TCP"}};
+constexpr Names kFramingNames[] = {{"http", "HTTP/1.1", "http1", ""},     {"http2", "HTTP/2", "http2", ""},
+                                   {"grpc", "gRPC", "grpc", ""},          {"zap", "ZAP-HTTP", "zap-http", ""},
+                                   {"zap-rpc", "ZAP-RPC", "zap-rpc", ""}, {"tcp", "raw TCP", "tcp", "floor"}};
 
 static_assert(std::size(kArmNames) == kArms.size());
 static_assert(std::size(kScenarioNames) == kScenarios.size());
 static_assert(std::size(kFramingNames) == kFramings.size());
 
 template <class E, std::size_t N>
-std::optional<E> lookup(const Names (&names)[N], std::string_view s) noexcept {
+std::optional<E> lookup(const Names (&names)[N], std::string_view s,
+                        std::string_view Names::*column) noexcept {
   for (std::size_t i = 0; i < N; ++i)
-    if (names[i].stable == s) return static_cast<E>(i);
+    if (names[i].*column == s) return static_cast<E>(i);
   return std::nullopt;
 }
 
@@ -44,21 +48,27 @@ std::string joined(const Names (&names)[N]) {
 
 std::string_view to_string(Arm a) noexcept { return kArmNames[static_cast<std::size_t>(a)].stable; }
 std::string_view to_string(Scenario s) noexcept { return kScenarioNames[static_cast<std::size_t>(s)].stable; }
-std::string_view to_string(Framing f) noexcept { return kFramingNames[static_cast<std::size_t>(f)].stable; }
-std::string_view display_name(Framing f) noexcept {
-  return kFramingNames[static_cast<std::size_t>(f)].display;
-}
+std::string_view to_string(Framing f) noexcept { return kFramingNames[index(f)].stable; }
+std::string_view display_name(Framing f) noexcept { return kFramingNames[index(f)].display; }
+std::string_view bench_name(Framing f) noexcept { return kFramingNames[index(f)].bench; }
 
-std::optional<Arm> arm_from(std::string_view name) noexcept { return lookup<Arm>(kArmNames, name); }
+std::optional<Arm> arm_from(std::string_view name) noexcept {
+  return lookup<Arm>(kArmNames, name, &Names::stable);
+}
 std::optional<Scenario> scenario_from(std::string_view name) noexcept {
-  return lookup<Scenario>(kScenarioNames, name);
+  return lookup<Scenario>(kScenarioNames, name, &Names::stable);
 }
 std::optional<Framing> framing_from(std::string_view name) noexcept {
-  return lookup<Framing>(kFramingNames, name);
+  if (const auto f = lookup<Framing>(kFramingNames, name, &Names::stable)) return f;
+  if (name.empty()) return std::nullopt;
+  return lookup<Framing>(kFramingNames, name, &Names::also);
+}
+std::optional<Framing> framing_from_bench_name(std::string_view name) noexcept {
+  return lookup<Framing>(kFramingNames, name, &Names::bench);
 }
 
 std::string arm_names() { return joined(kArmNames); }
 std::string scenario_names() { return joined(kScenarioNames); }
 std::string framing_names() { return joined(kFramingNames); }
 
-}  // namespace bench
+}  // namespace matrix

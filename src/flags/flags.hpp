@@ -1,4 +1,4 @@
-// cli/flags.hpp — one flag table per command: the table parses a command's
+// flags/flags.hpp — one flag table per command: the table parses a command's
 // arguments, validates each value with its unit and bounds, and prints the
 // command's --help from the same entries, so the help cannot drift from the
 // flags. Owns value syntax (numbers, durations, rates, HOST:PORT, CPU lists,
@@ -204,7 +204,7 @@ class Table {
   Table& operator=(const Table&) = delete;
 
   // Usage lines in place of the generated one, each without "usage: zapbench
-  // CMD" (a command with alternative forms, as load with --framing floor).
+  // CMD" (a command with alternative forms, as load with --framing tcp).
   Table& usage(std::string line);
   // Paragraphs between the usage and the flags, printed as written.
   Table& about(std::string text);

@@ -1,5 +1,5 @@
-// cli/stop_signals.hpp — SIGINT/SIGTERM as a graceful stop for the long-running
-// servers (`zapbench serve`, `zapbench floor`): the signals are blocked in
+// proc/stop_signals.hpp — SIGINT/SIGTERM as a graceful stop for the long-running
+// servers (`zapbench serve`, `zapbench floor`, `zapbench-grpc serve`): the signals are blocked in
 // every thread and taken by one thread, which calls the server's stop(); the
 // event loops never see a signal (no EINTR, no async-signal-safety concerns).
 #pragma once
@@ -12,7 +12,7 @@
 #include <functional>
 #include <thread>
 
-namespace cli {
+namespace proc {
 
 class StopSignals {
  public:
@@ -42,4 +42,4 @@ class StopSignals {
   sigset_t set_;
 };
 
-}  // namespace cli
+}  // namespace proc

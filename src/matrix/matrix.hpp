@@ -1,10 +1,13 @@
-// bench/matrix.hpp — the measurement matrix as types: the arm (which server),
-// the scenario (which request), the framing (how requests travel) and their
-// names. Every string that names one of them, on a command line, in
-// results.json or in a report, comes from here and is parsed back here, so a
-// misspelling fails at compile time or with a message that lists the choices.
-// The body axis is a codec name from record's registry (record/registry.hpp).
-// Owns names only: no protocol, no planning. Used by report and bench alike.
+// matrix/matrix.hpp — the measurement matrix's vocabulary, at the bottom of
+// the build: the arm (which server), the scenario (which request), the framing
+// (how requests travel) and their names. server, load, micro, bench, report
+// and the CLI all speak these types; there is no other enum for any of them.
+// Every string that names one of them, on a command line, in results.json, in
+// a loader's JSON or in a benchmark name, comes from the one table in
+// matrix.cpp and is parsed back there, so a misspelling fails at compile time
+// or with a message that lists the choices. The body axis is a codec name
+// from record's registry (record/registry.hpp). Owns names only: no protocol,
+// no planning, no dependency.
 #pragma once
 
 #include <array>
@@ -13,7 +16,7 @@
 #include <string>
 #include <string_view>
 
-namespace bench {
+namespace matrix {
 
 // Declaration order is report order (arms, then framings, then scenarios).
 // The go_* arms are the Go reference's stack (bench/go_arm.hpp): zap-proto/zip,
@@ -26,8 +29,9 @@ enum class Scenario : std::uint8_t { hello, rpc, logs };
 // http2 is HTTP/2 in cleartext with prior knowledge (h2c) and grpc unary gRPC
 // calls on it (docs/spec/http2-grpc.md); zap_rpc is ZAP's own multiplexed RPC
 // transport (wire B, docs/spec/zap-rpc.md). raw_tcp is the floor's "framing":
-// none at all, a fixed number of bytes each way (named "tcp" in results.json
-// since the first runs). Only the names are a file format, not the values.
+// none at all, a fixed number of bytes each way. A server listens on the
+// first five but grpc: its HTTP/2 listener serves HTTP/2 and gRPC alike
+// (server::kListenerFramings). Only the names are a file format, not the values.
 enum class Framing : std::uint8_t { http1, http2, grpc, zap_http, zap_rpc, raw_tcp };
 
 inline constexpr std::array kArms{Arm::zapbench, Arm::go_zip,   Arm::go_fasthttp, Arm::go_nethttp,
@@ -36,12 +40,16 @@ inline constexpr std::array kScenarios{Scenario::hello, Scenario::rpc, Scenario:
 inline constexpr std::array kFramings{Framing::http1,    Framing::http2,   Framing::grpc,
                                       Framing::zap_http, Framing::zap_rpc, Framing::raw_tcp};
 
+// An array indexed by a value (a counter per framing, ...).
+constexpr std::size_t index(Framing f) noexcept { return static_cast<std::size_t>(f); }
+
 // The Go reference's arms (go_zip, go_fasthttp, go_nethttp).
 constexpr bool is_go_arm(Arm a) noexcept {
   return a == Arm::go_zip || a == Arm::go_fasthttp || a == Arm::go_nethttp;
 }
 
-// The stable name of each value: what command lines and results.json carry.
+// The stable name of each value: what command lines, results.json and the
+// loader's JSON carry ("http", "http2", "grpc", "zap", "zap-rpc", "tcp").
 // These strings are a file format: results.json of every earlier run uses
 // them, so they never change (a new value gets a new name).
 std::string_view to_string(Arm a) noexcept;
@@ -51,14 +59,23 @@ std::string_view to_string(Framing f) noexcept;
 // The name shown to a reader of the report: "HTTP/1.1", "HTTP/2", "gRPC", "ZAP-HTTP", "ZAP-RPC", "raw TCP".
 std::string_view display_name(Framing f) noexcept;
 
-// The value a stable name stands for; nullopt for anything else.
+// The framing's name inside microbenchmark names (Server/<name>/<body>):
+// "http1", "http2", "grpc", "zap-http", "zap-rpc", "tcp". Benchmark names are
+// compared across runs, so these too never change.
+std::string_view bench_name(Framing f) noexcept;
+
+// The value a name stands for; nullopt for anything else. framing_from takes
+// the stable name, and "floor" for raw_tcp (how `zapbench load --framing` and
+// the loader's JSON spelled it before the one table).
 std::optional<Arm> arm_from(std::string_view name) noexcept;
 std::optional<Scenario> scenario_from(std::string_view name) noexcept;
 std::optional<Framing> framing_from(std::string_view name) noexcept;
+// The framing a benchmark name's part stands for (bench_name's inverse).
+std::optional<Framing> framing_from_bench_name(std::string_view name) noexcept;
 
 // "zapbench, go-zip, ..., floor": the choices, for usage and error messages.
 std::string arm_names();
 std::string scenario_names();
 std::string framing_names();
 
-}  // namespace bench
+}  // namespace matrix
