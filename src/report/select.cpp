@@ -18,9 +18,7 @@ using matrix::Scenario;
 Family family(const Results& r, const std::string& name) {
   for (const Codec& c : r.codecs)
     if (c.name == name)
-      return c.content_type == "application/zap"    ? Family::zap
-             : c.content_type == "application/json" ? Family::json
-                                                    : Family::peer;
+      return c.family_name() == "zap" ? Family::zap : c.family_name() == "json" ? Family::json : Family::peer;
   return name == "zap" || name == "zap-fresh" ? Family::zap : Family::json;
 }
 

@@ -291,6 +291,26 @@ TEST(report_json, names_a_member_of_the_wrong_type) {
   EXPECT_EQ(error_of(j.dump()), "results.json: codecs: expected an array");
 }
 
+// A codec's family is written since issue 33: read back as written, refused when it names no family, and
+// taken from the content type for a results.json without it.
+TEST(report_json, codec_family_round_trips_and_older_files_derive_it) {
+  report::Results r = synthetic();
+  r.codecs.push_back(
+      {"protobuf", "application/x-protobuf", true, "", "SerializeToArray", "ParseFromArray", false, "peer"});
+  const report::Results back = report::from_json(report::to_json(r));
+  ASSERT_FALSE(back.codecs.empty());
+  EXPECT_EQ(back.codecs.back().family, "peer");
+  EXPECT_EQ(back.codecs.back().family_name(), "peer");
+  nlohmann::json j = nlohmann::json::parse(report::to_json(r));
+  j["codecs"][j["codecs"].size() - 1]["family"] = "xml";
+  EXPECT_TRUE(contains(error_of(j.dump()), ".family: expected \"zap\", \"json\" or \"peer\""))
+      << error_of(j.dump());
+  const report::Codec older{"zap", "application/zap", true, "", "", ""};
+  EXPECT_EQ(older.family_name(), "zap");
+  const report::Codec older_json{"simdjson", "application/json", true, "", "", ""};
+  EXPECT_EQ(older_json.family_name(), "json");
+}
+
 TEST(report_json, rejects_text_that_is_not_json) {
   EXPECT_TRUE(error_of("{\"schema\": ").starts_with("results.json: not JSON: parse error")) << error_of("{");
   EXPECT_EQ(error_of("[1, 2]"), "results.json: expected a JSON object at the top level");
@@ -390,9 +410,10 @@ TEST(report_markdown, micro_table_and_ratios_against_the_fastest_json) {
 // decoder for trusted input only), and summarised first ("What it found").
 Results with_peers() {
   Results r = synthetic();
-  r.codecs.push_back({"protobuf", "application/x-protobuf", true, "", "SerializeToArray", "ParseFromArray"});
+  r.codecs.push_back(
+      {"protobuf", "application/x-protobuf", true, "", "SerializeToArray", "ParseFromArray", false, "peer"});
   r.codecs.push_back({"flatbuffers-trusted", "application/x-flatbuffers", true, "", "FlatBufferBuilder",
-                      "accessors, no verifier", true});
+                      "accessors, no verifier", true, "peer"});
   for (const char* op : {"Decode", "Encode", "Serde", "Handler"}) {
     r.micro.figures.push_back(figure(op, "protobuf", 40, 0, 150));
     r.micro.figures.push_back(figure(op, "flatbuffers-trusted", 2, 0, 300));

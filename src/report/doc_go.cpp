@@ -1,0 +1,99 @@
+// report/doc_go.cpp — the Go reference's own stack measured in this run,
+// each op beside its C++ counterpart, and what the reference published
+// (report/published.hpp).
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "report/document_parts.hpp"
+#include "report/findings.hpp"
+#include "report/gbench.hpp"
+#include "report/published.hpp"
+#include "report/select.hpp"
+
+namespace report::doc {
+
+// The Go reference's own stack measured in this run (zapbench-go micro), each
+// op beside its C++ counterpart: go/zap against zap (go/zap-reset against the
+// reused builder, go/zap with Go's fresh builder per message against
+// zap-fresh); a Go JSON codec against the fastest C++ JSON codec of the op.
+void go_reference(const Results& r, Out& out) {
+  const Micro& m = r.micro;
+  std::vector<std::string> go_codecs;
+  for (const MicroFigure& f : m.figures)
+    if (is_go_codec(f.codec) && std::find(go_codecs.begin(), go_codecs.end(), f.codec) == go_codecs.end())
+      go_codecs.push_back(f.codec);
+  std::vector<const Unavailable*> go_missing;
+  for (const Unavailable& u : m.unavailable_codecs)
+    if (is_go_codec(u.name)) go_missing.push_back(&u);
+  if (go_codecs.empty() && go_missing.empty()) return;
+  auto find = [&](const std::string& op, const std::string& codec) { return find_figure(m, op, codec); };
+  auto counterpart = [&](const std::string& op, const std::string& go) -> const MicroFigure* {
+    const std::string cpp = go_counterpart(op, go);
+    return cpp.empty() ? fastest_json(r, op) : find(op, cpp);
+  };
+  out.heading(3, "The Go reference, measured here");
+  out.para(
+      {"The Go reference's own codecs (", code("go/"),
+       " in this repository: encoding/json, goccy/go-json, "
+       "bytedance/sonic, and zap-proto/go when the build has it) on the same record, the same values "
+       "and the same compute, each result checked before it is timed; Go's testing.Benchmark, pinned to "
+       "one CPU like the C++ micro, GOMAXPROCS=1, default GOGC, each round beside the C++ round of the same "
+       "number. C++ ÷ Go = the Go figure ÷ its C++ counterpart's, paired by round (above 1× = C++ "
+       "faster): a Go JSON codec against the fastest C++ JSON codec of the op, go/zap against zap; "
+       "the logs record's reads on zap-proto/go's accessors (List.Object(k, 88)) against zap's at the same "
+       "N. "
+       "Published: the reference's own figures, measured elsewhere on "
+       "other hardware (GB10 arm64), for orientation only. Command: ",
+       code(m.go_command.empty() ? "not run" : m.go_command)});
+  if (!go_codecs.empty()) {
+    Table t{{"Go codec", "op", "Go ns/op", "allocs", "C++ counterpart", "C++ ns/op", "C++ ÷ Go",
+             "published (elsewhere)"},
+            "llrrlrrl",
+            {}};
+    for (const std::string& codec : go_codecs)
+      for (const char* op : kOps) {
+        const MicroFigure* g = find(op, codec);
+        if (!g) continue;
+        const MicroFigure* c = counterpart(op, codec);
+        std::string published = "—";
+        for (const Published& p : kPublished)
+          if (codec == p.codec && std::string_view(op) == p.op) published = p.figure;
+        t.rows.push_back({codec, op, med_range(g->ns_per_op, 1, false), count(g->allocs_per_op),
+                          c ? c->codec : "—", c ? sig(c->ns_per_op.median()) : "—",
+                          c ? verdict_cell(paired(c->ns_per_op, g->ns_per_op, stats::Better::lower, r.config),
+                                           stats::Better::lower)
+                            : "—",
+                          published});
+      }
+    // The logs record's reads on zap-proto/go (Logs/<op>/go/zap/<N>), beside the C++ zap row of the
+    // same op and N.
+    for (const MicroFigure& g : m.figures) {
+      const auto at = g.op == "Logs" ? g.codec.find("/go/") : std::string::npos;
+      const auto last = g.codec.rfind('/');
+      if (at == std::string::npos || last <= at + 1) continue;
+      const std::string op = g.codec.substr(0, at), codec = g.codec.substr(at + 1, last - at - 1),
+                        n = g.codec.substr(last + 1);
+      const MicroFigure* c = find("Logs", op + "/" + codec.substr(3) + "/" + n);
+      t.rows.push_back({codec, "Logs/" + op + ", N = " + n, med_range(g.ns_per_op, 1, false),
+                        count(g.allocs_per_op), c ? codec.substr(3) : "—",
+                        c ? sig(c->ns_per_op.median()) : "—",
+                        c ? verdict_cell(paired(c->ns_per_op, g.ns_per_op, stats::Better::lower, r.config),
+                                         stats::Better::lower)
+                          : "—",
+                        "—"});
+    }
+    out.table(std::move(t));
+  }
+  if (!go_missing.empty()) {
+    std::vector<Runs> items;
+    for (const Unavailable* u : go_missing) items.push_back({strong(u->name), ": unavailable: " + u->reason});
+    out.bullets(std::move(items));
+  }
+}
+
+}  // namespace report::doc

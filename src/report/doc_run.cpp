@@ -1,0 +1,264 @@
+// report/doc_run.cpp — the report's sections about the run itself: when and
+// where (opening with what it found), the statistics and how it was measured,
+// the fairness contract, the command lines and the caveats.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "report/document_parts.hpp"
+#include "report/findings.hpp"
+#include "report/gbench.hpp"
+#include "report/select.hpp"
+
+namespace report::doc {
+
+void when_where(const Results& r, Out& out) {
+  const Environment& e = r.env;
+  out.heading(1, "zapbench results");
+  out.para(
+      {"ZAP (zero-copy binary wire) against HTTP + JSON with several C++ JSON libraries, and against the "
+       "binary formats one would otherwise pick (Protocol Buffers, FlatBuffers, Cap'n Proto, MessagePack, "
+       "Thrift), on the same record and the same work: per operation in-process, and end to end over " +
+           transport(e) + ". Measured by ",
+       code("zapbench run"), " and written from its results.json alone."});
+  found(r, out);  // the report opens with what it found
+  out.heading(2, "The run", "run");
+  Table t{{"run", ""}, "ll", {}};
+  t.rows.push_back({"started (UTC)", e.started_utc});
+  t.rows.push_back({"host", e.hostname});
+  t.rows.push_back({"CPU", e.cpu_model + " × " + std::to_string(e.cpu_count)});
+  t.rows.push_back({"kernel", e.kernel});
+  t.rows.push_back({"compiler", e.compiler});
+  t.rows.push_back({"build flags", code(e.build_flags)});
+  t.rows.push_back({"git commit", code(e.git_commit)});
+  t.rows.push_back({"command", code(e.command_line)});
+  t.rows.push_back({"mode", r.config.mode});
+  t.rows.push_back({"wall time", seconds(e.wall_s)});
+  out.table(std::move(t));
+  if (!e.libraries.empty()) {
+    Table libs{{"library", "version"}, "ll", {}};
+    for (const auto& [name, version] : e.libraries) libs.rows.push_back({name, version});
+    out.table(std::move(libs));
+  }
+}
+
+// How the comparisons are made: the method of src/stats, in words, with this run's settings.
+void statistics(const Results& r, Out& out) {
+  const Config& c = r.config;
+  if (!rounds_recorded(r)) {
+    out.para(
+        {"Comparisons: this results.json records no rounds (a run from before verdicts), so none can be "
+         "paired and none has an interval or a verdict. Ratios are ratios of medians, with the extremes "
+         "the min–max ranges allow; read none as decided."});
+    return;
+  }
+  const stats::Method m = method(c);
+  std::vector<Runs> items = {
+      {strong("A comparison is a verdict."),
+       " Two figures measured in the same rounds are compared paired: the ratio is the geometric mean of the "
+       "per-round ratios, its 95% confidence interval a studentized bootstrap (bootstrap-t, " +
+           std::to_string(m.resamples) +
+           " resamples of the rounds, seeded from the samples, so the same results.json prints the same "
+           "interval) of the mean log ratio, never narrower than Student's t (and Student's t alone below 5 "
+           "rounds). Verdicts: ahead or behind when the interval excludes 1×; equivalent when it lies within "
+           "±" +
+           margin_text(r) + "; undecided otherwise, or with fewer than " + std::to_string(m.min_rounds) +
+           " rounds. Where two kinds of measurement meet (a microbenchmark against an end-to-end sample), "
+           "the comparison is unpaired: the ratio of medians and a percentile bootstrap."},
+      {strong("Rounds until decided."),
+       std::isfinite(c.precision)
+           ? " After the first rounds, the cells and microbenchmarks that What it found compares got more "
+             "rounds, one at a time, until each finding's interval was within ±" +
+                 fixed(c.precision * 100, 1) +
+                 "% (with the rounds' spread at the upper 90% bound of its estimate, " +
+                 "so that stopping when the rounds happen to agree does not narrow the intervals) or the run "
+                 "had taken its budget of " +
+                 seconds(c.budget_s) +
+                 ". It stops on precision, never on a verdict. The tables say how many rounds each cell got."
+           : " Every cell got the same rounds (no precision asked for)."},
+      {strong("The control."),
+       " One cell runs twice in every round, as two cells (the same binary and flags, at other places in the "
+       "round): its comparison with itself shows what the method calls a difference where there is none."},
+      {strong("Many comparisons."),
+       " The tables hold hundreds of verdicts; at 95%, about 1 in 20 comparisons of two equal figures is "
+       "called ahead or behind by chance. The findings are few and fixed by the plan (only which codec is "
+       "the fastest JSON or binary peer, and where ZAP peaks, is taken from the medians); read a lone ▲ or "
+       "▼ in a table with that in mind. ",
+       code("zapbench compare"),
+       " controls the false-discovery rate across every figure it compares (Benjamini–Hochberg)."},
+  };
+  out.para({"How the comparisons are made (src/stats, tested on seeded synthetic data in tests/stats):"});
+  out.bullets(std::move(items));
+}
+
+void how_measured(const Results& r, Out& out) {
+  const Config& c = r.config;
+  const Environment& env = r.env;
+  out.heading(2, "How it was measured");
+  const std::string noisy_pct = fixed(c.noisy_spread * 100, 0) + "%";
+  // Several hosts: the loader CPUs are each loader host's, and each cell's load is the exact merge of the
+  // loader hosts' results (docs/spec/hosts.md §5).
+  const std::string where =
+      one_host(env)
+          ? "Server pinned to CPUs " + cpu_list(c.server_cpus) + ", loader to CPUs " +
+                cpu_list(c.loader_cpus) + "; both on this machine. Link: loopback."
+          : "Server pinned to CPUs " + cpu_list(c.server_cpus) +
+                " on its host, each loader host's loader "
+                "to CPUs " +
+                cpu_list(c.loader_cpus) +
+                " on its own; every figure of a cell is the exact "
+                "merge of the loader hosts' results (histograms added, percentiles of the sum). Link: " +
+                link_of(env) + ".";
+  out.bullets({
+      {where},
+      {rounds_recorded(r)
+           ? "End to end, in rounds: every cell ran " + std::to_string(c.repeats) + " first rounds, " +
+                 seconds(c.duration_s) + " measured after " + seconds(c.warmup_s) +
+                 " of warm-up, each sample a fresh server process and a fresh loader process. Round k of "
+                 "every cell runs before round k+1 of any, odd rounds backwards, so a slow phase of the "
+                 "machine hits every arm alike and two arms' samples pair by round."
+           : "End to end: every cell is run " + std::to_string(c.repeats) + " times, " +
+                 seconds(c.duration_s) + " measured after " + seconds(c.warmup_s) +
+                 " of warm-up; each cell a fresh server process and a fresh loader process; repeats "
+                 "interleaved across arms (round k of every cell before round k+1 of any)."},
+      {"Every figure is the median of its samples, with min–max beside it. A cell whose requests/s spread "
+       "(max − min) / median exceeds " +
+       noisy_pct + " is flagged ⚠ noisy — flagged, never hidden."},
+      {"Every response is timed by the loader (no sampling); p99 is taken per sample and its median shown, "
+       "in µs."},
+      {"Depth is requests in flight per connection: pipelined in order on HTTP/1.1 and ZAP-HTTP, concurrent "
+       "streams on HTTP/2 and gRPC (h2c, libnghttp2 on both sides), calls answered in any order on ZAP-RPC. "
+       "HTTP/2's flow-control windows are 16 MiB per stream and 2^31 − 1 per connection both ways, consumed "
+       "as read, so no cell is bound by a window (docs/spec/http2-grpc.md)."},
+      {rounds_recorded(r)
+           ? "Microbenchmarks: Google Benchmark, CPU time per op, in rounds too: each round a process of its "
+             "own (a process's code layout and heap move a figure by more than its repetitions do), " +
+                 std::to_string(c.micro_repetitions) + " first rounds of at least " +
+                 seconds(c.micro_min_time_s) +
+                 " per benchmark; heap allocations counted by a replaced global operator new."
+           : "Microbenchmarks: Google Benchmark in one process, CPU time per op, " +
+                 std::to_string(c.micro_repetitions) + " repetitions of at least " +
+                 seconds(c.micro_min_time_s) +
+                 " each; heap allocations counted by a replaced global operator new."},
+  });
+  statistics(r, out);
+  if (!env.hosts.empty()) {
+    out.para({"Hosts, as their preflight found them (the same build on each):"});
+    Table hosts{{"role", "host", "CPU", "CPUs", "commit"}, "lllrl", {}};
+    for (const HostRow& h : env.hosts)
+      hosts.rows.push_back(
+          {h.role, h.host, h.cpu_model, std::to_string(h.cpu_count), code(version_commit(h.version))});
+    out.table(std::move(hosts));
+  }
+  bool load_recorded = false;
+  for (const Cell& cell : r.cells)
+    for (const E2ESample& e : cell.samples) load_recorded = load_recorded || std::isfinite(e.load_avg_1m);
+  if (load_recorded)
+    out.para(
+        {"Load gate: the machine's 1-minute load average is read before every sample. The run's own "
+         "processes keep at most one thread runnable per CPU they are pinned to, so a load average above "
+         "the " +
+         fixed(busy_load_threshold(r), 0) +
+         " CPUs online means other work wanted more than the CPUs the run left free and competed with "
+         "it: such a sample is marked ⚑ busy."});
+}
+
+void fairness(const Results& r, Out& out) {
+  out.heading(2, "Fairness");
+  out.para(
+      {"Every codec does the same logical work on the same record: the same request and response fields, "
+       "the same compute, the same behaviour on malformed input (",
+       code("docs/fairness.md"), ", enforced by ", code("tests/record/record_codec_test.cpp"),
+       " on every codec alike). End to end, the loader parses and validates every response — status, body "
+       "decoded with the same codec, request id echoed, computed balance — so a fast wrong answer counts as "
+       "an error, not as a request. Each JSON library and each binary format runs on its fastest idiomatic "
+       "path for a known, flat record, with its objects and buffers reused; where a format's own authors "
+       "dispute what is fair (arenas, verifying untrusted input, packing), each variant is its own row, and "
+       "a decoder for trusted input only is never served nor taken as the fastest binary peer. What each "
+       "allocates is measured, not assumed. A codec whose library was missing at build time is listed as "
+       "unavailable with the reason."});
+  if (r.codecs.empty()) return;
+  Table t{{"format", "codec", "content type", "encode path", "decode path"}, "lllll", {}};
+  std::vector<const Codec*> rows;
+  for (const Codec& c : r.codecs) rows.push_back(&c);
+  std::stable_sort(rows.begin(), rows.end(),
+                   [&](const Codec* a, const Codec* b) { return is_json(r, a->name) > is_json(r, b->name); });
+  for (const Codec* c : rows) {
+    const std::string decode = c->decode_path + (c->trusted_input_only ? " (trusted input only)" : "");
+    if (c->available)
+      t.rows.push_back({format_of(r, c->name), c->name, c->content_type, c->encode_path, decode});
+    else
+      t.rows.push_back(
+          {format_of(r, c->name), c->name, c->content_type, "unavailable: " + c->unavailable_reason, "—"});
+  }
+  out.table(std::move(t));
+}
+
+// --- microbenchmarks ---------------------------------------------------------------
+
+// --- commands and caveats ------------------------------------------------------------
+
+void commands(const Results& r, Out& out) {
+  out.heading(2, "Command lines");
+  if (!r.micro.command.empty()) out.code("microbenchmarks", r.micro.command);
+  // One representative cell per arm/framing/body: the first that ran, in report order.
+  std::vector<const Cell*> cells;
+  for (const Cell& c : r.cells) cells.push_back(&c);
+  std::stable_sort(cells.begin(), cells.end(), [](const Cell* a, const Cell* b) {
+    return std::make_tuple(a->scenario, a->pipeline, a->connections) <
+           std::make_tuple(b->scenario, b->pipeline, b->connections);
+  });
+  std::vector<RowKey> keys;
+  for (const Cell* c : cells)
+    if (RowKey k{c->arm, c->framing, c->body}; std::find(keys.begin(), keys.end(), k) == keys.end())
+      keys.push_back(k);
+  std::stable_sort(keys.begin(), keys.end(),
+                   [&](const RowKey& a, const RowKey& b) { return row_before(r, a, b); });
+  for (const RowKey& k : keys) {
+    std::vector<const Cell*> row;
+    for (const Cell* c : cells)
+      if (row_key(*c) == k) row.push_back(c);
+    const Cell* rep = nullptr;
+    for (const Cell* c : row)
+      if (!rep && usable(*c) && !(c->server_command.empty() && c->loader_command.empty())) rep = c;
+    const std::string label = row_label(r, k, row);
+    if (!rep) continue;  // unavailable everywhere: its reason is in the tables
+    out.code(label + " — as run for " + rep->scenario_label() + ", c " + std::to_string(rep->connections) +
+                 ", p " + std::to_string(rep->pipeline),
+             "server: " + rep->server_command + "\nloader: " + rep->loader_command);
+  }
+}
+
+void caveats(const Results& r, Out& out) {
+  out.heading(2, "Caveats");
+  const std::string link = link_of(r.env);
+  std::vector<Runs> items = {
+      {one_host(r.env)
+           ? "Loader and server run on the same machine over loopback: no NIC, no wire latency, and they "
+             "compete for memory bandwidth, caches and the kernel."
+       : link.starts_with("netns")
+           ? "The hosts are network namespaces of this one machine (" + link +
+                 "): real network stacks between them, but every host shares this machine's CPUs, memory "
+                 "bandwidth and kernel — read the server's CPU per request, not only the rate."
+           : "The server and the loaders run on separate hosts joined by " + link +
+                 ": the figures include that network's latency and bandwidth."},
+      {"On a virtual machine, other guests steal CPU time at random; the min–max ranges and the ⚠ marks show "
+       "how much that moved the figures, and interleaved repeats spread it over every arm."},
+      {"With " + std::to_string(r.env.cpu_count) + " CPUs (" + cpu_list(r.config.server_cpus) +
+       " for the server, " + cpu_list(r.config.loader_cpus) +
+       " for the loader), a fast server can be loader-bound: at high rates the loader's own cost per request "
+       "caps what is measured, which compresses the gap between fast arms. Absolute numbers are this "
+       "machine's; "
+       "ratios travel better."},
+      {"Microbenchmarks measure the codec alone in a hot loop with warm caches; end to end, syscalls and the "
+       "network stack dominate, so codec differences shrink there."},
+  };
+  for (const std::string& n : r.notes) items.push_back({n});
+  out.bullets(std::move(items));
+}
+
+}  // namespace report::doc
