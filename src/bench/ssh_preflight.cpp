@@ -113,11 +113,11 @@ HostInfo parse_host_info(const std::string& text) {
     } else if (key == "cpu_model") {
       h.cpu_model = value;
     } else if (key == "cpu_count") {
-      const std::optional<std::uint64_t> n = cli::flags::parse_whole(value);
+      const std::optional<std::uint64_t> n = flags::parse_whole(value);
       if (!n || *n == 0 || *n > 1'000'000) throw std::runtime_error("host-info output unreadable: " + line);
       h.cpu_count = unsigned(*n);
     } else if (key == "allowed_cpus") {
-      std::optional<std::vector<int>> cpus = cli::flags::parse_cpu_list(value);
+      std::optional<std::vector<int>> cpus = flags::parse_cpu_list(value);
       if (!cpus || cpus->empty()) throw std::runtime_error("host-info output unreadable: " + line);
       h.allowed_cpus = std::move(*cpus);
     } else {
@@ -170,7 +170,7 @@ std::vector<HostInfo> preflight(const SshConfig& ssh, const std::vector<HostChec
     const ExitStatus st = p.ssh->wait(p.out_closed ? std::max(left_s, 5.0) : left_s);
     const std::string why = last_line(proc::read_file(p.err_path));
     if (st.hung) {
-      p.failure = "no answer within " + cli::flags::format_duration(timeout_s);
+      p.failure = "no answer within " + flags::format_duration(timeout_s);
     } else if (!st.exited || st.code != 0) {
       p.failure = (st.exited && st.code == 255 ? "ssh failed (" : "zapbench host-info failed (") +
                   st.describe() + ")" + (why.empty() ? "" : ": " + why);

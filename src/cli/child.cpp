@@ -14,7 +14,7 @@ namespace cli {
 
 int cmd_child(int argc, char** argv) {
   bench::ChildAgentOptions o;
-  cli::flags::Table t("child");
+  flags::Table t("child");
   t.usage("[--cpus LIST] [--ready] [--env NAME=VALUE]... [--tmpdir] [--wait-accepting] -- PROGRAM ARG...");
   t.about(
       "Plumbing: what `zapbench run` and `zapbench load --loader-hosts` start over\n"
@@ -27,9 +27,9 @@ int cmd_child(int argc, char** argv) {
   t.cpu_list("--cpus", &o.cpus, "pin PROGRAM and all it starts to these CPUs").no_default();
   t.set("--ready", &o.ready, true, "give PROGRAM a ready channel (--ready-fd N) and forward its lines");
   t.custom("--env", "NAME=VALUE", "set a variable in PROGRAM's environment (repeatable)",
-           [&o](std::string_view v) -> std::optional<cli::flags::Problem> {
+           [&o](std::string_view v) -> std::optional<flags::Problem> {
              const auto eq = v.find('=');
-             if (eq == std::string_view::npos || eq == 0) return cli::flags::Problem{"NAME=VALUE", ""};
+             if (eq == std::string_view::npos || eq == 0) return flags::Problem{"NAME=VALUE", ""};
              o.env.emplace_back(v);
              return std::nullopt;
            });

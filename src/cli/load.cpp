@@ -29,6 +29,7 @@
 #include "cli/args.hpp"
 #include "cli/codec_flags.hpp"
 #include "cli/host_flags.hpp"
+#include "cli/matrix_choices.hpp"
 #include "cli/version.hpp"
 #include "flags/flags.hpp"
 #include "load/engine.hpp"
@@ -345,8 +346,7 @@ int cmd_load(int argc, char** argv) {
       "With --merge, the result files of one load's loaders (from --json-out) are merged\n"
       "exactly and reported as one load; every option but connections, threads and rate\n"
       "must be equal.");
-  std::vector<std::pair<std::string, matrix::Framing>> framings;
-  for (const matrix::Framing f : matrix::kFramings) framings.emplace_back(matrix::to_string(f), f);
+  std::vector<std::pair<std::string, matrix::Framing>> framings = choices(matrix::kFramings);
   framings.emplace_back("floor", matrix::Framing::raw_tcp);  // tcp's older name, still taken
   t.choice("--framing", &o.framing, framings,
            "HTTP/1.1, ZAP-HTTP (wire A), ZAP-RPC (wire B, multiplexed), HTTP/2 (h2c), gRPC on HTTP/2, or "
@@ -354,9 +354,7 @@ int cmd_load(int argc, char** argv) {
       .deprecated_alias("--wire")
       .no_default();
   t.host_port("--addr", &addr, "the server", /*port_zero_ok=*/false);
-  std::vector<std::pair<std::string, matrix::Scenario>> scenarios;
-  for (const matrix::Scenario s : matrix::kScenarios) scenarios.emplace_back(matrix::to_string(s), s);
-  t.choice("--scenario", &o.scenario, scenarios,
+  t.choice("--scenario", &o.scenario, choices(matrix::kScenarios),
            "GET /health, POST /rpc with the eth record, or POST /logs asking for N logs")
       .no_default();
   t.number("--logs", &o.logs, {1, record::kMaxLogs}, "the logs scenario's N: the logs each request asks for",

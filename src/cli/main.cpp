@@ -77,7 +77,7 @@ int cmd_micro(int argc, char** argv) {
   std::optional<unsigned> repetitions, cpu;
   double min_time_s = 0.5;
   std::vector<std::string> passthrough;
-  cli::flags::Table t("micro");
+  flags::Table t("micro");
   t.about(
       "Runs the microbenchmarks and prints summary tables: the codecs\n"
       "(Decode/<codec>, Encode/<codec>, Serde/<codec>, Handler/<codec>), the\n"
@@ -97,7 +97,7 @@ int cmd_micro(int argc, char** argv) {
   t.number("--repetitions", &repetitions, {1}, "repeat each benchmark N times and add mean/median/stddev/cv");
   t.duration("--min-time", &min_time_s, {.min = 0, .min_exclusive = true},
              "minimum measuring time per benchmark");
-  t.number("--cpu", &cpu, {0, cli::flags::kMaxCpu - 1}, "pin this process to CPU N before measuring");
+  t.number("--cpu", &cpu, {0, flags::kMaxCpu - 1}, "pin this process to CPU N before measuring");
   t.text("--json-out", &json_out, "FILE", "also write Google Benchmark JSON to FILE");
   t.text("--go", &go_binary, "PATH", "the Go reference's binary (zapbench-go)")
       .default_text(go_binary.empty() ? "none built" : go_binary);
@@ -106,7 +106,7 @@ int cmd_micro(int argc, char** argv) {
   t.parse(argc, argv);
 
   std::vector<std::string> bench_args = {"zapbench micro",
-                                         "--benchmark_min_time=" + cli::flags::format_number(min_time_s),
+                                         "--benchmark_min_time=" + flags::format_number(min_time_s),
                                          "--benchmark_counters_tabular=true"};
   if (t.seen("--filter")) bench_args.push_back("--benchmark_filter=" + filter);
   if (repetitions) bench_args.push_back("--benchmark_repetitions=" + std::to_string(*repetitions));
@@ -139,7 +139,7 @@ int cmd_micro(int argc, char** argv) {
 }
 
 int cmd_codecs(int argc, char** argv) {
-  cli::flags::Table t("codecs");
+  flags::Table t("codecs");
   t.about(
       "Lists every codec zapbench knows, in src/record/codecs.table's order: its\n"
       "content type, whether this build has it (and why not), the exact encode and\n"
@@ -164,7 +164,7 @@ int cmd_codecs(int argc, char** argv) {
 }
 
 int cmd_version(int argc, char** argv) {
-  cli::flags::Table t("version");
+  flags::Table t("version");
   t.about(
       "Prints what this binary is. The first line has one fixed format, for\n"
       "scripts and for comparing the builds of several hosts:\n"
@@ -179,7 +179,7 @@ int cmd_version(int argc, char** argv) {
 }
 
 int cmd_host_info(int argc, char** argv) {
-  cli::flags::Table t("host-info");
+  flags::Table t("host-info");
   t.about(
       "Plumbing: what `zapbench run` and `zapbench load --loader-hosts` run over\n"
       "ssh on every host before measuring (docs/spec/hosts.md §2): 'key: value'\n"

@@ -2,6 +2,8 @@
 // --help layout (see flags.hpp for the contract and the value syntax).
 #include "flags/flags.hpp"
 
+#include <unistd.h>
+
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -9,7 +11,7 @@
 #include <cstdlib>
 #include <set>
 
-namespace cli::flags {
+namespace flags {
 
 // ---------------------------------------------------------------- value parsers
 
@@ -582,4 +584,11 @@ std::string Table::help() const {
   return out;
 }
 
-}  // namespace cli::flags
+Check executable(std::string what) {
+  return [what = std::move(what)](std::string_view v) -> std::optional<Problem> {
+    if (access(std::string(v).c_str(), X_OK) == 0) return std::nullopt;
+    return Problem{what, "not an executable"};
+  };
+}
+
+}  // namespace flags

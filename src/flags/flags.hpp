@@ -5,7 +5,7 @@
 // lists, choices) and the one-line usage errors; owns no command's logic.
 // Used by every `zapbench` subcommand (src/cli) and by `zapbench run`.
 //
-//   cli::flags::Table t("load");
+//   flags::Table t("load");
 //   t.number("-c, --connections", &o.connections, {1, 1'000'000}, "connections");
 //   t.duration("-d, --duration", &o.duration_s, {0, 86400, true}, "recorded time");
 //   t.parse(argc, argv);   // --help: prints and exits 0; a bad value: one line, exit 2
@@ -37,7 +37,7 @@
 
 #include "net/affinity.hpp"
 
-namespace cli::flags {
+namespace flags {
 
 // ---------------------------------------------------------------- value parsers
 // Pure functions: nullopt for malformed text; bounds are the table's job.
@@ -106,6 +106,9 @@ struct Problem {
   std::string note;
 };
 using Check = std::function<std::optional<Problem>(std::string_view value)>;
+// A check that the value names an executable file; `what` says which in the
+// error ("an nginx binary": "--nginx wants an nginx binary, got 'x' (not an executable)").
+Check executable(std::string what);
 
 // ---------------------------------------------------------------- one flag
 
@@ -515,4 +518,4 @@ Flag& Table::set(std::string names, T* out, T value, std::string help) {
   return f;
 }
 
-}  // namespace cli::flags
+}  // namespace flags

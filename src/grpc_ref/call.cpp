@@ -77,12 +77,12 @@ struct Slot {
 }  // namespace
 
 int cmd_call(int argc, char** argv) {
-  cli::flags::HostPort target;
+  flags::HostPort target;
   std::uint64_t calls = 1000;
   unsigned depth = 1;
   double timeout_s = 60;
   std::size_t account_bytes = record::kAccountBytes;
-  cli::flags::Table t("call", "zapbench-grpc");
+  flags::Table t("call", "zapbench-grpc");
   t.about(
       "Calls zapbench.Eth/Call (gRPC, insecure, one channel) --calls times with\n"
       "--depth calls in flight, each with its own id, block, method and account, and\n"
@@ -105,7 +105,7 @@ int cmd_call(int argc, char** argv) {
       grpc::CreateChannel(address, grpc::InsecureChannelCredentials());
   if (!channel->WaitForConnected(std::chrono::system_clock::now() + timeout)) {
     std::fprintf(stderr, "zapbench-grpc call: cannot connect to %s within %s\n", address.c_str(),
-                 cli::flags::format_duration(timeout_s).c_str());
+                 flags::format_duration(timeout_s).c_str());
     return 1;
   }
   const std::unique_ptr<zapbench::Eth::Stub> stub = zapbench::Eth::NewStub(channel);

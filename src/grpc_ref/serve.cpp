@@ -197,12 +197,12 @@ class CallbackEth final : public zapbench::Eth::CallbackService {
 }  // namespace
 
 int cmd_serve(int argc, char** argv) {
-  cli::flags::HostPort listen;
+  flags::HostPort listen;
   unsigned threads = 1;
   Api api = Api::async;
   std::optional<unsigned> ready_fd;
   Fault fault = Fault::none;
-  cli::flags::Table t("serve", "zapbench-grpc");
+  flags::Table t("serve", "zapbench-grpc");
   t.about("An insecure gRPC server (grpc++ " + grpc::Version() +
           ") on the generated service zapbench.Eth: Call\n"
           "answers zapbench.Request with zapbench.Response by zapbench's /rpc compute\n"

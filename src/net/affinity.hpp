@@ -21,7 +21,7 @@ inline bool pin_this_thread(int cpu) noexcept {
   return pthread_setaffinity_np(pthread_self(), sizeof set, &set) == 0;
 }
 
-// {0, 2, 3} -> "0,2,3" (cli::flags::parse_cpu_list reads it back).
+// {0, 2, 3} -> "0,2,3" (flags::parse_cpu_list reads it back).
 inline std::string cpu_list_text(const std::vector<int>& cpus) {
   std::string s;
   for (int c : cpus) {

@@ -14,7 +14,7 @@
 
 namespace {
 
-using namespace cli::flags;
+using namespace flags;
 
 Outcome parse(Table& t, std::vector<std::string> args) { return t.try_parse(args); }
 

@@ -1,0 +1,22 @@
+// cli/matrix_choices.hpp — a matrix axis as a flag's choices: (name, value)
+// pairs from its one table of names (matrix/matrix.hpp), for `--framing`,
+// `--framings`, `--scenario(s)` and `--arms`.
+#pragma once
+
+#include <array>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "matrix/matrix.hpp"
+
+namespace cli {
+
+template <class E, std::size_t N>
+std::vector<std::pair<std::string, E>> choices(const std::array<E, N>& values) {
+  std::vector<std::pair<std::string, E>> out;
+  for (E v : values) out.emplace_back(std::string(matrix::to_string(v)), v);
+  return out;
+}
+
+}  // namespace cli
