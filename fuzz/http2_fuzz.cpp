@@ -176,7 +176,7 @@ class FrameChecker {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   server::Context& x = context();
-  server::Conn c(server::Wire::http2);
+  server::Conn c(matrix::Framing::http2);
   check(server::Http2Wire::open(x, c));
   FrameChecker out;
   c.in.append(reinterpret_cast<const std::uint8_t*>(kPreface.data()), kPreface.size());
