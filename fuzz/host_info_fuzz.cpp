@@ -1,5 +1,5 @@
 // fuzz/host_info_fuzz.cpp — libFuzzer target for bench::parse_host_info
-// (bench/ssh.hpp, docs/spec/hosts.md §2): the `zapbench host-info` text the
+// (bench/hosts/ssh.hpp, docs/spec/hosts.md §2): the `zapbench host-info` text the
 // preflight reads from every remote host. Any input either throws
 // std::runtime_error starting "host-info output unreadable: " or gives a
 // HostInfo that holds the parser's promises (a version, 1..1,000,000 CPUs,
@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-#include "bench/ssh.hpp"
+#include "bench/hosts/ssh.hpp"
 #include "net/affinity.hpp"
 
 namespace {

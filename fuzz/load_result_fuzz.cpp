@@ -1,5 +1,5 @@
 // fuzz/load_result_fuzz.cpp — libFuzzer target for the load result file
-// (bench/load_result.hpp) as the coordinator reads it from another host:
+// (bench/children/load_result.hpp) as the coordinator reads it from another host:
 // parse_load_result, then merge_load_reports of the report with itself
 // (docs/spec/hosts.md §5). Any input either throws std::runtime_error
 // starting "load result: " or gives a report such that
@@ -17,7 +17,7 @@
 #include <string_view>
 #include <vector>
 
-#include "bench/load_result.hpp"
+#include "bench/children/load_result.hpp"
 
 namespace {
 

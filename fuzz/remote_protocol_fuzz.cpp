@@ -1,5 +1,5 @@
 // fuzz/remote_protocol_fuzz.cpp — libFuzzer target for the hosts' line
-// protocols (bench/remote_protocol.hpp, docs/spec/hosts.md §3–§4): what the
+// protocols (bench/hosts/remote_protocol.hpp, docs/spec/hosts.md §3–§4): what the
 // coordinator reads from a coordinated loader (LoaderStream) and from a
 // `zapbench child` agent (AgentReports), and what the agent reads from the
 // coordinator (ControlStream). The first byte picks the reader and the mode:
@@ -22,7 +22,7 @@
 #include <string_view>
 #include <vector>
 
-#include "bench/remote_protocol.hpp"
+#include "bench/hosts/remote_protocol.hpp"
 
 namespace {
 

@@ -1,13 +1,13 @@
 // cli/child.cpp — `zapbench child` (plumbing, docs/spec/hosts.md §3): its
 // flag table and the split at `--`; the agent itself is
-// bench::run_child_agent (bench/remote_child.hpp), which a coordinator
+// bench::run_child_agent (bench/hosts/remote_child.hpp), which a coordinator
 // reaches over ssh through bench::RemoteChild.
 #include <algorithm>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "bench/remote_child.hpp"
+#include "bench/hosts/remote_child.hpp"
 #include "flags/flags.hpp"
 
 namespace cli {

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "bench/ssh.hpp"
+#include "bench/hosts/ssh.hpp"
 #include "flags/flags.hpp"
 
 namespace cli {

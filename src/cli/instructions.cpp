@@ -1,7 +1,7 @@
 // cli/instructions.cpp — `zapbench instructions`: instructions per request of
-// the server's request path (bench/instructions.hpp runs callgrind and perf
+// the server's request path (bench/run/instructions.hpp runs callgrind and perf
 // around this same binary), and the child mode --one that they run.
-#include "bench/instructions.hpp"
+#include "bench/run/instructions.hpp"
 
 #include <unistd.h>
 
@@ -11,7 +11,7 @@
 #include <string>
 #include <system_error>
 
-#include "bench/supervisor.hpp"
+#include "bench/children/supervisor.hpp"
 #include "cli/args.hpp"
 #include "flags/flags.hpp"
 #include "micro/request_path.hpp"

@@ -1,10 +1,10 @@
 // cli/load.cpp — `zapbench load`: its flag table to load::Options, a live
 // progress line on a terminal, the report, and --json-out (the file is
-// bench/load_result.hpp's, the module `zapbench run` reads it back with).
+// bench/children/load_result.hpp's, the module `zapbench run` reads it back with).
 // Three more forms share the flags and the one report printer: the
 // coordinated loader (--coordinated, docs/spec/hosts.md §4: the line
 // protocol on stdin/stdout), the load over several loader hosts
-// (--loader-hosts, bench/loaders.hpp) and the merge of result files
+// (--loader-hosts, bench/hosts/loaders.hpp) and the merge of result files
 // (--merge). Owns no protocol logic beyond §4's few lines.
 #include <unistd.h>
 
@@ -21,11 +21,11 @@
 #include <string>
 #include <thread>
 
-#include "bench/load_result.hpp"
-#include "bench/loaders.hpp"
-#include "bench/remote_protocol.hpp"
-#include "bench/ssh.hpp"
-#include "bench/supervisor.hpp"
+#include "bench/children/load_result.hpp"
+#include "bench/hosts/loaders.hpp"
+#include "bench/hosts/remote_protocol.hpp"
+#include "bench/hosts/ssh.hpp"
+#include "bench/children/supervisor.hpp"
 #include "cli/args.hpp"
 #include "cli/codec_flags.hpp"
 #include "cli/host_flags.hpp"

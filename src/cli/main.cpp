@@ -15,8 +15,8 @@
 #include <string_view>
 #include <vector>
 
-#include "bench/go_arm.hpp"
-#include "bench/ssh.hpp"
+#include "bench/arms/go_arm.hpp"
+#include "bench/hosts/ssh.hpp"
 #include "cli/args.hpp"
 #include "cli/version.hpp"
 #include "flags/flags.hpp"
@@ -39,7 +39,7 @@ namespace {
 using cli::die;
 
 // The Go reference's microbenchmarks after ours, as `zapbench run` runs them
-// (bench/go_arm.hpp), printed beside ours. Their JSON goes to `json_out`, or
+// (bench/arms/go_arm.hpp), printed beside ours. Their JSON goes to `json_out`, or
 // to a temporary file removed afterwards.
 void micro_go(const std::string& binary, const std::string& filter, double min_time_s, unsigned repetitions,
               const std::vector<int>& cpus, std::string json_out, const std::vector<micro::Result>& cpp) {

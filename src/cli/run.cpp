@@ -1,6 +1,6 @@
-// cli/run.cpp — `zapbench run`: flags -> plan (bench/plan.hpp) -> run
-// (bench/run.hpp) -> exit code. Owns run's flag table only.
-#include "bench/run.hpp"
+// cli/run.cpp — `zapbench run`: flags -> plan (bench/run/plan.hpp) -> run
+// (bench/run/run.hpp) -> exit code. Owns run's flag table only.
+#include "bench/run/run.hpp"
 
 #include <atomic>
 #include <csignal>
@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "bench/go_arm.hpp"
-#include "bench/plan.hpp"
+#include "bench/arms/go_arm.hpp"
+#include "bench/run/plan.hpp"
 #include "cli/args.hpp"
 #include "cli/host_flags.hpp"
 #include "cli/matrix_choices.hpp"

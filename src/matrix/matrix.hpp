@@ -19,9 +19,9 @@
 namespace matrix {
 
 // Declaration order is report order (arms, then framings, then scenarios).
-// The go_* arms are the Go reference's stack (bench/go_arm.hpp): zap-proto/zip,
+// The go_* arms are the Go reference's stack (bench/arms/go_arm.hpp): zap-proto/zip,
 // valyala/fasthttp and net/http. grpc_cpp is a gRPC C++ server (grpc++ on
-// its generated service, bench/grpc_arm.hpp): what people deploy for binary
+// its generated service, bench/arms/grpc_arm.hpp): what people deploy for binary
 // RPC, as nginx is for HTTP.
 enum class Arm : std::uint8_t { zapbench, go_zip, go_fasthttp, go_nethttp, nginx, grpc_cpp, floor };
 // logs carries N, the logs each request asks for, beside it (report::Cell::logs).

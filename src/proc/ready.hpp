@@ -1,7 +1,7 @@
 // proc/ready.hpp — the ready channel, both sides: a server started by another
 // process (zapbench serve and floor, zapbench-grpc; the Go arms speak the same
 // lines) gets a pipe as `--ready-fd N`, writes one line per bound listener on
-// it and closes it; the parent (bench/supervisor.hpp) reads it to its end.
+// it and closes it; the parent (bench/children/supervisor.hpp) reads it to its end.
 // Readiness is that event, never a line of a log. Owns the line format only.
 #pragma once
 

@@ -34,7 +34,7 @@ struct Samples {
   [[nodiscard]] double spread() const;
 };
 
-// One host of a multi-host run as its preflight found it (bench/ssh.hpp).
+// One host of a multi-host run as its preflight found it (bench/hosts/ssh.hpp).
 struct HostRow {
   std::string role;  // "server" or "loader"
   std::string host;  // the ssh destination as given
@@ -102,7 +102,7 @@ struct Unavailable {
 };
 
 // Instructions per request of one request path (Server/<framing>/<body>),
-// from `zapbench instructions` (bench/instructions.hpp): deterministic, so one
+// from `zapbench instructions` (bench/run/instructions.hpp): deterministic, so one
 // value each. NaN: not measured (the tool is unavailable, see Instructions).
 struct InstructionFigure {
   std::string name;  // "Server/zap-http/zap"

@@ -1,5 +1,5 @@
 // tests/bench_go_arm_test.cpp — the Go reference arm as `zapbench run` sees it
-// (bench/go_arm.hpp): its capabilities read from JSON (and every malformed
+// (bench/arms/go_arm.hpp): its capabilities read from JSON (and every malformed
 // answer a clear error), the probe of a binary that is missing (with and
 // without the reason scripts/go-build.sh leaves), that fails, or that answers
 // — a small shell script stands in for zapbench-go, so no Go is needed — and
@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/go_arm.hpp"
+#include "bench/arms/go_arm.hpp"
 #include "support/scratch.hpp"
 
 namespace {

@@ -1,5 +1,5 @@
 // tests/bench_grpc_arm_test.cpp — the grpc++ reference arm as `zapbench run`
-// will see it (bench/grpc_arm.hpp): the binary found ($ZAPBENCH_GRPC first,
+// will see it (bench/arms/grpc_arm.hpp): the binary found ($ZAPBENCH_GRPC first,
 // then this build's), a missing one a clear reason, the pinned command line,
 // and — where this build has zapbench-grpc — the real server started as a
 // child of the supervisor, ready through the ready channel ("grpc
@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "bench/grpc_arm.hpp"
-#include "bench/nginx.hpp"
-#include "bench/supervisor.hpp"
+#include "bench/arms/grpc_arm.hpp"
+#include "bench/arms/nginx.hpp"
+#include "bench/children/supervisor.hpp"
 
 namespace {
 

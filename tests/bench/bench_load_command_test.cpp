@@ -1,7 +1,7 @@
 // tests/bench_load_command_test.cpp — load::Options <-> `zapbench load`
-// command line (bench/load_command.hpp), round trip through the real
+// command line (bench/children/load_command.hpp), round trip through the real
 // command: options -> load_args -> `zapbench load` (its own parser) -> its
-// --json-out file (bench/load_result.hpp) -> the same options. The servers
+// --json-out file (bench/children/load_result.hpp) -> the same options. The servers
 // are real children started by the supervisor and ready through --ready-fd,
 // so the serve/floor side of that contract is tested here too. No figure is
 // asserted: only what the loader says it was asked to do.
@@ -12,9 +12,9 @@
 #include <optional>
 #include <string>
 
-#include "bench/load_command.hpp"
-#include "bench/load_result.hpp"
-#include "bench/supervisor.hpp"
+#include "bench/children/load_command.hpp"
+#include "bench/children/load_result.hpp"
+#include "bench/children/supervisor.hpp"
 #include "support/await.hpp"
 #include "support/scratch.hpp"
 

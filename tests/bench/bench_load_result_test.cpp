@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/load_result.hpp"
+#include "bench/children/load_result.hpp"
 
 namespace {
 

@@ -1,5 +1,5 @@
 // tests/bench/bench_loaders_test.cpp — one load over several loader hosts
-// (bench/loaders.hpp, docs/spec/hosts.md §4–§5): the shares, and run_loaders
+// (bench/hosts/loaders.hpp, docs/spec/hosts.md §4–§5): the shares, and run_loaders
 // driving real `zapbench load --coordinated` processes through
 // tests/support/fake_ssh.sh (ssh's stand-in: the "hosts" are this machine)
 // against a real `zapbench serve`: the exact merge, the barrier's figures,
@@ -19,8 +19,8 @@
 #include <thread>
 #include <vector>
 
-#include "bench/loaders.hpp"
-#include "bench/supervisor.hpp"
+#include "bench/hosts/loaders.hpp"
+#include "bench/children/supervisor.hpp"
 #include "support/await.hpp"
 #include "support/scratch.hpp"
 

@@ -1,4 +1,4 @@
-// tests/bench/bench_netns_test.cpp — the namespace mode (bench/netns.hpp) on
+// tests/bench/bench_netns_test.cpp — the namespace mode (bench/hosts/netns.hpp) on
 // real namespaces, sshd and ssh: each host answers over ssh from its own
 // namespace with its own address; a TCP connection crosses the bridge from a
 // loader to the server; --link-rate installs a qdisc (never a speed
@@ -19,9 +19,9 @@
 #include <string>
 #include <vector>
 
-#include "bench/netns.hpp"
-#include "bench/ssh.hpp"
-#include "bench/supervisor.hpp"
+#include "bench/hosts/netns.hpp"
+#include "bench/hosts/ssh.hpp"
+#include "bench/children/supervisor.hpp"
 #include "support/await.hpp"
 #include "support/scratch.hpp"
 

@@ -1,17 +1,17 @@
-// tests/bench_plan_test.cpp — planning a run (bench/plan.hpp): the modes'
+// tests/bench_plan_test.cpp — planning a run (bench/run/plan.hpp): the modes'
 // defaults, the checks a user meets as usage errors, the cells in run order
 // with unavailable ones kept, the children's command lines, and the run
-// folder's relative paths (bench/run_folder.hpp).
+// folder's relative paths (bench/run/run_folder.hpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <set>
 #include <stdexcept>
 
-#include "bench/host.hpp"
-#include "bench/plan.hpp"
-#include "bench/progress.hpp"
-#include "bench/run_folder.hpp"
+#include "bench/run/host.hpp"
+#include "bench/run/plan.hpp"
+#include "bench/run/progress.hpp"
+#include "bench/run/run_folder.hpp"
 #include "record/registry.hpp"
 
 namespace {

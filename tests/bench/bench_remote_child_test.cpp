@@ -1,5 +1,5 @@
 // tests/bench_remote_child_test.cpp — a child on another host and the
-// preflight (docs/spec/hosts.md §2–§3, bench/remote_child.hpp, bench/ssh.hpp),
+// preflight (docs/spec/hosts.md §2–§3, bench/hosts/remote_child.hpp, bench/hosts/ssh.hpp),
 // over tests/support/fake_ssh.sh: the real `zapbench child` agent and
 // `zapbench host-info` run on this host as they would behind sshd; a host
 // named down* fails like an unreachable one. Every process a test starts is
@@ -22,10 +22,10 @@
 #include <string>
 #include <vector>
 
-#include "bench/host.hpp"
-#include "bench/remote_child.hpp"
-#include "bench/ssh.hpp"
-#include "bench/supervisor.hpp"
+#include "bench/run/host.hpp"
+#include "bench/hosts/remote_child.hpp"
+#include "bench/hosts/ssh.hpp"
+#include "bench/children/supervisor.hpp"
 #include "support/await.hpp"
 #include "support/scratch.hpp"
 
@@ -297,7 +297,7 @@ TEST_F(RemoteChildTest, AgentRefusesWhatItCannotDo) {
             "zapbench child: file \"a/b\": wants a name without '/'\n");
   EXPECT_EQ(run_agent(scratch_, {"--tmpdir"}, "file a -1\n").describe(), "exit 2");
   EXPECT_EQ(zaptest::read_text(scratch_ / "agent.log"), "zapbench child: bad control line: \"file a -1\"\n");
-  // The bounds (bench/remote_protocol.hpp): a file over 1 MiB is refused before its bytes come.
+  // The bounds (bench/hosts/remote_protocol.hpp): a file over 1 MiB is refused before its bytes come.
   EXPECT_EQ(run_agent(scratch_, {"--tmpdir"}, "file big 1048577\n").describe(), "exit 2");
   EXPECT_EQ(zaptest::read_text(scratch_ / "agent.log"),
             "zapbench child: file \"big\": 1048577 bytes, more than the bound of 1048576\n");

@@ -1,5 +1,5 @@
 // tests/bench/bench_remote_protocol_test.cpp — the hosts' line protocols as
-// bytes (bench/remote_protocol.hpp, docs/spec/hosts.md §2–§4), with no
+// bytes (bench/hosts/remote_protocol.hpp, docs/spec/hosts.md §2–§4), with no
 // process: a coordinated loader's stdout (LoaderStream), the agent's control
 // input (ControlStream) and its reports (AgentReports), their writers, and
 // host-info's parser; every error path (bad or oversize lengths, overlong
@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "bench/remote_protocol.hpp"
-#include "bench/ssh.hpp"
+#include "bench/hosts/remote_protocol.hpp"
+#include "bench/hosts/ssh.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// tests/bench/bench_rounds_test.cpp — the run's schedule (bench/rounds.hpp)
+// tests/bench/bench_rounds_test.cpp — the run's schedule (bench/run/rounds.hpp)
 // with its hooks replaced: samples drawn from a seeded generator, a clock
 // that advances one second per sample, microbenchmark rounds that add
 // figures. No process, no wall time: what is sampled when, and why it stops.
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/rounds.hpp"
+#include "bench/run/rounds.hpp"
 #include "report/findings.hpp"
 #include "stats/rng.hpp"
 

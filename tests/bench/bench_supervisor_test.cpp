@@ -1,5 +1,5 @@
 // tests/bench_supervisor_test.cpp — the child-process supervisor
-// (bench/supervisor.hpp) with small shell children: the ready channel
+// (bench/children/supervisor.hpp) with small shell children: the ready channel
 // (lines, then EOF; a child that dies first is not ready), pinning, the log,
 // exit codes and signals, SIGTERM then SIGKILL for a child that ignores
 // SIGTERM, piped stdin/stdout and a log on our own stderr (for ssh clients and
@@ -17,7 +17,7 @@
 #include <optional>
 #include <string>
 
-#include "bench/supervisor.hpp"
+#include "bench/children/supervisor.hpp"
 #include "support/await.hpp"
 #include "support/scratch.hpp"
 

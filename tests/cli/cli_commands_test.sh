@@ -235,7 +235,7 @@ port=$(ready_port http)
 "$bin" load --wire http --addr "127.0.0.1:$port" --scenario rpc --body json --json direct -c 1 -d 200ms --warmup 0 \
   --json-out "$work/old.json" >"$work/old.out" 2>"$work/old.err"
 rc=$?
-# The load result file (bench/load_result.hpp) has one member per line.
+# The load result file (bench/children/load_result.hpp) has one member per line.
 ran_rpc_direct() { grep -q '"framing": "http",$' "$1" && grep -q '"scenario": "rpc",$' "$1" && grep -q '"body": "direct",$' "$1"; }
 [ "$rc" = 0 ] && ran_rpc_direct "$work/old.json" &&
   grep -q '"responses": [1-9]' "$work/old.json" && grep -q "^  errors       0$" "$work/old.out" &&

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/support/fake_ssh.sh — a local stand-in for ssh (`--ssh PROGRAM`), so the
 # multi-host code paths run in tests without an sshd: it takes ssh's options
-# as bench/ssh.hpp writes them, ignores them, and runs the command on this host
+# as bench/hosts/ssh.hpp writes them, ignores them, and runs the command on this host
 # the way sshd would (`sh -c` of the quoted command line, stdin/stdout/stderr
 # carried). A host named "down*" behaves as an unreachable one (ssh's message,
 # exit 255); the host name is exported as FAKE_SSH_HOST for the command.

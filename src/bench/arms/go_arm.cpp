@@ -1,0 +1,228 @@
+// bench/arms/go_arm.cpp — finding, asking and starting the Go reference arm (go_arm.hpp).
+#include "bench/arms/go_arm.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "bench/children/load_command.hpp"
+#include "report/gbench.hpp"
+
+namespace bench {
+namespace {
+
+namespace fs = std::filesystem;
+
+// How long `capabilities` may take before it counts as hung: it only prints.
+constexpr double kProbeTimeoutS = 30;
+
+std::map<std::string, std::string> string_map(const nlohmann::json& j, const char* key) {
+  std::map<std::string, std::string> out;
+  if (!j.contains(key)) return out;
+  const nlohmann::json& m = j.at(key);
+  if (!m.is_object()) throw std::runtime_error(std::string("'") + key + "' is not an object");
+  for (const auto& [name, value] : m.items()) {
+    if (!value.is_string())
+      throw std::runtime_error(std::string("'") + key + "." + name + "' is not a string");
+    out[name] = value.get<std::string>();
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string GoArm::why_not(const std::map<std::string, std::string>& table, const std::string& name) const {
+  if (!runs()) return unavailable.empty() ? "zapbench-go was not probed" : unavailable;
+  const auto it = table.find(name);
+  if (it == table.end()) return "this build of zapbench-go does not know '" + name + "'";
+  return it->second;
+}
+
+std::string default_go_binary() {
+  if (const char* env = std::getenv("ZAPBENCH_GO"); env != nullptr && *env != '\0') return env;
+#ifdef ZAPBENCH_GO_BINARY
+  return ZAPBENCH_GO_BINARY;
+#else
+  return "";
+#endif
+}
+
+void parse_capabilities(const std::string& text, GoArm& arm) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const std::exception& e) {
+    throw std::runtime_error(std::string("not JSON: ") + e.what());
+  }
+  if (!j.is_object()) throw std::runtime_error("not a JSON object");
+  if (!j.contains("go_version") || !j.at("go_version").is_string())
+    throw std::runtime_error("no 'go_version' string");
+  arm.go_version = j.at("go_version").get<std::string>();
+  arm.modules = string_map(j, "modules");
+  arm.frameworks = string_map(j, "frameworks");
+  arm.transports = string_map(j, "transports");
+  arm.codecs = string_map(j, "codecs");
+}
+
+namespace {
+
+// Why a Go binary is missing: the reason scripts/go-build.sh left beside it
+// (<binary>.unavailable: the go command's own last lines), or how to build it.
+std::string missing_binary_reason(const std::string& binary) {
+  std::string why = proc::read_file(binary + ".unavailable");
+  while (!why.empty() && (why.back() == '\n' || why.back() == ' ')) why.pop_back();
+  return !why.empty() ? why : binary + " does not exist (scripts/go-build.sh builds it; it needs Go)";
+}
+
+// What `binary capabilities` prints; std::runtime_error when it cannot say.
+std::string ask_capabilities(const std::string& binary) {
+  char path[] = "/tmp/zapbench-go-capabilities-XXXXXX";
+  const int fd = mkstemp(path);
+  if (fd < 0) throw std::runtime_error("cannot make a temporary file to ask its capabilities");
+  close(fd);
+  std::string out;
+  ExitStatus st;
+  try {
+    Child child(ChildSpec{{binary, "capabilities"}, {}, path, false, {}});
+    st = child.wait(kProbeTimeoutS);
+    out = proc::read_file(path);
+  } catch (...) {
+    unlink(path);
+    throw;
+  }
+  unlink(path);
+  if (!st.ok()) throw std::runtime_error("failed (" + st.describe() + "): " + out.substr(0, 300));
+  return out;
+}
+
+// The ZAP-RPC server of the Go arm, <binary>-rpc (zap-proto/go v1.8.1, a
+// build of its own): its transport is available when it answers.
+void probe_rpc(GoArm& arm, const std::string& rpc) {
+  std::string why;
+  if (access(rpc.c_str(), X_OK) != 0) {
+    why = missing_binary_reason(rpc);
+  } else {
+    try {
+      GoArm r;
+      parse_capabilities(ask_capabilities(rpc), r);
+      arm.rpc_binary = rpc;
+      arm.rpc_modules = r.modules;
+    } catch (const std::exception& e) {
+      why = rpc + " capabilities: " + e.what();
+    }
+  }
+  arm.transports["zap-rpc"] = why;
+}
+
+}  // namespace
+
+GoArm probe_go(const std::string& binary) {
+  GoArm arm;
+  if (binary.empty()) {
+    arm.unavailable = "zapbench-go was not built with this zapbench (give --go PATH)";
+    return arm;
+  }
+  if (access(binary.c_str(), X_OK) != 0) {
+    arm.unavailable = missing_binary_reason(binary);
+    return arm;
+  }
+  try {
+    parse_capabilities(ask_capabilities(binary), arm);
+    arm.binary = binary;
+  } catch (const std::exception& e) {
+    arm.unavailable = binary + " capabilities: " + e.what();
+    return arm;
+  }
+  probe_rpc(arm, binary + "-rpc");
+  return arm;
+}
+
+std::string_view go_framework(Arm a) noexcept {
+  switch (a) {
+    case Arm::go_zip:
+      return "zip";
+    case Arm::go_fasthttp:
+      return "fasthttp";
+    case Arm::go_nethttp:
+      return "nethttp";
+    default:
+      return "";
+  }
+}
+
+std::string go_cell_unavailable(const GoArm& go, Arm arm, Framing framing, Scenario scenario,
+                                const std::string& body, const std::string& go_json) {
+  if (!go.runs()) return go.why_not({}, "");
+  if (framing == Framing::zap_rpc) {
+    // zap-proto/go's own transport and rpc packages, with no web framework in
+    // between: the transport's reason, not the framework's.
+    if (std::string why = go.why_not(go.transports, "zap-rpc"); !why.empty()) return why;
+    if (scenario != Scenario::hello && body != "zap")
+      return "the Go ZAP-RPC server (zap-proto/go's transport, zapbench-go-rpc) serves ZAP bodies only, as "
+             "the "
+             "reference's ZAP transport";
+  } else if (std::string why = go.why_not(go.frameworks, std::string(go_framework(arm))); !why.empty()) {
+    return why;
+  } else if (framing == Framing::zap_http) {
+    if (std::string why = go.why_not(go.transports, "zap"); !why.empty()) return why;
+  } else if (framing != Framing::http1) {
+    return "the Go arm serves HTTP/1.1, ZAP-HTTP and ZAP-RPC only";
+  }
+  if (scenario == Scenario::hello) return "";
+  if (body == "zap") return go.why_not(go.codecs, "zap");
+  return go.why_not(go.codecs, go_json);
+}
+
+ChildSpec go_server_spec(const GoArm& go, Arm arm, Framing framing, const std::string& go_json,
+                         const std::vector<int>& cpus, const std::string& listen_host) {
+  ChildSpec s;
+  if (framing == Framing::zap_rpc)  // zap-proto/go's own transport: no framework, no JSON codec
+    s.argv = {go.rpc_binary, "serve", "--zap-rpc", listen_host + ":0"};
+  else
+    s.argv = {go.binary,          "serve", framing == Framing::zap_http ? "--zap" : "--http",
+              listen_host + ":0", "--fw",  std::string(go_framework(arm)),
+              "--json",           go_json};
+  s.cpus = cpus;
+  s.ready_channel = true;
+  // The Go runtime would take the affinity mask's size anyway; said explicitly
+  // so the command line a reader reruns has it.
+  s.env = {"GOMAXPROCS=" + std::to_string(cpus.empty() ? 1 : cpus.size())};
+  return s;
+}
+
+ChildSpec go_micro_spec(const GoArm& go, const std::string& json_out, double min_time_s, unsigned repetitions,
+                        const std::string& filter, const std::vector<int>& cpus,
+                        const std::string& log_path) {
+  ChildSpec s;
+  s.argv = {go.binary,       "micro",
+            "--json-out",    json_out,
+            "--min-time",    exact_number(min_time_s) + "s",
+            "--repetitions", std::to_string(repetitions)};
+  if (!filter.empty()) s.argv.insert(s.argv.end(), {"--filter", filter});
+  s.cpus = cpus;
+  s.log_path = log_path;
+  s.env = {"GOMAXPROCS=1"};
+  return s;
+}
+
+void measure_go_micro(const ChildSpec& spec, const std::string& json_out, report::Micro& micro,
+                      std::vector<std::string>& notes, std::optional<unsigned> round) {
+  try {
+    Child child(spec);
+    const ExitStatus st = child.wait(3600);
+    if (!st.ok()) {
+      const std::string log = fs::path(spec.log_path).filename().string();
+      notes.push_back("Go microbenchmarks failed (" + st.describe() + ")" +
+                      (log.empty() ? "" : "; see " + log));
+      return;
+    }
+    report::ingest_google_benchmark(proc::read_file(json_out), micro, notes, round);
+  } catch (const std::exception& e) {  // not started, or its output unreadable
+    notes.push_back(std::string("Go microbenchmarks: ") + e.what());
+  }
+}
+
+}  // namespace bench

@@ -1,0 +1,49 @@
+// bench/arms/grpc_arm.cpp — finding and starting the grpc++ reference arm (grpc_arm.hpp).
+#include "bench/arms/grpc_arm.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+
+namespace bench {
+
+GrpcArm find_grpc_arm() {
+  GrpcArm arm;
+  std::string binary;
+  if (const char* env = std::getenv("ZAPBENCH_GRPC"); env != nullptr && *env != '\0') {
+    binary = env;
+  } else {
+#if defined(ZAPBENCH_GRPC_UNAVAILABLE)
+    arm.unavailable = ZAPBENCH_GRPC_UNAVAILABLE;
+    return arm;
+#elif defined(ZAPBENCH_GRPC_BINARY)
+    binary = ZAPBENCH_GRPC_BINARY;
+#else
+    arm.unavailable = "this zapbench was built without the grpc++ arm";
+    return arm;
+#endif
+  }
+  if (access(binary.c_str(), X_OK) != 0) {
+    arm.unavailable =
+        binary + " does not exist (built from src/grpc_ref/: cmake --build --target zapbench-grpc)";
+    return arm;
+  }
+  arm.binary = binary;
+  return arm;
+}
+
+std::vector<std::string> grpc_server_argv(const GrpcArm& arm, const std::vector<int>& cpus,
+                                          const std::string& listen_host) {
+  return {arm.binary, "serve", "--listen",  listen_host + ":0",
+          "--api",    "async", "--threads", std::to_string(cpus.empty() ? 1 : cpus.size())};
+}
+
+ChildSpec grpc_server_spec(const GrpcArm& arm, const std::vector<int>& cpus, const std::string& listen_host) {
+  ChildSpec s;
+  s.argv = grpc_server_argv(arm, cpus, listen_host);
+  s.cpus = cpus;
+  s.ready_channel = true;
+  return s;
+}
+
+}  // namespace bench

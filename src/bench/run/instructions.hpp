@@ -1,0 +1,37 @@
+// bench/run/instructions.hpp — instructions per request of the server's request
+// path, a figure that does not move with the machine's noise: each case of
+// micro/request_path.hpp runs as a child (`zapbench instructions --one CASE`)
+// under `valgrind --tool=callgrind`, collecting only inside the batch loop
+// (exact: Ir ÷ requests), and under `perf stat -e instructions:u` where the
+// machine exposes the counter (two request counts, their difference ÷ the
+// difference of requests, so start-up cancels). A tool that is missing or
+// refused is reported with the reason, never as a number.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "report/model.hpp"
+
+namespace bench {
+
+struct InstructionOptions {
+  std::string self;                 // this zapbench binary
+  std::vector<std::string> cases;   // names, as micro::path_cases() gives them
+  std::uint64_t requests = 16'000;  // per case, a multiple of the batch
+  std::filesystem::path work_dir;   // callgrind's output and the children's logs
+  bool perf = true;                 // also try perf stat
+};
+
+// Runs every case; `progress` hears one line per case. Throws
+// std::runtime_error when a child fails (its log's tail in the message).
+report::Instructions count_instructions(const InstructionOptions& o,
+                                        const std::function<void(const std::string&)>& progress);
+
+// The table `zapbench instructions` prints.
+std::string instructions_markdown(const report::Instructions& c);
+
+}  // namespace bench

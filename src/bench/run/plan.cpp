@@ -1,0 +1,470 @@
+// bench/run/plan.cpp — defaults, checks, cells and the children's command lines
+// of a run (plan.hpp).
+#include "bench/run/plan.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+#include <tuple>
+#include <utility>
+
+#include "bench/run/host.hpp"
+#include "bench/arms/nginx.hpp"
+#include "bench/run/progress.hpp"
+#include "net/affinity.hpp"
+#include "record/logs.hpp"
+#include "record/registry.hpp"
+
+namespace bench {
+namespace {
+
+void check_cpus(const char* flag, const std::vector<int>& asked, const std::vector<int>& allowed) {
+  for (int c : asked)
+    if (std::find(allowed.begin(), allowed.end(), c) == allowed.end())
+      throw std::invalid_argument(std::string(flag) + ": CPU " + std::to_string(c) +
+                                  " is not available to this process (" + net::cpu_list_text(allowed) + ")");
+}
+
+// Why this build cannot use the body codec `name` ("" when it can).
+std::string codec_unavailable(const std::string& name) {
+  const record::CodecInfo* c = record::find_codec(name);
+  if (c == nullptr) return "unknown codec";
+  if (!c->available) return std::string(c->unavailable_reason);
+  if (c->trusted_input_only)
+    return "for trusted input only: its decoder does not verify, so a server never answers with it";
+  return "";
+}
+
+// Why a logs cell of body `name` cannot run ("" when it can): the codec's
+// reason, or the lack of the logs record.
+std::string logs_unavailable(const std::string& name) {
+  if (std::string why = codec_unavailable(name); !why.empty()) return why;
+  if (!record::find_codec(name)->has_logs) return "no logs record in this codec yet (record::LogsCodec)";
+  return "";
+}
+
+// Why a logs cell of n logs at c connections and depth d is not run ("" when it is).
+std::string logs_over_budget(unsigned n, unsigned c, unsigned d) {
+  const double bytes = double(n) * kLogsBytesPerLogBound * double(c) * double(d);
+  if (bytes <= kLogsInFlightBudgetBytes) return "";
+  char b[200];
+  std::snprintf(
+      b, sizeof b,
+      "c %u x depth %u x %u logs: up to %.2g GB of answers in flight (~%g bytes a log), over the %g "
+      "GiB a logs cell may hold",
+      c, d, n, bytes / 1e9, kLogsBytesPerLogBound, kLogsInFlightBudgetBytes / (1024.0 * 1024 * 1024));
+  return b;
+}
+
+}  // namespace
+
+std::vector<std::string> body_names() {
+  std::vector<std::string> known;
+  for (const record::CodecInfo& c : record::all_codecs())
+    if (c.name != "zap-fresh") known.emplace_back(c.name);
+  return known;
+}
+
+RunPlan plan_run(const RunRequest& q) {
+  RunPlan p;
+  const bool full = q.full;
+  p.cfg.mode = full ? "full" : "quick";
+  p.cfg.repeats = q.repeats;
+  // Short samples, many rounds: a sample's noise on a shared VM is the same
+  // at 0.25 s as at 0.5 s and at 3 s (measured, issue 31's note), so rounds,
+  // not length, are what narrows an interval. The full run's 1,000
+  // connections take the longer window and warm-up.
+  p.cfg.duration_s = q.duration_s.value_or(full ? 0.5 : 0.25);
+  p.cfg.warmup_s = q.warmup_s.value_or(full ? 0.5 : 0.25);
+  p.cfg.precision = q.precision.value_or(full ? 0.02 : 0.03);
+  p.budget_given = q.budget_s.has_value();
+  p.cfg.budget_s = q.budget_s.value_or(full ? 3 * 3600.0 : 600.0);
+  p.cfg.margin = q.margin;
+  p.control = q.control;
+  p.cfg.noisy_spread = q.noisy_spread;
+  p.micro = q.micro;
+  p.micro_filter = q.micro_filter;  // quick's default is set below, from its bodies
+  p.cfg.micro_repetitions = q.micro ? q.micro_repetitions : 0;
+  p.cfg.micro_min_time_s = q.micro_min_time_s.value_or(full ? 0.2 : 0.05);
+  p.connections = !q.connections.empty() ? q.connections
+                  : full                 ? std::vector<unsigned>{1, 16, 125, 1000}
+                                         : std::vector<unsigned>{1, 16};
+  p.pipelines = !q.pipelines.empty() ? q.pipelines : std::vector<unsigned>{1, 16};
+  for (unsigned d : p.pipelines)
+    if (d > 1024) throw std::invalid_argument("--pipeline wants depths of 1..1024");
+  p.scenarios = !q.scenarios.empty()
+                    ? q.scenarios
+                    : std::vector<Scenario>(matrix::kScenarios.begin(), matrix::kScenarios.end());
+  const bool logs_on = std::find(p.scenarios.begin(), p.scenarios.end(), Scenario::logs) != p.scenarios.end();
+  if (!q.logs.empty() && !logs_on)
+    throw std::invalid_argument("--logs is for the logs scenario, which --scenarios leaves out");
+  for (unsigned n : q.logs)
+    if (n < 1 || n > record::kMaxLogs)
+      throw std::invalid_argument("--logs wants N from 1 to " + std::to_string(record::kMaxLogs) + ", got " +
+                                  std::to_string(n));
+  if (logs_on)
+    p.logs = !q.logs.empty() ? q.logs
+             : full          ? std::vector<unsigned>{1, 100, 10'000}
+                             : std::vector<unsigned>{100};
+  p.framings = !q.framings.empty() ? q.framings
+                                   : std::vector<Framing>{Framing::http1, Framing::http2, Framing::grpc,
+                                                          Framing::zap_http, Framing::zap_rpc};
+  p.chosen_cells =
+      !full && q.framings.empty() && q.bodies.empty() && q.connections.empty() && q.pipelines.empty();
+  if (!q.arms.empty()) {
+    p.arms = q.arms;
+  } else {
+    // quick keeps the reference's own two frameworks; net/http is the full run's third Go row.
+    for (Arm a : matrix::kArms)
+      if (full || a != Arm::go_nethttp) p.arms.push_back(a);
+  }
+  if (!q.bodies.empty())
+    p.bodies = q.bodies;
+  else if (full)
+    p.bodies = body_names();  // unavailable ones too: they are reported as unavailable, never dropped
+  else {
+    p.bodies = {std::string(record::default_json_codec().name), "zap"};
+    // And the fastest binary peer (codecs.table's rank: Handler/<codec> as
+    // micro measures it), and protobuf: gRPC's own body.
+    if (const record::CodecInfo* peer = record::fastest_binary_peer()) p.bodies.emplace_back(peer->name);
+    if (std::find(p.bodies.begin(), p.bodies.end(), "protobuf") == p.bodies.end())
+      p.bodies.emplace_back("protobuf");
+  }
+
+  if (!full && p.micro_filter.empty()) {
+    // quick: every codec row and the HTTP/1.1 rows; the request path's rows
+    // and the Logs rows (five ops at five N per codec: two thirds of all
+    // microbenchmarks) for the run's bodies only, Logs at N = 1, 100 and
+    // 10 000, with their limits.
+    // A regex Google Benchmark and Go's regexp both read (no lookahead).
+    std::string bodies;
+    for (const std::string& b : p.bodies) bodies += (bodies.empty() ? "" : "|") + b;
+    p.micro_filter = "^(Decode|Encode|Serde|Handler|Http)/|^Server/[a-z0-9-]+/(hello|" + bodies +
+                     ")$|^Logs/(Copy|ScanField/structs)/|^Logs/[A-Za-z]+/(go/)?(" + bodies +
+                     ")/(1|100|10000)$";
+  }
+
+  const std::vector<int> cpus = allowed_cpus();
+  p.cfg.server_cpus = q.server_cpus;
+  p.cfg.loader_cpus = q.loader_cpus;
+  const std::size_t half = std::max<std::size_t>(1, cpus.size() / 2);
+  if (p.cfg.server_cpus.empty())
+    p.cfg.server_cpus.assign(cpus.begin(), cpus.begin() + static_cast<long>(half));
+  if (p.cfg.loader_cpus.empty())
+    p.cfg.loader_cpus =
+        cpus.size() > 1 ? std::vector<int>(cpus.begin() + static_cast<long>(half), cpus.end()) : cpus;
+  p.hosts = q.hosts;
+  const RunHosts& h = q.hosts;
+  if (h.netns > 0 && (!h.server_host.empty() || !h.loader_hosts.empty() || !h.server_addr.empty()))
+    throw std::invalid_argument(
+        "--netns builds its own hosts: it takes no --server-host, --loader-hosts or --server-addr");
+  if ((h.link_delay_ms > 0 || !h.link_rate.empty()) && h.netns == 0)
+    throw std::invalid_argument(
+        "--link-delay and --link-rate shape the namespace mode's link: give --netns N");
+  if (h.server_host.empty() != h.loader_hosts.empty())
+    throw std::invalid_argument(
+        "--server-host and --loader-hosts go together: the server on one host, the loaders on others");
+  const bool over_ssh = !h.loader_hosts.empty();
+  if (!over_ssh && !h.server_addr.empty())
+    throw std::invalid_argument("--server-addr is for --server-host (what the loader hosts dial)");
+  if (over_ssh) {
+    // The CPUs are the hosts', checked there by the preflight; by default
+    // all of each host's (apply_host_cpus, after the preflight).
+    p.cfg.server_cpus = q.server_cpus;
+    p.cfg.loader_cpus = q.loader_cpus;
+    p.micro_cpu = cpus.back();
+  } else {
+    check_cpus("--server-cpus", p.cfg.server_cpus, cpus);
+    check_cpus("--loader-cpus", p.cfg.loader_cpus, cpus);
+    p.micro_cpu = p.cfg.loader_cpus.front();
+  }
+  if (p.hosts.several()) p.listen_host = "0.0.0.0";
+
+  p.nginx = !q.nginx.empty() ? q.nginx : find_nginx();
+  p.grpc_cpp = !q.grpc_cpp.empty() ? GrpcArm{q.grpc_cpp, ""} : find_grpc_arm();
+  p.go = q.go;
+  p.go_json = q.go_json;
+  p.out_dir = !q.out_dir.empty() ? q.out_dir : "results/" + utc_now("%Y-%m-%dT%H%M%SZ");
+  return p;
+}
+
+std::vector<CellPlan> plan_cells(const RunPlan& p, ExchangeBytes (*floor_bytes_of)(Scenario, unsigned)) {
+  std::vector<CellPlan> out;
+  auto add = [&](Arm arm, Scenario scenario, Framing framing, const std::string& body,
+                 const std::string& unavailable, ExchangeBytes floor = {}, unsigned logs = 0) {
+    for (unsigned c : p.connections)
+      for (unsigned d : p.pipelines) {
+        // quick's chosen cells: depth 16 on one connection only (what pipelining and multiplexing win
+        // on a connection); 16 connections at depth 1 (what concurrency does).
+        if (p.chosen_cells && c > 1 && d > 1) continue;
+        CellPlan cp;
+        cp.cell.arm = arm;
+        cp.cell.scenario = scenario;
+        cp.cell.logs = logs;
+        cp.cell.framing = framing;
+        cp.cell.body = body;
+        cp.cell.connections = c;
+        cp.cell.pipeline = d;
+        cp.cell.unavailable = unavailable;
+        if (cp.cell.unavailable.empty() && scenario == Scenario::logs)
+          cp.cell.unavailable = logs_over_budget(logs, c, d);
+        cp.floor = floor;
+        out.push_back(std::move(cp));
+      }
+  };
+  auto arm_on = [&](Arm a) { return std::find(p.arms.begin(), p.arms.end(), a) != p.arms.end(); };
+  const std::string json_body(record::default_json_codec().name);
+  const record::CodecInfo* peer = record::fastest_binary_peer();
+  const std::string peer_body = peer != nullptr ? std::string(peer->name) : "";
+  // quick's chosen cells (quick_cell), or every combination.
+  auto chosen = [&](Arm a, Scenario s, Framing f, const std::string& b) {
+    return !p.chosen_cells || quick_cell(a, s, f, b, json_body, peer_body);
+  };
+  auto scenario_on = [&](Scenario s) {
+    return std::find(p.scenarios.begin(), p.scenarios.end(), s) != p.scenarios.end();
+  };
+  if (arm_on(Arm::zapbench))
+    for (Scenario s : p.scenarios)
+      for (Framing f : p.framings) {
+        // gRPC has one method, zapbench.Eth/Call: no hello, no logs (docs/spec/http2-grpc.md §2).
+        if (f == Framing::grpc && s != Scenario::rpc) continue;
+        if (s == Scenario::hello) {
+          if (chosen(Arm::zapbench, s, f, "")) add(Arm::zapbench, s, f, "", "");
+          continue;
+        }
+        if (s == Scenario::logs) {
+          for (unsigned n : p.logs)
+            for (const std::string& b : p.bodies)
+              if (chosen(Arm::zapbench, s, f, b)) add(Arm::zapbench, s, f, b, logs_unavailable(b), {}, n);
+          continue;
+        }
+        for (const std::string& b : p.bodies)
+          if (chosen(Arm::zapbench, s, f, b)) add(Arm::zapbench, s, f, b, codec_unavailable(b));
+      }
+  for (Arm go : {Arm::go_zip, Arm::go_fasthttp, Arm::go_nethttp}) {
+    if (!arm_on(go)) continue;
+    for (Scenario s : p.scenarios)
+      for (Framing f : p.framings) {
+        if (s == Scenario::logs) continue;  // the Go reference serves no /logs
+        // ZAP-RPC in Go is zap-proto/go's own transport, the zip arm's stack:
+        // fasthttp and net/http have no such framing, so no cell to report.
+        if (f == Framing::zap_rpc && go != Arm::go_zip) continue;
+        // ZAP-HTTP in Go is zap-proto/http, built on fasthttp: the go-fasthttp
+        // cell (and zip's, which is fasthttp underneath); net/http has none.
+        if (f == Framing::zap_http && go == Arm::go_nethttp) continue;
+        // The reference serves HTTP/1.1 and ZAP only: its HTTP/2 and gRPC
+        // are not the system zapbench is the counterpart of.
+        if (f == Framing::http2 || f == Framing::grpc) continue;
+        if (s == Scenario::hello) {
+          if (chosen(go, s, f, "")) add(go, s, f, "", go_cell_unavailable(p.go, go, f, s, "", p.go_json));
+          continue;
+        }
+        // The Go server decodes every JSON body with its own codec, so one JSON
+        // body (the first the run has) measures it; more would repeat the cell.
+        bool json_planned = false;
+        for (const std::string& b : p.bodies) {
+          // The Go reference has JSON and ZAP bodies only: a binary peer is no Go cell.
+          if (const record::CodecInfo* c = record::find_codec(b);
+              c != nullptr && c->family() == record::Family::peer)
+            continue;
+          std::string why = codec_unavailable(b);
+          if (b != "zap" && why.empty() && std::exchange(json_planned, true)) continue;
+          if (!chosen(go, s, f, b)) continue;
+          if (why.empty()) why = go_cell_unavailable(p.go, go, f, s, b, p.go_json);
+          add(go, s, f, b, why);
+        }
+      }
+  }
+  if (arm_on(Arm::nginx) && scenario_on(Scenario::hello)) {
+    std::string why;
+    if (p.nginx.empty()) why = "nginx not found (Debian package nginx-light; scripts/deps.sh installs it)";
+    // HTTP/1.1, and HTTP/2 (h2c, `listen ... http2`) where the run has it.
+    for (Framing f : {Framing::http1, Framing::http2})
+      if (std::find(p.framings.begin(), p.framings.end(), f) != p.framings.end() || f == Framing::http1)
+        add(Arm::nginx, Scenario::hello, f, "", why);
+  }
+  // grpc++ on its generated service: rpc over gRPC with protobuf, its only body.
+  if (arm_on(Arm::grpc_cpp) && scenario_on(Scenario::rpc) &&
+      std::find(p.framings.begin(), p.framings.end(), Framing::grpc) != p.framings.end()) {
+    std::string why = p.grpc_cpp.unavailable;
+    if (why.empty() && p.grpc_cpp.binary.empty()) why = "zapbench-grpc not found";
+    if (why.empty()) why = codec_unavailable("protobuf");
+    add(Arm::grpc_cpp, Scenario::rpc, Framing::grpc, "protobuf", why);
+  }
+  if (arm_on(Arm::floor))
+    for (Scenario s : p.scenarios) {
+      // logs: one floor per N, carrying ZAP's byte counts at that N.
+      const std::vector<unsigned> ns = s == Scenario::logs ? p.logs : std::vector<unsigned>{0};
+      for (unsigned n : ns) {
+        const ExchangeBytes bytes = floor_bytes_of(s, n);
+        add(Arm::floor, s, Framing::raw_tcp, "",
+            bytes.request == 0 ? "could not measure the exchange's byte counts" : "", bytes, n);
+      }
+    }
+  for (CellPlan& cp : out)
+    if (is_go_arm(cp.cell.arm) && cp.cell.scenario == Scenario::rpc && cp.cell.body != "zap")
+      cp.cell.server_codec = "go/" + p.go_json;
+  // The control copy last: the original runs elsewhere in every round.
+  if (p.control)
+    if (const std::size_t k = control_of(out); k < out.size()) {
+      CellPlan copy = out[k];
+      copy.cell.control = true;
+      out.push_back(std::move(copy));
+    }
+  return out;
+}
+
+std::size_t control_of(const std::vector<CellPlan>& cells) {
+  std::size_t best = cells.size();
+  auto better = [&](const report::Cell& c, const report::Cell& b) {
+    // The headline first: ZAP-RPC + ZAP on rpc, then the deepest depth, then the fewest connections.
+    auto key = [](const report::Cell& x) {
+      return std::make_tuple(
+          !(x.framing == Framing::zap_rpc && x.body == "zap" && x.scenario == Scenario::rpc),
+          -int(x.pipeline), x.connections);
+    };
+    return key(c) < key(b);
+  };
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    const report::Cell& c = cells[i].cell;
+    if (c.arm != Arm::zapbench || c.control || !c.unavailable.empty()) continue;
+    if (best == cells.size() || better(c, cells[best].cell)) best = i;
+  }
+  return best;
+}
+
+bool quick_cell(Arm arm, Scenario s, Framing f, const std::string& b, const std::string& json,
+                const std::string& peer) {
+  switch (arm) {
+    case Arm::zapbench:
+      if (s == Scenario::hello) return f != Framing::grpc;
+      if (s == Scenario::logs)
+        return (f == Framing::http1 && b == json) || (f == Framing::zap_http && b == "zap");
+      switch (f) {
+        case Framing::http1:
+          return b == json || b == "zap" || b == peer;
+        case Framing::grpc:
+        case Framing::zap_rpc:
+          return b == "protobuf" || b == "zap";
+        case Framing::zap_http:
+          return b == "zap";
+        default:
+          return false;
+      }
+    case Arm::go_zip:
+      if (s == Scenario::hello) return f == Framing::zap_http;
+      // ZAP-RPC + ZAP: zap-proto/go's own transport (zapbench-go-rpc), the zip arm's stack.
+      return s == Scenario::rpc &&
+             ((f == Framing::zap_http && b == "zap") || (f == Framing::zap_rpc && b == "zap") ||
+              (f == Framing::http1 && b != "zap"));
+    case Arm::go_fasthttp:
+      // The reference's ZAP server (zap-proto/http on fasthttp, -transport zap) and its HTTP/1.1 with
+      // each body: zip's cells, on the framework zip is built on, since zip cannot be built here.
+      return s == Scenario::rpc && (f == Framing::http1 || (f == Framing::zap_http && b == "zap"));
+    default:
+      return true;
+  }
+}
+
+double estimated_run_s(const RunPlan& p, const std::vector<CellPlan>& cells) {
+  double s = 0;
+  for (const CellPlan& cp : cells)
+    if (cp.cell.unavailable.empty())
+      s += double(p.cfg.repeats) * (p.cfg.warmup_s + p.cfg.duration_s + kSampleOverheadS +
+                                    (p.hosts.several() ? kHostsSampleOverheadS : 0));
+  // The microbenchmarks: quick's filter runs some 170 of them, the full run some 470.
+  if (p.micro)
+    s += double(p.cfg.micro_repetitions) * p.cfg.micro_min_time_s * kMicroCalibrationFactor *
+         (p.micro_filter.empty() ? 470.0 : 170.0);
+  return s;
+}
+
+double run_budget_s(const RunPlan& p, const std::vector<CellPlan>& cells) {
+  const double first_s = estimated_run_s(p, cells);
+  if (!p.budget_given) return std::max(p.cfg.budget_s, first_s);
+  if (p.cfg.budget_s > 0 && p.cfg.budget_s < first_s)
+    throw std::invalid_argument("--budget " + duration_text(p.cfg.budget_s) +
+                                ": the first rounds alone take ~" + duration_text(first_s) +
+                                "; give at least that, fewer cells or --repeats, or --budget 0 (the first "
+                                "rounds only)");
+  return p.cfg.budget_s;
+}
+
+const char* serve_flag(Framing f) noexcept {
+  switch (f) {
+    case Framing::zap_http:
+      return "--zap";
+    case Framing::zap_rpc:
+      return "--zap-rpc";
+    case Framing::http2:
+    case Framing::grpc:
+      return "--http2";
+    default:
+      return "--http";
+  }
+}
+
+ChildSpec server_spec(const RunPlan& p, const std::string& exe, const CellPlan& cp) {
+  const report::Cell& c = cp.cell;
+  const std::string threads = std::to_string(p.cfg.server_cpus.size()),
+                    cpus = net::cpu_list_text(p.cfg.server_cpus);
+  if (is_go_arm(c.arm))
+    return go_server_spec(p.go, c.arm, c.framing, p.go_json, p.cfg.server_cpus, p.listen_host);
+  if (c.arm == Arm::grpc_cpp) return grpc_server_spec(p.grpc_cpp, p.cfg.server_cpus, p.listen_host);
+  ChildSpec s;
+  s.cpus = p.cfg.server_cpus;
+  s.ready_channel = true;
+  if (c.arm == Arm::floor) {
+    s.argv = {exe,
+              "floor",
+              "--listen",
+              p.listen_host + ":0",
+              "--request-bytes",
+              std::to_string(cp.floor.request),
+              "--response-bytes",
+              std::to_string(cp.floor.response),
+              "--threads",
+              threads,
+              "--cpus",
+              cpus};
+  } else {
+    s.argv = {exe,      "serve", serve_flag(c.framing), p.listen_host + ":0", "--threads", threads,
+              "--cpus", cpus};
+    if (!c.body.empty() && c.body != "zap") s.argv.insert(s.argv.end(), {"--codec", c.body});
+  }
+  return s;
+}
+
+load::Options load_options(const RunPlan& p, const CellPlan& cp, std::uint16_t port) {
+  const report::Cell& c = cp.cell;
+  load::Options o;
+  o.host = p.hosts.several() ? p.hosts.dial_address() : "127.0.0.1";
+  o.port = port;
+  o.connections = c.connections;
+  o.pipeline = c.pipeline;
+  o.threads = std::min<unsigned>(static_cast<unsigned>(p.cfg.loader_cpus.size()), c.connections);
+  o.cpus = p.cfg.loader_cpus;
+  o.duration_s = p.cfg.duration_s;
+  o.warmup_s = p.cfg.warmup_s;
+  if (c.arm == Arm::floor) {
+    o.framing = matrix::Framing::raw_tcp;
+    o.floor_request_bytes = cp.floor.request;
+    o.floor_response_bytes = cp.floor.response;
+    return o;
+  }
+  o.framing = c.framing;
+  o.scenario = c.scenario;
+  if (c.scenario != Scenario::hello) o.body = record::find_codec(c.body);
+  if (c.scenario == Scenario::logs) o.logs = c.logs;
+  return o;
+}
+
+std::string cell_label(const report::Cell& c) {
+  std::string s =
+      c.scenario_label() + " " + std::string(to_string(c.arm)) + " " + std::string(to_string(c.framing));
+  if (!c.body.empty()) s += "+" + c.body;
+  return s + " c" + std::to_string(c.connections) + " p" + std::to_string(c.pipeline) +
+         (c.control ? " (control)" : "");
+}
+
+}  // namespace bench

@@ -1,0 +1,213 @@
+// bench/run/plan.hpp — what a run will measure: the user's request (flags, with
+// the --quick / --full defaults filled in and checked), the cells of the
+// matrix in the order they run, and for each cell the server to start and
+// the load to drive. Owns the matrix's shape and the children's command
+// lines; starting them is the supervisor's, measuring is theirs.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bench/arms/exchange.hpp"
+#include "bench/arms/go_arm.hpp"
+#include "bench/arms/grpc_arm.hpp"
+#include "bench/hosts/ssh.hpp"
+#include "bench/children/supervisor.hpp"
+#include "load/engine.hpp"
+#include "matrix/matrix.hpp"
+#include "report/model.hpp"
+#include "stats/estimate.hpp"
+
+namespace bench {
+
+// The matrix's axes, as bench spells them (the types are matrix's).
+using matrix::Arm;
+using matrix::Framing;
+using matrix::Scenario;
+
+// Where the server and the loaders run (docs/spec/hosts.md): this machine
+// (the default), hosts over ssh, or the namespace mode's hosts built here.
+struct RunHosts {
+  std::string server_host;                // --server-host: an ssh destination; "" = this machine
+  std::vector<std::string> loader_hosts;  // --loader-hosts; empty = this machine
+  SshConfig ssh;                          // --ssh, --ssh-config, --remote-zapbench
+  std::string server_addr;                // --server-addr: what loaders dial; "" = the server host's address
+  unsigned netns = 0;                     // --netns N: N loader hosts as namespaces of this machine (0: off)
+  double link_delay_ms = 0;               // --link-delay (namespace mode)
+  std::string link_rate;                  // --link-rate (namespace mode), tc's spelling
+  [[nodiscard]] bool several() const { return netns > 0 || !loader_hosts.empty(); }
+  // What loaders dial the server at.
+  [[nodiscard]] std::string dial_address() const {
+    return !server_addr.empty() ? server_addr : host_address(server_host);
+  }
+};
+
+// What the user asked for; an empty list or an unset value means the mode's default.
+struct RunRequest {
+  bool full = false;
+  std::string out_dir;
+  unsigned repeats = 3;  // the first rounds: every cell gets this many
+  // After the first rounds, the findings' cells get more until each finding
+  // is within ±precision (stats::precise) or the whole run has taken the
+  // budget; a budget of 0 stops after the first rounds.
+  std::optional<double> precision, budget_s;
+  double margin = stats::kMethod.margin;  // "equivalent": within 1 ± margin
+  bool control = true;                    // run the control copy (RunPlan::control)
+  std::optional<double> duration_s, warmup_s, micro_min_time_s;
+  std::vector<unsigned> connections, pipelines;
+  std::vector<Scenario> scenarios;
+  std::vector<unsigned> logs;  // the logs scenario's N values (--logs)
+  std::vector<Framing> framings;
+  std::vector<std::string> bodies;
+  std::vector<Arm> arms;
+  std::vector<int> server_cpus, loader_cpus;
+  double noisy_spread = 0.10;
+  std::string nginx;              // the nginx binary; empty: find_nginx()
+  std::string grpc_cpp;           // the grpc++ arm's binary (zapbench-grpc); empty: find_grpc_arm()
+  GoArm go;                       // the Go arm as probed (probe_go); default: unavailable
+  std::string go_json = "goccy";  // the Go arms' JSON codec (the reference's -json)
+  bool micro = true;
+  std::string micro_filter;
+  unsigned micro_repetitions = 3;
+  RunHosts hosts;
+};
+
+// The run as it will happen: every default resolved.
+struct RunPlan {
+  report::Config
+      cfg;  // mode, first rounds, precision, budget, durations, CPUs, noise threshold, micro settings
+  bool budget_given = false;  // --budget was given (a default budget grows to fit the first rounds)
+  // Add the control copy of one cell (plan_cells): the same server, flags
+  // and load, run as another cell in every round, so the report can show
+  // what the method calls a difference where there is none.
+  bool control = true;
+  std::string out_dir;
+  std::vector<unsigned> connections, pipelines;
+  std::vector<Scenario> scenarios;
+  std::vector<unsigned> logs;  // the logs scenario's N values (empty when it is not run)
+  std::vector<Framing> framings;
+  // rpc and logs body codecs (unavailable ones stay: reported, never dropped)
+  std::vector<std::string> bodies;
+  std::vector<Arm> arms;
+  bool micro = true;
+  std::string micro_filter;
+  std::string nginx;  // "" when not found: the nginx arm is unavailable
+  GrpcArm grpc_cpp;   // the grpc++ reference arm as found (grpc_arm.hpp)
+  // quick without --framings, --bodies, --connections or --pipeline: only
+  // the cells that answer the main questions (quick_cell), not every
+  // framing × body, and no cell with both connections and depth above 1.
+  bool chosen_cells = false;
+  GoArm go;  // the Go reference arm as built (go_arm.hpp)
+  std::string go_json;
+  RunHosts hosts;
+  // The address every server listens on: 127.0.0.1 on one host, 0.0.0.0
+  // when the loaders are on other hosts.
+  std::string listen_host = "127.0.0.1";
+  // The CPU the microbenchmarks are pinned to, on this machine (the
+  // loader's first CPU; with hosts over ssh, this machine's last CPU).
+  int micro_cpu = 0;
+};
+
+// Fills the defaults of the mode (quick: connections 1,16 and depth 1,16 but
+// not both above 1, the fastest JSON codec, ZAP, the fastest binary peer and
+// protobuf, logs N = 100, every arm but go-nethttp, 0.25 s samples after
+// 0.25 s, only the chosen cells of quick_cell, microbenchmarks at 50 ms, the
+// request path's and Logs rows of those bodies only, findings to ±3% within
+// a 10-minute budget;
+// full: 1,16,125,1000, every codec and every framing × body, logs N = 1, 100,
+// 10000, every arm, 0.5 s samples after 0.5 s, microbenchmarks at 200 ms,
+// findings to ±2% within 3 hours; both: 3 first rounds, the control copy;
+// server on the first half of the allowed CPUs, loader on the rest) and
+// checks the request (--logs: N from 1 to record::kMaxLogs, and only with the
+// logs scenario). Throws std::invalid_argument with the message a user should see
+// ("--server-cpus: CPU 9 is not available ...").
+RunPlan plan_run(const RunRequest& request);
+
+// The codec names --bodies may give: every codec of record's registry but
+// zap-fresh (a benchmark variant of zap), available or not.
+std::vector<std::string> body_names();
+
+// A logs cell may have at most this many answer bytes in flight (connections
+// × depth × N logs at kLogsBytesPerLogBound each, the largest codec's size
+// rounded up): past it, the answers in flight would take seconds to drain
+// (past the loader's timeout) and gigabytes of buffers, so such a cell is
+// planned unavailable with the figures, not run.
+inline constexpr double kLogsInFlightBudgetBytes = 2.0 * 1024 * 1024 * 1024;
+inline constexpr double kLogsBytesPerLogBound = 1024;
+
+// Whether quick's chosen cells include this one (RunPlan::chosen_cells): the
+// cells that answer the main questions in ten minutes (README "What --quick
+// measures"): every framing on hello; on rpc the body axis on HTTP/1.1 (JSON,
+// ZAP, the fastest peer), gRPC with protobuf and with ZAP (body share),
+// ZAP-RPC with ZAP and with protobuf (framing share), ZAP-HTTP with ZAP (the
+// reference's ZAP row); logs on HTTP/1.1 + JSON and ZAP-HTTP + ZAP; the Go
+// reference's ZAP-HTTP hello and rpc cells and its HTTP/1.1 + JSON rpc cell
+// (go-zip; go-fasthttp its rpc cell); nginx on both HTTP versions, the grpc++
+// arm, the floor.
+bool quick_cell(Arm arm, Scenario s, Framing f, const std::string& body, const std::string& json_body,
+                const std::string& fastest_peer);
+
+// One cell and what it needs to run.
+struct CellPlan {
+  report::Cell cell;
+  ExchangeBytes floor;  // the floor arm's byte counts
+};
+
+// A sample's time beyond its warm-up and window: starting the server, the
+// loader's connections and drain, stopping both (0.05 s measured on a 2-core
+// VM; more with 1,000 connections).
+inline constexpr double kSampleOverheadS = 0.1;
+// The time a microbenchmark takes in a round, beyond its --micro-min-time:
+// Google Benchmark's own calibration runs (measured: about as long again).
+inline constexpr double kMicroCalibrationFactor = 2.0;
+// With several hosts, also the ssh sessions of the server and each loader
+// and the barrier (measured in the namespace mode on the same VM).
+inline constexpr double kHostsSampleOverheadS = 1.0;
+
+// The time the first rounds will take, estimated before the run starts:
+// every cell that runs × repeats × (warm-up + window + the per-sample start
+// and stop), plus the microbenchmarks' rounds. The run itself takes its
+// budget when that is larger: what `zapbench run` prints first.
+double estimated_run_s(const RunPlan& plan, const std::vector<CellPlan>& cells);
+// The budget as it will be: --budget as given (std::invalid_argument when the
+// first rounds alone would not fit it: "--budget 1m: the first rounds alone
+// take ~4m30s ..."), or the mode's default, grown to fit the first rounds.
+double run_budget_s(const RunPlan& plan, const std::vector<CellPlan>& cells);
+
+// Every cell, in run order: zapbench (scenario x framing x body; logs also x
+// N), the Go arms (hello and rpc: the same cells but one JSON body, the first
+// available: the Go server decodes every JSON body with its own codec; what
+// the Go build cannot serve is unavailable with its reason; the Go reference
+// has no /logs, so no logs cells), nginx (hello over HTTP/1.1), floor (per
+// scenario, and per N for logs), each x connections x depth. A cell that
+// cannot run carries the reason in cell.unavailable (a logs body codec
+// without the record, a logs cell over kLogsInFlightBudgetBytes). Last, with
+// plan.control, the control copy of the first cell of control_order() that
+// the plan has and can run (report::Cell::control).
+// `floor_bytes_of` measures the floor's byte counts (exchange.hpp).
+std::vector<CellPlan> plan_cells(const RunPlan& plan,
+                                 ExchangeBytes (*floor_bytes_of)(Scenario, unsigned) = floor_bytes);
+
+// The cells a control copy is made of, in preference: the headline ZAP cells
+// (ZAP-RPC + ZAP, rpc, deepest depth, fewest connections), else any zapbench
+// cell that runs. Index into cells; cells.size() when none can run.
+std::size_t control_of(const std::vector<CellPlan>& cells);
+
+// The serve flag that listens on a framing ("--http", "--http2" (also gRPC's), "--zap", "--zap-rpc").
+const char* serve_flag(Framing f) noexcept;
+
+// The server child of a zapbench, Go, grpc++ or floor cell (listening on a port of
+// its choosing, announced on its ready channel). Not for nginx (nginx.hpp).
+ChildSpec server_spec(const RunPlan& plan, const std::string& zapbench_exe, const CellPlan& cp);
+
+// The load that measures a cell against a server on 127.0.0.1:port (with
+// several hosts, on RunHosts::dial_address()).
+load::Options load_options(const RunPlan& plan, const CellPlan& cp, std::uint16_t port);
+
+// "rpc zapbench http+simdjson c16 p1", "logs N=100 zapbench zap+zap c1 p16":
+// a cell in progress lines and notes.
+std::string cell_label(const report::Cell& c);
+
+}  // namespace bench

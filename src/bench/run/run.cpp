@@ -1,0 +1,251 @@
+// bench/run/run.cpp — `zapbench run` as a library (run.hpp): the hosts made real,
+// the run folder, the environment, the microbenchmarks, the first rounds and
+// the rounds until precise, then results.json and the reports.
+#include "bench/run/run.hpp"
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <cstdarg>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <stdexcept>
+
+#include "bench/run/host.hpp"
+#include "bench/run/instructions.hpp"
+#include "bench/hosts/netns.hpp"
+#include "bench/run/rounds.hpp"
+#include "bench/run/run_folder.hpp"
+#include "bench/run/sample.hpp"
+#include "bench/hosts/ssh.hpp"
+#include "net/affinity.hpp"
+#include "proc/programs.hpp"
+#include "report/model.hpp"
+
+namespace bench {
+namespace {
+
+namespace fs = std::filesystem;
+
+// printf's formatting into a string, for the observer's lines.
+[[gnu::format(printf, 1, 2)]] std::string text(const char* format, ...) {
+  char b[1024];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(b, sizeof b, format, args);
+  va_end(args);
+  return b;
+}
+
+// Where the server and loaders run, made real: the namespace mode's hosts
+// built, then every host checked (preflight); what was found goes
+// into the environment. Throws std::runtime_error with the message on a failure.
+void set_up_hosts(RunPlan& p, report::Environment& env, std::unique_ptr<NetnsHosts>& netns,
+                  const std::string& version_line, RunObserver& say) {
+  RunHosts& h = p.hosts;
+  if (h.netns > 0) {
+    say.line("  building " + std::to_string(h.netns) + "+1 hosts as network namespaces (sshd in each)...");
+    try {
+      netns = std::make_unique<NetnsHosts>(NetnsOptions{h.netns, h.link_delay_ms, h.link_rate});
+    } catch (const std::exception& e) {
+      throw std::runtime_error(std::string("run: --netns: ") + e.what());
+    }
+    h.server_host = netns->server_host();
+    h.loader_hosts = netns->loader_hosts();
+    h.ssh = netns->ssh();
+    env.link = netns->link();
+  } else {
+    env.link = "ssh hosts";
+  }
+  std::vector<HostCheck> checks = {{h.server_host, "server", p.cfg.server_cpus}};
+  for (const std::string& l : h.loader_hosts) checks.push_back({l, "loader", p.cfg.loader_cpus});
+  std::vector<HostInfo> found;
+  try {
+    found = preflight(h.ssh, checks, version_line);
+  } catch (const std::exception& e) {
+    throw std::runtime_error(std::string("run: preflight: ") + e.what());
+  }
+  for (const HostInfo& i : found)
+    env.hosts.push_back({i.role, i.host, i.version, i.hostname, i.kernel, i.cpu_model, i.cpu_count,
+                         net::cpu_list_text(i.allowed_cpus)});
+  // Hosts of their own get all their CPUs by default: the server host's to the
+  // server, on each loader host those all of them allow to the loader.
+  if (h.netns == 0) {
+    if (p.cfg.server_cpus.empty()) p.cfg.server_cpus = found.front().allowed_cpus;
+    if (p.cfg.loader_cpus.empty()) {
+      std::vector<int> common = found[1].allowed_cpus;
+      for (std::size_t k = 2; k < found.size(); ++k)
+        std::erase_if(common, [&](int c) {
+          return std::find(found[k].allowed_cpus.begin(), found[k].allowed_cpus.end(), c) ==
+                 found[k].allowed_cpus.end();
+        });
+      if (common.empty())
+        throw std::runtime_error(
+            "run: preflight: the loader hosts have no CPU in common: give --loader-cpus");
+      p.cfg.loader_cpus = common;
+    }
+  }
+  for (const HostInfo& i : found)
+    say.line("  " + i.role + " host " + i.host + ": " + i.cpu_model + ", " + std::to_string(i.cpu_count) +
+             " CPUs, " + i.hostname);
+}
+
+void write_text(const fs::path& path, const std::string& text) {
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  f << text;
+  if (!f) throw std::runtime_error("run: cannot write " + path.string());
+}
+
+void raise_fd_limit() {
+  // 1000 connections need more than the usual soft limit of 1024 descriptors,
+  // in the loader and the server alike; children inherit this.
+  rlimit rl{};
+  if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+    rl.rlim_cur = rl.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &rl);
+  }
+}
+
+}  // namespace
+
+void StdoutObserver::line(const std::string& text) {
+  std::printf("%s\n", text.c_str());
+  std::fflush(stdout);
+}
+
+std::string estimate_text(const RunPlan& p, const std::vector<CellPlan>& cells, double budget_s) {
+  const double first_s = estimated_run_s(p, cells);
+  if (budget_s <= 0 || budget_s <= first_s)
+    return "estimated duration: " + duration_text(first_s) +
+           " (the first rounds; no more rounds fit the budget)";
+  return text(
+      "estimated duration: %s, the budget (the first rounds ~%s, then rounds of the findings' cells until "
+      "each is "
+      "within +-%g%% or the budget is spent)",
+      duration_text(budget_s).c_str(), duration_text(first_s).c_str(), p.cfg.precision * 100);
+}
+
+std::string dry_run_text(const RunPlan& p, const std::vector<CellPlan>& cells, double budget_s) {
+  std::size_t runnable = 0;
+  std::string s = "zapbench run (" + p.cfg.mode + "), dry run: nothing is measured or written\n";
+  for (const CellPlan& cp : cells) {
+    runnable += cp.cell.unavailable.empty();
+    s += "  " + cell_label(cp.cell) + (cp.cell.unavailable.empty() ? "" : ": unavailable: ") +
+         cp.cell.unavailable + "\n";
+  }
+  s += text(
+      "%zu cells (%zu unavailable) x %u first rounds = %zu samples of %.2f s + %.2f s warm-up; %s\n",
+      cells.size(), cells.size() - runnable, p.cfg.repeats, runnable * p.cfg.repeats, p.cfg.duration_s,
+      p.cfg.warmup_s,
+      p.micro ? ("the microbenchmarks first, " + std::to_string(p.cfg.micro_repetitions) + " rounds").c_str()
+              : "no microbenchmarks");
+  return s + estimate_text(p, cells, budget_s);
+}
+
+int run(RunPlan& p, std::vector<CellPlan>& cells, const RunContext& run_ctx, RunObserver& say) {
+  const std::atomic<bool>& interrupted = *run_ctx.interrupted;
+  const std::string& version_line = run_ctx.version_line;
+  const std::vector<std::string>& command = run_ctx.command;
+  const auto t_start = std::chrono::steady_clock::now();
+  say.line("zapbench run (" + p.cfg.mode + "): results in " + p.out_dir);
+  // The hosts first: a host that fails its preflight stops the run before
+  // anything is written.
+  report::Environment hosts;
+  hosts.link = "loopback";
+  std::unique_ptr<NetnsHosts> netns;  // the namespace mode's hosts, torn down however the run ends
+  if (p.hosts.several()) set_up_hosts(p, hosts, netns, version_line, say);
+  const RunFolder folder(p.out_dir);
+  const SampleContext ctx{p, folder, proc::own_executable(), &interrupted};
+  raise_fd_limit();
+  std::error_code ec;
+  fs::create_directories(folder.file("samples"), ec);
+  if (ec) throw std::runtime_error("run: cannot create " + p.out_dir + ": " + ec.message());
+
+  // 1. What and where: the environment, the configuration, the codecs.
+  report::Results res;
+  res.env = environment(command, folder);
+  res.env.link = hosts.link;
+  res.env.hosts = hosts.hosts;
+  res.config = p.cfg;
+  res.codecs = codecs();
+  if (p.go.runs()) {
+    res.env.libraries["go (the Go arms)"] = p.go.go_version;
+    for (const auto& [module, version] : p.go.modules) res.env.libraries[module] = version + " (Go module)";
+    // The ZAP-RPC server's own build: the same module at another version, named as such.
+    for (const auto& [module, version] : p.go.rpc_modules)
+      if (!module.starts_with("zapbench/") &&
+          (p.go.modules.count(module) == 0 || p.go.modules.at(module) != version))
+        res.env.libraries[module + " (zapbench-go-rpc, the Go ZAP-RPC cells)"] = version + " (Go module)";
+  } else {
+    res.env.libraries["go (the Go arms)"] = "unavailable: " + p.go.unavailable;
+  }
+  if (p.cfg.server_cpus == p.cfg.loader_cpus && (p.hosts.netns > 0 || !p.hosts.several()))
+    res.notes.push_back("server and loader share CPUs " + net::cpu_list_text(p.cfg.server_cpus) +
+                        ": this machine has one CPU for both, so their work is not separated");
+  say.line("  " + estimate_text(p, cells, p.cfg.budget_s));
+  say.line(text("  server CPUs %s, loader CPUs %s, %u first rounds, %.2f s + %.2f s warm-up per sample",
+                net::cpu_list_text(p.cfg.server_cpus).c_str(), net::cpu_list_text(p.cfg.loader_cpus).c_str(),
+                p.cfg.repeats, p.cfg.duration_s, p.cfg.warmup_s));
+  Rounds rounds(ctx, cells, res, real_hooks(ctx, t_start));
+
+  // 2. The microbenchmarks, a process per round.
+  if (p.micro && !interrupted) {
+    say.line(text("[micro] codec microbenchmarks, %u rounds of %g s each (logs: %s/micro-r*.log)...",
+                  p.cfg.micro_repetitions, p.cfg.micro_min_time_s, p.out_dir.c_str()));
+    rounds.micro();
+    for (const std::string& n : res.notes) say.line("[micro] " + n);
+    say.line(text("[micro] %zu figures in %s", res.micro.figures.size(),
+                  duration_text(rounds.elapsed_s()).c_str()));
+    if (!interrupted) {
+      say.line("[micro] instructions per request of the request paths (callgrind)...");
+      run_instructions(ctx, res);
+      const report::Instructions& ins = res.micro.instructions;
+      if (!ins.callgrind_unavailable.empty())
+        say.line("[micro] callgrind unavailable: " + ins.callgrind_unavailable);
+      if (!ins.figures.empty()) say.line(text("[micro] %zu request paths counted", ins.figures.size()));
+    }
+  }
+
+  // 3. The end-to-end matrix: the first rounds of every cell, then rounds of
+  // what the findings compare until each is precise or the budget is spent.
+  for (const CellPlan& cp : cells)
+    if (!cp.cell.unavailable.empty())
+      say.line("[e2e] " + cell_label(cp.cell) + ": unavailable: " + cp.cell.unavailable);
+  rounds.first();
+  if (!interrupted) {
+    say.line(text("[e2e] more rounds of the findings' cells until each is within +-%g%% (budget %s, %s left)",
+                  p.cfg.precision * 100, duration_text(p.cfg.budget_s).c_str(),
+                  duration_text(std::max(0.0, p.cfg.budget_s - rounds.elapsed_s())).c_str()));
+  }
+  const ExtraRounds extra = rounds.until_precise();
+  say.line(text("[e2e] %u more rounds (%zu samples, %u with microbenchmarks)%s", extra.rounds, extra.samples,
+                extra.micro_rounds,
+                extra.budget_spent        ? "; the budget is spent"
+                : extra.interrupted       ? "; interrupted"
+                : extra.imprecise.empty() ? "; every finding within its precision"
+                                          : ""));
+  if (!extra.imprecise.empty()) {
+    char precision[32];
+    std::snprintf(precision, sizeof precision, "%g%%", p.cfg.precision * 100);
+    std::string what = std::to_string(extra.imprecise.size()) + " findings not within ±" + precision +
+                       " when the run ended" + (extra.budget_spent ? " (the budget was spent)" : "") + ": ";
+    for (std::size_t i = 0; i < extra.imprecise.size(); ++i) what += (i ? "; " : "") + extra.imprecise[i];
+    res.notes.push_back(what);
+  }
+  if (interrupted) res.notes.push_back("interrupted: the run was stopped before every sample was taken");
+  rounds.publish();
+  res.env.wall_s = rounds.elapsed_s();
+
+  // 4. The results and the reports.
+  write_text(folder.file("results.json"), report::to_json(res));
+  write_text(folder.file("report.md"), report::markdown(res));
+  write_text(folder.file("report.html"), report::html(res));
+  say.line(text("zapbench run: done in %s\n  %s/results.json\n  %s/report.md\n  %s/report.html",
+                duration_text(res.env.wall_s).c_str(), p.out_dir.c_str(), p.out_dir.c_str(),
+                p.out_dir.c_str()));
+  return interrupted ? 130 : 0;
+}
+
+}  // namespace bench
