@@ -15,8 +15,8 @@
 #include <stdexcept>
 
 #include "bench/children/load_command.hpp"
-#include "bench/hosts/remote_protocol.hpp"
 #include "bench/children/supervisor.hpp"
+#include "bench/hosts/remote_protocol.hpp"
 #include "net/clock.hpp"
 
 namespace bench {
@@ -111,16 +111,12 @@ std::string finish(Session& s, double grace_s) {
   return "its session ended without a result (ssh " + st.describe() + (line.empty() ? "" : ": " + line) + ")";
 }
 
-}  // namespace
-
-MultiLoad run_loaders(const LoaderRun& run) {
-  MultiLoad out;
-  if (run.hosts.empty()) {
-    out.failure = "no loader hosts";
-    return out;
-  }
+// Starts one coordinated loader per host with its share, over ssh; a host
+// with no connection share gets a note and no session. Every host has its
+// row in out.hosts, in order.
+std::vector<Session> start_sessions(const LoaderRun& run, const std::vector<load::Options>& shares,
+                                    MultiLoad& out) {
   const load::Options& o = run.options;
-  const std::vector<load::Options> shares = split_load(o, run.hosts.size());
   std::vector<Session> sessions;
   for (std::size_t i = 0; i < run.hosts.size(); ++i) {
     LoaderHostResult row;
@@ -145,6 +141,60 @@ MultiLoad run_loaders(const LoaderRun& run) {
     s.child.emplace(spec);
     sessions.push_back(std::move(s));
   }
+  return sessions;
+}
+
+// The start skew's bound (§5): host i's window started within
+// [go_sent_i + d_i, ack_i + d_i] (it read go between the two), so two
+// hosts' starts are at most max(hi_i - lo_j) apart over pairs i != j; one
+// host has no skew; -1 when no host started.
+std::int64_t start_skew_bound_ns(const std::vector<Session>& sessions,
+                                 const std::vector<LoaderHostResult>& hosts) {
+  std::int64_t skew_ns = -1;
+  std::vector<std::pair<std::int64_t, std::int64_t>> spans;  // [lo, hi] per host that started
+  for (const Session& s : sessions) {
+    const LoaderHostResult& row = hosts[s.host];
+    if (s.go_sent_ns < 0 || s.stream.ack_ns() < 0 || row.go_to_first_send_ns < 0) continue;
+    spans.emplace_back(s.go_sent_ns + row.go_to_first_send_ns, s.stream.ack_ns() + row.go_to_first_send_ns);
+  }
+  if (!spans.empty()) skew_ns = 0;
+  for (std::size_t i = 0; i < spans.size(); ++i)
+    for (std::size_t j = 0; j < spans.size(); ++j)
+      if (i != j) skew_ns = std::max(skew_ns, spans[i].second - spans[j].first);
+
+  return skew_ns;
+}
+
+// The first host's failure as the load's, else the hosts' results merged exactly.
+void merge_results(MultiLoad& out) {
+  std::vector<LoadReport> reports;
+  std::vector<std::string> names;
+  for (const LoaderHostResult& row : out.hosts) {
+    if (!row.failure.empty() && out.failure.empty()) out.failure = "host " + row.host + ": " + row.failure;
+    if (row.report) {
+      reports.push_back(*row.report);
+      names.push_back("host " + row.host);
+    }
+  }
+  if (out.failure.empty() && !reports.empty()) {
+    try {
+      out.merged = merge_load_reports(reports, names);
+    } catch (const std::exception& e) {
+      out.failure = e.what();
+    }
+  }
+}
+
+}  // namespace
+
+MultiLoad run_loaders(const LoaderRun& run) {
+  MultiLoad out;
+  if (run.hosts.empty()) {
+    out.failure = "no loader hosts";
+    return out;
+  }
+  const load::Options& o = run.options;
+  std::vector<Session> sessions = start_sessions(run, split_load(o, run.hosts.size()), out);
   const auto stopped = [&] { return run.stop != nullptr && run.stop->load(std::memory_order_relaxed); };
   const auto stop_all = [&] {
     // Every ssh client killed first, then reaped: the remote loaders see end
@@ -223,37 +273,8 @@ MultiLoad run_loaders(const LoaderRun& run) {
     if (row.report) row.go_to_first_send_ns = row.report->result.go_to_first_send_ns;
   }
 
-  // The start skew's bound (§5): host i's window started within
-  // [go_sent_i + d_i, ack_i + d_i] (it read go between the two), so two
-  // hosts' starts are at most max(hi_i - lo_j) apart over pairs i != j; one
-  // host has no skew.
-  std::vector<std::pair<std::int64_t, std::int64_t>> spans;  // [lo, hi] per host that started
-  for (const Session& s : sessions) {
-    const LoaderHostResult& row = out.hosts[s.host];
-    if (s.go_sent_ns < 0 || s.stream.ack_ns() < 0 || row.go_to_first_send_ns < 0) continue;
-    spans.emplace_back(s.go_sent_ns + row.go_to_first_send_ns, s.stream.ack_ns() + row.go_to_first_send_ns);
-  }
-  if (!spans.empty()) out.start_skew_ns = 0;
-  for (std::size_t i = 0; i < spans.size(); ++i)
-    for (std::size_t j = 0; j < spans.size(); ++j)
-      if (i != j) out.start_skew_ns = std::max(out.start_skew_ns, spans[i].second - spans[j].first);
-
-  std::vector<LoadReport> reports;
-  std::vector<std::string> names;
-  for (const LoaderHostResult& row : out.hosts) {
-    if (!row.failure.empty() && out.failure.empty()) out.failure = "host " + row.host + ": " + row.failure;
-    if (row.report) {
-      reports.push_back(*row.report);
-      names.push_back("host " + row.host);
-    }
-  }
-  if (out.failure.empty() && !reports.empty()) {
-    try {
-      out.merged = merge_load_reports(reports, names);
-    } catch (const std::exception& e) {
-      out.failure = e.what();
-    }
-  }
+  out.start_skew_ns = start_skew_bound_ns(sessions, out.hosts);
+  merge_results(out);
   return out;
 }
 

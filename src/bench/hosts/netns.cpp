@@ -276,179 +276,195 @@ NetnsHosts::NetnsHosts(const NetnsOptions& options) {
                                 "\" is not a rate tc takes (e.g. 1gbit, 100mbit, 10mbps)");
   if (geteuid() != 0)
     throw std::runtime_error("netns: the namespace mode needs root (it creates network namespaces)");
-  const std::string ip = need_program("ip", "iproute2");
-  const std::string tc = need_program("tc", "iproute2");
-  const std::string keygen = need_program("ssh-keygen", "openssh-client");
-  const std::string ssh_path = need_program("ssh", "openssh-client");
-  const std::string nc = need_program("nc", "netcat-openbsd");
+  const Tools tools{need_program("ip", "iproute2"), need_program("tc", "iproute2"),
+                    need_program("ssh-keygen", "openssh-client"), need_program("ssh", "openssh-client"),
+                    need_program("nc", "netcat-openbsd")};
   if (access(kSshd, X_OK) != 0)
     throw std::runtime_error(std::string("netns: the namespace mode needs ") + kSshd +
                              " (Debian package openssh-server), which is not installed");
 
-  sweep_stale(ip);
+  sweep_stale(tools.ip);
   const std::string prefix = "zb" + std::to_string(getpid()) + "-";
   try {
     dir_.emplace(kDirPrefix + std::to_string(getpid()) + "-");  // mode 0700: the private keys live here
-    const fs::path dir = dir_->path();
-    const fs::path log = dir / "command.log";
-
-    // The namespaces: the link's bridge first, then one per host.
-    const std::string link_ns = prefix + "link";
-    namespaces_.push_back(prefix + "server");
-    for (unsigned k = 1; k <= options.loaders; ++k)
-      namespaces_.push_back(prefix + "loader" + std::to_string(k));
-    auto add_ns = [&](const std::string& ns) {
-      step("creating namespace " + ns, {ip, "netns", "add", ns}, log);
-      created_.push_back(ns);
-      step("lo up in " + ns, {ip, "-n", ns, "link", "set", "lo", "up"}, log);
-    };
-    add_ns(link_ns);
-    step("the bridge", {ip, "-n", link_ns, "link", "add", kBridge, "type", "bridge"}, log);
-    step("the bridge up", {ip, "-n", link_ns, "link", "set", kBridge, "up"}, log);
-
-    // Each host: its namespace, a veth pair (eth0 there, vhI on the bridge), its address, its qdisc.
-    bool netem = true;  // until tc says otherwise
-    for (unsigned i = 0; i < namespaces_.size(); ++i) {
-      const std::string& ns = namespaces_[i];
-      add_ns(ns);
-      const std::string bridge_end = "vh" + std::to_string(i);
-      step("the veth pair of " + ns,
-           {ip, "-n", link_ns, "link", "add", bridge_end, "type", "veth", "peer", "name", kHostIf, "netns",
-            ns},
-           log);
-      step("the veth on the bridge", {ip, "-n", link_ns, "link", "set", bridge_end, "master", kBridge, "up"},
-           log);
-      step("the address of " + ns, {ip, "-n", ns, "addr", "add", address_of(i) + "/24", "dev", kHostIf}, log);
-      step("the veth up in " + ns, {ip, "-n", ns, "link", "set", kHostIf, "up"}, log);
-      if (options.delay_ms == 0 && options.rate.empty()) continue;
-      std::vector<std::string> qdisc = {tc, "-n", ns, "qdisc", "add", "dev", kHostIf, "root"};
-      if (netem) {
-        std::vector<std::string> a = qdisc;
-        a.push_back("netem");
-        if (options.delay_ms > 0) a.insert(a.end(), {"delay", ms_text(options.delay_ms)});
-        if (!options.rate.empty()) a.insert(a.end(), {"rate", options.rate});
-        const Ran r = run(a, log);
-        if (r.status.ok()) continue;
-        if (r.output.find("Specified qdisc kind is unknown") == std::string::npos)
-          throw std::runtime_error("netns: the link's qdisc: " + command_text(a, {}) + ": " +
-                                   r.status.describe() + ": " + output_tail(r.output));
-        if (options.delay_ms > 0)
-          throw std::runtime_error(
-              "--link-delay needs the kernel's netem qdisc (sch_netem), which this kernel does not have: tc: "
-              "Specified qdisc kind is unknown");
-        netem = false;
-      }
-      // No netem: the rate alone, with tbf. The burst holds 10 ms at the
-      // rate (tbf needs at least rate/HZ, and HZ is 100 or more), never
-      // under 64 KiB (a few MTU-sized packets plus GSO).
-      const double burst_bytes = std::max(rate_bytes / 100, 65536.0);
-      qdisc.insert(qdisc.end(), {"tbf", "rate", options.rate, "burst",
-                                 std::to_string(static_cast<long long>(burst_bytes)), "latency", "50ms"});
-      step("the link's qdisc", qdisc, log);
-    }
-    link_ = "netns veth+bridge";
-    if (options.delay_ms > 0 || !options.rate.empty()) {
-      if (netem)
-        link_ += std::string(", netem") +
-                 (options.delay_ms > 0 ? " delay " + ms_text(options.delay_ms) : "") +
-                 (options.rate.empty() ? "" : " rate " + options.rate);
-      else
-        link_ += ", tbf rate " + options.rate;
-    }
-
-    // Keys: the user's (one), a host key per host; known_hosts and authorized_keys from them.
-    const fs::path user_key = dir / "user_key";
-    step("the user key",
-         {keygen, "-q", "-t", "ed25519", "-N", "", "-C", "zapbench-netns", "-f", user_key.string()}, log);
-    const fs::path authorized = dir / "authorized_keys";
-    write_text(authorized, proc::read_file(user_key.string() + ".pub"));
-    std::error_code ec;
-    if (!fs::exists(kPrivsepDir, ec)) {
-      // sshd refuses to start without it; Debian creates it at boot through
-      // its unit. Left in place: it is the package's directory, not ours.
-      fs::create_directories(kPrivsepDir, ec);
-      if (ec)
-        throw std::runtime_error(std::string("netns: cannot create ") + kPrivsepDir + ": " + ec.message());
-      fs::permissions(kPrivsepDir, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
-                                       fs::perms::others_read | fs::perms::others_exec);
-    }
-    std::string known_hosts;
-    std::string client = "# zapbench namespace mode: one Host per sshd, reached through its namespace\n";
-    for (unsigned i = 0; i < namespaces_.size(); ++i) {
-      const std::string& ns = namespaces_[i];
-      const std::string addr = address_of(i);
-      const fs::path host_key = dir / ("host_key_" + ns);
-      step("the host key of " + ns,
-           {keygen, "-q", "-t", "ed25519", "-N", "", "-C", ns, "-f", host_key.string()}, log);
-      std::istringstream pub(proc::read_file(host_key.string() + ".pub"));
-      std::string type, key;
-      pub >> type >> key;
-      known_hosts += addr + " " + type + " " + key + "\n";
-      const fs::path home = dir / "home";
-      fs::create_directories(home);
-      fs::create_directories(fs::path(kEtcNetns) / ns);
-      write_text(fs::path(kEtcNetns) / ns / "passwd", host_passwd(home));
-      const fs::path conf = dir / ("sshd_config_" + ns);
-      write_text(conf, "# zapbench namespace mode: the sshd of " + ns +
-                           "\nPort 22\nListenAddress 127.0.0.1\nListenAddress " + addr + "\nHostKey " +
-                           host_key.string() + "\nAuthorizedKeysFile " + authorized.string() +
-                           "\nStrictModes no\nPermitRootLogin prohibit-password\nPasswordAuthentication no\n"
-                           "KbdInteractiveAuthentication no\nUsePAM no\nPidFile " +
-                           (dir / ("sshd_" + ns + ".pid")).string() +
-                           "\nClientAliveInterval 2\nClientAliveCountMax 3\nPrintMotd no\n");
-      // -D: in the foreground, so it stays our child to stop and reap; -e: its log to the file.
-      sshd_.emplace_back(ChildSpec{{ip, "netns", "exec", ns, kSshd, "-D", "-e", "-f", conf.string()},
-                                   {},
-                                   (dir / ("sshd_" + ns + ".log")).string(),
-                                   false,
-                                   {}});
-      const std::string host = "root@" + addr;
-      if (i == 0)
-        server_host_ = host;
-      else
-        loader_hosts_.push_back(host);
-      // The coordinator stays in this machine's namespace: ssh reaches the
-      // sshd through nc run inside the host's namespace, on its loopback.
-      client +=
-          "Host " + addr + "\n  HostName " + addr + "\n  User root\n  IdentityFile " + user_key.string() +
-          "\n  IdentitiesOnly yes\n  UserKnownHostsFile " + (dir / "known_hosts").string() +
-          "\n  GlobalKnownHostsFile /dev/null\n  StrictHostKeyChecking yes\n  PasswordAuthentication no\n"
-          "  ProxyCommand " +
-          ip + " netns exec " + ns + " " + nc + " 127.0.0.1 22\n";
-    }
-    write_text(dir / "known_hosts", known_hosts);
-    const fs::path client_conf = dir / "ssh_config";
-    write_text(client_conf, client);
-    ssh_ = SshConfig{"ssh", client_conf.string(), ""};
-
-    // Ready: each sshd answers `ssh HOST true`. Until it listens, nc is
-    // refused and ssh exits 255 at once, so this polls.
-    const auto deadline = Clock::now() + std::chrono::duration<double>(kReadyBoundS);
-    for (unsigned i = 0; i < namespaces_.size(); ++i) {
-      const std::string host = i == 0 ? server_host_ : loader_hosts_[i - 1];
-      const fs::path sshd_log = dir / ("sshd_" + namespaces_[i] + ".log");
-      for (;;) {
-        const std::vector<std::string> probe = {ssh_path,        "-F", client_conf.string(), "-o",
-                                                "BatchMode=yes", "-o", "ConnectTimeout=10",  host,
-                                                "true"};
-        const double left_s = std::chrono::duration<double>(deadline - Clock::now()).count();
-        const Ran r = run(probe, dir / "ssh_probe.log", std::max(left_s, 1.0));
-        if (r.status.ok()) break;
-        if (exited(sshd_[i].pid()))
-          throw std::runtime_error("netns: the sshd of " + namespaces_[i] +
-                                   " exited: " + sshd_[i].wait(0).describe() + ": " +
-                                   output_tail(proc::read_file(sshd_log)));
-        if (Clock::now() >= deadline)
-          throw std::runtime_error("netns: the sshd of " + namespaces_[i] + " did not answer `" +
-                                   command_text(probe, {}) + "` within 30 s: " + r.status.describe() + ": " +
-                                   output_tail(r.output) +
-                                   "; sshd: " + output_tail(proc::read_file(sshd_log)));
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-      }
-    }
+    const fs::path log = dir_->path() / "command.log";
+    build_links(options, rate_bytes, tools, prefix, log);
+    start_sshds(tools, log);
+    wait_sshds(tools);
   } catch (...) {
     teardown();
     throw;
+  }
+}
+
+// The namespaces (the link's bridge first, then one per host), each host's
+// veth on the bridge with its address, and the link's qdisc.
+void NetnsHosts::build_links(const NetnsOptions& options, double rate_bytes, const Tools& tools,
+                             const std::string& prefix, const fs::path& log) {
+  const std::string& ip = tools.ip;
+  const std::string& tc = tools.tc;
+  // The namespaces: the link's bridge first, then one per host.
+  const std::string link_ns = prefix + "link";
+  namespaces_.push_back(prefix + "server");
+  for (unsigned k = 1; k <= options.loaders; ++k)
+    namespaces_.push_back(prefix + "loader" + std::to_string(k));
+  auto add_ns = [&](const std::string& ns) {
+    step("creating namespace " + ns, {ip, "netns", "add", ns}, log);
+    created_.push_back(ns);
+    step("lo up in " + ns, {ip, "-n", ns, "link", "set", "lo", "up"}, log);
+  };
+  add_ns(link_ns);
+  step("the bridge", {ip, "-n", link_ns, "link", "add", kBridge, "type", "bridge"}, log);
+  step("the bridge up", {ip, "-n", link_ns, "link", "set", kBridge, "up"}, log);
+
+  // Each host: its namespace, a veth pair (eth0 there, vhI on the bridge), its address, its qdisc.
+  bool netem = true;  // until tc says otherwise
+  for (unsigned i = 0; i < namespaces_.size(); ++i) {
+    const std::string& ns = namespaces_[i];
+    add_ns(ns);
+    const std::string bridge_end = "vh" + std::to_string(i);
+    step("the veth pair of " + ns,
+         {ip, "-n", link_ns, "link", "add", bridge_end, "type", "veth", "peer", "name", kHostIf, "netns", ns},
+         log);
+    step("the veth on the bridge", {ip, "-n", link_ns, "link", "set", bridge_end, "master", kBridge, "up"},
+         log);
+    step("the address of " + ns, {ip, "-n", ns, "addr", "add", address_of(i) + "/24", "dev", kHostIf}, log);
+    step("the veth up in " + ns, {ip, "-n", ns, "link", "set", kHostIf, "up"}, log);
+    if (options.delay_ms == 0 && options.rate.empty()) continue;
+    std::vector<std::string> qdisc = {tc, "-n", ns, "qdisc", "add", "dev", kHostIf, "root"};
+    if (netem) {
+      std::vector<std::string> a = qdisc;
+      a.push_back("netem");
+      if (options.delay_ms > 0) a.insert(a.end(), {"delay", ms_text(options.delay_ms)});
+      if (!options.rate.empty()) a.insert(a.end(), {"rate", options.rate});
+      const Ran r = run(a, log);
+      if (r.status.ok()) continue;
+      if (r.output.find("Specified qdisc kind is unknown") == std::string::npos)
+        throw std::runtime_error("netns: the link's qdisc: " + command_text(a, {}) + ": " +
+                                 r.status.describe() + ": " + output_tail(r.output));
+      if (options.delay_ms > 0)
+        throw std::runtime_error(
+            "--link-delay needs the kernel's netem qdisc (sch_netem), which this kernel does not have: tc: "
+            "Specified qdisc kind is unknown");
+      netem = false;
+    }
+    // No netem: the rate alone, with tbf. The burst holds 10 ms at the
+    // rate (tbf needs at least rate/HZ, and HZ is 100 or more), never
+    // under 64 KiB (a few MTU-sized packets plus GSO).
+    const double burst_bytes = std::max(rate_bytes / 100, 65536.0);
+    qdisc.insert(qdisc.end(), {"tbf", "rate", options.rate, "burst",
+                               std::to_string(static_cast<long long>(burst_bytes)), "latency", "50ms"});
+    step("the link's qdisc", qdisc, log);
+  }
+  link_ = "netns veth+bridge";
+  if (options.delay_ms > 0 || !options.rate.empty()) {
+    if (netem)
+      link_ += std::string(", netem") + (options.delay_ms > 0 ? " delay " + ms_text(options.delay_ms) : "") +
+               (options.rate.empty() ? "" : " rate " + options.rate);
+    else
+      link_ += ", tbf rate " + options.rate;
+  }
+}
+
+// Keys (the user's, a host key per host), each host's sshd started in its
+// namespace, and the client's ssh config that reaches them.
+void NetnsHosts::start_sshds(const Tools& tools, const fs::path& log) {
+  const std::string& ip = tools.ip;
+  const std::string& keygen = tools.keygen;
+  const std::string& nc = tools.nc;
+  const fs::path dir = dir_->path();
+  // Keys: the user's (one), a host key per host; known_hosts and authorized_keys from them.
+  const fs::path user_key = dir / "user_key";
+  step("the user key",
+       {keygen, "-q", "-t", "ed25519", "-N", "", "-C", "zapbench-netns", "-f", user_key.string()}, log);
+  const fs::path authorized = dir / "authorized_keys";
+  write_text(authorized, proc::read_file(user_key.string() + ".pub"));
+  std::error_code ec;
+  if (!fs::exists(kPrivsepDir, ec)) {
+    // sshd refuses to start without it; Debian creates it at boot through
+    // its unit. Left in place: it is the package's directory, not ours.
+    fs::create_directories(kPrivsepDir, ec);
+    if (ec)
+      throw std::runtime_error(std::string("netns: cannot create ") + kPrivsepDir + ": " + ec.message());
+    fs::permissions(kPrivsepDir, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                                     fs::perms::others_read | fs::perms::others_exec);
+  }
+  std::string known_hosts;
+  std::string client = "# zapbench namespace mode: one Host per sshd, reached through its namespace\n";
+  for (unsigned i = 0; i < namespaces_.size(); ++i) {
+    const std::string& ns = namespaces_[i];
+    const std::string addr = address_of(i);
+    const fs::path host_key = dir / ("host_key_" + ns);
+    step("the host key of " + ns,
+         {keygen, "-q", "-t", "ed25519", "-N", "", "-C", ns, "-f", host_key.string()}, log);
+    std::istringstream pub(proc::read_file(host_key.string() + ".pub"));
+    std::string type, key;
+    pub >> type >> key;
+    known_hosts += addr + " " + type + " " + key + "\n";
+    const fs::path home = dir / "home";
+    fs::create_directories(home);
+    fs::create_directories(fs::path(kEtcNetns) / ns);
+    write_text(fs::path(kEtcNetns) / ns / "passwd", host_passwd(home));
+    const fs::path conf = dir / ("sshd_config_" + ns);
+    write_text(conf, "# zapbench namespace mode: the sshd of " + ns +
+                         "\nPort 22\nListenAddress 127.0.0.1\nListenAddress " + addr + "\nHostKey " +
+                         host_key.string() + "\nAuthorizedKeysFile " + authorized.string() +
+                         "\nStrictModes no\nPermitRootLogin prohibit-password\nPasswordAuthentication no\n"
+                         "KbdInteractiveAuthentication no\nUsePAM no\nPidFile " +
+                         (dir / ("sshd_" + ns + ".pid")).string() +
+                         "\nClientAliveInterval 2\nClientAliveCountMax 3\nPrintMotd no\n");
+    // -D: in the foreground, so it stays our child to stop and reap; -e: its log to the file.
+    sshd_.emplace_back(ChildSpec{{ip, "netns", "exec", ns, kSshd, "-D", "-e", "-f", conf.string()},
+                                 {},
+                                 (dir / ("sshd_" + ns + ".log")).string(),
+                                 false,
+                                 {}});
+    const std::string host = "root@" + addr;
+    if (i == 0)
+      server_host_ = host;
+    else
+      loader_hosts_.push_back(host);
+    // The coordinator stays in this machine's namespace: ssh reaches the
+    // sshd through nc run inside the host's namespace, on its loopback.
+    client += "Host " + addr + "\n  HostName " + addr + "\n  User root\n  IdentityFile " + user_key.string() +
+              "\n  IdentitiesOnly yes\n  UserKnownHostsFile " + (dir / "known_hosts").string() +
+              "\n  GlobalKnownHostsFile /dev/null\n  StrictHostKeyChecking yes\n  PasswordAuthentication no\n"
+              "  ProxyCommand " +
+              ip + " netns exec " + ns + " " + nc + " 127.0.0.1 22\n";
+  }
+  write_text(dir / "known_hosts", known_hosts);
+  const fs::path client_conf = dir / "ssh_config";
+  write_text(client_conf, client);
+  ssh_ = SshConfig{"ssh", client_conf.string(), ""};
+}
+
+// Ready: each sshd answers `ssh HOST true`.
+void NetnsHosts::wait_sshds(const Tools& tools) {
+  const std::string& ssh_path = tools.ssh;
+  const fs::path dir = dir_->path();
+  const fs::path client_conf = dir / "ssh_config";
+  // Ready: each sshd answers `ssh HOST true`. Until it listens, nc is
+  // refused and ssh exits 255 at once, so this polls.
+  const auto deadline = Clock::now() + std::chrono::duration<double>(kReadyBoundS);
+  for (unsigned i = 0; i < namespaces_.size(); ++i) {
+    const std::string host = i == 0 ? server_host_ : loader_hosts_[i - 1];
+    const fs::path sshd_log = dir / ("sshd_" + namespaces_[i] + ".log");
+    for (;;) {
+      const std::vector<std::string> probe = {ssh_path,        "-F", client_conf.string(), "-o",
+                                              "BatchMode=yes", "-o", "ConnectTimeout=10",  host,
+                                              "true"};
+      const double left_s = std::chrono::duration<double>(deadline - Clock::now()).count();
+      const Ran r = run(probe, dir / "ssh_probe.log", std::max(left_s, 1.0));
+      if (r.status.ok()) break;
+      if (exited(sshd_[i].pid()))
+        throw std::runtime_error("netns: the sshd of " + namespaces_[i] + " exited: " +
+                                 sshd_[i].wait(0).describe() + ": " + output_tail(proc::read_file(sshd_log)));
+      if (Clock::now() >= deadline)
+        throw std::runtime_error("netns: the sshd of " + namespaces_[i] + " did not answer `" +
+                                 command_text(probe, {}) + "` within 30 s: " + r.status.describe() + ": " +
+                                 output_tail(r.output) + "; sshd: " + output_tail(proc::read_file(sshd_log)));
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
   }
 }
 

@@ -11,12 +11,13 @@
 // no longer exists (and every process left in them) before building its own.
 #pragma once
 
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "bench/hosts/ssh.hpp"
 #include "bench/children/supervisor.hpp"
+#include "bench/hosts/ssh.hpp"
 
 namespace bench {
 
@@ -52,6 +53,15 @@ class NetnsHosts {
   [[nodiscard]] const std::string& link() const { return link_; }
 
  private:
+  // The programs the hosts are built with (found at the start: a missing one is named with its package).
+  struct Tools {
+    std::string ip, tc, keygen, ssh, nc;
+  };
+  void build_links(const NetnsOptions& options, double rate_bytes, const Tools& tools,
+                   const std::string& prefix, const std::filesystem::path& log);
+  void start_sshds(const Tools& tools, const std::filesystem::path& log);
+  void wait_sshds(const Tools& tools);
+
   std::optional<proc::TempDir> dir_;  // keys, configs, pid files (supervisor.hpp)
   std::string server_host_;
   std::vector<std::string> loader_hosts_;

@@ -76,6 +76,58 @@ bool read_stdin(ControlStream& control) {
   }
 }
 
+// Before `start`: the files, in order, into `files`. -1 once `start` came;
+// else the agent's exit code (stopped before it started, the coordinator
+// gone, a protocol error).
+int receive_files(const ChildAgentOptions& o, ControlStream& control, bool& input_ended,
+                  std::vector<RemoteFile>& files) {
+  while (!control.started()) {
+    while (std::optional<ControlStream::Command> c = control.next()) {
+      if (c->kind == ControlStream::Command::Kind::stop) return 0;  // stopped before it started
+      if (c->kind == ControlStream::Command::Kind::start) break;
+      if (!o.tmpdir) return agent_fail("file " + c->file.name + ": needs --tmpdir");
+      files.push_back(std::move(c->file));
+    }
+    if (!control.error().empty()) return agent_fail(control.error());
+    if (control.started()) break;
+    if (input_ended || g_agent_signal != 0) return 3;  // the coordinator is gone: nothing was started
+    pollfd p{STDIN_FILENO, POLLIN, 0};
+    if (poll(&p, 1, 100) > 0 && !read_stdin(control)) input_ended = true;
+  }
+  return -1;
+}
+
+// The program made concrete: a free port for {port} when the argv or a file
+// names it, {tmpdir} and {port} replaced in `argv` and in the files, which
+// are written into `tmp`. The error, or "".
+std::string prepare(const ChildAgentOptions& o, const std::vector<RemoteFile>& files,
+                    const proc::TempDir* tmp, std::vector<std::string>& argv, int& port) {
+  const bool mentions_port = std::any_of(argv.begin(), argv.end(),
+                                         [](const std::string& a) { return a.find("{port}") != a.npos; }) ||
+                             std::any_of(files.begin(), files.end(), [](const RemoteFile& f) {
+                               return f.text.find("{port}") != f.text.npos;
+                             });
+  if (mentions_port) {
+    port = free_port(/*any_address=*/true);
+    if (port <= 0) return "cannot find a free port: " + std::string(std::strerror(errno));
+  } else if (o.wait_accepting) {
+    return "--wait-accepting needs {port} in an argument or a file";
+  }
+  const auto substitute = [&](std::string s) {
+    if (tmp) s = replace_all(std::move(s), "{tmpdir}", tmp->path().string());
+    if (port > 0) s = replace_all(std::move(s), "{port}", std::to_string(port));
+    return s;
+  };
+  for (std::string& a : argv) a = substitute(std::move(a));
+  for (const RemoteFile& f : files) {
+    const std::filesystem::path file = tmp->path() / f.name;
+    std::ofstream out(file, std::ios::binary | std::ios::trunc);
+    out << substitute(f.text);
+    if (!out.good()) return "cannot write " + file.string();
+  }
+  return "";
+}
+
 }  // namespace
 
 int run_child_agent(const ChildAgentOptions& o) {
@@ -100,50 +152,16 @@ int run_child_agent(const ChildAgentOptions& o) {
   }
 
   // ---- before `start`: the files (remote_protocol.hpp bounds them and their names).
-  std::vector<RemoteFile> files;
   ControlStream control;
   bool input_ended = false;
-  while (!control.started()) {
-    while (std::optional<ControlStream::Command> c = control.next()) {
-      if (c->kind == ControlStream::Command::Kind::stop) return 0;  // stopped before it started
-      if (c->kind == ControlStream::Command::Kind::start) break;
-      if (!o.tmpdir) return agent_fail("file " + c->file.name + ": needs --tmpdir");
-      files.push_back(std::move(c->file));
-    }
-    if (!control.error().empty()) return agent_fail(control.error());
-    if (control.started()) break;
-    if (input_ended || g_agent_signal != 0) return 3;  // the coordinator is gone: nothing was started
-    pollfd p{STDIN_FILENO, POLLIN, 0};
-    if (poll(&p, 1, 100) > 0 && !read_stdin(control)) input_ended = true;
-  }
+  std::vector<RemoteFile> files;
+  if (const int code = receive_files(o, control, input_ended, files); code >= 0) return code;
 
   // ---- start: {tmpdir} and {port}, the files, the program.
   std::vector<std::string> argv = o.argv;
-  const auto mentions_port = [&] {
-    return std::any_of(argv.begin(), argv.end(),
-                       [](const std::string& a) { return a.find("{port}") != a.npos; }) ||
-           std::any_of(files.begin(), files.end(),
-                       [](const RemoteFile& f) { return f.text.find("{port}") != f.text.npos; });
-  };
   int port = -1;
-  if (mentions_port()) {
-    port = free_port(/*any_address=*/true);
-    if (port <= 0) return agent_fail("cannot find a free port: " + std::string(std::strerror(errno)));
-  } else if (o.wait_accepting) {
-    return agent_fail("--wait-accepting needs {port} in an argument or a file");
-  }
-  const auto substitute = [&](std::string s) {
-    if (tmp) s = replace_all(std::move(s), "{tmpdir}", tmp->path().string());
-    if (port > 0) s = replace_all(std::move(s), "{port}", std::to_string(port));
-    return s;
-  };
-  for (std::string& a : argv) a = substitute(std::move(a));
-  for (const RemoteFile& f : files) {
-    const std::filesystem::path file = tmp->path() / f.name;
-    std::ofstream out(file, std::ios::binary | std::ios::trunc);
-    out << substitute(f.text);
-    if (!out.good()) return agent_fail("cannot write " + file.string());
-  }
+  if (const std::string error = prepare(o, files, tmp ? &*tmp : nullptr, argv, port); !error.empty())
+    return agent_fail(error);
   ChildSpec spec;
   spec.argv = argv;
   spec.cpus = o.cpus;

@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "bench/children/supervisor.hpp"
 #include "bench/hosts/remote_protocol.hpp"
 #include "bench/hosts/ssh.hpp"
-#include "bench/children/supervisor.hpp"
 
 namespace bench {
 

@@ -18,9 +18,9 @@
 #include <string>
 #include <vector>
 
-#include "bench/run/host.hpp"
-#include "bench/hosts/ssh.hpp"
 #include "bench/children/supervisor.hpp"
+#include "bench/hosts/ssh.hpp"
+#include "bench/run/host.hpp"
 #include "flags/flags.hpp"
 #include "net/affinity.hpp"
 

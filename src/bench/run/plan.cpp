@@ -8,8 +8,8 @@
 #include <tuple>
 #include <utility>
 
-#include "bench/run/host.hpp"
 #include "bench/arms/nginx.hpp"
+#include "bench/run/host.hpp"
 #include "bench/run/progress.hpp"
 #include "net/affinity.hpp"
 #include "record/logs.hpp"
@@ -64,6 +64,49 @@ std::vector<std::string> body_names() {
     if (c.name != "zap-fresh") known.emplace_back(c.name);
   return known;
 }
+
+// Where the server and the loaders run: their CPUs here (by default the
+// first and the second half of the allowed ones, checked), or the hosts'
+// (checked there by the preflight), the hosts' flags checked together.
+namespace {
+void place(RunPlan& p, const RunRequest& q) {
+  const std::vector<int> cpus = allowed_cpus();
+  p.cfg.server_cpus = q.server_cpus;
+  p.cfg.loader_cpus = q.loader_cpus;
+  const std::size_t half = std::max<std::size_t>(1, cpus.size() / 2);
+  if (p.cfg.server_cpus.empty())
+    p.cfg.server_cpus.assign(cpus.begin(), cpus.begin() + static_cast<long>(half));
+  if (p.cfg.loader_cpus.empty())
+    p.cfg.loader_cpus =
+        cpus.size() > 1 ? std::vector<int>(cpus.begin() + static_cast<long>(half), cpus.end()) : cpus;
+  p.hosts = q.hosts;
+  const RunHosts& h = q.hosts;
+  if (h.netns > 0 && (!h.server_host.empty() || !h.loader_hosts.empty() || !h.server_addr.empty()))
+    throw std::invalid_argument(
+        "--netns builds its own hosts: it takes no --server-host, --loader-hosts or --server-addr");
+  if ((h.link_delay_ms > 0 || !h.link_rate.empty()) && h.netns == 0)
+    throw std::invalid_argument(
+        "--link-delay and --link-rate shape the namespace mode's link: give --netns N");
+  if (h.server_host.empty() != h.loader_hosts.empty())
+    throw std::invalid_argument(
+        "--server-host and --loader-hosts go together: the server on one host, the loaders on others");
+  const bool over_ssh = !h.loader_hosts.empty();
+  if (!over_ssh && !h.server_addr.empty())
+    throw std::invalid_argument("--server-addr is for --server-host (what the loader hosts dial)");
+  if (over_ssh) {
+    // The CPUs are the hosts', checked there by the preflight; by default
+    // all of each host's (apply_host_cpus, after the preflight).
+    p.cfg.server_cpus = q.server_cpus;
+    p.cfg.loader_cpus = q.loader_cpus;
+    p.micro_cpu = cpus.back();
+  } else {
+    check_cpus("--server-cpus", p.cfg.server_cpus, cpus);
+    check_cpus("--loader-cpus", p.cfg.loader_cpus, cpus);
+    p.micro_cpu = p.cfg.loader_cpus.front();
+  }
+  if (p.hosts.several()) p.listen_host = "0.0.0.0";
+}
+}  // namespace
 
 RunPlan plan_run(const RunRequest& q) {
   RunPlan p;
@@ -144,41 +187,7 @@ RunPlan plan_run(const RunRequest& q) {
                      ")/(1|100|10000)$";
   }
 
-  const std::vector<int> cpus = allowed_cpus();
-  p.cfg.server_cpus = q.server_cpus;
-  p.cfg.loader_cpus = q.loader_cpus;
-  const std::size_t half = std::max<std::size_t>(1, cpus.size() / 2);
-  if (p.cfg.server_cpus.empty())
-    p.cfg.server_cpus.assign(cpus.begin(), cpus.begin() + static_cast<long>(half));
-  if (p.cfg.loader_cpus.empty())
-    p.cfg.loader_cpus =
-        cpus.size() > 1 ? std::vector<int>(cpus.begin() + static_cast<long>(half), cpus.end()) : cpus;
-  p.hosts = q.hosts;
-  const RunHosts& h = q.hosts;
-  if (h.netns > 0 && (!h.server_host.empty() || !h.loader_hosts.empty() || !h.server_addr.empty()))
-    throw std::invalid_argument(
-        "--netns builds its own hosts: it takes no --server-host, --loader-hosts or --server-addr");
-  if ((h.link_delay_ms > 0 || !h.link_rate.empty()) && h.netns == 0)
-    throw std::invalid_argument(
-        "--link-delay and --link-rate shape the namespace mode's link: give --netns N");
-  if (h.server_host.empty() != h.loader_hosts.empty())
-    throw std::invalid_argument(
-        "--server-host and --loader-hosts go together: the server on one host, the loaders on others");
-  const bool over_ssh = !h.loader_hosts.empty();
-  if (!over_ssh && !h.server_addr.empty())
-    throw std::invalid_argument("--server-addr is for --server-host (what the loader hosts dial)");
-  if (over_ssh) {
-    // The CPUs are the hosts', checked there by the preflight; by default
-    // all of each host's (apply_host_cpus, after the preflight).
-    p.cfg.server_cpus = q.server_cpus;
-    p.cfg.loader_cpus = q.loader_cpus;
-    p.micro_cpu = cpus.back();
-  } else {
-    check_cpus("--server-cpus", p.cfg.server_cpus, cpus);
-    check_cpus("--loader-cpus", p.cfg.loader_cpus, cpus);
-    p.micro_cpu = p.cfg.loader_cpus.front();
-  }
-  if (p.hosts.several()) p.listen_host = "0.0.0.0";
+  place(p, q);
 
   p.nginx = !q.nginx.empty() ? q.nginx : find_nginx();
   p.grpc_cpp = !q.grpc_cpp.empty() ? GrpcArm{q.grpc_cpp, ""} : find_grpc_arm();
@@ -188,42 +197,29 @@ RunPlan plan_run(const RunRequest& q) {
   return p;
 }
 
-std::vector<CellPlan> plan_cells(const RunPlan& p, ExchangeBytes (*floor_bytes_of)(Scenario, unsigned)) {
-  std::vector<CellPlan> out;
-  auto add = [&](Arm arm, Scenario scenario, Framing framing, const std::string& body,
-                 const std::string& unavailable, ExchangeBytes floor = {}, unsigned logs = 0) {
-    for (unsigned c : p.connections)
-      for (unsigned d : p.pipelines) {
-        // quick's chosen cells: depth 16 on one connection only (what pipelining and multiplexing win
-        // on a connection); 16 connections at depth 1 (what concurrency does).
-        if (p.chosen_cells && c > 1 && d > 1) continue;
-        CellPlan cp;
-        cp.cell.arm = arm;
-        cp.cell.scenario = scenario;
-        cp.cell.logs = logs;
-        cp.cell.framing = framing;
-        cp.cell.body = body;
-        cp.cell.connections = c;
-        cp.cell.pipeline = d;
-        cp.cell.unavailable = unavailable;
-        if (cp.cell.unavailable.empty() && scenario == Scenario::logs)
-          cp.cell.unavailable = logs_over_budget(logs, c, d);
-        cp.floor = floor;
-        out.push_back(std::move(cp));
-      }
-  };
-  auto arm_on = [&](Arm a) { return std::find(p.arms.begin(), p.arms.end(), a) != p.arms.end(); };
-  const std::string json_body(record::default_json_codec().name);
-  const record::CodecInfo* peer = record::fastest_binary_peer();
-  const std::string peer_body = peer != nullptr ? std::string(peer->name) : "";
-  // quick's chosen cells (quick_cell), or every combination.
-  auto chosen = [&](Arm a, Scenario s, Framing f, const std::string& b) {
-    return !p.chosen_cells || quick_cell(a, s, f, b, json_body, peer_body);
-  };
-  auto scenario_on = [&](Scenario s) {
+namespace {
+
+// The cells of one run, arm by arm: each arm's method says which cells it
+// serves and why one cannot run; add() makes them for every connection count
+// and depth (quick's chosen cells: depth 16 on one connection only, 16
+// connections at depth 1).
+class CellPlanner {
+ public:
+  CellPlanner(const RunPlan& plan, std::vector<CellPlan>& cells)
+      : p(plan), out(cells), json_body(record::default_json_codec().name) {
+    const record::CodecInfo* peer = record::fastest_binary_peer();
+    peer_body = peer != nullptr ? std::string(peer->name) : "";
+  }
+
+  bool arm_on(Arm a) const { return std::find(p.arms.begin(), p.arms.end(), a) != p.arms.end(); }
+  bool scenario_on(Scenario s) const {
     return std::find(p.scenarios.begin(), p.scenarios.end(), s) != p.scenarios.end();
-  };
-  if (arm_on(Arm::zapbench))
+  }
+  bool framing_on(Framing f) const {
+    return std::find(p.framings.begin(), p.framings.end(), f) != p.framings.end();
+  }
+
+  void zapbench_cells() {
     for (Scenario s : p.scenarios)
       for (Framing f : p.framings) {
         // gRPC has one method, zapbench.Eth/Call: no hello, no logs (docs/spec/http2-grpc.md §2).
@@ -241,8 +237,9 @@ std::vector<CellPlan> plan_cells(const RunPlan& p, ExchangeBytes (*floor_bytes_o
         for (const std::string& b : p.bodies)
           if (chosen(Arm::zapbench, s, f, b)) add(Arm::zapbench, s, f, b, codec_unavailable(b));
       }
-  for (Arm go : {Arm::go_zip, Arm::go_fasthttp, Arm::go_nethttp}) {
-    if (!arm_on(go)) continue;
+  }
+
+  void go_cells(Arm go) {
     for (Scenario s : p.scenarios)
       for (Framing f : p.framings) {
         if (s == Scenario::logs) continue;  // the Go reference serves no /logs
@@ -275,23 +272,23 @@ std::vector<CellPlan> plan_cells(const RunPlan& p, ExchangeBytes (*floor_bytes_o
         }
       }
   }
-  if (arm_on(Arm::nginx) && scenario_on(Scenario::hello)) {
+
+  void nginx_cells() {
     std::string why;
     if (p.nginx.empty()) why = "nginx not found (Debian package nginx-light; scripts/deps.sh installs it)";
     // HTTP/1.1, and HTTP/2 (h2c, `listen ... http2`) where the run has it.
     for (Framing f : {Framing::http1, Framing::http2})
-      if (std::find(p.framings.begin(), p.framings.end(), f) != p.framings.end() || f == Framing::http1)
-        add(Arm::nginx, Scenario::hello, f, "", why);
+      if (framing_on(f) || f == Framing::http1) add(Arm::nginx, Scenario::hello, f, "", why);
   }
-  // grpc++ on its generated service: rpc over gRPC with protobuf, its only body.
-  if (arm_on(Arm::grpc_cpp) && scenario_on(Scenario::rpc) &&
-      std::find(p.framings.begin(), p.framings.end(), Framing::grpc) != p.framings.end()) {
+
+  void grpc_cpp_cells() {
     std::string why = p.grpc_cpp.unavailable;
     if (why.empty() && p.grpc_cpp.binary.empty()) why = "zapbench-grpc not found";
     if (why.empty()) why = codec_unavailable("protobuf");
     add(Arm::grpc_cpp, Scenario::rpc, Framing::grpc, "protobuf", why);
   }
-  if (arm_on(Arm::floor))
+
+  void floor_cells(ExchangeBytes (*floor_bytes_of)(Scenario, unsigned)) {
     for (Scenario s : p.scenarios) {
       // logs: one floor per N, carrying ZAP's byte counts at that N.
       const std::vector<unsigned> ns = s == Scenario::logs ? p.logs : std::vector<unsigned>{0};
@@ -301,6 +298,55 @@ std::vector<CellPlan> plan_cells(const RunPlan& p, ExchangeBytes (*floor_bytes_o
             bytes.request == 0 ? "could not measure the exchange's byte counts" : "", bytes, n);
       }
     }
+  }
+
+ private:
+  void add(Arm arm, Scenario scenario, Framing framing, const std::string& body,
+           const std::string& unavailable, ExchangeBytes floor = {}, unsigned logs = 0) {
+    for (unsigned c : p.connections)
+      for (unsigned d : p.pipelines) {
+        // quick's chosen cells: depth 16 on one connection only (what pipelining and multiplexing win
+        // on a connection); 16 connections at depth 1 (what concurrency does).
+        if (p.chosen_cells && c > 1 && d > 1) continue;
+        CellPlan cp;
+        cp.cell.arm = arm;
+        cp.cell.scenario = scenario;
+        cp.cell.logs = logs;
+        cp.cell.framing = framing;
+        cp.cell.body = body;
+        cp.cell.connections = c;
+        cp.cell.pipeline = d;
+        cp.cell.unavailable = unavailable;
+        if (cp.cell.unavailable.empty() && scenario == Scenario::logs)
+          cp.cell.unavailable = logs_over_budget(logs, c, d);
+        cp.floor = floor;
+        out.push_back(std::move(cp));
+      }
+  }
+  // quick's chosen cells (quick_cell), or every combination.
+  bool chosen(Arm a, Scenario s, Framing f, const std::string& b) const {
+    return !p.chosen_cells || quick_cell(a, s, f, b, json_body, peer_body);
+  }
+
+  const RunPlan& p;
+  std::vector<CellPlan>& out;
+  std::string json_body, peer_body;
+};
+
+}  // namespace
+
+std::vector<CellPlan> plan_cells(const RunPlan& p, ExchangeBytes (*floor_bytes_of)(Scenario, unsigned)) {
+  std::vector<CellPlan> out;
+  CellPlanner planner(p, out);
+  if (planner.arm_on(Arm::zapbench)) planner.zapbench_cells();
+  for (Arm go : {Arm::go_zip, Arm::go_fasthttp, Arm::go_nethttp})
+    if (planner.arm_on(go)) planner.go_cells(go);
+  if (planner.arm_on(Arm::nginx) && planner.scenario_on(Scenario::hello)) planner.nginx_cells();
+  // grpc++ on its generated service: rpc over gRPC with protobuf, its only body.
+  if (planner.arm_on(Arm::grpc_cpp) && planner.scenario_on(Scenario::rpc) &&
+      planner.framing_on(Framing::grpc))
+    planner.grpc_cpp_cells();
+  if (planner.arm_on(Arm::floor)) planner.floor_cells(floor_bytes_of);
   for (CellPlan& cp : out)
     if (is_go_arm(cp.cell.arm) && cp.cell.scenario == Scenario::rpc && cp.cell.body != "zap")
       cp.cell.server_codec = "go/" + p.go_json;
