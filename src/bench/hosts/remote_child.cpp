@@ -128,60 +128,16 @@ std::string prepare(const ChildAgentOptions& o, const std::vector<RemoteFile>& f
   return "";
 }
 
-}  // namespace
-
-int run_child_agent(const ChildAgentOptions& o) {
-  if (o.argv.empty()) return agent_fail("no program to run (-- PROGRAM ARG...)");
-  if (o.ready && o.wait_accepting) return agent_fail("--ready and --wait-accepting exclude each other");
-  // A signal ends the agent as end of file does (the program killed, the
-  // directory removed); a handler, not SIG_IGN, so the program (after exec)
-  // gets the default dispositions back.
-  struct sigaction sa {};
-  sa.sa_handler = on_agent_signal;
-  sigemptyset(&sa.sa_mask);
-  for (int s : {SIGTERM, SIGINT, SIGHUP}) sigaction(s, &sa, nullptr);
-
-  // The private directory (--tmpdir), removed however the agent ends.
-  std::optional<proc::TempDir> tmp;
-  if (o.tmpdir) {
-    try {
-      tmp.emplace("zapbench-child-");
-    } catch (const std::exception& e) {
-      return agent_fail(e.what());
-    }
-  }
-
-  // ---- before `start`: the files (remote_protocol.hpp bounds them and their names).
-  ControlStream control;
-  bool input_ended = false;
-  std::vector<RemoteFile> files;
-  if (const int code = receive_files(o, control, input_ended, files); code >= 0) return code;
-
-  // ---- start: {tmpdir} and {port}, the files, the program.
-  std::vector<std::string> argv = o.argv;
-  int port = -1;
-  if (const std::string error = prepare(o, files, tmp ? &*tmp : nullptr, argv, port); !error.empty())
-    return agent_fail(error);
-  ChildSpec spec;
-  spec.argv = argv;
-  spec.cpus = o.cpus;
-  spec.ready_channel = o.ready;
-  spec.env = o.env;
-  spec.log_to_stderr = true;
-  std::optional<Child> child;
-  try {
-    child.emplace(spec);
-  } catch (const std::exception& e) {
-    return agent_fail(e.what());
-  }
+// ---- running: stdin, the ready channel, the program's exit. The agent's
+// exit code: 0 with the program's exit report, 2 on a protocol error, 3 when
+// the coordinator is gone or a signal came (the program killed at once).
+int supervise(const ChildAgentOptions& o, ControlStream& control, bool input_ended,
+              std::optional<Child>& child, int port) {
   const pid_t pid = child->pid();
-  std::fprintf(stderr, "zapbench child: started %s (pid %d)\n", command_text(argv, o.cpus, o.env).c_str(),
-               int(pid));
   // Wakes the poll below when the program exits (Linux 5.3+); without it the
   // poll's timeout paces the checks.
   const int pidfd = int(syscall(SYS_pidfd_open, pid, 0));
 
-  // ---- running: stdin, the ready channel, the program's exit.
   bool coordinator_gone = false, hung = false, accept_pending = o.wait_accepting;
   std::optional<Clock::time_point> kill_at;  // after `stop`: SIGKILL past the grace
   const auto accept_deadline = proc::deadline_after(kAcceptBoundS);
@@ -276,6 +232,58 @@ int run_child_agent(const ChildAgentOptions& o) {
   reported.hung = hung || st.hung;
   report(exit_report_line(reported));
   return 0;
+}
+
+}  // namespace
+
+int run_child_agent(const ChildAgentOptions& o) {
+  if (o.argv.empty()) return agent_fail("no program to run (-- PROGRAM ARG...)");
+  if (o.ready && o.wait_accepting) return agent_fail("--ready and --wait-accepting exclude each other");
+  // A signal ends the agent as end of file does (the program killed, the
+  // directory removed); a handler, not SIG_IGN, so the program (after exec)
+  // gets the default dispositions back.
+  struct sigaction sa {};
+  sa.sa_handler = on_agent_signal;
+  sigemptyset(&sa.sa_mask);
+  for (int s : {SIGTERM, SIGINT, SIGHUP}) sigaction(s, &sa, nullptr);
+
+  // The private directory (--tmpdir), removed however the agent ends.
+  std::optional<proc::TempDir> tmp;
+  if (o.tmpdir) {
+    try {
+      tmp.emplace("zapbench-child-");
+    } catch (const std::exception& e) {
+      return agent_fail(e.what());
+    }
+  }
+
+  // ---- before `start`: the files (remote_protocol.hpp bounds them and their names).
+  ControlStream control;
+  bool input_ended = false;
+  std::vector<RemoteFile> files;
+  if (const int code = receive_files(o, control, input_ended, files); code >= 0) return code;
+
+  // ---- start: {tmpdir} and {port}, the files, the program.
+  std::vector<std::string> argv = o.argv;
+  int port = -1;
+  if (const std::string error = prepare(o, files, tmp ? &*tmp : nullptr, argv, port); !error.empty())
+    return agent_fail(error);
+  ChildSpec spec;
+  spec.argv = argv;
+  spec.cpus = o.cpus;
+  spec.ready_channel = o.ready;
+  spec.env = o.env;
+  spec.log_to_stderr = true;
+  std::optional<Child> child;
+  try {
+    child.emplace(spec);
+  } catch (const std::exception& e) {
+    return agent_fail(e.what());
+  }
+  const pid_t pid = child->pid();
+  std::fprintf(stderr, "zapbench child: started %s (pid %d)\n", command_text(argv, o.cpus, o.env).c_str(),
+               int(pid));
+  return supervise(o, control, input_ended, child, port);
 }
 
 // ---------------------------------------------------------------- RemoteChild
