@@ -88,8 +88,8 @@ class RemoteChildTest : public ::testing::Test {
   }
 
   // A spec whose log is in the scratch directory.
-  bench::RemoteSpec spec(std::vector<std::string> argv, bool ready = false) {
-    bench::RemoteSpec s;
+  bench::ServerLaunch spec(std::vector<std::string> argv, bool ready = false) {
+    bench::ServerLaunch s;
     s.spec.argv = std::move(argv);
     s.spec.ready_channel = ready;
     s.spec.log_path = (scratch_ / "remote.log").string();
@@ -147,7 +147,7 @@ TEST_F(RemoteChildTest, ServesThenStopsWithItsCpuTime) {
 
 TEST_F(RemoteChildTest, TmpdirFilesPortAndWaitAccepting) {
   const fs::path seen = scratch_ / "seen";
-  bench::RemoteSpec s = spec({"/bin/sh", "{tmpdir}/run.sh", seen.string()});
+  bench::ServerLaunch s = spec({"/bin/sh", "{tmpdir}/run.sh", seen.string()});
   s.tmpdir = true;
   s.wait_accepting = true;
   // A program with no ready channel: it learns its port and directory from the file.
@@ -176,7 +176,7 @@ TEST_F(RemoteChildTest, TmpdirFilesPortAndWaitAccepting) {
 }
 
 TEST_F(RemoteChildTest, WaitAcceptingWithoutAPortIsRefused) {
-  bench::RemoteSpec s = spec({"/bin/sleep", "1000"});
+  bench::ServerLaunch s = spec({"/bin/sleep", "1000"});
   s.wait_accepting = true;
   bench::RemoteChild rc(ssh_, "host1", s);
   EXPECT_TRUE(rc.wait_ready(zaptest::kHangS).empty());
@@ -186,7 +186,7 @@ TEST_F(RemoteChildTest, WaitAcceptingWithoutAPortIsRefused) {
 }
 
 TEST_F(RemoteChildTest, AFileNameWithASlashIsRefusedBeforeAnythingStarts) {
-  bench::RemoteSpec s = spec({"/bin/true"});
+  bench::ServerLaunch s = spec({"/bin/true"});
   s.tmpdir = true;
   s.files.push_back({"../x", "text"});
   EXPECT_THROW(bench::RemoteChild(ssh_, "host1", s), std::runtime_error);
@@ -245,7 +245,7 @@ TEST_F(RemoteChildTest, AProgramKilledFromOutsideIsReported) {
 TEST_F(RemoteChildTest, AProgramThatExitsReportsItsCode) {
   // Pinned and with its variables, as a local Child; its output in the local log.
   const int cpu = bench::allowed_cpus().back();
-  bench::RemoteSpec s = spec(
+  bench::ServerLaunch s = spec(
       {"/bin/sh", "-c", "echo \"env=$ZB_REMOTE_TEST\"; grep Cpus_allowed_list /proc/self/status; exit 7"});
   s.spec.env = {"ZB_REMOTE_TEST=a b"};
   s.spec.cpus = {cpu};

@@ -28,6 +28,7 @@
 #include <string_view>
 #include <utility>
 
+#include "bench/arms/launch.hpp"
 #include "bench/arms/nginx.hpp"
 #include "net/affinity.hpp"
 
@@ -42,12 +43,6 @@ constexpr double kAcceptBoundS = 30;  // --wait-accepting: the hang bound of its
 // once its stdin closed): past it the client is killed. A dead link ends it
 // in ~6 s (ServerAlive); a live one at once.
 constexpr double kSessionEndS = 10;
-
-std::string replace_all(std::string s, std::string_view from, const std::string& to) {
-  for (std::size_t at = 0; (at = s.find(from, at)) != std::string::npos; at += to.size())
-    s.replace(at, from.size(), to);
-  return s;
-}
 
 // ---------------------------------------------------------------- the agent
 
@@ -97,35 +92,18 @@ int receive_files(const ChildAgentOptions& o, ControlStream& control, bool& inpu
   return -1;
 }
 
-// The program made concrete: a free port for {port} when the argv or a file
-// names it, {tmpdir} and {port} replaced in `argv` and in the files, which
-// are written into `tmp`. The error, or "".
+// The program made concrete (arms/launch.hpp): a free port on every address
+// for {port} when the argv or a file names it, {tmpdir} and {port} replaced,
+// the files written into `tmp`. The error, or "".
 std::string prepare(const ChildAgentOptions& o, const std::vector<RemoteFile>& files,
                     const proc::TempDir* tmp, std::vector<std::string>& argv, int& port) {
-  const bool mentions_port = std::any_of(argv.begin(), argv.end(),
-                                         [](const std::string& a) { return a.find("{port}") != a.npos; }) ||
-                             std::any_of(files.begin(), files.end(), [](const RemoteFile& f) {
-                               return f.text.find("{port}") != f.text.npos;
-                             });
-  if (mentions_port) {
+  if (mentions_port(argv, files)) {
     port = free_port(/*any_address=*/true);
     if (port <= 0) return "cannot find a free port: " + std::string(std::strerror(errno));
   } else if (o.wait_accepting) {
     return "--wait-accepting needs {port} in an argument or a file";
   }
-  const auto substitute = [&](std::string s) {
-    if (tmp) s = replace_all(std::move(s), "{tmpdir}", tmp->path().string());
-    if (port > 0) s = replace_all(std::move(s), "{port}", std::to_string(port));
-    return s;
-  };
-  for (std::string& a : argv) a = substitute(std::move(a));
-  for (const RemoteFile& f : files) {
-    const std::filesystem::path file = tmp->path() / f.name;
-    std::ofstream out(file, std::ios::binary | std::ios::trunc);
-    out << substitute(f.text);
-    if (!out.good()) return "cannot write " + file.string();
-  }
-  return "";
+  return materialize(argv, files, tmp ? &tmp->path() : nullptr, port);
 }
 
 // ---- running: stdin, the ready channel, the program's exit. The agent's
@@ -353,7 +331,7 @@ struct RemoteChild::Impl {
   }
 };
 
-RemoteChild::RemoteChild(const SshConfig& ssh, const std::string& host, const RemoteSpec& spec)
+RemoteChild::RemoteChild(const SshConfig& ssh, const std::string& host, const ServerLaunch& spec)
     : host_(host) {
   if (spec.spec.argv.empty()) throw std::runtime_error("remote child: empty argv");
   std::vector<std::string> agent = {remote_zapbench(ssh), "child"};

@@ -14,28 +14,24 @@
 #include <string>
 #include <vector>
 
+#include "bench/arms/launch.hpp"
 #include "bench/children/supervisor.hpp"
 #include "bench/hosts/remote_protocol.hpp"
 #include "bench/hosts/ssh.hpp"
 
 namespace bench {
 
-// What to run on the host: `spec` as for a local Child (argv, cpus, env,
-// ready_channel), except that spec.log_path is a LOCAL file receiving the
-// remote program's stdout and stderr (through ssh's stderr), and argv[0] is a
-// path on the remote host. `{tmpdir}` / `{port}` are replaced there (§3).
-struct RemoteSpec {
-  ChildSpec spec;
-  bool tmpdir = false;          // --tmpdir
-  bool wait_accepting = false;  // --wait-accepting (with {port}): "ready http 0.0.0.0:PORT"
-  std::vector<RemoteFile> files;
-};
+// What to run on the host is a ServerLaunch (arms/launch.hpp): `spec` as for
+// a local Child (argv, cpus, env, ready_channel), except that spec.log_path is
+// a LOCAL file receiving the remote program's stdout and stderr (through
+// ssh's stderr), and argv[0] is a path on the remote host. `{tmpdir}` /
+// `{port}` are replaced there (§3).
 
 class RemoteChild {
  public:
   // Starts `ssh HOST zapbench child ...`, sends the files and `start`.
   // Throws std::runtime_error when the local ssh client cannot be started.
-  RemoteChild(const SshConfig& ssh, const std::string& host, const RemoteSpec& spec);
+  RemoteChild(const SshConfig& ssh, const std::string& host, const ServerLaunch& spec);
   RemoteChild(RemoteChild&&) noexcept;
   RemoteChild& operator=(RemoteChild&&) noexcept;
   ~RemoteChild();  // closes the session: the agent SIGKILLs what is left

@@ -6,14 +6,15 @@
 #include <filesystem>
 #include <fstream>
 
-#include "bench/run/host.hpp"
-#include "bench/run/instructions.hpp"
+#include "bench/arms/launch.hpp"
+#include "bench/arms/nginx.hpp"
 #include "bench/children/load_command.hpp"
 #include "bench/children/load_result.hpp"
-#include "bench/hosts/loaders.hpp"
-#include "bench/arms/nginx.hpp"
-#include "bench/hosts/remote_child.hpp"
 #include "bench/children/supervisor.hpp"
+#include "bench/hosts/loaders.hpp"
+#include "bench/hosts/remote_child.hpp"
+#include "bench/run/host.hpp"
+#include "bench/run/instructions.hpp"
 #include "report/gbench.hpp"
 
 namespace bench {
@@ -52,42 +53,39 @@ report::E2ESample sample_of(const load::Result& r) {
   return s;
 }
 
-// The server of a cell, started and ready: its port, or 0 with `failure` set.
+// The server of a cell, started here from its launch (arms/launch.hpp) and
+// ready: its port, or 0 with `failure` set. `command`: how a reader reruns
+// it, paths relative to the run folder. A launch with files gets the run
+// folder's directory named after the arm (nginx/) for {tmpdir}.
 std::uint16_t start_server(const SampleContext& ctx, const CellPlan& cp, const fs::path& log,
-                           std::optional<Child>& server, std::string& failure) {
+                           std::optional<Child>& server, std::string& command, std::string& failure) {
   const std::string log_name = ctx.folder.portable(log.string());
-  if (cp.cell.arm == Arm::nginx) {
-    const fs::path dir = ctx.folder.file("nginx");
+  ServerLaunch l = server_launch(ctx.plan, ctx.zapbench_exe, cp);
+  fs::path dir;
+  if (l.tmpdir) {
+    dir = ctx.folder.file(std::string(matrix::to_string(cp.cell.arm)));
     fs::create_directories(dir);
-    const std::uint16_t port = free_port();
-    std::ofstream(dir / "nginx.conf", std::ios::trunc)
-        << nginx_conf(dir.string(), "127.0.0.1:" + std::to_string(port), ctx.plan.cfg.server_cpus.size(),
-                      cp.cell.framing == Framing::http2);
-    server.emplace(
-        ChildSpec{nginx_argv(ctx.plan.nginx, dir), ctx.plan.cfg.server_cpus, log.string(), false, {}});
-    if (wait_accepting(port, kStartTimeoutS)) return port;
-    failure = "nginx did not start listening (see " + log_name + ")";
+  }
+  const int port = mentions_port(l.spec.argv, l.files) ? free_port() : -1;
+  if (const std::string error = materialize(l.spec.argv, l.files, l.tmpdir ? &dir : nullptr, port);
+      !error.empty()) {
+    failure = "the server's launch: " + error;
     return 0;
   }
-  ChildSpec spec = server_spec(ctx.plan, ctx.zapbench_exe, cp);
-  spec.log_path = log.string();
-  server.emplace(spec);
+  l.spec.log_path = log.string();
+  command = command_text(ctx.folder.portable(l.spec.argv), l.spec.cpus, l.spec.env);
+  server.emplace(l.spec);
+  if (l.wait_accepting) {
+    if (port > 0 && wait_accepting(std::uint16_t(port), kStartTimeoutS)) return std::uint16_t(port);
+    failure = "the server did not start listening (see " + log_name + ")";
+    return 0;
+  }
   const std::vector<proc::ReadyListener> ready = server->wait_ready(kStartTimeoutS);
   if (ready.empty() || ready.front().port == 0) {
     failure = "the server did not start (see " + log_name + ")";
     return 0;
   }
   return ready.front().port;
-}
-
-// The server's command as a reader would rerun it: its environment
-// additions (GOMAXPROCS for the Go arms), its pinning, its argv.
-std::string server_command(const SampleContext& ctx, const CellPlan& cp) {
-  if (cp.cell.arm == Arm::nginx)
-    return command_text(ctx.folder.portable(nginx_argv(ctx.plan.nginx, ctx.folder.file("nginx"))),
-                        ctx.plan.cfg.server_cpus);
-  const ChildSpec spec = server_spec(ctx.plan, ctx.zapbench_exe, cp);
-  return command_text(ctx.folder.portable(spec.argv), spec.cpus, spec.env);
 }
 
 // A loader host's row of a multi-host sample.
@@ -109,25 +107,6 @@ report::LoaderHostRow host_row(const LoaderHostResult& h) {
   return row;
 }
 
-// The server of a cell on the server host, under `zapbench child` over ssh:
-// the same command as locally (its zapbench the remote one), or nginx with
-// its config written into the agent's private directory.
-RemoteSpec remote_server_spec(const SampleContext& ctx, const CellPlan& cp) {
-  const RunPlan& p = ctx.plan;
-  RemoteSpec r;
-  if (cp.cell.arm == Arm::nginx) {
-    r.spec = ChildSpec{nginx_argv(p.nginx, "{tmpdir}"), p.cfg.server_cpus, "", false, {}};
-    r.tmpdir = true;
-    r.wait_accepting = true;
-    r.files.push_back(
-        {"nginx.conf", nginx_conf("{tmpdir}", p.listen_host + ":{port}", p.cfg.server_cpus.size(),
-                                  cp.cell.framing == Framing::http2)});
-    return r;
-  }
-  r.spec = server_spec(p, remote_zapbench(p.hosts.ssh), cp);
-  return r;
-}
-
 // One sample with the server on its host and the load over the loader hosts.
 report::E2ESample measure_hosts(const SampleContext& ctx, CellPlan& cp, unsigned round,
                                 std::string& failure) {
@@ -136,7 +115,8 @@ report::E2ESample measure_hosts(const SampleContext& ctx, CellPlan& cp, unsigned
   report::E2ESample s;
   // The namespace mode's hosts are this machine: its load average is theirs.
   const double load_avg = p.hosts.netns > 0 ? load_average_1m() : NAN;
-  RemoteSpec rs = remote_server_spec(ctx, cp);
+  // The same launch as here, with the remote zapbench (nginx's config written there).
+  ServerLaunch rs = server_launch(p, remote_zapbench(p.hosts.ssh), cp);
   const fs::path server_log = ctx.folder.sample_file(id, round + 1, ".server.log");
   rs.spec.log_path = server_log.string();
   cp.cell.server_command =
@@ -196,9 +176,8 @@ report::E2ESample measure(const SampleContext& ctx, CellPlan& cp, unsigned round
   // Read before anything of this sample runs: the load gate (report/model.hpp).
   const double load_avg = load_average_1m();
   std::optional<Child> server;
-  const std::uint16_t port =
-      start_server(ctx, cp, ctx.folder.sample_file(id, round + 1, ".server.log"), server, failure);
-  cp.cell.server_command = server_command(ctx, cp);
+  const std::uint16_t port = start_server(ctx, cp, ctx.folder.sample_file(id, round + 1, ".server.log"),
+                                          server, cp.cell.server_command, failure);
   if (failure.empty()) {
     const fs::path json_out = ctx.folder.sample_file(id, round + 1, ".load.json");
     const fs::path load_log = ctx.folder.sample_file(id, round + 1, ".load.log");

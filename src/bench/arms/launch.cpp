@@ -1,0 +1,59 @@
+// bench/arms/launch.cpp — a cell's server as one launch description (launch.hpp).
+#include "bench/arms/launch.hpp"
+
+#include <algorithm>
+#include <fstream>
+
+#include "bench/arms/nginx.hpp"
+
+namespace bench {
+namespace {
+
+std::string replace_all(std::string s, std::string_view from, const std::string& to) {
+  for (std::size_t at = 0; (at = s.find(from, at)) != std::string::npos; at += to.size())
+    s.replace(at, from.size(), to);
+  return s;
+}
+
+}  // namespace
+
+ServerLaunch server_launch(const RunPlan& p, const std::string& zapbench_exe, const CellPlan& cp) {
+  ServerLaunch l;
+  if (cp.cell.arm != Arm::nginx) {
+    l.spec = server_spec(p, zapbench_exe, cp);
+    return l;
+  }
+  l.spec = ChildSpec{nginx_argv(p.nginx, "{tmpdir}"), p.cfg.server_cpus, "", false, {}};
+  l.tmpdir = true;
+  l.wait_accepting = true;
+  l.files.push_back({"nginx.conf", nginx_conf("{tmpdir}", p.listen_host + ":{port}", p.cfg.server_cpus.size(),
+                                              cp.cell.framing == Framing::http2)});
+  return l;
+}
+
+bool mentions_port(const std::vector<std::string>& argv, const std::vector<RemoteFile>& files) {
+  return std::any_of(argv.begin(), argv.end(),
+                     [](const std::string& a) { return a.find("{port}") != a.npos; }) ||
+         std::any_of(files.begin(), files.end(),
+                     [](const RemoteFile& f) { return f.text.find("{port}") != f.text.npos; });
+}
+
+std::string materialize(std::vector<std::string>& argv, const std::vector<RemoteFile>& files,
+                        const std::filesystem::path* tmpdir, int port) {
+  const auto substitute = [&](std::string s) {
+    if (tmpdir) s = replace_all(std::move(s), "{tmpdir}", tmpdir->string());
+    if (port > 0) s = replace_all(std::move(s), "{port}", std::to_string(port));
+    return s;
+  };
+  for (std::string& a : argv) a = substitute(std::move(a));
+  for (const RemoteFile& f : files) {
+    if (tmpdir == nullptr) return "file " + f.name + ": no directory to write it into";
+    const std::filesystem::path file = *tmpdir / f.name;
+    std::ofstream out(file, std::ios::binary | std::ios::trunc);
+    out << substitute(f.text);
+    if (!out.good()) return "cannot write " + file.string();
+  }
+  return "";
+}
+
+}  // namespace bench
