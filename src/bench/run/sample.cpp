@@ -53,40 +53,70 @@ report::E2ESample sample_of(const load::Result& r) {
   return s;
 }
 
-// The server of a cell, started here from its launch (arms/launch.hpp) and
-// ready: its port, or 0 with `failure` set. `command`: how a reader reruns
-// it, paths relative to the run folder. A launch with files gets the run
-// folder's directory named after the arm (nginx/) for {tmpdir}.
-std::uint16_t start_server(const SampleContext& ctx, const CellPlan& cp, const fs::path& log,
-                           std::optional<Child>& server, std::string& command, std::string& failure) {
-  const std::string log_name = ctx.folder.portable(log.string());
-  ServerLaunch l = server_launch(ctx.plan, ctx.zapbench_exe, cp);
-  fs::path dir;
-  if (l.tmpdir) {
-    dir = ctx.folder.file(std::string(matrix::to_string(cp.cell.arm)));
-    fs::create_directories(dir);
+// A sample's server, started from its launch (arms/launch.hpp) here or on
+// the server host under `zapbench child`, and ready; stop() ends it. A launch
+// with files gets, here, the run folder's directory named after the arm
+// (nginx/) for {tmpdir}.
+class SampleServer {
+ public:
+  // port() is its port once ready, 0 with `failure` set otherwise; `command`:
+  // how a reader reruns it (paths relative to the run folder; "on HOST: ...").
+  SampleServer(const SampleContext& ctx, const CellPlan& cp, const fs::path& log, std::string& command,
+               std::string& failure) {
+    const RunPlan& p = ctx.plan;
+    const std::string log_name = ctx.folder.portable(log.string());
+    if (p.hosts.several()) {
+      // The same launch as here, with the remote zapbench (nginx's config written there).
+      ServerLaunch l = server_launch(p, remote_zapbench(p.hosts.ssh), cp);
+      l.spec.log_path = log.string();
+      command = "on " + p.hosts.server_host + ": " + command_text(l.spec.argv, l.spec.cpus, l.spec.env);
+      remote_.emplace(p.hosts.ssh, p.hosts.server_host, l);
+      const std::vector<proc::ReadyListener> ready = remote_->wait_ready(kStartTimeoutS);
+      if (!ready.empty()) port_ = ready.front().port;
+      if (port_ == 0)
+        failure = "the server did not start on " + p.hosts.server_host + " (see " + log_name + ")";
+      return;
+    }
+    ServerLaunch l = server_launch(p, ctx.zapbench_exe, cp);
+    fs::path dir;
+    if (l.tmpdir) {
+      dir = ctx.folder.file(std::string(matrix::to_string(cp.cell.arm)));
+      fs::create_directories(dir);
+    }
+    const int port = mentions_port(l.spec.argv, l.files) ? free_port() : -1;
+    if (const std::string error = materialize(l.spec.argv, l.files, l.tmpdir ? &dir : nullptr, port);
+        !error.empty()) {
+      failure = "the server's launch: " + error;
+      return;
+    }
+    l.spec.log_path = log.string();
+    command = command_text(ctx.folder.portable(l.spec.argv), l.spec.cpus, l.spec.env);
+    local_.emplace(l.spec);
+    if (l.wait_accepting) {
+      if (port > 0 && wait_accepting(std::uint16_t(port), kStartTimeoutS)) port_ = std::uint16_t(port);
+      if (port_ == 0) failure = "the server did not start listening (see " + log_name + ")";
+      return;
+    }
+    const std::vector<proc::ReadyListener> ready = local_->wait_ready(kStartTimeoutS);
+    if (!ready.empty()) port_ = ready.front().port;
+    if (port_ == 0) failure = "the server did not start (see " + log_name + ")";
   }
-  const int port = mentions_port(l.spec.argv, l.files) ? free_port() : -1;
-  if (const std::string error = materialize(l.spec.argv, l.files, l.tmpdir ? &dir : nullptr, port);
-      !error.empty()) {
-    failure = "the server's launch: " + error;
-    return 0;
+
+  [[nodiscard]] std::uint16_t port() const { return port_; }
+
+  // SIGTERM, then reaped with its CPU time: zapbench servers stop gracefully;
+  // nginx's master stops its workers and reaps them, so the CPU time covers
+  // the workers too. Over ssh, `lost` says when the session died first.
+  ExitStatus stop() {
+    if (remote_) return remote_->stop(kHangS);
+    return local_ ? local_->stop(kHangS) : ExitStatus{};
   }
-  l.spec.log_path = log.string();
-  command = command_text(ctx.folder.portable(l.spec.argv), l.spec.cpus, l.spec.env);
-  server.emplace(l.spec);
-  if (l.wait_accepting) {
-    if (port > 0 && wait_accepting(std::uint16_t(port), kStartTimeoutS)) return std::uint16_t(port);
-    failure = "the server did not start listening (see " + log_name + ")";
-    return 0;
-  }
-  const std::vector<proc::ReadyListener> ready = server->wait_ready(kStartTimeoutS);
-  if (ready.empty() || ready.front().port == 0) {
-    failure = "the server did not start (see " + log_name + ")";
-    return 0;
-  }
-  return ready.front().port;
-}
+
+ private:
+  std::optional<Child> local_;
+  std::optional<RemoteChild> remote_;
+  std::uint16_t port_ = 0;
+};
 
 // A loader host's row of a multi-host sample.
 report::LoaderHostRow host_row(const LoaderHostResult& h) {
@@ -107,102 +137,93 @@ report::LoaderHostRow host_row(const LoaderHostResult& h) {
   return row;
 }
 
-// One sample with the server on its host and the load over the loader hosts.
-report::E2ESample measure_hosts(const SampleContext& ctx, CellPlan& cp, unsigned round,
+// The load of a sample from the loader CPUs here: `zapbench load` as a
+// child, its result file read back. The figures, or `failure` set.
+report::E2ESample load_here(const SampleContext& ctx, CellPlan& cp, unsigned round, std::uint16_t port,
+                            std::string& failure) {
+  const RunPlan& p = ctx.plan;
+  const std::string id = cp.cell.id();
+  const fs::path json_out = ctx.folder.sample_file(id, round + 1, ".load.json");
+  const fs::path load_log = ctx.folder.sample_file(id, round + 1, ".load.log");
+  const load::Options o = load_options(p, cp, port);
+  const std::vector<std::string> argv = load_argv(ctx.zapbench_exe, o, json_out.string());
+  cp.cell.loader_command = command_text(ctx.folder.portable(argv), p.cfg.loader_cpus);
+  Child loader(ChildSpec{argv, p.cfg.loader_cpus, load_log.string(), false, {}});
+  // Warm-up, window, the drain (at most the loader's response timeout),
+  // connection set-up: anything far beyond is a hang.
+  const ExitStatus st = loader.wait(p.cfg.warmup_s + p.cfg.duration_s + o.timeout_ms / 1000.0 + kHangS);
+  if (!st.ok()) {
+    failure = "the loader failed (" + st.describe() + "; see " + ctx.folder.portable(load_log.string()) + ")";
+    return {};
+  }
+  try {
+    return sample_of(parse_load_result(proc::read_file(json_out)).result);
+  } catch (const std::exception& e) {
+    failure = std::string("the loader's result is unreadable: ") + e.what();
+  }
+  return {};
+}
+
+// The load of a sample spread over the loader hosts (hosts/loaders.hpp): the
+// merged figures, or `failure` set; every host's row and the start skew
+// either way (what the others measured is kept).
+report::E2ESample load_on_hosts(const SampleContext& ctx, CellPlan& cp, unsigned round, std::uint16_t port,
                                 std::string& failure) {
   const RunPlan& p = ctx.plan;
   const std::string id = cp.cell.id();
+  LoaderRun lr;
+  lr.ssh = p.hosts.ssh;
+  lr.hosts = p.hosts.loader_hosts;
+  lr.options = load_options(p, cp, port);
+  lr.log_prefix = ctx.folder.sample_file(id, round + 1, ".load-host").string();
+  lr.stop = ctx.stop;
+  const std::vector<std::string> argv = load_argv(remote_zapbench(p.hosts.ssh), lr.options, "");
+  cp.cell.loader_command =
+      "spread over " + std::to_string(lr.hosts.size()) +
+      " loader hosts (connections and rate shared out): " + command_text(argv, p.cfg.loader_cpus);
+  const MultiLoad ml = run_loaders(lr);
+  // Every host's result file and the merged one, kept beside the logs: what
+  // a reader (or `zapbench load --merge`) checks the merge with.
+  for (std::size_t i = 0; i < ml.hosts.size(); ++i)
+    if (ml.hosts[i].report)
+      std::ofstream(lr.log_prefix + std::to_string(i + 1) + ".json", std::ios::trunc)
+          << load_result_json(ml.hosts[i].report->options, ml.hosts[i].report->result);
+  if (ml.merged)
+    std::ofstream(ctx.folder.sample_file(id, round + 1, ".load.json"), std::ios::trunc)
+        << load_result_json(ml.merged->options, ml.merged->result);
   report::E2ESample s;
-  // The namespace mode's hosts are this machine: its load average is theirs.
-  const double load_avg = p.hosts.netns > 0 ? load_average_1m() : NAN;
-  // The same launch as here, with the remote zapbench (nginx's config written there).
-  ServerLaunch rs = server_launch(p, remote_zapbench(p.hosts.ssh), cp);
-  const fs::path server_log = ctx.folder.sample_file(id, round + 1, ".server.log");
-  rs.spec.log_path = server_log.string();
-  cp.cell.server_command =
-      "on " + p.hosts.server_host + ": " + command_text(rs.spec.argv, rs.spec.cpus, rs.spec.env);
-  std::optional<RemoteChild> server;
-  server.emplace(p.hosts.ssh, p.hosts.server_host, rs);
-  const std::vector<proc::ReadyListener> ready = server->wait_ready(kStartTimeoutS);
-  MultiLoad ml;
-  if (ready.empty() || ready.front().port == 0) {
-    failure = "the server did not start on " + p.hosts.server_host + " (see " +
-              ctx.folder.portable(server_log.string()) + ")";
-  } else {
-    LoaderRun lr;
-    lr.ssh = p.hosts.ssh;
-    lr.hosts = p.hosts.loader_hosts;
-    lr.options = load_options(p, cp, ready.front().port);
-    lr.log_prefix = ctx.folder.sample_file(id, round + 1, ".load-host").string();
-    lr.stop = ctx.stop;
-    const std::vector<std::string> argv = load_argv(remote_zapbench(p.hosts.ssh), lr.options, "");
-    cp.cell.loader_command =
-        "spread over " + std::to_string(lr.hosts.size()) +
-        " loader hosts (connections and rate shared out): " + command_text(argv, p.cfg.loader_cpus);
-    ml = run_loaders(lr);
-    // Every host's result file and the merged one, kept beside the logs: what
-    // a reader (or `zapbench load --merge`) checks the merge with.
-    for (std::size_t i = 0; i < ml.hosts.size(); ++i)
-      if (ml.hosts[i].report)
-        std::ofstream(lr.log_prefix + std::to_string(i + 1) + ".json", std::ios::trunc)
-            << load_result_json(ml.hosts[i].report->options, ml.hosts[i].report->result);
-    if (ml.merged)
-      std::ofstream(ctx.folder.sample_file(id, round + 1, ".load.json"), std::ios::trunc)
-          << load_result_json(ml.merged->options, ml.merged->result);
-    if (!ml.failure.empty()) {
-      failure = ml.failure + " (see " + ctx.folder.portable(lr.log_prefix) + "*.log)";
-    } else if (!ml.merged) {
-      failure = "the loaders gave no result";
-    } else {
-      s = sample_of(ml.merged->result);
-    }
-  }
-  const ExitStatus server_exit = server->stop(kHangS);
-  if (failure.empty() && !server_exit.lost.empty()) failure = "the server's host: " + server_exit.lost;
-  if (!failure.empty()) s = failed_sample();
-  // Every host's row, a failed sample's too: what the others measured is kept.
+  if (!ml.failure.empty())
+    failure = ml.failure + " (see " + ctx.folder.portable(lr.log_prefix) + "*.log)";
+  else if (!ml.merged)
+    failure = "the loaders gave no result";
+  else
+    s = sample_of(ml.merged->result);
   for (const LoaderHostResult& h : ml.hosts) s.loader_hosts.push_back(host_row(h));
   if (ml.start_skew_ns >= 0) s.start_skew_ns = double(ml.start_skew_ns);
-  s.server_cpu_s = server_exit.cpu_s;
-  s.load_avg_1m = load_avg;
   return s;
 }
 
+// One sample: the cell's server started and ready, the load here or over
+// the loader hosts, the server stopped with its CPU time.
 report::E2ESample measure(const SampleContext& ctx, CellPlan& cp, unsigned round, std::string& failure) {
-  if (ctx.plan.hosts.several()) return measure_hosts(ctx, cp, round, failure);
   const RunPlan& p = ctx.plan;
-  const std::string id = cp.cell.id();
-  report::E2ESample s;
   // Read before anything of this sample runs: the load gate (report/model.hpp).
-  const double load_avg = load_average_1m();
-  std::optional<Child> server;
-  const std::uint16_t port = start_server(ctx, cp, ctx.folder.sample_file(id, round + 1, ".server.log"),
-                                          server, cp.cell.server_command, failure);
-  if (failure.empty()) {
-    const fs::path json_out = ctx.folder.sample_file(id, round + 1, ".load.json");
-    const fs::path load_log = ctx.folder.sample_file(id, round + 1, ".load.log");
-    const load::Options o = load_options(p, cp, port);
-    const std::vector<std::string> argv = load_argv(ctx.zapbench_exe, o, json_out.string());
-    cp.cell.loader_command = command_text(ctx.folder.portable(argv), p.cfg.loader_cpus);
-    Child loader(ChildSpec{argv, p.cfg.loader_cpus, load_log.string(), false, {}});
-    // Warm-up, window, the drain (at most the loader's response timeout),
-    // connection set-up: anything far beyond is a hang.
-    const ExitStatus st = loader.wait(p.cfg.warmup_s + p.cfg.duration_s + o.timeout_ms / 1000.0 + kHangS);
-    if (!st.ok()) {
-      failure =
-          "the loader failed (" + st.describe() + "; see " + ctx.folder.portable(load_log.string()) + ")";
-    } else {
-      try {
-        s = sample_of(parse_load_result(proc::read_file(json_out)).result);
-      } catch (const std::exception& e) {
-        failure = std::string("the loader's result is unreadable: ") + e.what();
-      }
-    }
+  // Hosts of their own have their own load; the namespace mode's are this machine.
+  const double load_avg = !p.hosts.several() || p.hosts.netns > 0 ? load_average_1m() : NAN;
+  SampleServer server(ctx, cp, ctx.folder.sample_file(cp.cell.id(), round + 1, ".server.log"),
+                      cp.cell.server_command, failure);
+  report::E2ESample s;
+  if (failure.empty())
+    s = p.hosts.several() ? load_on_hosts(ctx, cp, round, server.port(), failure)
+                          : load_here(ctx, cp, round, server.port(), failure);
+  const ExitStatus server_exit = server.stop();
+  if (failure.empty() && !server_exit.lost.empty()) failure = "the server's host: " + server_exit.lost;
+  if (!failure.empty()) {
+    report::E2ESample failed = failed_sample();
+    failed.loader_hosts = std::move(s.loader_hosts);  // a failed sample keeps what the hosts measured
+    failed.start_skew_ns = s.start_skew_ns;
+    s = std::move(failed);
   }
-  // SIGTERM: zapbench servers stop gracefully; nginx's master stops its workers
-  // and reaps them, so the CPU time below covers the workers too.
-  const ExitStatus server_exit = server ? server->stop(kHangS) : ExitStatus{};
-  if (!failure.empty()) s = failed_sample();
   s.server_cpu_s = server_exit.cpu_s;
   s.load_avg_1m = load_avg;
   return s;
