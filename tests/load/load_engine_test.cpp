@@ -36,6 +36,7 @@
 #include "record/codecs.hpp"
 #include "server/server.hpp"
 #include "support/background_load.hpp"
+#include "support/loopback.hpp"
 #include "support/test_listener.hpp"
 
 namespace {
@@ -536,18 +537,7 @@ class DelayingServer {
                  }};
 };
 
-// A loopback port nothing listens on.
-std::uint16_t dead_port() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof a;
-  EXPECT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
-  EXPECT_EQ(getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len), 0);
-  close(fd);
-  return ntohs(a.sin_port);
-}
+using zaptest::dead_port;
 
 // ---- against the project's server -----------------------------------------------
 

@@ -23,6 +23,7 @@
 #include "net/socket.hpp"
 #include "net/zap_http.hpp"
 #include "support/await.hpp"
+#include "support/loopback.hpp"
 
 namespace {
 
@@ -135,12 +136,7 @@ TEST(net_loop, add_of_a_bad_descriptor_throws_and_try_add_says_false) {
 
 // ---- listeners --------------------------------------------------------------
 
-int connect_to(std::uint16_t port) {
-  const net::Address a = net::resolve("127.0.0.1", port);
-  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  EXPECT_EQ(connect(fd, reinterpret_cast<const sockaddr*>(&a.storage), a.length), 0);
-  return fd;
-}
+int connect_to(std::uint16_t port) { return zaptest::connect_loopback(port); }
 
 TEST(net_listener, accept_all_honours_the_connection_limit) {
   std::uint16_t port = 0;

@@ -24,6 +24,7 @@
 #include "support/allocs.hpp"
 #include "support/await.hpp"
 #include "support/background_load.hpp"
+#include "support/loopback.hpp"
 
 namespace {
 
@@ -70,16 +71,7 @@ class RunningFloor {
 // A blocking loopback client with TCP_NODELAY, so every send() leaves as its own segment.
 class Client {
  public:
-  explicit Client(std::uint16_t port) {
-    fd_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    const int one = 1;
-    setsockopt(fd_, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_port = htons(port);
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (connect(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) ADD_FAILURE() << "cannot connect";
-  }
+  explicit Client(std::uint16_t port) : fd_(zaptest::connect_loopback(port)) {}
   ~Client() { close(); }
   Client(const Client&) = delete;
   Client& operator=(const Client&) = delete;

@@ -29,6 +29,7 @@
 #include "server/server.hpp"
 #include "support/await.hpp"
 #include "support/background_load.hpp"
+#include "support/loopback.hpp"
 
 namespace {
 
@@ -84,17 +85,7 @@ struct Answer {
 class LogsClient {
  public:
   LogsClient(matrix::Framing wire, std::uint16_t port, int rcvbuf_bytes = 0)
-      : wire_(wire), http_("127.0.0.1") {
-    fd_ = socket(AF_INET, SOCK_STREAM, 0);
-    if (rcvbuf_bytes > 0) setsockopt(fd_, SOL_SOCKET, SO_RCVBUF, &rcvbuf_bytes, sizeof rcvbuf_bytes);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_port = htons(port);
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    EXPECT_EQ(connect(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a), 0) << std::strerror(errno);
-    const int one = 1;
-    setsockopt(fd_, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-  }
+      : wire_(wire), fd_(zaptest::connect_loopback(port, rcvbuf_bytes)), http_("127.0.0.1") {}
   ~LogsClient() { close(fd_); }
 
   // POST /logs asking for each n, all in one write.

@@ -3,6 +3,7 @@
 // with JSON and ZAP bodies, pipelining, Connection: close, 100 concurrent
 // clients, the wire A interop frames, and every error path as a table.
 #include "support/allocs.hpp"
+#include "support/loopback.hpp"
 #include "support/server_client.hpp"
 
 namespace {
@@ -351,14 +352,8 @@ TEST(server_limits, a_closing_connection_drops_at_most_256_kib_then_stops_readin
   server::Server srv(cfg);
   std::thread server_thread([&] { srv.run(); });
 
-  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  const int small = 4096;  // before connect(): the window the server sees stays small
-  setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_port = htons(srv.bound(matrix::Framing::http1)[0].port);
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ASSERT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0) << std::strerror(errno);
+  // A small receive buffer, set before connect(): the window the server sees stays small.
+  const int fd = zaptest::connect_loopback(srv.bound(matrix::Framing::http1)[0].port, 4096);
   std::string batch;
   for (int i = 0; i < 2000; ++i) batch += http_request("GET", "/health", "", "");
   batch += http_request("GET", "/health", "", "", "Connection: close\r\n");

@@ -36,6 +36,7 @@
 #include "record/codecs.hpp"
 #include "server/server.hpp"
 #include "support/await.hpp"
+#include "support/loopback.hpp"
 #include "support/vectors.hpp"
 #include "support/zap_rpc.hpp"
 
@@ -126,17 +127,8 @@ class Client {
  public:
   // rcvbuf_bytes > 0: SO_RCVBUF before connect(), so the window the server
   // sees stays small (a client that does not read fills it at once).
-  explicit Client(std::uint16_t port, int rcvbuf_bytes = 0) {
-    fd_ = socket(AF_INET, SOCK_STREAM, 0);
-    if (rcvbuf_bytes > 0) setsockopt(fd_, SOL_SOCKET, SO_RCVBUF, &rcvbuf_bytes, sizeof rcvbuf_bytes);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_port = htons(port);
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    EXPECT_EQ(connect(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a), 0) << std::strerror(errno);
-    const int one = 1;
-    setsockopt(fd_, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-  }
+  explicit Client(std::uint16_t port, int rcvbuf_bytes = 0)
+      : fd_(zaptest::connect_loopback(port, rcvbuf_bytes)) {}
   ~Client() {
     if (fd_ >= 0) close(fd_);
   }
