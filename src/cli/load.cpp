@@ -22,10 +22,10 @@
 #include <thread>
 
 #include "bench/children/load_result.hpp"
+#include "bench/children/supervisor.hpp"
 #include "bench/hosts/loaders.hpp"
 #include "bench/hosts/remote_protocol.hpp"
 #include "bench/hosts/ssh.hpp"
-#include "bench/children/supervisor.hpp"
 #include "cli/args.hpp"
 #include "cli/codec_flags.hpp"
 #include "cli/host_flags.hpp"
@@ -257,6 +257,68 @@ int load_on_hosts(const load::Options& o, const std::vector<std::string>& hosts,
   return 0;
 }
 
+// `zapbench load` from this machine: the engine run with a progress line on
+// a terminal, or as one coordinated loader host's part (docs/spec/hosts.md §4:
+// `warm` once every thread is past its warm-up, the windows start on `go`,
+// the result file on stdout); the report, the result file, the exit code.
+int load_here(load::Options o, bool coordinated, const std::string& json_out) {
+  o.stop = &g_stop;
+
+  load::Progress progress;
+  std::atomic<bool> done{false};
+  std::thread ticker;
+  if (coordinated) {
+    // §4: `warm` once every thread passed its warm-up; `go` on stdin then
+    // starts the windows (the reader thread never returns: end of file
+    // ends the process).
+    o.go = &g_go;
+    std::thread(read_coordinator).detach();
+    ticker = std::thread([&] {
+      while (!done.load()) {
+        const unsigned n = progress.threads.load();
+        if (n != 0 && progress.warm_threads.load() == n) {
+          protocol_write(bench::kWarmLine);
+          return;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
+    });
+  } else if (isatty(STDOUT_FILENO)) {
+    ticker = std::thread([&] {
+      const auto t0 = std::chrono::steady_clock::now();
+      while (!done.load()) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(500));
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        std::printf("\r  %5.1f s / %.1f s  responses %llu  errors %llu   ", s, o.warmup_s + o.duration_s,
+                    static_cast<unsigned long long>(progress.responses.load()),
+                    static_cast<unsigned long long>(progress.errors.load()));
+        std::fflush(stdout);
+      }
+      std::printf("\r%72s\r", "");
+    });
+  }
+  load::Result r;
+  try {
+    r = load::run(o, &progress);
+  } catch (const std::exception& e) {
+    done = true;
+    if (ticker.joinable()) ticker.join();
+    die(std::string("load: ") + e.what());
+  }
+  done = true;
+  if (ticker.joinable()) ticker.join();
+
+  const int stop_signal = r.stopped ? int(g_stop_signal) : 0;
+  if (coordinated && r.window_first_send_ns >= 0 && g_go_ns.load() >= 0)
+    r.go_to_first_send_ns = r.window_first_send_ns - g_go_ns.load();
+  print_report(coordinated ? stderr : stdout, o, r, stop_signal == SIGTERM ? "SIGTERM" : "SIGINT");
+  if (!json_out.empty()) write_result(json_out, o, r);
+  if (coordinated) {
+    protocol_write(bench::result_text(bench::load_result_json(o, r)));
+  }
+  return r.stopped ? 128 + stop_signal : 0;
+}
+
 }  // namespace
 
 int cmd_load(int argc, char** argv) {
@@ -442,61 +504,7 @@ int cmd_load(int argc, char** argv) {
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
   if (!hosts.empty()) return load_on_hosts(o, hosts, ssh, json_out);
-  o.stop = &g_stop;
-
-  load::Progress progress;
-  std::atomic<bool> done{false};
-  std::thread ticker;
-  if (coordinated) {
-    // §4: `warm` once every thread passed its warm-up; `go` on stdin then
-    // starts the windows (the reader thread never returns: end of file
-    // ends the process).
-    o.go = &g_go;
-    std::thread(read_coordinator).detach();
-    ticker = std::thread([&] {
-      while (!done.load()) {
-        const unsigned n = progress.threads.load();
-        if (n != 0 && progress.warm_threads.load() == n) {
-          protocol_write(bench::kWarmLine);
-          return;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
-      }
-    });
-  } else if (isatty(STDOUT_FILENO)) {
-    ticker = std::thread([&] {
-      const auto t0 = std::chrono::steady_clock::now();
-      while (!done.load()) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(500));
-        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        std::printf("\r  %5.1f s / %.1f s  responses %llu  errors %llu   ", s, o.warmup_s + o.duration_s,
-                    static_cast<unsigned long long>(progress.responses.load()),
-                    static_cast<unsigned long long>(progress.errors.load()));
-        std::fflush(stdout);
-      }
-      std::printf("\r%72s\r", "");
-    });
-  }
-  load::Result r;
-  try {
-    r = load::run(o, &progress);
-  } catch (const std::exception& e) {
-    done = true;
-    if (ticker.joinable()) ticker.join();
-    die(std::string("load: ") + e.what());
-  }
-  done = true;
-  if (ticker.joinable()) ticker.join();
-
-  const int stop_signal = r.stopped ? int(g_stop_signal) : 0;
-  if (coordinated && r.window_first_send_ns >= 0 && g_go_ns.load() >= 0)
-    r.go_to_first_send_ns = r.window_first_send_ns - g_go_ns.load();
-  print_report(coordinated ? stderr : stdout, o, r, stop_signal == SIGTERM ? "SIGTERM" : "SIGINT");
-  if (!json_out.empty()) write_result(json_out, o, r);
-  if (coordinated) {
-    protocol_write(bench::result_text(bench::load_result_json(o, r)));
-  }
-  return r.stopped ? 128 + stop_signal : 0;
+  return load_here(o, coordinated, json_out);
 }
 
 }  // namespace cli
