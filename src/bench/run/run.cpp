@@ -13,13 +13,13 @@
 #include <memory>
 #include <stdexcept>
 
+#include "bench/hosts/netns.hpp"
+#include "bench/hosts/ssh.hpp"
 #include "bench/run/host.hpp"
 #include "bench/run/instructions.hpp"
-#include "bench/hosts/netns.hpp"
 #include "bench/run/rounds.hpp"
 #include "bench/run/run_folder.hpp"
 #include "bench/run/sample.hpp"
-#include "bench/hosts/ssh.hpp"
 #include "net/affinity.hpp"
 #include "proc/programs.hpp"
 #include "report/model.hpp"
@@ -30,13 +30,17 @@ namespace {
 namespace fs = std::filesystem;
 
 // printf's formatting into a string, for the observer's lines.
+// Sized to the text, as printf was: a run folder's path may be long.
 [[gnu::format(printf, 1, 2)]] std::string text(const char* format, ...) {
-  char b[1024];
-  va_list args;
+  va_list args, again;
   va_start(args, format);
-  std::vsnprintf(b, sizeof b, format, args);
+  va_copy(again, args);
+  const int n = std::vsnprintf(nullptr, 0, format, args);
   va_end(args);
-  return b;
+  std::string out(n > 0 ? std::size_t(n) : 0, '\0');
+  if (n > 0) std::vsnprintf(out.data(), out.size() + 1, format, again);
+  va_end(again);
+  return out;
 }
 
 // Where the server and loaders run, made real: the namespace mode's hosts
