@@ -8,6 +8,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "bench/arms/launch.hpp"
 #include "bench/run/host.hpp"
 #include "bench/run/plan.hpp"
 #include "bench/run/progress.hpp"
@@ -194,8 +195,8 @@ TEST(bench_plan, control_copy_comes_last) {
   for (const bench::CellPlan& c : cells)
     if (!c.cell.control && c.cell.id() + "/control" == copy.cell.id()) {
       ++originals;
-      EXPECT_EQ(bench::server_spec(p, "/bin/zapbench", c).argv,
-                bench::server_spec(p, "/bin/zapbench", copy).argv);
+      EXPECT_EQ(bench::server_launch(p, "/bin/zapbench", c).spec.argv,
+                bench::server_launch(p, "/bin/zapbench", copy).spec.argv);
       EXPECT_EQ(bench::load_options(p, c, 1).connections, bench::load_options(p, copy, 1).connections);
     }
   EXPECT_EQ(originals, 1u);
@@ -330,7 +331,9 @@ TEST(bench_plan, go_arms_serve_what_their_build_has) {
   for (const bench::CellPlan& cp : cells) {
     const report::Cell& c = cp.cell;
     SCOPED_TRACE(c.id());
-    if (c.framing == Framing::zap_http) EXPECT_NE(c.arm, Arm::go_nethttp);
+    if (c.framing == Framing::zap_http) {
+      EXPECT_NE(c.arm, Arm::go_nethttp);
+    }
     if (c.framing == Framing::zap_rpc) {
       // zap-proto/go's transport, no framework: its own reason, and under go-zip only.
       EXPECT_EQ(c.arm, Arm::go_zip);
@@ -349,7 +352,7 @@ TEST(bench_plan, go_arms_serve_what_their_build_has) {
   }
   const bench::CellPlan& rpc = cells[9 + 2];  // go-fasthttp rpc http JSON (after 9 go-zip cells and 2 hello)
   ASSERT_EQ(rpc.cell.id(), "go-fasthttp/rpc/http/" + json + "/c2/p1");
-  const bench::ChildSpec serve = bench::server_spec(p, "/bin/zapbench", rpc);
+  const bench::ChildSpec serve = bench::server_launch(p, "/bin/zapbench", rpc).spec;
   EXPECT_EQ(serve.argv, (std::vector<std::string>{"/opt/zapbench-go", "serve", "--http", "127.0.0.1:0",
                                                   "--fw", "fasthttp", "--json", "goccy"}));
   EXPECT_TRUE(serve.ready_channel);
@@ -451,7 +454,7 @@ TEST(bench_plan, logs_cells_per_n_with_the_floor_at_each_n) {
   EXPECT_EQ(o.scenario, matrix::Scenario::logs);
   EXPECT_EQ(o.logs, 10'000u);
   EXPECT_EQ(o.body, record::find_codec("zap"));
-  EXPECT_EQ(bench::server_spec(p, "/bin/zapbench", zap).argv,
+  EXPECT_EQ(bench::server_launch(p, "/bin/zapbench", zap).spec.argv,
             (std::vector<std::string>{"/bin/zapbench", "serve", "--http", "127.0.0.1:0", "--threads", "1",
                                       "--cpus", std::to_string(q.server_cpus[0])}));
 }
@@ -472,12 +475,12 @@ TEST(bench_plan, children_command_lines) {
   ASSERT_EQ(cells.size(), 2u);
   const std::string json(record::default_json_codec().name);
   const std::string cpu = std::to_string(q.server_cpus[0]);
-  const bench::ChildSpec serve = bench::server_spec(p, "/bin/zapbench", cells[0]);
+  const bench::ChildSpec serve = bench::server_launch(p, "/bin/zapbench", cells[0]).spec;
   EXPECT_EQ(serve.argv, (std::vector<std::string>{"/bin/zapbench", "serve", "--zap", "127.0.0.1:0",
                                                   "--threads", "1", "--cpus", cpu, "--codec", json}));
   EXPECT_TRUE(serve.ready_channel);
   EXPECT_EQ(serve.cpus, q.server_cpus);
-  const bench::ChildSpec floor = bench::server_spec(p, "/bin/zapbench", cells[1]);
+  const bench::ChildSpec floor = bench::server_launch(p, "/bin/zapbench", cells[1]).spec;
   EXPECT_EQ(floor.argv,
             (std::vector<std::string>{"/bin/zapbench", "floor", "--listen", "127.0.0.1:0", "--request-bytes",
                                       "82", "--response-bytes", "80", "--threads", "1", "--cpus", cpu}));
@@ -504,7 +507,7 @@ TEST(bench_plan, children_command_lines) {
   const std::vector<bench::CellPlan> rpc_cells = bench::plan_cells(rp, fake_floor);
   ASSERT_EQ(rpc_cells.size(), 1u);
   EXPECT_EQ(rpc_cells[0].cell.id(), "zapbench/rpc/zap-rpc/zap/c4/p2");
-  EXPECT_EQ(bench::server_spec(rp, "/bin/zapbench", rpc_cells[0]).argv,
+  EXPECT_EQ(bench::server_launch(rp, "/bin/zapbench", rpc_cells[0]).spec.argv,
             (std::vector<std::string>{"/bin/zapbench", "serve", "--zap-rpc", "127.0.0.1:0", "--threads", "1",
                                       "--cpus", cpu}));
   const load::Options ro = bench::load_options(rp, rpc_cells[0], 4444);

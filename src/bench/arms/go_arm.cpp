@@ -8,9 +8,11 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "bench/arms/launch.hpp"
 #include "bench/children/load_command.hpp"
+#include "bench/run/cells.hpp"
+#include "record/registry.hpp"
 #include "report/gbench.hpp"
-
 namespace bench {
 namespace {
 
@@ -162,12 +164,11 @@ std::string go_cell_unavailable(const GoArm& go, Arm arm, Framing framing, Scena
     if (std::string why = go.why_not(go.transports, "zap-rpc"); !why.empty()) return why;
     if (scenario != Scenario::hello && body != "zap")
       return "the Go ZAP-RPC server (zap-proto/go's transport, zapbench-go-rpc) serves ZAP bodies only, as "
-             "the "
-             "reference's ZAP transport";
+             "the reference's ZAP transport";
   } else if (std::string why = go.why_not(go.frameworks, std::string(go_framework(arm))); !why.empty()) {
     return why;
   } else if (framing == Framing::zap_http) {
-    if (std::string why = go.why_not(go.transports, "zap"); !why.empty()) return why;
+    if (std::string transport = go.why_not(go.transports, "zap"); !transport.empty()) return transport;
   } else if (framing != Framing::http1) {
     return "the Go arm serves HTTP/1.1, ZAP-HTTP and ZAP-RPC only";
   }
@@ -223,6 +224,63 @@ void measure_go_micro(const ChildSpec& spec, const std::string& json_out, report
   } catch (const std::exception& e) {  // not started, or its output unreadable
     notes.push_back(std::string("Go microbenchmarks: ") + e.what());
   }
+}
+
+void go_cells(CellPlanner& planner, Arm go) {
+  const RunPlan& p = planner.plan();
+  for (Scenario s : p.scenarios)
+    for (Framing f : p.framings) {
+      if (s == Scenario::logs) continue;  // the Go reference serves no /logs
+      // ZAP-RPC in Go is zap-proto/go's own transport, the zip arm's stack:
+      // fasthttp and net/http have no such framing, so no cell to report.
+      if (f == Framing::zap_rpc && go != Arm::go_zip) continue;
+      // ZAP-HTTP in Go is zap-proto/http, built on fasthttp: the go-fasthttp
+      // cell (and zip's, which is fasthttp underneath); net/http has none.
+      if (f == Framing::zap_http && go == Arm::go_nethttp) continue;
+      // The reference serves HTTP/1.1 and ZAP only: its HTTP/2 and gRPC
+      // are not the system zapbench is the counterpart of.
+      if (f == Framing::http2 || f == Framing::grpc) continue;
+      if (s == Scenario::hello) {
+        if (planner.chosen(go, s, f, ""))
+          planner.add(go, s, f, "", go_cell_unavailable(p.go, go, f, s, "", p.go_json));
+        continue;
+      }
+      // The Go server decodes every JSON body with its own codec, so one JSON
+      // body (the first the run has) measures it; more would repeat the cell.
+      bool json_planned = false;
+      for (const std::string& b : p.bodies) {
+        // The Go reference has JSON and ZAP bodies only: a binary peer is no Go cell.
+        if (const record::CodecInfo* c = record::find_codec(b);
+            c != nullptr && c->family() == record::Family::peer)
+          continue;
+        std::string why = codec_unavailable(b);
+        if (b != "zap" && why.empty() && std::exchange(json_planned, true)) continue;
+        if (!planner.chosen(go, s, f, b)) continue;
+        if (why.empty()) why = go_cell_unavailable(p.go, go, f, s, b, p.go_json);
+        planner.add(go, s, f, b, why, {}, 0, b != "zap" ? "go/" + p.go_json : "");
+      }
+    }
+}
+
+bool go_quick(Arm arm, Scenario s, Framing f, const std::string& b, const std::string&, const std::string&) {
+  if (arm == Arm::go_zip) {
+    if (s == Scenario::hello) return f == Framing::zap_http;
+    // ZAP-RPC + ZAP: zap-proto/go's own transport (zapbench-go-rpc), the zip arm's stack.
+    return s == Scenario::rpc &&
+           ((f == Framing::zap_http && b == "zap") || (f == Framing::zap_rpc && b == "zap") ||
+            (f == Framing::http1 && b != "zap"));
+  }
+  if (arm == Arm::go_fasthttp)
+    // The reference's ZAP server (zap-proto/http on fasthttp, -transport zap) and its HTTP/1.1 with
+    // each body: zip's cells, on the framework zip is built on, since zip cannot be built here.
+    return s == Scenario::rpc && (f == Framing::http1 || (f == Framing::zap_http && b == "zap"));
+  return true;
+}
+
+ServerLaunch go_launch(const RunPlan& p, const std::string&, const CellPlan& cp) {
+  ServerLaunch l;
+  l.spec = go_server_spec(p.go, cp.cell.arm, cp.cell.framing, p.go_json, p.cfg.server_cpus, p.listen_host);
+  return l;
 }
 
 }  // namespace bench

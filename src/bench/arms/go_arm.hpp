@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "bench/arms/arm.hpp"
 #include "bench/children/supervisor.hpp"
 #include "matrix/matrix.hpp"
 #include "report/model.hpp"
@@ -85,5 +86,18 @@ ChildSpec go_micro_spec(const GoArm& go, const std::string& json_out, double min
 // it has one.
 void measure_go_micro(const ChildSpec& spec, const std::string& json_out, report::Micro& micro,
                       std::vector<std::string>& notes, std::optional<unsigned> round = std::nullopt);
+
+// The Go arms' rows of the arm table (arm.hpp): hello and rpc on HTTP/1.1
+// and ZAP-HTTP (ZAP-RPC: zip only; net/http has no ZAP-HTTP), one JSON body
+// (the first available: the Go server decodes every JSON body with its own
+// codec) and ZAP; what the Go build cannot serve is unavailable with its
+// reason; no logs (the reference has no /logs), no binary peers, no HTTP/2.
+void go_cells(CellPlanner& planner, Arm arm);
+// quick: go-zip's ZAP-HTTP hello and rpc cells, its ZAP-RPC + ZAP and HTTP/1.1
+// + JSON rpc cells; go-fasthttp's rpc cells on HTTP/1.1 and ZAP-HTTP + ZAP.
+bool go_quick(Arm arm, Scenario s, Framing f, const std::string& body, const std::string& json,
+              const std::string& peer);
+// go_server_spec for the cell.
+ServerLaunch go_launch(const RunPlan& plan, const std::string& zapbench_exe, const CellPlan& cell);
 
 }  // namespace bench

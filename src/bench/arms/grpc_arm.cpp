@@ -5,6 +5,8 @@
 
 #include <cstdlib>
 
+#include "bench/arms/launch.hpp"
+#include "bench/run/cells.hpp"
 namespace bench {
 
 GrpcArm find_grpc_arm() {
@@ -44,6 +46,21 @@ ChildSpec grpc_server_spec(const GrpcArm& arm, const std::vector<int>& cpus, con
   s.cpus = cpus;
   s.ready_channel = true;
   return s;
+}
+
+void grpc_cpp_cells(CellPlanner& planner, Arm arm) {
+  if (!planner.scenario_on(Scenario::rpc) || !planner.framing_on(Framing::grpc)) return;
+  const RunPlan& p = planner.plan();
+  std::string why = p.grpc_cpp.unavailable;
+  if (why.empty() && p.grpc_cpp.binary.empty()) why = "zapbench-grpc not found";
+  if (why.empty()) why = codec_unavailable("protobuf");
+  planner.add(arm, Scenario::rpc, Framing::grpc, "protobuf", why);
+}
+
+ServerLaunch grpc_cpp_launch(const RunPlan& p, const std::string&, const CellPlan&) {
+  ServerLaunch l;
+  l.spec = grpc_server_spec(p.grpc_cpp, p.cfg.server_cpus, p.listen_host);
+  return l;
 }
 
 }  // namespace bench

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/arms/arm.hpp"
 #include "bench/children/supervisor.hpp"
 
 namespace bench {
@@ -33,5 +34,11 @@ std::vector<std::string> grpc_server_argv(const GrpcArm& arm, const std::vector<
 // (the supervisor appends --ready-fd N; the line's kind is "grpc").
 ChildSpec grpc_server_spec(const GrpcArm& arm, const std::vector<int>& cpus,
                            const std::string& listen_host = "127.0.0.1");
+
+// The grpc++ arm's row of the arm table (arm.hpp): rpc over gRPC with
+// protobuf, its generated service's only body, when the run has both.
+void grpc_cpp_cells(CellPlanner& planner, matrix::Arm arm);
+// grpc_server_spec on the run's server CPUs.
+ServerLaunch grpc_cpp_launch(const RunPlan& plan, const std::string& zapbench_exe, const CellPlan& cell);
 
 }  // namespace bench

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <fstream>
 
-#include "bench/arms/nginx.hpp"
+#include "bench/arms/arm.hpp"
 
 namespace bench {
 namespace {
@@ -18,17 +18,7 @@ std::string replace_all(std::string s, std::string_view from, const std::string&
 }  // namespace
 
 ServerLaunch server_launch(const RunPlan& p, const std::string& zapbench_exe, const CellPlan& cp) {
-  ServerLaunch l;
-  if (cp.cell.arm != Arm::nginx) {
-    l.spec = server_spec(p, zapbench_exe, cp);
-    return l;
-  }
-  l.spec = ChildSpec{nginx_argv(p.nginx, "{tmpdir}"), p.cfg.server_cpus, "", false, {}};
-  l.tmpdir = true;
-  l.wait_accepting = true;
-  l.files.push_back({"nginx.conf", nginx_conf("{tmpdir}", p.listen_host + ":{port}", p.cfg.server_cpus.size(),
-                                              cp.cell.framing == Framing::http2)});
-  return l;
+  return arm_row(cp.cell.arm).launch(p, zapbench_exe, cp);
 }
 
 bool mentions_port(const std::vector<std::string>& argv, const std::vector<RemoteFile>& files) {

@@ -26,8 +26,9 @@ struct ServerLaunch {
 };
 
 // The server of a cell, `zapbench_exe` the zapbench binary where it runs:
-// server_spec() (plan.hpp) for every arm but nginx, whose launch is its
-// config and the port it listens on (p.listen_host:{port}).
+// its arm's row's launch (arm.hpp) — a zapbench, Go, grpc++ or floor server
+// announcing itself on its ready channel, or nginx's config and the port it
+// listens on (p.listen_host:{port}).
 ServerLaunch server_launch(const RunPlan& p, const std::string& zapbench_exe, const CellPlan& cp);
 
 // Whether the argv or a file names {port} (a port must be chosen first).

@@ -14,8 +14,9 @@
 #include <sstream>
 #include <thread>
 
+#include "bench/arms/launch.hpp"
 #include "bench/children/supervisor.hpp"
-
+#include "bench/run/cells.hpp"
 namespace bench {
 
 std::string find_nginx() { return proc::find_program("nginx"); }
@@ -86,6 +87,26 @@ bool wait_accepting(std::uint16_t port, double timeout_s) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   return false;
+}
+
+void nginx_cells(CellPlanner& planner, Arm arm) {
+  if (!planner.scenario_on(Scenario::hello)) return;
+  std::string why;
+  if (planner.plan().nginx.empty())
+    why = "nginx not found (Debian package nginx-light; scripts/deps.sh installs it)";
+  // HTTP/1.1, and HTTP/2 (h2c, `listen ... http2`) where the run has it.
+  for (Framing f : {Framing::http1, Framing::http2})
+    if (planner.framing_on(f) || f == Framing::http1) planner.add(arm, Scenario::hello, f, "", why);
+}
+
+ServerLaunch nginx_launch(const RunPlan& p, const std::string&, const CellPlan& cp) {
+  ServerLaunch l;
+  l.spec = ChildSpec{nginx_argv(p.nginx, "{tmpdir}"), p.cfg.server_cpus, "", false, {}};
+  l.tmpdir = true;
+  l.wait_accepting = true;
+  l.files.push_back({"nginx.conf", nginx_conf("{tmpdir}", p.listen_host + ":{port}", p.cfg.server_cpus.size(),
+                                              cp.cell.framing == Framing::http2)});
+  return l;
 }
 
 }  // namespace bench

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "bench/arms/arm.hpp"
+
 namespace bench {
 
 // nginx in /usr/sbin, /usr/local/sbin, /usr/bin, then on PATH; "" when absent.
@@ -39,5 +41,12 @@ bool accepting(std::uint16_t port);
 
 // Polls accepting() until it holds or timeout_s (a hang bound) passes.
 bool wait_accepting(std::uint16_t port, double timeout_s);
+
+// nginx's row of the arm table (arm.hpp): hello over HTTP/1.1, and over
+// HTTP/2 (h2c) where the run has it; unavailable when not found.
+void nginx_cells(CellPlanner& planner, matrix::Arm arm);
+// Its config written into a private directory and the port it listens on
+// (plan.listen_host:{port}, chosen where it runs); ready once that port accepts.
+ServerLaunch nginx_launch(const RunPlan& plan, const std::string& zapbench_exe, const CellPlan& cell);
 
 }  // namespace bench

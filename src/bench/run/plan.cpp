@@ -8,7 +8,9 @@
 #include <tuple>
 #include <utility>
 
+#include "bench/arms/arm.hpp"
 #include "bench/arms/nginx.hpp"
+#include "bench/run/cells.hpp"
 #include "bench/run/host.hpp"
 #include "bench/run/progress.hpp"
 #include "net/affinity.hpp"
@@ -23,24 +25,6 @@ void check_cpus(const char* flag, const std::vector<int>& asked, const std::vect
     if (std::find(allowed.begin(), allowed.end(), c) == allowed.end())
       throw std::invalid_argument(std::string(flag) + ": CPU " + std::to_string(c) +
                                   " is not available to this process (" + net::cpu_list_text(allowed) + ")");
-}
-
-// Why this build cannot use the body codec `name` ("" when it can).
-std::string codec_unavailable(const std::string& name) {
-  const record::CodecInfo* c = record::find_codec(name);
-  if (c == nullptr) return "unknown codec";
-  if (!c->available) return std::string(c->unavailable_reason);
-  if (c->trusted_input_only)
-    return "for trusted input only: its decoder does not verify, so a server never answers with it";
-  return "";
-}
-
-// Why a logs cell of body `name` cannot run ("" when it can): the codec's
-// reason, or the lack of the logs record.
-std::string logs_unavailable(const std::string& name) {
-  if (std::string why = codec_unavailable(name); !why.empty()) return why;
-  if (!record::find_codec(name)->has_logs) return "no logs record in this codec yet (record::LogsCodec)";
-  return "";
 }
 
 // Why a logs cell of n logs at c connections and depth d is not run ("" when it is).
@@ -197,159 +181,72 @@ RunPlan plan_run(const RunRequest& q) {
   return p;
 }
 
-namespace {
+std::string codec_unavailable(const std::string& name) {
+  const record::CodecInfo* c = record::find_codec(name);
+  if (c == nullptr) return "unknown codec";
+  if (!c->available) return std::string(c->unavailable_reason);
+  if (c->trusted_input_only)
+    return "for trusted input only: its decoder does not verify, so a server never answers with it";
+  return "";
+}
 
-// The cells of one run, arm by arm: each arm's method says which cells it
-// serves and why one cannot run; add() makes them for every connection count
-// and depth (quick's chosen cells: depth 16 on one connection only, 16
-// connections at depth 1).
-class CellPlanner {
- public:
-  CellPlanner(const RunPlan& plan, std::vector<CellPlan>& cells)
-      : p(plan), out(cells), json_body(record::default_json_codec().name) {
-    const record::CodecInfo* peer = record::fastest_binary_peer();
-    peer_body = peer != nullptr ? std::string(peer->name) : "";
-  }
+std::string logs_unavailable(const std::string& name) {
+  if (std::string why = codec_unavailable(name); !why.empty()) return why;
+  if (!record::find_codec(name)->has_logs) return "no logs record in this codec yet (record::LogsCodec)";
+  return "";
+}
 
-  bool arm_on(Arm a) const { return std::find(p.arms.begin(), p.arms.end(), a) != p.arms.end(); }
-  bool scenario_on(Scenario s) const {
-    return std::find(p.scenarios.begin(), p.scenarios.end(), s) != p.scenarios.end();
-  }
-  bool framing_on(Framing f) const {
-    return std::find(p.framings.begin(), p.framings.end(), f) != p.framings.end();
-  }
+CellPlanner::CellPlanner(const RunPlan& plan, std::vector<CellPlan>& cells,
+                         ExchangeBytes (*floor_bytes_of)(Scenario, unsigned))
+    : p_(plan), out_(cells), floor_bytes_of_(floor_bytes_of), json_body_(record::default_json_codec().name) {
+  const record::CodecInfo* peer = record::fastest_binary_peer();
+  peer_body_ = peer != nullptr ? std::string(peer->name) : "";
+}
 
-  void zapbench_cells() {
-    for (Scenario s : p.scenarios)
-      for (Framing f : p.framings) {
-        // gRPC has one method, zapbench.Eth/Call: no hello, no logs (docs/spec/http2-grpc.md §2).
-        if (f == Framing::grpc && s != Scenario::rpc) continue;
-        if (s == Scenario::hello) {
-          if (chosen(Arm::zapbench, s, f, "")) add(Arm::zapbench, s, f, "", "");
-          continue;
-        }
-        if (s == Scenario::logs) {
-          for (unsigned n : p.logs)
-            for (const std::string& b : p.bodies)
-              if (chosen(Arm::zapbench, s, f, b)) add(Arm::zapbench, s, f, b, logs_unavailable(b), {}, n);
-          continue;
-        }
-        for (const std::string& b : p.bodies)
-          if (chosen(Arm::zapbench, s, f, b)) add(Arm::zapbench, s, f, b, codec_unavailable(b));
-      }
-  }
+bool CellPlanner::arm_on(Arm a) const {
+  return std::find(p_.arms.begin(), p_.arms.end(), a) != p_.arms.end();
+}
+bool CellPlanner::scenario_on(Scenario s) const {
+  return std::find(p_.scenarios.begin(), p_.scenarios.end(), s) != p_.scenarios.end();
+}
+bool CellPlanner::framing_on(Framing f) const {
+  return std::find(p_.framings.begin(), p_.framings.end(), f) != p_.framings.end();
+}
 
-  void go_cells(Arm go) {
-    for (Scenario s : p.scenarios)
-      for (Framing f : p.framings) {
-        if (s == Scenario::logs) continue;  // the Go reference serves no /logs
-        // ZAP-RPC in Go is zap-proto/go's own transport, the zip arm's stack:
-        // fasthttp and net/http have no such framing, so no cell to report.
-        if (f == Framing::zap_rpc && go != Arm::go_zip) continue;
-        // ZAP-HTTP in Go is zap-proto/http, built on fasthttp: the go-fasthttp
-        // cell (and zip's, which is fasthttp underneath); net/http has none.
-        if (f == Framing::zap_http && go == Arm::go_nethttp) continue;
-        // The reference serves HTTP/1.1 and ZAP only: its HTTP/2 and gRPC
-        // are not the system zapbench is the counterpart of.
-        if (f == Framing::http2 || f == Framing::grpc) continue;
-        if (s == Scenario::hello) {
-          if (chosen(go, s, f, "")) add(go, s, f, "", go_cell_unavailable(p.go, go, f, s, "", p.go_json));
-          continue;
-        }
-        // The Go server decodes every JSON body with its own codec, so one JSON
-        // body (the first the run has) measures it; more would repeat the cell.
-        bool json_planned = false;
-        for (const std::string& b : p.bodies) {
-          // The Go reference has JSON and ZAP bodies only: a binary peer is no Go cell.
-          if (const record::CodecInfo* c = record::find_codec(b);
-              c != nullptr && c->family() == record::Family::peer)
-            continue;
-          std::string why = codec_unavailable(b);
-          if (b != "zap" && why.empty() && std::exchange(json_planned, true)) continue;
-          if (!chosen(go, s, f, b)) continue;
-          if (why.empty()) why = go_cell_unavailable(p.go, go, f, s, b, p.go_json);
-          add(go, s, f, b, why);
-        }
-      }
-  }
+bool CellPlanner::chosen(Arm a, Scenario s, Framing f, const std::string& b) const {
+  return !p_.chosen_cells || quick_cell(a, s, f, b, json_body_, peer_body_);
+}
 
-  void nginx_cells() {
-    std::string why;
-    if (p.nginx.empty()) why = "nginx not found (Debian package nginx-light; scripts/deps.sh installs it)";
-    // HTTP/1.1, and HTTP/2 (h2c, `listen ... http2`) where the run has it.
-    for (Framing f : {Framing::http1, Framing::http2})
-      if (framing_on(f) || f == Framing::http1) add(Arm::nginx, Scenario::hello, f, "", why);
-  }
-
-  void grpc_cpp_cells() {
-    std::string why = p.grpc_cpp.unavailable;
-    if (why.empty() && p.grpc_cpp.binary.empty()) why = "zapbench-grpc not found";
-    if (why.empty()) why = codec_unavailable("protobuf");
-    add(Arm::grpc_cpp, Scenario::rpc, Framing::grpc, "protobuf", why);
-  }
-
-  void floor_cells(ExchangeBytes (*floor_bytes_of)(Scenario, unsigned)) {
-    for (Scenario s : p.scenarios) {
-      // logs: one floor per N, carrying ZAP's byte counts at that N.
-      const std::vector<unsigned> ns = s == Scenario::logs ? p.logs : std::vector<unsigned>{0};
-      for (unsigned n : ns) {
-        const ExchangeBytes bytes = floor_bytes_of(s, n);
-        add(Arm::floor, s, Framing::raw_tcp, "",
-            bytes.request == 0 ? "could not measure the exchange's byte counts" : "", bytes, n);
-      }
+void CellPlanner::add(Arm arm, Scenario scenario, Framing framing, const std::string& body,
+                      const std::string& unavailable, ExchangeBytes floor, unsigned logs,
+                      const std::string& server_codec) {
+  for (unsigned c : p_.connections)
+    for (unsigned d : p_.pipelines) {
+      // quick's chosen cells: depth 16 on one connection only (what pipelining and multiplexing win
+      // on a connection); 16 connections at depth 1 (what concurrency does).
+      if (p_.chosen_cells && c > 1 && d > 1) continue;
+      CellPlan cp;
+      cp.cell.arm = arm;
+      cp.cell.scenario = scenario;
+      cp.cell.logs = logs;
+      cp.cell.framing = framing;
+      cp.cell.body = body;
+      cp.cell.connections = c;
+      cp.cell.pipeline = d;
+      cp.cell.unavailable = unavailable;
+      cp.cell.server_codec = server_codec;
+      if (cp.cell.unavailable.empty() && scenario == Scenario::logs)
+        cp.cell.unavailable = logs_over_budget(logs, c, d);
+      cp.floor = floor;
+      out_.push_back(std::move(cp));
     }
-  }
-
- private:
-  void add(Arm arm, Scenario scenario, Framing framing, const std::string& body,
-           const std::string& unavailable, ExchangeBytes floor = {}, unsigned logs = 0) {
-    for (unsigned c : p.connections)
-      for (unsigned d : p.pipelines) {
-        // quick's chosen cells: depth 16 on one connection only (what pipelining and multiplexing win
-        // on a connection); 16 connections at depth 1 (what concurrency does).
-        if (p.chosen_cells && c > 1 && d > 1) continue;
-        CellPlan cp;
-        cp.cell.arm = arm;
-        cp.cell.scenario = scenario;
-        cp.cell.logs = logs;
-        cp.cell.framing = framing;
-        cp.cell.body = body;
-        cp.cell.connections = c;
-        cp.cell.pipeline = d;
-        cp.cell.unavailable = unavailable;
-        if (cp.cell.unavailable.empty() && scenario == Scenario::logs)
-          cp.cell.unavailable = logs_over_budget(logs, c, d);
-        cp.floor = floor;
-        out.push_back(std::move(cp));
-      }
-  }
-  // quick's chosen cells (quick_cell), or every combination.
-  bool chosen(Arm a, Scenario s, Framing f, const std::string& b) const {
-    return !p.chosen_cells || quick_cell(a, s, f, b, json_body, peer_body);
-  }
-
-  const RunPlan& p;
-  std::vector<CellPlan>& out;
-  std::string json_body, peer_body;
-};
-
-}  // namespace
+}
 
 std::vector<CellPlan> plan_cells(const RunPlan& p, ExchangeBytes (*floor_bytes_of)(Scenario, unsigned)) {
   std::vector<CellPlan> out;
-  CellPlanner planner(p, out);
-  if (planner.arm_on(Arm::zapbench)) planner.zapbench_cells();
-  for (Arm go : {Arm::go_zip, Arm::go_fasthttp, Arm::go_nethttp})
-    if (planner.arm_on(go)) planner.go_cells(go);
-  if (planner.arm_on(Arm::nginx) && planner.scenario_on(Scenario::hello)) planner.nginx_cells();
-  // grpc++ on its generated service: rpc over gRPC with protobuf, its only body.
-  if (planner.arm_on(Arm::grpc_cpp) && planner.scenario_on(Scenario::rpc) &&
-      planner.framing_on(Framing::grpc))
-    planner.grpc_cpp_cells();
-  if (planner.arm_on(Arm::floor)) planner.floor_cells(floor_bytes_of);
-  for (CellPlan& cp : out)
-    if (is_go_arm(cp.cell.arm) && cp.cell.scenario == Scenario::rpc && cp.cell.body != "zap")
-      cp.cell.server_codec = "go/" + p.go_json;
+  CellPlanner planner(p, out, floor_bytes_of);
+  for (Arm a : matrix::kArms)
+    if (planner.arm_on(a)) arm_row(a).cells(planner, a);
   // The control copy last: the original runs elsewhere in every round.
   if (p.control)
     if (const std::size_t k = control_of(out); k < out.size()) {
@@ -381,35 +278,7 @@ std::size_t control_of(const std::vector<CellPlan>& cells) {
 
 bool quick_cell(Arm arm, Scenario s, Framing f, const std::string& b, const std::string& json,
                 const std::string& peer) {
-  switch (arm) {
-    case Arm::zapbench:
-      if (s == Scenario::hello) return f != Framing::grpc;
-      if (s == Scenario::logs)
-        return (f == Framing::http1 && b == json) || (f == Framing::zap_http && b == "zap");
-      switch (f) {
-        case Framing::http1:
-          return b == json || b == "zap" || b == peer;
-        case Framing::grpc:
-        case Framing::zap_rpc:
-          return b == "protobuf" || b == "zap";
-        case Framing::zap_http:
-          return b == "zap";
-        default:
-          return false;
-      }
-    case Arm::go_zip:
-      if (s == Scenario::hello) return f == Framing::zap_http;
-      // ZAP-RPC + ZAP: zap-proto/go's own transport (zapbench-go-rpc), the zip arm's stack.
-      return s == Scenario::rpc &&
-             ((f == Framing::zap_http && b == "zap") || (f == Framing::zap_rpc && b == "zap") ||
-              (f == Framing::http1 && b != "zap"));
-    case Arm::go_fasthttp:
-      // The reference's ZAP server (zap-proto/http on fasthttp, -transport zap) and its HTTP/1.1 with
-      // each body: zip's cells, on the framework zip is built on, since zip cannot be built here.
-      return s == Scenario::rpc && (f == Framing::http1 || (f == Framing::zap_http && b == "zap"));
-    default:
-      return true;
-  }
+  return arm_row(arm).quick(arm, s, f, b, json, peer);
 }
 
 double estimated_run_s(const RunPlan& p, const std::vector<CellPlan>& cells) {
@@ -436,51 +305,6 @@ double run_budget_s(const RunPlan& p, const std::vector<CellPlan>& cells) {
   return p.cfg.budget_s;
 }
 
-const char* serve_flag(Framing f) noexcept {
-  switch (f) {
-    case Framing::zap_http:
-      return "--zap";
-    case Framing::zap_rpc:
-      return "--zap-rpc";
-    case Framing::http2:
-    case Framing::grpc:
-      return "--http2";
-    default:
-      return "--http";
-  }
-}
-
-ChildSpec server_spec(const RunPlan& p, const std::string& exe, const CellPlan& cp) {
-  const report::Cell& c = cp.cell;
-  const std::string threads = std::to_string(p.cfg.server_cpus.size()),
-                    cpus = net::cpu_list_text(p.cfg.server_cpus);
-  if (is_go_arm(c.arm))
-    return go_server_spec(p.go, c.arm, c.framing, p.go_json, p.cfg.server_cpus, p.listen_host);
-  if (c.arm == Arm::grpc_cpp) return grpc_server_spec(p.grpc_cpp, p.cfg.server_cpus, p.listen_host);
-  ChildSpec s;
-  s.cpus = p.cfg.server_cpus;
-  s.ready_channel = true;
-  if (c.arm == Arm::floor) {
-    s.argv = {exe,
-              "floor",
-              "--listen",
-              p.listen_host + ":0",
-              "--request-bytes",
-              std::to_string(cp.floor.request),
-              "--response-bytes",
-              std::to_string(cp.floor.response),
-              "--threads",
-              threads,
-              "--cpus",
-              cpus};
-  } else {
-    s.argv = {exe,      "serve", serve_flag(c.framing), p.listen_host + ":0", "--threads", threads,
-              "--cpus", cpus};
-    if (!c.body.empty() && c.body != "zap") s.argv.insert(s.argv.end(), {"--codec", c.body});
-  }
-  return s;
-}
-
 load::Options load_options(const RunPlan& p, const CellPlan& cp, std::uint16_t port) {
   const report::Cell& c = cp.cell;
   load::Options o;
@@ -492,8 +316,8 @@ load::Options load_options(const RunPlan& p, const CellPlan& cp, std::uint16_t p
   o.cpus = p.cfg.loader_cpus;
   o.duration_s = p.cfg.duration_s;
   o.warmup_s = p.cfg.warmup_s;
-  if (c.arm == Arm::floor) {
-    o.framing = matrix::Framing::raw_tcp;
+  if (c.framing == Framing::raw_tcp) {  // the floor: byte counts, no protocol
+    o.framing = Framing::raw_tcp;
     o.floor_request_bytes = cp.floor.request;
     o.floor_response_bytes = cp.floor.response;
     return o;

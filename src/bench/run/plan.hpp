@@ -13,8 +13,8 @@
 #include "bench/arms/exchange.hpp"
 #include "bench/arms/go_arm.hpp"
 #include "bench/arms/grpc_arm.hpp"
-#include "bench/hosts/ssh.hpp"
 #include "bench/children/supervisor.hpp"
+#include "bench/hosts/ssh.hpp"
 #include "load/engine.hpp"
 #include "matrix/matrix.hpp"
 #include "report/model.hpp"
@@ -176,17 +176,15 @@ double estimated_run_s(const RunPlan& plan, const std::vector<CellPlan>& cells);
 // take ~4m30s ..."), or the mode's default, grown to fit the first rounds.
 double run_budget_s(const RunPlan& plan, const std::vector<CellPlan>& cells);
 
-// Every cell, in run order: zapbench (scenario x framing x body; logs also x
-// N), the Go arms (hello and rpc: the same cells but one JSON body, the first
-// available: the Go server decodes every JSON body with its own codec; what
-// the Go build cannot serve is unavailable with its reason; the Go reference
-// has no /logs, so no logs cells), nginx (hello over HTTP/1.1), floor (per
-// scenario, and per N for logs), each x connections x depth. A cell that
-// cannot run carries the reason in cell.unavailable (a logs body codec
-// without the record, a logs cell over kLogsInFlightBudgetBytes). Last, with
-// plan.control, the control copy of the first cell of control_order() that
-// the plan has and can run (report::Cell::control).
-// `floor_bytes_of` measures the floor's byte counts (exchange.hpp).
+// Every cell, in run order: each arm of the run in matrix::kArms's order adds
+// its own through its row of the arm table (bench/arms/arm.hpp): zapbench (scenario x framing x body; logs
+// also x N), the Go arms (hello and rpc: the same cells but one JSON body, the first available: the Go server
+// decodes every JSON body with its own codec; what the Go build cannot serve is unavailable with its reason;
+// the Go reference has no /logs, so no logs cells), nginx (hello over HTTP/1.1), floor (per scenario, and per
+// N for logs), each x connections x depth. A cell that cannot run carries the reason in cell.unavailable (a
+// logs body codec without the record, a logs cell over kLogsInFlightBudgetBytes). Last, with plan.control,
+// the control copy of the first cell of control_order() that the plan has and can run
+// (report::Cell::control). `floor_bytes_of` measures the floor's byte counts (exchange.hpp).
 std::vector<CellPlan> plan_cells(const RunPlan& plan,
                                  ExchangeBytes (*floor_bytes_of)(Scenario, unsigned) = floor_bytes);
 
@@ -194,13 +192,6 @@ std::vector<CellPlan> plan_cells(const RunPlan& plan,
 // (ZAP-RPC + ZAP, rpc, deepest depth, fewest connections), else any zapbench
 // cell that runs. Index into cells; cells.size() when none can run.
 std::size_t control_of(const std::vector<CellPlan>& cells);
-
-// The serve flag that listens on a framing ("--http", "--http2" (also gRPC's), "--zap", "--zap-rpc").
-const char* serve_flag(Framing f) noexcept;
-
-// The server child of a zapbench, Go, grpc++ or floor cell (listening on a port of
-// its choosing, announced on its ready channel). Not for nginx (nginx.hpp).
-ChildSpec server_spec(const RunPlan& plan, const std::string& zapbench_exe, const CellPlan& cp);
 
 // The load that measures a cell against a server on 127.0.0.1:port (with
 // several hosts, on RunHosts::dial_address()).

@@ -1,0 +1,42 @@
+// bench/arms/floor_arm.cpp — the floor as an arm (floor_arm.hpp).
+#include "bench/arms/floor_arm.hpp"
+
+#include "bench/arms/launch.hpp"
+#include "bench/run/cells.hpp"
+#include "net/affinity.hpp"
+
+namespace bench {
+
+void floor_cells(CellPlanner& planner, Arm arm) {
+  const RunPlan& p = planner.plan();
+  for (Scenario s : p.scenarios) {
+    // logs: one floor per N, carrying ZAP's byte counts at that N.
+    const std::vector<unsigned> ns = s == Scenario::logs ? p.logs : std::vector<unsigned>{0};
+    for (unsigned n : ns) {
+      const ExchangeBytes bytes = planner.floor_bytes(s, n);
+      planner.add(arm, s, Framing::raw_tcp, "",
+                  bytes.request == 0 ? "could not measure the exchange's byte counts" : "", bytes, n);
+    }
+  }
+}
+
+ServerLaunch floor_launch(const RunPlan& p, const std::string& exe, const CellPlan& cp) {
+  ServerLaunch l;
+  l.spec.cpus = p.cfg.server_cpus;
+  l.spec.ready_channel = true;
+  l.spec.argv = {exe,
+                 "floor",
+                 "--listen",
+                 p.listen_host + ":0",
+                 "--request-bytes",
+                 std::to_string(cp.floor.request),
+                 "--response-bytes",
+                 std::to_string(cp.floor.response),
+                 "--threads",
+                 std::to_string(p.cfg.server_cpus.size()),
+                 "--cpus",
+                 net::cpu_list_text(p.cfg.server_cpus)};
+  return l;
+}
+
+}  // namespace bench

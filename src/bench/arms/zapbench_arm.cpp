@@ -1,0 +1,80 @@
+// bench/arms/zapbench_arm.cpp — zapbench's own server as an arm (zapbench_arm.hpp).
+#include "bench/arms/zapbench_arm.hpp"
+
+#include "bench/arms/launch.hpp"
+#include "bench/run/cells.hpp"
+#include "net/affinity.hpp"
+
+namespace bench {
+
+const char* serve_flag(Framing f) noexcept {
+  switch (f) {
+    case Framing::zap_http:
+      return "--zap";
+    case Framing::zap_rpc:
+      return "--zap-rpc";
+    case Framing::http2:
+    case Framing::grpc:
+      return "--http2";
+    default:
+      return "--http";
+  }
+}
+
+void zapbench_cells(CellPlanner& planner, Arm arm) {
+  const RunPlan& p = planner.plan();
+  for (Scenario s : p.scenarios)
+    for (Framing f : p.framings) {
+      // gRPC has one method, zapbench.Eth/Call: no hello, no logs (docs/spec/http2-grpc.md §2).
+      if (f == Framing::grpc && s != Scenario::rpc) continue;
+      if (s == Scenario::hello) {
+        if (planner.chosen(arm, s, f, "")) planner.add(arm, s, f, "", "");
+        continue;
+      }
+      if (s == Scenario::logs) {
+        for (unsigned n : p.logs)
+          for (const std::string& b : p.bodies)
+            if (planner.chosen(arm, s, f, b)) planner.add(arm, s, f, b, logs_unavailable(b), {}, n);
+        continue;
+      }
+      for (const std::string& b : p.bodies)
+        if (planner.chosen(arm, s, f, b)) planner.add(arm, s, f, b, codec_unavailable(b));
+    }
+}
+
+bool zapbench_quick(Arm, Scenario s, Framing f, const std::string& b, const std::string& json,
+                    const std::string& peer) {
+  if (s == Scenario::hello) return f != Framing::grpc;
+  if (s == Scenario::logs)
+    return (f == Framing::http1 && b == json) || (f == Framing::zap_http && b == "zap");
+  switch (f) {
+    case Framing::http1:
+      return b == json || b == "zap" || b == peer;
+    case Framing::grpc:
+    case Framing::zap_rpc:
+      return b == "protobuf" || b == "zap";
+    case Framing::zap_http:
+      return b == "zap";
+    default:
+      return false;
+  }
+}
+
+ServerLaunch zapbench_launch(const RunPlan& p, const std::string& exe, const CellPlan& cp) {
+  const report::Cell& c = cp.cell;
+  ServerLaunch l;
+  l.spec.cpus = p.cfg.server_cpus;
+  l.spec.ready_channel = true;
+  l.spec.argv = {exe,
+                 "serve",
+                 serve_flag(c.framing),
+                 p.listen_host + ":0",
+                 "--threads",
+                 std::to_string(p.cfg.server_cpus.size()),
+                 "--cpus",
+                 net::cpu_list_text(p.cfg.server_cpus)};
+  if (!c.body.empty() && c.body != "zap") l.spec.argv.insert(l.spec.argv.end(), {"--codec", c.body});
+  return l;
+}
+
+}  // namespace bench

@@ -1,0 +1,52 @@
+// bench/run/cells.hpp — the cells of one run, made arm by arm: each arm's
+// row (bench/arms/arm.hpp) asks what the run has (its scenarios, framings,
+// bodies) and adds its cells; add() makes each for every connection count and
+// depth (quick's chosen cells: depth 16 on one connection only, 16
+// connections at depth 1) and keeps only quick's chosen ones. Also why a body
+// or a logs cell cannot run, which every arm says the same way.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "bench/run/plan.hpp"
+
+namespace bench {
+
+// Why this build cannot use the body codec `name` ("" when it can).
+std::string codec_unavailable(const std::string& name);
+// Why a logs cell of body `name` cannot run ("" when it can): the codec's
+// reason, or the lack of the logs record.
+std::string logs_unavailable(const std::string& name);
+
+class CellPlanner {
+ public:
+  // floor_bytes_of: how the floor's byte counts are measured (exchange.hpp; a test may fake it).
+  CellPlanner(const RunPlan& plan, std::vector<CellPlan>& cells,
+              ExchangeBytes (*floor_bytes_of)(Scenario, unsigned));
+
+  [[nodiscard]] const RunPlan& plan() const { return p_; }
+  [[nodiscard]] bool arm_on(Arm a) const;
+  [[nodiscard]] bool scenario_on(Scenario s) const;
+  [[nodiscard]] bool framing_on(Framing f) const;
+  [[nodiscard]] ExchangeBytes floor_bytes(Scenario s, unsigned logs) const {
+    return floor_bytes_of_(s, logs);
+  }
+
+  // quick's chosen cells (the arm's quick policy), or every combination.
+  [[nodiscard]] bool chosen(Arm a, Scenario s, Framing f, const std::string& body) const;
+  // The cell at every connection count and depth of the run; unavailable: why
+  // it cannot run ("" when it can); floor: the floor's byte counts; logs: N;
+  // server_codec: the codec the server decodes the body with, when not the body's.
+  void add(Arm arm, Scenario scenario, Framing framing, const std::string& body,
+           const std::string& unavailable, ExchangeBytes floor = {}, unsigned logs = 0,
+           const std::string& server_codec = "");
+
+ private:
+  const RunPlan& p_;
+  std::vector<CellPlan>& out_;
+  ExchangeBytes (*floor_bytes_of_)(Scenario, unsigned);
+  std::string json_body_, peer_body_;
+};
+
+}  // namespace bench
