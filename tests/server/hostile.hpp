@@ -5,13 +5,21 @@
 // (open descriptors, RSS) with their bounds.
 #pragma once
 
+#include <fcntl.h>
 #include <malloc.h>
+#include <poll.h>
+#include <sys/socket.h>
 
+#include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <span>
 #include <string>
+#include <string_view>
+#include <utility>
 
 #include "server/server.hpp"
 #include "support/server_client.hpp"
@@ -85,6 +93,56 @@ constexpr std::int64_t kRssBoundKib = 64 * 1024;  // +64 MiB: generous, but far 
 // answers in theory.
 constexpr std::int64_t kNeverReaderBoundKib = 16 * 1024;
 constexpr int kNeverReadersPerWire = 2;
+// What a never-reader sends at most: far past every buffer on the path.
+constexpr std::size_t kNeverReaderMaxSendBytes = 256u << 20;
+// What a server that stops reading at its 4 MiB output cap can take in: the
+// requests whose answers fill the cap (~3 MiB), one read, and the kernel's
+// buffers both ways (tcp_rmem/tcp_wmem maxima, 6 + 4 MiB by default): ~14
+// MiB. A server that kept reading would take all kNeverReaderMaxSendBytes and
+// never time out.
+constexpr std::size_t kNeverReaderMaxReadBytes = 64u << 20;
+
+// A client that sends without end and never reads, on its own thread: how
+// far it got and how it ended.
+struct NeverReader {
+  std::atomic<std::size_t> sent{0};
+  bool closed_by_server = false;  // a send ended by the server's close (reset or EPIPE)
+  bool hung = false;              // a send blocked for the whole hang bound
+
+  // Sends on fd (made non-blocking) what next() returns (a std::string_view or
+  // a byte span, valid until the next call), chunk after chunk, until
+  // kNeverReaderMaxSendBytes, the server's close, or a send blocked for
+  // zaptest::kHang.
+  template <class NextChunk>
+  void send_until_stopped(int fd, NextChunk next) {
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+    auto chunk = next();
+    std::size_t off = 0;
+    while (sent < kNeverReaderMaxSendBytes) {
+      if (off == chunk.size()) {
+        chunk = next();
+        off = 0;
+      }
+      const ssize_t n = ::send(fd, chunk.data() + off, chunk.size() - off, MSG_NOSIGNAL);
+      if (n > 0) {
+        sent += static_cast<std::size_t>(n);
+        off += static_cast<std::size_t>(n);
+        continue;
+      }
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0 && errno == EAGAIN) {
+        pollfd p{fd, POLLOUT, 0};
+        if (poll(&p, 1, static_cast<int>(zaptest::kHang.count())) == 0) {
+          hung = true;
+          return;
+        }
+        continue;
+      }
+      closed_by_server = n < 0 && (errno == ECONNRESET || errno == EPIPE);
+      return;
+    }
+  }
+};
 
 // ASan's quarantine keeps freed memory resident and TSan's shadow memory
 // multiplies every allocation: RSS figures are printed but not held to a bound

@@ -334,13 +334,9 @@ void window_never_opens(const LiveServer& srv, H2GoodClient& good) {
 std::size_t h2_never_readers(const LiveServer& srv, H2GoodClient& good) {
   SCOPED_TRACE("case: HTTP/2 peers that never read (requests, a PING flood)");
   const std::int64_t rss_base = rss_kib();
-  constexpr std::size_t kMaxSendBytes = 256u << 20;
-  constexpr std::size_t kMaxReadBytes = 64u << 20;
-  struct Reader {
+  struct Reader : NeverReader {
     bool pings = false;
     std::unique_ptr<h2::H2Raw> c;
-    std::atomic<std::size_t> sent{0};
-    bool closed_by_server = false, hung = false;
   };
   std::vector<std::unique_ptr<Reader>> rs;
   for (bool pings : {false, true, false, true}) {
@@ -352,38 +348,20 @@ std::size_t h2_never_readers(const LiveServer& srv, H2GoodClient& good) {
   std::vector<std::thread> ts;
   for (auto& rp : rs) {
     ts.emplace_back([&r = *rp, &done] {
-      const int fd = r.c->fd();
-      fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
       const std::string block = h2::small_get_block("/health");
       std::uint32_t next_id = 1;
       std::uint64_t next_ping = 1;
       std::string pending = h2::client_start();
-      std::size_t off = 0;
-      while (r.sent < kMaxSendBytes) {
-        if (off == pending.size()) {  // the next 64 KiB of frames
+      bool started = false;
+      // The preface and SETTINGS first, then 64 KiB of frames at a time.
+      r.send_until_stopped(r.c->fd(), [&]() -> std::string_view {
+        if (std::exchange(started, true)) {
           pending.clear();
-          off = 0;
           while (pending.size() < (64u << 10))
             pending += r.pings ? h2::ping(next_ping++) : h2::headers((next_id += 2) - 2, block, true);
         }
-        const ssize_t n = ::send(fd, pending.data() + off, pending.size() - off, MSG_NOSIGNAL);
-        if (n > 0) {
-          r.sent += static_cast<std::size_t>(n);
-          off += static_cast<std::size_t>(n);
-          continue;
-        }
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0 && errno == EAGAIN) {
-          pollfd p{fd, POLLOUT, 0};
-          if (poll(&p, 1, static_cast<int>(zaptest::kHang.count())) == 0) {
-            r.hung = true;
-            break;
-          }
-          continue;
-        }
-        r.closed_by_server = n < 0 && (errno == ECONNRESET || errno == EPIPE);
-        break;
-      }
+        return pending;
+      });
       ++done;
     });
   }
@@ -406,7 +384,8 @@ std::size_t h2_never_readers(const LiveServer& srv, H2GoodClient& good) {
     EXPECT_FALSE(r->hung) << "h2 never-reader (" << what << "): blocked for the hang bound, never closed";
     EXPECT_TRUE(r->closed_by_server) << "h2 never-reader (" << what << "): the server kept reading; "
                                      << r->sent << " bytes sent";
-    EXPECT_LT(r->sent, kMaxReadBytes) << "h2 never-reader (" << what << "): read past the output cap";
+    EXPECT_LT(r->sent, kNeverReaderMaxReadBytes)
+        << "h2 never-reader (" << what << "): read past the output cap";
     std::printf("[ hostile  ] h2 never-reader (%s): %zu KiB sent before the server closed it\n", what,
                 r->sent.load() / 1024);
   }

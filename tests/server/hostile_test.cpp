@@ -625,18 +625,10 @@ Bytes rpc_batch(matrix::Framing w, int count) {
 std::size_t never_readers(const LiveServer& srv, std::size_t well_behaved) {
   SCOPED_TRACE("case: clients that pipeline and never read");
   const std::int64_t rss_base_kib = rss_kib();
-  constexpr std::size_t kMaxSendBytes = 256u << 20;  // far past every buffer on the path
-  // What a server that stops reading at its 4 MiB output cap can take in: the requests whose answers fill
-  // the cap (~3 MiB), one read, and the kernel's buffers both ways (tcp_rmem/tcp_wmem maxima, 6 + 4 MiB by
-  // default): ~14 MiB. A server that kept reading would take all kMaxSendBytes and never time out.
-  constexpr std::size_t kMaxReadBytes = 64u << 20;
-  struct Reader {
+  struct Reader : NeverReader {
     matrix::Framing wire;
     Bytes batch;  // built before the connect, so the idle timeout does not run while it is
     std::unique_ptr<Client> c;
-    std::atomic<std::size_t> sent{0};
-    bool closed_by_server = false;  // a send ended by the server's close (reset or EPIPE)
-    bool hung = false;              // blocked for the whole hang bound
   };
   std::vector<std::unique_ptr<Reader>> rs;
   for (int i = 0; i < kNeverReadersPerWire; ++i)
@@ -650,28 +642,7 @@ std::size_t never_readers(const LiveServer& srv, std::size_t well_behaved) {
   std::vector<std::thread> ts;
   for (auto& rp : rs) {
     ts.emplace_back([&r = *rp, &done] {
-      const Bytes& batch = r.batch;
-      fcntl(r.c->fd(), F_SETFL, fcntl(r.c->fd(), F_GETFL) | O_NONBLOCK);
-      std::size_t off = 0;
-      while (r.sent < kMaxSendBytes) {
-        const ssize_t n = ::send(r.c->fd(), batch.data() + off, batch.size() - off, MSG_NOSIGNAL);
-        if (n > 0) {
-          r.sent += static_cast<std::size_t>(n);
-          off = (off + static_cast<std::size_t>(n)) % batch.size();
-          continue;
-        }
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0 && errno == EAGAIN) {
-          pollfd p{r.c->fd(), POLLOUT, 0};
-          if (poll(&p, 1, static_cast<int>(zaptest::kHang.count())) == 0) {
-            r.hung = true;
-            break;
-          }
-          continue;
-        }
-        r.closed_by_server = n < 0 && (errno == ECONNRESET || errno == EPIPE);
-        break;
-      }
+      r.send_until_stopped(r.c->fd(), [&r] { return std::span<const std::uint8_t>(r.batch); });
       ++done;
     });
   }
@@ -697,7 +668,8 @@ std::size_t never_readers(const LiveServer& srv, std::size_t well_behaved) {
                           << " ms and the server never closed it";
     EXPECT_TRUE(r->closed_by_server || r->hung)
         << "never-reader (" << w << "): the server kept reading; " << r->sent << " bytes sent";
-    EXPECT_LT(r->sent, kMaxReadBytes) << "never-reader (" << w << "): the server read past its output cap";
+    EXPECT_LT(r->sent, kNeverReaderMaxReadBytes)
+        << "never-reader (" << w << "): the server read past its output cap";
     std::printf("[ hostile  ] never-reader (%.*s): %zu KiB sent before the server closed it\n", int(w.size()),
                 w.data(), r->sent.load() / 1024);
   }
