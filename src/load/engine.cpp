@@ -102,8 +102,7 @@ Result run(const Options& opt, Progress* progress) {
     if (opt.logs == 0 || opt.logs > record::kMaxLogs)
       throw std::runtime_error("the logs scenario needs N from 1 to " + std::to_string(record::kMaxLogs) +
                                ", got " + std::to_string(opt.logs));
-    const record::CodecInfo& codec = opt.body != nullptr ? *opt.body : record::default_json_codec();
-    if (const std::string why = record::logs_refusal(codec); !why.empty())
+    if (const std::string why = record::logs_refusal(body_codec(opt)); !why.empty())
       throw std::runtime_error("the logs scenario: " + why);
   }
   if (opt.framing == Framing::grpc && opt.scenario != Scenario::rpc)

@@ -84,6 +84,11 @@ struct Options {
   std::uint32_t http2_first_stream_id = 1;
 };
 
+// The body codec of a run: Options::body, or the default JSON codec when null.
+inline const record::CodecInfo& body_codec(const Options& opt) {
+  return opt.body != nullptr ? *opt.body : record::default_json_codec();
+}
+
 // Counted per event, except `closed`, which counts requests: the peer closed
 // the connection (EOF, ECONNRESET or EPIPE, on read or on write) and each
 // window request still unanswered on it counts once — what the close lost.

@@ -27,25 +27,24 @@ class Script {
   // expect_logs: the digest every logs answer must give (run_with computes it once).
   Script(const Options& opt, W& wire, const record::LogsDigest& expect_logs)
       : scenario_(opt.scenario), expect_logs_(expect_logs) {
-    if (!W::kRawBytes && opt.scenario == Scenario::rpc) {
-      const record::CodecInfo* codec = opt.body != nullptr ? opt.body : &record::default_json_codec();
-      codec_ = codec->make();
-      content_type_ = codec->content_type;
+    if (W::kRawBytes || opt.scenario == Scenario::hello) {
+      // Every hello or floor request is the same bytes: built once, copied
+      // per send (its PromiseID patched on a multiplexed wire).
+      fixed(wire, "GET", "/health", {});
+      return;
+    }
+    const record::CodecInfo& codec = body_codec(opt);
+    codec_ = codec.make();
+    content_type_ = codec.content_type;
+    if (opt.scenario == Scenario::rpc) {
       const record::Request r = record::sample_request();
       expect_balance_ = record::balance_of(r.block, r.method.size(), r.account[0]);
-    } else if (!W::kRawBytes && opt.scenario == Scenario::logs) {
+    } else {
       // Every logs request is the same bytes (no id: the answer depends on
       // the request only), built once (PromiseID 0, patched per send on a
       // multiplexed wire); the digest every answer must give is computed
       // once, from the logical values (run() made the set).
-      const record::CodecInfo* codec = opt.body != nullptr ? opt.body : &record::default_json_codec();
-      codec_ = codec->make();
-      content_type_ = codec->content_type;
       fixed(wire, "POST", "/logs", codec_->encode_logs_request(record::sample_logs_request(opt.logs)));
-    } else {
-      // Every hello or floor request is the same bytes: built once, copied
-      // per send (its PromiseID patched on a multiplexed wire).
-      fixed(wire, "GET", "/health", {});
     }
   }
 
