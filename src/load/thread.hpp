@@ -174,7 +174,6 @@ class Thread {
   }
 
   bool open_loop() const { return opt_.rate_per_s > 0; }
-  bool in_window(std::int64_t t) const { return window_.recorded(t); }
   void error(ErrorKind k, std::int64_t t) { tally_.error(k, t, window_.start_ns()); }
 
   bool any_inflight() const {
@@ -197,7 +196,7 @@ class Thread {
     c.out.clear();
     c.calls.reset();
     wire_.reset(c.wire, c.out);  // HTTP/2: a new session, its preface in c.out
-    if (W::kSession && in_window(t)) tally_.sent_bytes(c.out.size());
+    if (W::kSession && window_.recorded(t)) tally_.sent_bytes(c.out.size());
     c.events = EPOLLOUT;
     if ((::connect(c.fd, reinterpret_cast<const sockaddr*>(&addr_.storage), addr_.length) != 0 &&
          errno != EINPROGRESS) ||
@@ -303,7 +302,7 @@ class Thread {
     // Bytes are counted with the request they belong to (as responses are,
     // in complete()), so bytes per request and per response are exact, not
     // blurred by the window's edges.
-    if (in_window(intended_ns)) tally_.request(c.out.size() - out_before_bytes, t);
+    if (window_.recorded(intended_ns)) tally_.request(c.out.size() - out_before_bytes, t);
   }
 
   // Everything ready goes out (net::flush); EPOLLOUT only while something is left.
@@ -406,7 +405,7 @@ class Thread {
   // the usual delay; a server that is gone then shows as connect errors.
   void count_closed(Conn& c, std::int64_t t) {
     c.calls.for_each_unanswered([&](const Call& call) {
-      if (in_window(call.intended_ns)) tally_.count(ErrorKind::closed);
+      if (window_.recorded(call.intended_ns)) tally_.count(ErrorKind::closed);
     });
     disconnect(c, t + kReconnectDelayNs);
   }
@@ -418,7 +417,7 @@ class Thread {
     const std::size_t out_before_bytes = c.out.size();
     const net::wire::Response r = wire_.take(c.in, c.out, c.wire);
     // A session's control frames (SETTINGS ACK, WINDOW_UPDATE) are sent bytes too.
-    if (W::kSession && in_window(t)) tally_.sent_bytes(c.out.size() - out_before_bytes);
+    if (W::kSession && window_.recorded(t)) tally_.sent_bytes(c.out.size() - out_before_bytes);
     if (r.status == net::wire::Response::Status::need_more) return 0;
     if (r.status == net::wire::Response::Status::malformed) {
       drop(c, ErrorKind::read, t);
@@ -455,7 +454,7 @@ class Thread {
     // Every request scheduled in the window is accounted for, also when its
     // answer comes in the drain: dropping late answers would hide a stall at
     // the window's end.
-    if (!in_window(req.intended_ns)) return true;
+    if (!window_.recorded(req.intended_ns)) return true;
     tally_.received_bytes(r.consumed_bytes);
     if constexpr (W::kSession) {
       if (r.reset) {  // the server reset its stream: the call is lost, as in a close
