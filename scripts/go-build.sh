@@ -3,7 +3,10 @@
 # zapbench-go (the module in go/: the record, its codecs, the HTTP and ZAP-HTTP
 # server; zap-proto/go v1.3.0 and zap-proto/http v0.3.5, the reference's pins)
 # and zapbench-go-rpc (the module in go/zaprpc: zap-proto/go v1.8.1's ZAP-RPC
-# transport; one Go build holds one version of a module). Modules come from
+# transport; one Go build holds one version of a module), and the tools the
+# tests drive our HTTP/2 and gRPC servers with, pinned in go/tools (h2spec,
+# grpcurl, grpc-health-probe; not the product's, never run by a benchmark).
+# Modules come from
 # the Go module proxy (go.sum pins them; -mod=readonly refuses anything
 # else), the zap-proto ones it refuses from ../shared/goproxy (go-env.sh).
 # When a binary cannot be built — no Go, a Go older than go.mod asks for, a
@@ -36,6 +39,7 @@ build() {
 if ! cd "$(dirname "$0")/../go" 2>/dev/null; then
   unavailable zapbench-go "the source tree has no go/ module"
   unavailable zapbench-go-rpc "the source tree has no go/ module"
+  for tool in h2spec grpcurl grpc-health-probe; do unavailable "$tool" "the source tree has no go/ module"; done
   exit 0
 fi
 # shellcheck source=go-env.sh
@@ -45,8 +49,12 @@ if ! command -v go >/dev/null 2>&1; then
   why="go not found on PATH (the Go arm needs the Go toolchain go.mod names)"
   unavailable zapbench-go "$why"
   unavailable zapbench-go-rpc "$why"
+  for tool in h2spec grpcurl grpc-health-probe; do unavailable "$tool" "$why"; done
   exit 0
 fi
 build zapbench-go . ./cmd/zapbench-go
 build zapbench-go-rpc zaprpc ./cmd/zapbench-go-rpc
+build h2spec tools github.com/summerwind/h2spec/cmd/h2spec
+build grpcurl tools github.com/fullstorydev/grpcurl/cmd/grpcurl
+build grpc-health-probe tools github.com/grpc-ecosystem/grpc-health-probe
 exit 0

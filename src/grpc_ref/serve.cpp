@@ -24,7 +24,9 @@
 // in place (grpc++ has no reset for them); grpc itself allocates per call
 // (its call arena, the metadata batches): what an idiomatic grpc++ server
 // costs, which is the point of the arm.
+#include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/grpcpp.h>
+#include <grpcpp/health_check_service_interface.h>
 #include <sys/resource.h>
 
 #include <atomic>
@@ -39,6 +41,7 @@
 
 #include "flags/flags.hpp"
 #include "grpc_ref/grpc_ref.hpp"
+#include "net/grpc.hpp"
 #include "net/http2.hpp"
 #include "proc/ready.hpp"
 #include "proc/stop_signals.hpp"
@@ -235,6 +238,13 @@ int cmd_serve(int argc, char** argv) {
   const proc::StopSignals stop_signals;
 
   const std::string address = grpc_address(listen.host, listen.port);
+  // The two services gRPC tools probe with, as zapbench's own server answers
+  // them (docs/spec/http2-grpc.md §2): grpc++'s default health service
+  // (grpc.health.v1.Health: SERVING for "" and for zapbench.Eth) and its
+  // server reflection (grpc.reflection.v1alpha, from the generated
+  // descriptors: grpcurl list / describe). Both before the builder exists.
+  grpc::EnableDefaultHealthCheckService(true);
+  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
   int port = 0;
   builder.AddListeningPort(address, grpc::InsecureServerCredentials(), &port);
@@ -263,6 +273,8 @@ int cmd_serve(int argc, char** argv) {
                  address.c_str());
     return 1;
   }
+  if (grpc::HealthCheckServiceInterface* health = server->GetHealthCheckService(); health != nullptr)
+    health->SetServingStatus(std::string(::net::grpc::kServiceName), true);
   const std::string host = listen.host.empty() ? "::" : listen.host;
   std::printf("zapbench-grpc serve: grpc listening on %s\n", grpc_address(host, unsigned(port)).c_str());
   std::printf("zapbench-grpc serve: grpc++ %s, %s API, %s\n", grpc::Version().c_str(),

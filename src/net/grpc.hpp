@@ -17,16 +17,18 @@ namespace net::grpc {
 
 // The one method zapbench serves (service zapbench.Eth, method Call; the
 // grpc++ reference arm's generated service has the same path).
+inline constexpr std::string_view kServiceName = "zapbench.Eth";
 inline constexpr std::string_view kCallPath = "/zapbench.Eth/Call";
-inline constexpr std::string_view kServicePrefix = "/zapbench.Eth/";
 
 // gRPC status codes (grpc/status.h) the server answers with.
 enum class Status : std::uint8_t {
   ok = 0,
   invalid_argument = 3,    // a message that does not decode, or not exactly one message
+  not_found = 5,           // Health/Check of a service this server does not have
   resource_exhausted = 8,  // an answer over the server's limits
   unimplemented = 12,      // an unknown method, or a content-subtype no codec of the build serves
-  internal = 13,           // a compressed message without grpc-encoding (PROTOCOL-HTTP2: a protocol error)
+  internal = 13,           // a compressed message without grpc-encoding, a call without `te: trailers`
+                           // (PROTOCOL-HTTP2: protocol errors)
 };
 
 // The body codecs' gRPC content types: `application/grpc` is protobuf (as

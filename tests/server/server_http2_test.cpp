@@ -318,16 +318,18 @@ TEST(server_http2, past_max_concurrent_streams_after_the_settings_ack_is_a_conne
 }
 
 // A header list past SETTINGS_MAX_HEADER_LIST_SIZE (8 KiB by default): that
-// stream is reset, the connection serves on, the counter says so.
-TEST(server_http2, a_header_list_past_8_kib_resets_its_stream_only) {
+// request is answered 431 (as HTTP/1.1 answers a head over the same limit),
+// the connection serves on, the counter says so.
+TEST(server_http2, a_header_list_past_8_kib_is_answered_431_and_the_connection_serves_on) {
   TestServer srv(server::Config{});
   H2Client c(srv.port(matrix::Framing::http2));
   H2Request big;
   big.headers = {{"x-big", std::string(9000, 'a')}};
   const std::int32_t id = c.submit(big);
   ASSERT_TRUE(c.wait_closed(id));
-  EXPECT_TRUE(c.answer(id).reset);
-  EXPECT_TRUE(c.answer(id).status.empty());
+  EXPECT_EQ(c.answer(id).status, "431");
+  EXPECT_TRUE(c.answer(id).body.starts_with("request header list over the limit of 8192 bytes"))
+      << c.answer(id).body;
   H2Request fits;
   fits.headers = {{"x-fits", std::string(7000, 'a')}};
   EXPECT_EQ(c.call(fits).body, "ok");
@@ -365,6 +367,57 @@ TEST(server_http2, a_client_that_does_not_read_is_held_at_the_output_cap_then_an
 }
 
 // ---- gRPC ----------------------------------------------------------------------------------------
+
+// A call to an unknown method, or one without `te: trailers`, is answered at
+// its headers (trailers-only), whatever the client does next: here the client
+// keeps its side open and sends nothing more. Then the stream is reset with
+// NO_ERROR, so the rest of the request is not wanted.
+TEST(server_grpc, an_unknown_method_is_answered_before_the_client_ends_its_side) {
+  TestServer srv(server::Config{});
+  H2Client c(srv.port(matrix::Framing::http2));
+  H2Request open = req("POST", "/zapbench.Eth/Nope", "application/grpc+zap");
+  open.end_stream = false;
+  const std::int32_t id = c.submit(open);
+  ASSERT_TRUE(c.wait_closed(id)) << "no answer while the client's side is open";
+  EXPECT_TRUE(grpc_error(c.answer(id), net::grpc::Status::unimplemented));
+  EXPECT_TRUE(c.answer(id).reset);
+  EXPECT_EQ(c.answer(id).close_code, static_cast<std::uint32_t>(NGHTTP2_NO_ERROR));
+
+  H2Request no_te = req("POST", std::string(net::grpc::kCallPath), "application/grpc+zap");
+  no_te.end_stream = false;
+  no_te.te = false;
+  const std::int32_t id2 = c.submit(no_te);
+  ASSERT_TRUE(c.wait_closed(id2));
+  EXPECT_TRUE(grpc_error(c.answer(id2), net::grpc::Status::internal));
+  EXPECT_EQ(c.call({}).body, "ok");  // the connection serves on
+  EXPECT_FALSE(c.goaway());
+}
+
+// grpc.health.v1.Health/Check: SERVING for "" and zapbench.Eth, NOT_FOUND for
+// another service, and Watch (not served) UNIMPLEMENTED. The messages by hand:
+// HealthCheckRequest{service = 1}, HealthCheckResponse{status = 1}.
+TEST(server_grpc, the_health_service_answers_check) {
+  TestServer srv(server::Config{});
+  H2Client c(srv.port(matrix::Framing::http2));
+  const auto check = [&](const std::string& service) -> const H2Answer& {
+    std::string message;
+    if (!service.empty()) message = std::string("\x0a") + static_cast<char>(service.size()) + service;
+    return c.call(req("POST", "/grpc.health.v1.Health/Check", "application/grpc", grpc_message(message)));
+  };
+  for (const std::string service : {"", "zapbench.Eth"}) {
+    const H2Answer& a = check(service);
+    ASSERT_EQ(a.grpc_status, "0") << service << ": " << a.grpc_message;
+    EXPECT_EQ(a.body, grpc_message("\x08\x01")) << service << ": not SERVING";
+  }
+  EXPECT_TRUE(grpc_error(check("other.Service"), net::grpc::Status::not_found));
+  EXPECT_TRUE(
+      grpc_error(c.call(req("POST", "/grpc.health.v1.Health/Watch", "application/grpc", grpc_message(""))),
+                 net::grpc::Status::unimplemented));
+  EXPECT_TRUE(grpc_error(
+      c.call(req("POST", "/grpc.health.v1.Health/Check", "application/grpc+zap", grpc_message(""))),
+      net::grpc::Status::unimplemented))
+      << "a probe service in another codec";
+}
 
 TEST(server_grpc, every_row_of_the_error_table) {
   using S = net::grpc::Status;

@@ -39,6 +39,7 @@ struct H2Request {
   std::string body;
   std::vector<std::pair<std::string, std::string>> headers;  // more fields after these
   bool end_stream = true;  // false: HEADERS (and body) without END_STREAM; finish() ends it
+  bool te = true;          // a gRPC content type gets `te: trailers` (as gRPC clients send it)
 };
 
 // A request of these fields (the others defaulted).
@@ -121,6 +122,8 @@ class H2Client {
     add(kAuthority, kHost);
     add(kPath, r.path);
     if (!r.content_type.empty()) add(kType, r.content_type);
+    static const std::string kTrailers = "trailers";
+    if (r.te && r.content_type.starts_with("application/grpc")) add(kTe, kTrailers);
     for (const auto& [n, v] : r.headers) add(n, v);
     auto body = std::make_unique<Body>();
     body->bytes = r.body;

@@ -1,7 +1,7 @@
 // tests/support/h2_frames.hpp — raw HTTP/2 frames written by hand, for the
 // hostile tests: a frame header (RFC 9113 §4.1) and the frames a hostile peer
 // sends (SETTINGS, PING, HEADERS, CONTINUATION, RST_STREAM, DATA,
-// WINDOW_UPDATE), header blocks in HPACK's "literal without indexing, new
+// WINDOW_UPDATE, PRIORITY), header blocks in HPACK's "literal without indexing, new
 // name" form (RFC 7541 §6.2.2: no table state, so a block means exactly what
 // the test wrote), and H2Raw: a loopback socket that sends such bytes and
 // reads the server's frames back whole, decoding its header blocks with
@@ -111,6 +111,13 @@ inline std::string rst_stream(std::uint32_t stream, std::uint32_t code) {
 inline std::string data(std::uint32_t stream, std::string_view bytes, bool end_stream) {
   return frame(kData, end_stream ? kEndStream : 0, stream, bytes);
 }
+// PRIORITY (RFC 9113 §6.3): the stream it depends on, exclusive flag clear, weight 16.
+inline std::string priority(std::uint32_t stream, std::uint32_t depends_on) {
+  std::string p;
+  put_u32(p, depends_on & 0x7fffffffu);
+  p += static_cast<char>(15);
+  return frame(kPriority, 0, stream, p);
+}
 inline std::string window_update(std::uint32_t stream, std::uint32_t increment) {
   std::string p;
   put_u32(p, increment & 0x7fffffffu);
@@ -143,13 +150,15 @@ inline std::string hpack_literal(std::string_view name, std::string_view value) 
   out.append(value);
   return out;
 }
-// A request's header block: the four pseudo-headers, content-type if any, then `more`.
+// A request's header block: the four pseudo-headers, content-type if any
+// (a gRPC one with `te: trailers`, as gRPC clients send it), then `more`.
 inline std::string request_block(std::string_view method, std::string_view path,
                                  std::string_view content_type = {},
                                  const std::vector<std::pair<std::string, std::string>>& more = {}) {
   std::string b = hpack_literal(":method", method) + hpack_literal(":scheme", "http") +
                   hpack_literal(":authority", "127.0.0.1") + hpack_literal(":path", path);
   if (!content_type.empty()) b += hpack_literal("content-type", content_type);
+  if (content_type.starts_with("application/grpc")) b += hpack_literal("te", "trailers");
   for (const auto& [n, v] : more) b += hpack_literal(n, v);
   return b;
 }
