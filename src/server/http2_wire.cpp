@@ -104,7 +104,7 @@ struct Stream {
     grpc_method = grpc_services::Method::unknown;
     grpc_body_type = {};
     trailer_status = grpc::Status::ok;
-    trailer_message.clear();
+    if (!trailer_message.empty()) trailer_message.clear();  // (a failed stream only)
   }
   std::string_view text(std::uint32_t at, std::uint32_t bytes) const noexcept {
     return head.readable_text().substr(at, bytes);
@@ -199,6 +199,12 @@ struct Http2Session {
 
   // Moves the window up to `id` (a client stream id above last_id).
   void see(std::int32_t id) noexcept {
+    if (id == last_id + 2) {  // the next stream, as clients open them
+      opened <<= 1;
+      reset_sent <<= 1;
+      last_id = id;
+      return;
+    }
     if (id <= last_id) return;
     const std::uint32_t shift = static_cast<std::uint32_t>(id - last_id) / 2;
     opened = shift >= 64 ? 0 : opened << shift;
@@ -252,6 +258,14 @@ Stream* received_stream(Http2Session& h, std::int32_t id) noexcept {
   return s;
 }
 
+// A failed stream's trailers: its grpc-status and grpc-message.
+[[gnu::cold]] bool failed_trailers(nghttp2_session* session, Stream& s) {
+  const nghttp2_nv trailers[2] = {
+      nv_kept("grpc-status", digits(s.trailer_status_text, static_cast<std::uint64_t>(s.trailer_status))),
+      nv_kept("grpc-message", s.trailer_message)};
+  return nghttp2_submit_trailer(session, s.id, trailers, s.trailer_message.empty() ? 1 : 2) == 0;
+}
+
 // The DATA of an answer: the stream's answer bytes, then (gRPC) the trailers.
 // NGHTTP2_DATA_FLAG_NO_COPY: nghttp2 takes only the length and flags here,
 // and send_answer writes the frame, from the stream's bytes straight into
@@ -266,14 +280,12 @@ ssize_t read_answer(nghttp2_session* session, std::int32_t stream_id, std::uint8
     *flags |= NGHTTP2_DATA_FLAG_EOF;
     if (s.grpc_trailers) {
       *flags |= NGHTTP2_DATA_FLAG_NO_END_STREAM;  // the trailers end the stream
-      const std::string_view code =
-          s.trailer_status == grpc::Status::ok
-              ? std::string_view("0")
-              : digits(s.trailer_status_text, static_cast<std::uint64_t>(s.trailer_status));
-      const nghttp2_nv trailers[2] = {nv_kept("grpc-status", code),
-                                      nv_kept("grpc-message", s.trailer_message)};
-      if (nghttp2_submit_trailer(session, stream_id, trailers, s.trailer_message.empty() ? 1 : 2) != 0)
+      if (s.trailer_status == grpc::Status::ok) {
+        static const nghttp2_nv kOk[1] = {nv_kept("grpc-status", "0")};
+        if (nghttp2_submit_trailer(session, stream_id, kOk, 1) != 0) return NGHTTP2_ERR_CALLBACK_FAILURE;
+      } else if (!failed_trailers(session, s)) {
         return NGHTTP2_ERR_CALLBACK_FAILURE;
+      }
     }
   }
   return static_cast<ssize_t>(n);
@@ -537,13 +549,13 @@ void grpc_call(Http2Session& h, Stream& s) {
 
 // The request is whole (END_STREAM): answered.
 void dispatch(Http2Session& h, Stream& s) {
-  Context& x = *h.x;
-  const std::string_view method = s.method(), content_type = s.content_type();
   if (s.grpc_method != grpc_services::Method::unknown)
     return grpc_call(h, s);  // its headers passed grpc_headers
+  Context& x = *h.x;
   Route route;
   Outcome outcome;
-  const Reply reply = x.routes.handle(method, s.path(), content_type, s.body.readable(), route, outcome);
+  const Reply reply =
+      x.routes.handle(s.method(), s.path(), s.content_type(), s.body.readable(), route, outcome);
   x.count(matrix::Framing::http2, route, outcome);
   respond(h, s, reply);
 }
@@ -777,7 +789,7 @@ std::size_t next_run(Http2Session& h, std::span<const std::uint8_t> in) noexcept
                                    (std::uint32_t{head[7]} << 8) | head[8]) &
                                   0x7fffffffu);
     if (type <= NGHTTP2_HEADERS && (id & 1) != 0) {  // DATA or HEADERS on a client's stream
-      const std::uint32_t k = static_cast<std::uint32_t>(id - run_floor - 1) / 2;  // when id > run_floor
+      const std::uint32_t k = static_cast<std::uint32_t>(id - run_floor - 1) >> 1;  // when id > run_floor
       if (id > h.passed_max_id) {  // a new stream (nghttp2 judges whether it may be)
         if (type == NGHTTP2_HEADERS) {
           std::uint32_t bit = k;
