@@ -199,7 +199,7 @@ struct Http2Session {
 
   // Moves the window up to `id` (a client stream id above last_id).
   void see(std::int32_t id) noexcept {
-    if (id == last_id + 2) {  // the next stream, as clients open them
+    if (std::int64_t{id} == std::int64_t{last_id} + 2) {  // the next stream, as clients open them
       opened <<= 1;
       reset_sent <<= 1;
       last_id = id;
@@ -789,7 +789,8 @@ std::size_t next_run(Http2Session& h, std::span<const std::uint8_t> in) noexcept
                                    (std::uint32_t{head[7]} << 8) | head[8]) &
                                   0x7fffffffu);
     if (type <= NGHTTP2_HEADERS && (id & 1) != 0) {  // DATA or HEADERS on a client's stream
-      const std::uint32_t k = static_cast<std::uint32_t>(id - run_floor - 1) >> 1;  // when id > run_floor
+      const auto k =
+          static_cast<std::uint32_t>((std::int64_t{id} - run_floor - 1) >> 1);  // when id > run_floor
       if (id > h.passed_max_id) {  // a new stream (nghttp2 judges whether it may be)
         if (type == NGHTTP2_HEADERS) {
           std::uint32_t bit = k;
