@@ -89,10 +89,23 @@ const pb::FieldDescriptor& field(const pb::Message& m, const char* name) {
   return *m.GetDescriptor()->FindFieldByName(name);
 }
 
-bool parse(const pb::Message& prototype, std::span<const std::uint8_t> bytes,
-           std::unique_ptr<pb::Message>& out) {
-  out.reset(prototype.New());
-  return bytes.size() <= INT_MAX && out->ParseFromArray(bytes.data(), static_cast<int>(bytes.size()));
+// A request of the type `prototype_of` names in the catalog, parsed into
+// `out`: ok, or internal (a broken build's catalog) or invalid_argument (the
+// bytes are not such a message) with `why`.
+Status parse_request(const pb::Message& (Catalog::*prototype_of)() const, const char* type_name,
+                     std::span<const std::uint8_t> bytes, std::unique_ptr<pb::Message>& out,
+                     std::string& why) {
+  const Catalog& c = catalog();
+  if (!c.error().empty()) {
+    why = c.error();
+    return Status::internal;
+  }
+  out.reset((c.*prototype_of)().New());
+  if (bytes.size() > INT_MAX || !out->ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+    why = std::string("a ") + type_name + " that does not parse";
+    return Status::invalid_argument;
+  }
+  return Status::ok;
 }
 
 // At most 128 bytes of a client's text in a message (grpc-message is bounded too).
@@ -135,16 +148,11 @@ void add_error(pb::Message& answer, int code, const std::string& message) {
 std::string_view unavailable() noexcept { return {}; }
 
 Status health_check(std::span<const std::uint8_t> request, std::string& answer, std::string& why) {
-  const Catalog& c = catalog();
-  if (!c.error().empty()) {
-    why = c.error();
-    return Status::internal;
-  }
   std::unique_ptr<pb::Message> req;
-  if (!parse(c.health_request(), request, req)) {
-    why = "a HealthCheckRequest that does not parse";
-    return Status::invalid_argument;
-  }
+  if (const Status s = parse_request(&Catalog::health_request, "HealthCheckRequest", request, req, why);
+      s != Status::ok)
+    return s;
+  const Catalog& c = catalog();
   const std::string service = req->GetReflection()->GetString(*req, &field(*req, "service"));
   if (!service.empty() && service != net::grpc::kServiceName) {
     why = "unknown service " + quoted(service);
@@ -157,16 +165,12 @@ Status health_check(std::span<const std::uint8_t> request, std::string& answer, 
 }
 
 Status reflect(std::span<const std::uint8_t> request, std::string& answer, std::string& why) {
-  const Catalog& c = catalog();
-  if (!c.error().empty()) {
-    why = c.error();
-    return Status::internal;
-  }
   std::unique_ptr<pb::Message> req;
-  if (!parse(c.reflection_request(), request, req)) {
-    why = "a ServerReflectionRequest that does not parse";
-    return Status::invalid_argument;
-  }
+  if (const Status s =
+          parse_request(&Catalog::reflection_request, "ServerReflectionRequest", request, req, why);
+      s != Status::ok)
+    return s;
+  const Catalog& c = catalog();
   const pb::Reflection& in = *req->GetReflection();
   std::unique_ptr<pb::Message> resp(c.reflection_response().New());
   const pb::Reflection& out = *resp->GetReflection();
