@@ -2,9 +2,10 @@
 #   make bench   install what is missing, build (release), run the benchmark (zapbench run)
 #   make test    install what is missing, build, run every test (ctest) in the
 #                release build, under ASan+UBSan and (threaded ones) under TSan,
-#                then the fuzz targets for a bounded time (FUZZ_SECONDS each)
+#                then the fuzz targets for a bounded time (FUZZ_SECONDS each);
+#                scripts/test.sh, which prints the time of each phase at the end
 # Both are idempotent; `make clean` removes build/.
-.PHONY: bench test test-stress build deps fuzz-build sanitize-build fuzz clean format
+.PHONY: bench test test-stress build deps sanitize-build fuzz clean format
 
 FUZZ_SECONDS ?= 15
 CLANG_FORMAT ?= $(shell command -v clang-format || command -v clang-format-14)
@@ -23,31 +24,28 @@ RUN_ARGS ?= --quick
 bench: build
 	build/release/src/cli/zapbench run $(RUN_ARGS)
 
-# The suite three times: release; ASan+UBSan (all but the soak); TSan (the
-# multi-threaded server and loader tests). Then every fuzz target, bounded.
-test: build fuzz-build sanitize-build
-	ctest --preset release -j $(JOBS)
-	ctest --preset asan -j $(JOBS)
-	ctest --preset tsan -j $(JOBS)
-	FUZZ_SECONDS=$(FUZZ_SECONDS) ctest --preset fuzz -j $(JOBS)
+# The suite three times: release; ASan+UBSan (all but the soak; clang, the same build
+# as the fuzz targets); TSan (the multi-threaded server and loader tests). Then every
+# fuzz target, bounded.
+test:
+	JOBS=$(JOBS) FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/test.sh
 
 # The test command 3 times with every CPU kept busy, then once on one CPU:
 # what a change to a test must survive (no test may depend on the machine's speed).
 test-stress:
 	scripts/test-stress.sh
 
+# The asan build holds the fuzz targets too (ZAPBENCH_FUZZ in its preset).
 sanitize-build: deps
 	cmake --preset asan
 	cmake --build --preset asan -j $(JOBS)
 	cmake --preset tsan
 	cmake --build --preset tsan -j $(JOBS)
 
-fuzz-build: deps
-	cmake --preset fuzz
-	cmake --build --preset fuzz -j $(JOBS)
-
 # Longer fuzzing on demand: make fuzz FUZZ_SECONDS=600 FUZZ_LONG=1
-fuzz: fuzz-build
+fuzz: deps
+	cmake --preset asan
+	cmake --build --preset asan -j $(JOBS)
 	FUZZ_SECONDS=$(FUZZ_SECONDS) ctest --preset fuzz -j $(JOBS)
 
 format:

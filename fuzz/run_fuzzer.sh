@@ -44,7 +44,7 @@ IFS=: read -ra seed_dirs <<<"$seeds"
 rm -rf "$work"
 mkdir -p "$work/corpus" "$work/artifacts"
 for dir in "${seed_dirs[@]}"; do
-  [[ -d "$dir" ]] || { echo "fuzz: seed dir $dir missing (build the fuzz preset first)" >&2; exit 1; }
+  [[ -d "$dir" ]] || { echo "fuzz: seed dir $dir missing (build the asan preset first: it builds the fuzz targets)" >&2; exit 1; }
   cp -r "$dir"/. "$work/corpus/"
 done
 

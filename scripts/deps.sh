@@ -17,7 +17,7 @@ fi
 packages=(
   g++ make cmake ninja-build           # the build
   ccache                               # repeated builds (make test builds four trees)
-  clang-14 libclang-rt-14-dev          # libFuzzer + sanitizers for the fuzz preset
+  clang-14 libclang-rt-14-dev          # the asan preset: clang ASan+UBSan and libFuzzer
   libgtest-dev libgmock-dev            # tests
   libbenchmark-dev                     # microbenchmarks
   libhttp-parser-dev                   # the HTTP/1.1 parser our own is benchmarked against
