@@ -13,6 +13,7 @@
 
 #include "bench/children/supervisor.hpp"
 #include "cli/args.hpp"
+#include "cli/commands.hpp"
 #include "flags/flags.hpp"
 #include "micro/request_path.hpp"
 #include "proc/interrupt.hpp"
@@ -42,6 +43,7 @@ int cmd_instructions(int argc, char** argv) {
   std::uint64_t requests = 16'000;
   bool no_perf = false;
   flags::Table t("instructions");
+  t.summary(std::string(summary("instructions")));
   t.about(
       "Counts the instructions the server's request path executes per request,\n"
       "a figure that does not move with the machine's noise: each\n"

@@ -11,6 +11,7 @@
 #include "bench/arms/go_arm.hpp"
 #include "bench/run/plan.hpp"
 #include "cli/args.hpp"
+#include "cli/commands.hpp"
 #include "cli/host_flags.hpp"
 #include "cli/matrix_choices.hpp"
 #include "cli/run_about.hpp"
@@ -26,6 +27,7 @@ bench::RunPlan parse(int argc, char** argv, bool& dry_run) {
   bench::RunRequest q;
   double link_delay_s = 0;
   flags::Table t("run");
+  t.summary(std::string(summary("run")));
   t.usage("[--quick|--full] [--out DIR] [options]");
   t.about(kRunAbout);
   t.set("--quick", &q.full, false, "the quick matrix (default)");
