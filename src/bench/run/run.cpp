@@ -260,8 +260,9 @@ int run(RunPlan& p, std::vector<CellPlan>& cells, const RunContext& run_ctx, Run
   } catch (const proc::Interrupted&) {
     interrupted = true;
   }
-  // Also an interrupt that came after the last child's wait: the run did not end by itself.
-  if (interrupted || proc::interrupted()) {
+  // An interrupt after the last child ended cut nothing short: the results
+  // are whole, not marked; the exit code still says the signal came.
+  if (interrupted) {
     if (isatty(STDOUT_FILENO)) say.line("");  // ends the progress bar's line
     res.interrupted = std::string(proc::signal_name(proc::interrupt_signal())) + " during " + phase;
     say.line("zapbench run: interrupted (" + res.interrupted +
@@ -277,7 +278,7 @@ int run(RunPlan& p, std::vector<CellPlan>& cells, const RunContext& run_ctx, Run
   say.line(text("zapbench run: %s in %s\n  %s/results.json\n  %s/report.md\n  %s/report.html",
                 res.interrupted.empty() ? "done" : "interrupted", duration_text(res.env.wall_s).c_str(),
                 p.out_dir.c_str(), p.out_dir.c_str(), p.out_dir.c_str()));
-  return res.interrupted.empty() ? 0 : 130;
+  return proc::interrupted() ? 130 : 0;
 }
 
 }  // namespace bench
