@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "bench/hosts/remote_child.hpp"
+#include "cli/commands.hpp"
 #include "flags/flags.hpp"
 
 namespace cli {
@@ -15,6 +16,7 @@ namespace cli {
 int cmd_child(int argc, char** argv) {
   bench::ChildAgentOptions o;
   flags::Table t("child");
+  t.summary(std::string(summary("child")));
   t.usage("[--cpus LIST] [--ready] [--env NAME=VALUE]... [--tmpdir] [--wait-accepting] -- PROGRAM ARG...");
   t.about(
       "Plumbing: what `zapbench run` and `zapbench load --loader-hosts` start over\n"

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cli/args.hpp"
+#include "cli/commands.hpp"
 #include "flags/flags.hpp"
 #include "report/model.hpp"
 
@@ -38,6 +39,7 @@ int cmd_compare(int argc, char** argv) {
   std::string path_a, path_b;
   report::CompareOptions o;
   flags::Table t("compare");
+  t.summary(std::string(summary("compare")));
   t.about(
       "Compares two result sets (each a directory holding results.json, or the\n"
       "results.json itself): every end-to-end cell present in both (requests/s and\n"
@@ -70,6 +72,7 @@ int cmd_compare(int argc, char** argv) {
 int cmd_report(int argc, char** argv) {
   std::string input, out_dir;
   flags::Table t("report");
+  t.summary(std::string(summary("report")));
   t.about(
       "Writes report.md and report.html from a results.json (or a directory\n"
       "holding one), next to it or into --out DIR, and prints their paths. The\n"

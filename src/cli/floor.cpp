@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "cli/args.hpp"
+#include "cli/commands.hpp"
 #include "flags/flags.hpp"
 #include "proc/ready.hpp"
 #include "proc/stop_signals.hpp"
@@ -21,11 +22,12 @@ int cmd_floor(int argc, char** argv) {
   server::Floor::Config cfg;
   flags::HostPort listen;
   flags::Table t("floor");
+  t.summary(std::string(summary("floor")));
   t.about(
       "The floor arm's server: a raw TCP echo of fixed byte counts. For every N\n"
       "bytes a connection receives it sends M bytes of a constant response; nothing\n"
       "is parsed and nothing allocated per request. Driven by 'zapbench load --framing\n"
-      "floor' with the byte counts of a real exchange, it marks what the kernel and\n"
+      "tcp' with the byte counts of a real exchange, it marks what the kernel and\n"
       "loopback allow on this machine for that exchange. Port 0 picks a free port;\n"
       "the bound address is printed. SIGINT or SIGTERM stops it and prints the\n"
       "counters.");

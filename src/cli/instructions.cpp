@@ -7,17 +7,19 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <regex>
 #include <string>
-#include <system_error>
 
 #include "bench/children/supervisor.hpp"
 #include "cli/args.hpp"
+#include "cli/commands.hpp"
 #include "flags/flags.hpp"
 #include "micro/request_path.hpp"
+#include "proc/interrupt.hpp"
+#include "proc/programs.hpp"
 
 namespace cli {
-namespace fs = std::filesystem;
 
 namespace {
 
@@ -41,6 +43,7 @@ int cmd_instructions(int argc, char** argv) {
   std::uint64_t requests = 16'000;
   bool no_perf = false;
   flags::Table t("instructions");
+  t.summary(std::string(summary("instructions")));
   t.about(
       "Counts the instructions the server's request path executes per request,\n"
       "a figure that does not move with the machine's noise: each\n"
@@ -79,20 +82,29 @@ int cmd_instructions(int argc, char** argv) {
     if (std::regex_search(c.name(), re)) o.cases.push_back(c.name());
   if (o.cases.empty()) die("instructions: no case matches --filter '" + filter + "'");
 
-  char dir_template[] = "/tmp/zapbench-instructions-XXXXXX";
-  if (mkdtemp(dir_template) == nullptr) die("instructions: cannot make a temporary directory");
-  o.work_dir = dir_template;
+  // Ctrl-C or SIGTERM ends valgrind or perf at once (their own process
+  // groups never see it) and this command with 130, its directory removed.
+  proc::catch_interrupts();
   report::Instructions counts;
   std::string failure;
-  try {
-    counts = bench::count_instructions(
-        o, [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); });
-  } catch (const std::exception& e) {
-    failure = e.what();
+  int interrupt = 0;
+  {
+    std::optional<proc::TempDir> dir;
+    try {
+      dir.emplace("zapbench-instructions-");
+      o.work_dir = dir->path();
+      bench::count_instructions(o, counts,
+                                [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); });
+    } catch (const std::exception& e) {
+      failure = std::string(e.what());
+    } catch (const proc::Interrupted& i) {
+      interrupt = i.signal;
+    }
+  }  // the directory removed before any exit: die() does not unwind
+  if (interrupt != 0) {
+    std::fprintf(stderr, "zapbench: instructions: %s: stopped\n", proc::signal_name(interrupt));
+    return 130;
   }
-  // Removed before any exit: die() does not unwind.
-  std::error_code removed;
-  fs::remove_all(o.work_dir, removed);
   if (!failure.empty()) die(failure);
   std::string text = bench::instructions_markdown(counts);
   text = "Instructions per request of the server's request path (" + std::to_string(counts.requests) +

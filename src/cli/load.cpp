@@ -28,6 +28,7 @@
 #include "bench/hosts/ssh.hpp"
 #include "cli/args.hpp"
 #include "cli/codec_flags.hpp"
+#include "cli/commands.hpp"
 #include "cli/host_flags.hpp"
 #include "cli/matrix_choices.hpp"
 #include "cli/version.hpp"
@@ -343,6 +344,7 @@ int cmd_load(int argc, char** argv) {
   bool coordinated = false, merge = false;
   bench::SshConfig ssh;
   flags::Table t("load");
+  t.summary(std::string(summary("load")));
   t.usage("--framing http|zap|zap-rpc|http2 --addr HOST:PORT --scenario hello|rpc [--body CODEC] [options]");
   t.usage(
       "--framing http|zap|zap-rpc|http2 --addr HOST:PORT --scenario logs [--logs N] [--body CODEC] "

@@ -1,11 +1,12 @@
-// cli/main.cpp — the zapbench binary: the list of commands (dispatch and the
-// top-level help), --version, and the small commands `micro`, `codecs` and
-// `version`. Owns no protocol or codec logic; each subcommand's flag table
-// lives in its own file (serve.cpp, load.cpp...).
+// cli/main.cpp — the zapbench binary: dispatch and the top-level help over
+// the list of commands (commands.cpp), --version, and the small commands
+// `micro`, `codecs`, `version` and `host-info`. Owns no protocol or codec
+// logic; each subcommand's flag table lives in its own file (serve.cpp, load.cpp...).
 #include <benchmark/benchmark.h>
 #include <sched.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -18,25 +19,14 @@
 #include "bench/arms/go_arm.hpp"
 #include "bench/hosts/ssh.hpp"
 #include "cli/args.hpp"
+#include "cli/commands.hpp"
 #include "cli/version.hpp"
 #include "flags/flags.hpp"
 #include "micro/summary.hpp"
 #include "record/registry.hpp"
 
 namespace cli {
-int cmd_serve(int argc, char** argv);
-int cmd_load(int argc, char** argv);
-int cmd_floor(int argc, char** argv);
-int cmd_run(int argc, char** argv);
-int cmd_compare(int argc, char** argv);
-int cmd_report(int argc, char** argv);
-int cmd_instructions(int argc, char** argv);
-int cmd_child(int argc, char** argv);
-}  // namespace cli
-
 namespace {
-
-using cli::die;
 
 // The Go reference's microbenchmarks after ours, as `zapbench run` runs them
 // (bench/arms/go_arm.hpp), printed beside ours. Their JSON goes to `json_out`, or
@@ -70,6 +60,8 @@ void micro_go(const std::string& binary, const std::string& filter, double min_t
   micro::print_go_summary(stdout, cpp, rows, figures.unavailable_codecs);
 }
 
+}  // namespace
+
 int cmd_micro(int argc, char** argv) {
   std::string filter, json_out;
   std::string go_binary = bench::default_go_binary();
@@ -78,6 +70,7 @@ int cmd_micro(int argc, char** argv) {
   double min_time_s = 0.5;
   std::vector<std::string> passthrough;
   flags::Table t("micro");
+  t.summary(std::string(summary("micro")));
   t.about(
       "Runs the microbenchmarks and prints summary tables: the codecs\n"
       "(Decode/<codec>, Encode/<codec>, Serde/<codec>, Handler/<codec>), the\n"
@@ -140,6 +133,7 @@ int cmd_micro(int argc, char** argv) {
 
 int cmd_codecs(int argc, char** argv) {
   flags::Table t("codecs");
+  t.summary(std::string(summary("codecs")));
   t.about(
       "Lists every codec zapbench knows, in src/record/codecs.table's order: its\n"
       "content type, whether this build has it (and why not), the exact encode and\n"
@@ -165,6 +159,7 @@ int cmd_codecs(int argc, char** argv) {
 
 int cmd_version(int argc, char** argv) {
   flags::Table t("version");
+  t.summary(std::string(summary("version")));
   t.about(
       "Prints what this binary is. The first line has one fixed format, for\n"
       "scripts and for comparing the builds of several hosts:\n"
@@ -173,13 +168,13 @@ int cmd_version(int argc, char** argv) {
       "with -dirty when tracked files had changes, or 'unknown' outside git.\n"
       "The second line names the compiler. Same as 'zapbench --version'.");
   t.parse(argc, argv);
-  std::printf("%s\ncompiler %.*s\n", cli::version_line().c_str(), int(cli::compiler().size()),
-              cli::compiler().data());
+  std::printf("%s\ncompiler %.*s\n", version_line().c_str(), int(compiler().size()), compiler().data());
   return 0;
 }
 
 int cmd_host_info(int argc, char** argv) {
   flags::Table t("host-info");
+  t.summary(std::string(summary("host-info")));
   t.about(
       "Plumbing: what `zapbench run` and `zapbench load --loader-hosts` run over\n"
       "ssh on every host before measuring (docs/spec/hosts.md §2): 'key: value'\n"
@@ -188,34 +183,44 @@ int cmd_host_info(int argc, char** argv) {
       "the CPUs online (cpu_count) and those this process may run on\n"
       "(allowed_cpus).");
   t.parse(argc, argv);
-  std::fputs(bench::host_info_text(cli::version_line()).c_str(), stdout);
+  std::fputs(bench::host_info_text(version_line()).c_str(), stdout);
   return 0;
 }
 
-// Every command, in the order of the top-level help; the one list dispatch and help read.
-struct Command {
-  const char* name;
-  const char* summary;
-  int (*run)(int argc, char** argv);
-  bool plumbing = false;  // listed apart: for zapbench's own use over ssh
-};
-constexpr Command kCommands[] = {
-    {"serve", "serve /health and /rpc over HTTP/1.1 and ZAP-HTTP", cli::cmd_serve},
-    {"load", "drive a server on any framing; validated responses, honest latency", cli::cmd_load},
-    {"micro", "in-process microbenchmarks of every codec (Google Benchmark)", cmd_micro},
-    {"instructions", "instructions per request of the server's request path (callgrind, perf)",
-     cli::cmd_instructions},
-    {"run", "the whole benchmark: micro, the end-to-end matrix, nginx and floor arms, report", cli::cmd_run},
-    {"compare", "two result sets: the change per cell against the noise of both", cli::cmd_compare},
-    {"report", "rewrite report.md and report.html from a results.json", cli::cmd_report},
-    {"floor", "raw TCP echo of fixed byte counts (the floor arm's server)", cli::cmd_floor},
-    {"codecs", "list every codec, available or not, and why", cmd_codecs},
-    {"version", "print the version, the git commit and the build flags (also --version)", cmd_version},
-    {"host-info", "this host's build, kernel and CPUs, for the preflight", cmd_host_info, true},
-    {"child", "run a server for a coordinator and report on a line protocol", cli::cmd_child, true},
-};
+}  // namespace cli
+
+namespace {
+
+constexpr std::size_t kHelpWidth = 100;  // columns, as every command's --help (flags/flags.cpp)
+
+// `lead` then `text`, wrapped at kHelpWidth, its later lines indented under its first word.
+std::string wrapped(std::string lead, std::string_view text) {
+  const std::size_t indent = lead.size();
+  std::size_t column = indent;
+  bool first = true;
+  while (!text.empty()) {
+    const std::size_t space = text.find(' ');
+    const std::string_view word = text.substr(0, space);
+    text = space == std::string_view::npos ? std::string_view{} : text.substr(space + 1);
+    if (!first && column + 1 + word.size() > kHelpWidth) {
+      lead += '\n';
+      lead.append(indent, ' ');
+      column = indent;
+    } else if (!first) {
+      lead += ' ';
+      ++column;
+    }
+    lead += word;
+    column += word.size();
+    first = false;
+  }
+  return lead + "\n";
+}
 
 std::string usage() {
+  std::size_t name_width = 0;
+  for (const cli::Command& c : cli::commands())
+    name_width = std::max(name_width, std::string_view(c.name).size());
   std::string s =
       "usage: zapbench <command> [options]\n"
       "       zapbench --version\n"
@@ -223,19 +228,20 @@ std::string usage() {
       "commands:\n";
   for (bool plumbing : {false, true}) {
     if (plumbing) s += "\nplumbing (used over ssh by run and load --loader-hosts):\n";
-    for (const Command& c : kCommands) {
+    for (const cli::Command& c : cli::commands()) {
       if (c.plumbing != plumbing) continue;
-      char line[160];
-      std::snprintf(line, sizeof line, "  %-9s %s\n", c.name, c.summary);
-      s += line;
+      // The summaries line up after the longest name; a long one wraps under itself.
+      std::string line = "  " + std::string(c.name);
+      line.resize(2 + name_width + 1, ' ');
+      s += wrapped(line, c.summary);
     }
   }
   return s +
          "\nRun 'zapbench <command> --help' (or 'zapbench help <command>') for the options of a command.\n";
 }
 
-const Command* find_command(std::string_view name) {
-  for (const Command& c : kCommands)
+const cli::Command* find_command(std::string_view name) {
+  for (const cli::Command& c : cli::commands())
     if (name == c.name) return &c;
   return nullptr;
 }
@@ -252,10 +258,10 @@ int main(int argc, char** argv) {
     std::fputs(usage().c_str(), stdout);
     return 0;
   }
-  if (cmd == "--version") return cmd_version(argc - 2, argv + 2);
+  if (cmd == "--version") return cli::cmd_version(argc - 2, argv + 2);
   if (cmd == "help") {
     // "zapbench help load" is "zapbench load --help".
-    const Command* c = find_command(argv[2]);
+    const cli::Command* c = find_command(argv[2]);
     if (c == nullptr) {
       std::fprintf(stderr, "zapbench: unknown command '%s'\n\n%s", argv[2], usage().c_str());
       return 2;
@@ -264,7 +270,7 @@ int main(int argc, char** argv) {
     char* args[] = {help_flag, nullptr};
     return c->run(1, args);
   }
-  if (const Command* c = find_command(cmd)) return c->run(argc - 2, argv + 2);
+  if (const cli::Command* c = find_command(cmd)) return c->run(argc - 2, argv + 2);
   std::fprintf(stderr, "zapbench: unknown command '%s'\n\n%s", argv[1], usage().c_str());
   return 2;
 }

@@ -2,8 +2,6 @@
 // (bench/run/run.hpp) -> exit code. Owns run's flag table only.
 #include "bench/run/run.hpp"
 
-#include <atomic>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
@@ -13,23 +11,23 @@
 #include "bench/arms/go_arm.hpp"
 #include "bench/run/plan.hpp"
 #include "cli/args.hpp"
+#include "cli/commands.hpp"
 #include "cli/host_flags.hpp"
 #include "cli/matrix_choices.hpp"
 #include "cli/run_about.hpp"
 #include "cli/version.hpp"
 #include "flags/flags.hpp"
+#include "proc/interrupt.hpp"
 #include "record/logs.hpp"
 
 namespace cli {
 namespace {
 
-std::atomic<bool> g_interrupted{false};
-void on_interrupt(int) { g_interrupted = true; }
-
 bench::RunPlan parse(int argc, char** argv, bool& dry_run) {
   bench::RunRequest q;
   double link_delay_s = 0;
   flags::Table t("run");
+  t.summary(std::string(summary("run")));
   t.usage("[--quick|--full] [--out DIR] [options]");
   t.about(kRunAbout);
   t.set("--quick", &q.full, false, "the quick matrix (default)");
@@ -128,12 +126,10 @@ int cmd_run(int argc, char** argv) {
     std::printf("%s\n", bench::dry_run_text(p, cells, p.cfg.budget_s).c_str());
     return 0;
   }
-  struct sigaction sa {};
-  sa.sa_handler = on_interrupt;
-  sigaction(SIGINT, &sa, nullptr);
-  sigaction(SIGTERM, &sa, nullptr);
-  std::signal(SIGPIPE, SIG_IGN);
-  bench::RunContext context{{"zapbench", "run"}, version_line(), &g_interrupted};  // the user's name for it
+  // Ctrl-C or SIGTERM in any phase: its children end at once, what was
+  // measured is written, marked interrupted, and the exit code is 130.
+  proc::catch_interrupts();
+  bench::RunContext context{{"zapbench", "run"}, version_line()};  // the user's name for it
   context.command.insert(context.command.end(), argv, argv + argc);
   bench::StdoutObserver out;
   try {

@@ -6,8 +6,10 @@
 namespace cli {
 
 inline constexpr const char* kRunAbout =
-    "The whole benchmark on this machine, from one command:\n"
-    "  1. the codec microbenchmarks (zapbench micro), a process per round;\n"
+    "In order, from one command:\n"
+    "  1. the microbenchmarks (zapbench micro, then the Go reference's), a process\n"
+    "     per round, and the instructions per request of the server's request paths\n"
+    "     (zapbench instructions: callgrind, perf where the machine counts);\n"
     "  2. the end-to-end matrix: scenario {hello, rpc, logs of N entries} x framing\n"
     "     {HTTP/1.1, HTTP/2, gRPC, ZAP-HTTP, ZAP-RPC} x body {each JSON codec, ZAP,\n"
     "     each binary peer} (rpc, logs) x connections x depth (pipelining on\n"
@@ -53,6 +55,9 @@ inline constexpr const char* kRunAbout =
     "checked first (reachable, the same build, its CPUs); the loaders start\n"
     "together on a \"go\" after their warm-up, the start skew is reported, and their\n"
     "histograms are merged exactly. --netns N builds the hosts here instead\n"
-    "(root): network namespaces joined by a bridge, each with its own sshd.";
+    "(root): network namespaces joined by a bridge, each with its own sshd.\n"
+    "SIGINT (Ctrl-C) or SIGTERM, in any phase: every child ends at once, what was\n"
+    "measured is written, marked interrupted (results.json's \"interrupted\", the\n"
+    "report's first lines), nothing is left running, and the exit code is 130.";
 
 }  // namespace cli

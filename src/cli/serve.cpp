@@ -10,6 +10,7 @@
 
 #include "cli/args.hpp"
 #include "cli/codec_flags.hpp"
+#include "cli/commands.hpp"
 #include "flags/flags.hpp"
 #include "proc/ready.hpp"
 #include "proc/stop_signals.hpp"
@@ -22,6 +23,7 @@ int cmd_serve(int argc, char** argv) {
   std::vector<flags::HostPort> http, zap, zap_rpc, http2;
   std::string json_name;
   flags::Table t("serve");
+  t.summary(std::string(summary("serve")));
   t.about(
       "Serves GET /health, POST /rpc and POST /logs over HTTP/1.1 (--http), over\n"
       "ZAP-HTTP, the ZAP TCP transport (--zap; 9999 is ZAP's conventional port), and\n"

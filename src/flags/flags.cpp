@@ -227,6 +227,15 @@ Table& Table::usage(std::string line) {
   return *this;
 }
 
+Table& Table::summary(std::string line) {
+  if (!line.empty()) {
+    line[0] = char(std::toupper(static_cast<unsigned char>(line[0])));
+    if (!line.ends_with(".")) line += ".";
+  }
+  summary_ = std::move(line);
+  return *this;
+}
+
 Table& Table::about(std::string text) {
   about_.push_back(std::move(text));
   return *this;
@@ -538,6 +547,11 @@ std::string Table::usage_text() const {
 
 std::string Table::help() const {
   std::string out = usage_text();
+  if (!summary_.empty()) {
+    out += "\n";
+    wrap(out, summary_, 0, 0);
+    out += "\n";
+  }
   for (const std::string& a : about_) out += "\n" + a + (a.ends_with("\n") ? "" : "\n");
   out += "\n";
   const auto line = [&out](const std::string& left, const std::string& what) {

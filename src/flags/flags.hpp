@@ -199,7 +199,8 @@ inline constexpr bool is_optional_v = !std::is_same_v<value_of_t<Out>, Out>;
 class Table {
  public:
   // `command` as typed after "zapbench" ("load"). Its one-line summary lives
-  // in main.cpp's list of commands (the top-level help). `program` names the
+  // in cli/commands.cpp's list of commands (the top-level help), which the
+  // command gives to summary() for its own --help. `program` names the
   // binary in usage lines and errors: another binary of the project
   // (zapbench-grpc) parses its commands with the same tables.
   explicit Table(std::string command, std::string program = "zapbench");
@@ -209,7 +210,11 @@ class Table {
   // Usage lines in place of the generated one, each without "usage: zapbench
   // CMD" (a command with alternative forms, as load with --framing tcp).
   Table& usage(std::string line);
-  // Paragraphs between the usage and the flags, printed as written.
+  // The command's one-line summary, as the top-level help lists it
+  // ("serve /health, ..."): the first paragraph of --help, capitalized, with a
+  // full stop.
+  Table& summary(std::string line);
+  // Paragraphs between the usage (and summary) and the flags, printed as written.
   Table& about(std::string text);
   // Flags declared after this are listed under `heading` in --help.
   Table& section(std::string heading);
@@ -315,6 +320,7 @@ class Table {
   std::string program_;
   std::string command_;
   std::vector<std::string> usage_lines_;
+  std::string summary_;
   std::vector<std::string> about_;
   std::string section_;
   std::vector<std::unique_ptr<Flag>> flags_;  // stable addresses: builders return Flag&

@@ -11,6 +11,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "proc/interrupt.hpp"
+
 namespace proc {
 
 std::string read_file(const std::filesystem::path& path) {
@@ -44,12 +46,15 @@ bool write_all(int fd, std::string_view text) {
 
 bool read_some(const std::vector<int>& fds, int wait_ms,
                const std::function<void(std::size_t, std::string_view)>& on_read) {
+  throw_if_interrupted();
   std::vector<pollfd> p;
-  p.reserve(fds.size());
+  p.reserve(fds.size() + 1);
   for (int fd : fds) p.push_back(pollfd{fd, POLLIN, 0});
+  if (interrupt_fd() >= 0) p.push_back(pollfd{interrupt_fd(), POLLIN, 0});  // last: wakes the wait at once
   const int n = poll(p.data(), p.size(), wait_ms);
   if (n < 0) return errno == EINTR;
-  for (std::size_t i = 0; n > 0 && i < p.size(); ++i) {
+  throw_if_interrupted();
+  for (std::size_t i = 0; n > 0 && i < fds.size(); ++i) {
     if (p[i].revents == 0) continue;
     char b[64 * 1024];
     const ssize_t got = read(p[i].fd, b, sizeof b);

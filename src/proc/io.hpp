@@ -39,6 +39,8 @@ void take_lines(std::string& buf, OnLine on_line) {
 // stdout) to be readable, then reads each that is: on_read(i, bytes) with
 // what came, or on_read(i, {}) at its end of file (or a read error). False
 // when poll itself failed. The caller's loop owns its deadline and state.
+// Throws Interrupted (interrupt.hpp) once the run's interrupt came: the
+// caller's Childs end the children whose outputs these are.
 bool read_some(const std::vector<int>& fds, int wait_ms,
                const std::function<void(std::size_t, std::string_view)>& on_read);
 

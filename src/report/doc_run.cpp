@@ -25,6 +25,10 @@ void when_where(const Results& r, Out& out) {
        "Thrift), on the same record and the same work: per operation in-process, and end to end over " +
            transport(e) + ". Measured by ",
        code("zapbench run"), " and written from its results.json alone."});
+  if (!r.interrupted.empty())  // before any figure: every one below is partial
+    out.para({strong("Interrupted: " + r.interrupted + "."),
+              " The run was stopped before it ended: what follows is only what was measured before, "
+              "and a finding may rest on fewer rounds than the run planned."});
   found(r, out);  // the report opens with what it found
   out.heading(2, "The run", "run");
   Table t{{"run", ""}, "ll", {}};

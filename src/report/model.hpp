@@ -251,6 +251,10 @@ struct Results {
   Micro micro;
   std::vector<Cell> cells;
   std::vector<std::string> notes;  // caveats the run itself found (e.g. "nginx unavailable: ...")
+  // Why the run ended early ("SIGTERM during the microbenchmarks"): its
+  // results are partial, only what was measured before. "" for a run that
+  // ran to its end (and absent from results.json then).
+  std::string interrupted;
 };
 
 // Two figures compared (stats/estimate.hpp), with the run's margin:

@@ -472,6 +472,7 @@ Results parse(const std::string& text) {
   });
 
   for_each(j, "", "notes", [&](const json& v, const std::string& p) { r.notes.push_back(as_string(v, p)); });
+  if (j.contains("interrupted")) r.interrupted = str(j, "", "interrupted");
   return r;
 }
 
@@ -489,9 +490,9 @@ std::string to_json(const Results& r) {
   json codecs = json::array(), cells = json::array();
   for (const Codec& c : r.codecs) codecs.push_back(to_j(c));
   for (const Cell& c : r.cells) cells.push_back(to_j(c));
-  const json j = {{"schema", r.schema}, {"env", env_j(r.env)},    {"config", to_j(r.config)},
-                  {"codecs", codecs},   {"micro", to_j(r.micro)}, {"cells", cells},
-                  {"notes", r.notes}};
+  json j = {{"schema", r.schema},     {"env", env_j(r.env)}, {"config", to_j(r.config)}, {"codecs", codecs},
+            {"micro", to_j(r.micro)}, {"cells", cells},      {"notes", r.notes}};
+  if (!r.interrupted.empty()) j["interrupted"] = r.interrupted;
   return j.dump(1) + "\n";
 }
 

@@ -4,13 +4,15 @@
 // figures. No process, no wall time: what is sampled when, and why it stops.
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <cmath>
+#include <csignal>
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "bench/run/rounds.hpp"
+#include "proc/interrupt.hpp"
 #include "report/findings.hpp"
 #include "stats/rng.hpp"
 
@@ -37,7 +39,7 @@ bench::CellPlan cell(Scenario s, const std::string& body, unsigned conns, unsign
 struct Fixture {
   bench::RunPlan plan;
   bench::RunFolder folder{"/nonexistent/rounds-test"};
-  std::atomic<bool> stop{false};
+  std::size_t interrupt_at = SIZE_MAX;  // the sample (0-based) whose hook throws proc::Interrupted
   std::vector<bench::CellPlan> cells;
   report::Results res;
   double clock_s = 0;
@@ -62,6 +64,8 @@ struct Fixture {
   bench::RoundsHooks hooks() {
     bench::RoundsHooks h;
     h.sample = [this](bench::CellPlan& cp, unsigned, std::string&) {
+      // As a real sample's child wait does once SIGTERM came: its child ended, nothing measured.
+      if (sampled.size() == interrupt_at) throw proc::Interrupted{SIGTERM};
       sampled.push_back(cp.cell.id());
       clock_s += 1;
       const double truth = cp.cell.body == "zap" ? 100000 : cp.cell.body == "direct" ? 90000 : 50000;
@@ -93,7 +97,7 @@ struct Fixture {
     return h;
   }
 
-  bench::SampleContext ctx() { return {plan, folder, "/bin/false", &stop}; }
+  bench::SampleContext ctx() { return {plan, folder, "/bin/false"}; }
 
   std::size_t samples_of(const std::string& id) const {
     for (const bench::CellPlan& cp : cells)
@@ -124,7 +128,6 @@ TEST(rounds, more_rounds_go_to_what_the_findings_compare_until_each_is_precise) 
   rounds.first();
   const bench::ExtraRounds extra = rounds.until_precise();
   EXPECT_FALSE(extra.budget_spent);
-  EXPECT_FALSE(extra.interrupted);
   EXPECT_TRUE(extra.imprecise.empty()) << extra.imprecise.front() << " after " << extra.rounds << " rounds";
   EXPECT_GT(extra.rounds, 0u);
   // The finding's two cells got every extra round; the hello cell none.
@@ -183,17 +186,22 @@ TEST(rounds, no_finding_no_extra_round) {
   EXPECT_TRUE(extra.imprecise.empty());
 }
 
-TEST(rounds, a_stop_ends_them_between_samples) {
+// An interrupt is the sample hook's proc::Interrupted: it unwinds the rounds
+// at once; the samples before it are kept, the one it cut short is not.
+TEST(rounds, an_interrupt_unwinds_them_keeping_the_samples_before_it) {
   Fixture f;
-  f.noise = 0.2;
+  f.interrupt_at = 4;
   const bench::SampleContext ctx = f.ctx();
   bench::Rounds rounds(ctx, f.cells, f.res, f.hooks());
-  rounds.first();
-  f.stop = true;
-  const bench::ExtraRounds extra = rounds.until_precise();
-  EXPECT_TRUE(extra.interrupted);
-  EXPECT_EQ(extra.rounds, 0u);
-  EXPECT_EQ(f.sampled.size(), 9u);
+  EXPECT_THROW(rounds.first(), proc::Interrupted);
+  EXPECT_EQ(f.sampled.size(), 4u);
+  std::size_t kept = 0;
+  for (const bench::CellPlan& cp : f.cells) kept += cp.cell.samples.size();
+  EXPECT_EQ(kept, 4u);
+  rounds.publish();
+  std::size_t published = 0;
+  for (const report::Cell& c : f.res.cells) published += c.samples.size();
+  EXPECT_EQ(published, 4u);
 }
 
 TEST(rounds, no_cell_gets_more_than_the_cap) {

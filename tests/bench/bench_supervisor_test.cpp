@@ -3,7 +3,8 @@
 // (lines, then EOF; a child that dies first is not ready), pinning, the log,
 // exit codes and signals, SIGTERM then SIGKILL for a child that ignores
 // SIGTERM, piped stdin/stdout and a log on our own stderr (for ssh clients and
-// zapbench child), and RAII: a destroyed Child leaves no process. Every wait is for
+// zapbench child), RAII: a destroyed Child leaves no process, and the run's
+// interrupt ending the child of the wait in progress. Every wait is for
 // an event, bounded by a hang bound only.
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -16,8 +17,10 @@
 #include <fstream>
 #include <optional>
 #include <string>
+#include <thread>
 
 #include "bench/children/supervisor.hpp"
+#include "proc/interrupt.hpp"
 #include "support/await.hpp"
 #include "support/scratch.hpp"
 
@@ -193,6 +196,73 @@ TEST_F(bench_supervisor_child, destroying_a_child_kills_and_reaps_it) {
     EXPECT_EQ(c.pid(), -1);
   }
   EXPECT_TRUE(gone(pid));  // reaped: not even a zombie is left
+}
+
+// An interrupt of the run (proc/interrupt.hpp), by a real signal to this
+// process: the wait in progress ends its child's whole group and throws; no
+// child starts after it but a clean-up one; read_some throws too.
+class bench_supervisor_interrupt : public bench_supervisor_child {
+ protected:
+  void SetUp() override {
+    bench_supervisor_child::SetUp();
+    proc::catch_interrupts();
+  }
+  void TearDown() override {
+    proc::clear_interrupt();  // the next test (in this process) starts clean
+    bench_supervisor_child::TearDown();
+  }
+};
+
+TEST_F(bench_supervisor_interrupt, the_wait_in_progress_ends_the_group_and_throws) {
+  const fs::path gc = dir_ / "grandchild";
+  bench::Child c(sh("sleep 600 & echo $! > " + gc.string() + "; wait"));
+  // Signalled once the grandchild runs, whether or not the wait has begun: either way it ends it.
+  std::thread signaller([&] {
+    if (zaptest::await([&] { return !zaptest::read_text(gc).empty(); })) kill(getpid(), SIGTERM);
+  });
+  int signal = 0;
+  try {
+    c.wait(zaptest::kHangS);
+  } catch (const proc::Interrupted& i) {
+    signal = i.signal;
+  }
+  signaller.join();
+  EXPECT_EQ(signal, SIGTERM);
+  EXPECT_EQ(c.pid(), -1) << "ended and reaped";
+  const pid_t grandchild = std::stoi(zaptest::read_text(gc));
+  EXPECT_TRUE(zaptest::await([&] {
+    const std::string stat = zaptest::read_text("/proc/" + std::to_string(grandchild) + "/stat");
+    return stat.empty() || stat.find(") Z") != std::string::npos;
+  })) << "the grandchild outlived the interrupt";
+}
+
+TEST_F(bench_supervisor_interrupt, wait_ready_wakes_and_throws) {
+  bench::Child c(sh("exec sleep 600", true));  // holds its ready channel open, never announces
+  const pid_t pid = c.pid();
+  kill(getpid(), SIGINT);
+  EXPECT_THROW(c.wait_ready(zaptest::kHangS), proc::Interrupted);
+  EXPECT_TRUE(gone(pid));
+}
+
+TEST_F(bench_supervisor_interrupt, no_child_starts_after_it_but_a_cleanup_one) {
+  kill(getpid(), SIGTERM);
+  EXPECT_EQ(proc::interrupt_signal(), SIGTERM);
+  EXPECT_THROW(bench::Child(sh("true")), proc::Interrupted);
+  bench::ChildSpec cleanup = sh("echo cleaned");
+  cleanup.cleanup = true;
+  bench::Child c(cleanup);
+  EXPECT_TRUE(c.wait(zaptest::kHangS).ok());
+  EXPECT_EQ(zaptest::read_text(dir_ / "log"), "cleaned\n");
+}
+
+TEST_F(bench_supervisor_interrupt, read_some_throws) {
+  int p[2];
+  ASSERT_EQ(pipe(p), 0);
+  kill(getpid(), SIGTERM);
+  EXPECT_THROW(proc::read_some({p[0]}, int(zaptest::kHang.count()), [](std::size_t, std::string_view) {}),
+               proc::Interrupted);
+  close(p[0]);
+  close(p[1]);
 }
 
 TEST(bench_supervisor, ready_lines_parse_strictly) {

@@ -53,7 +53,18 @@ for c in $commands; do
   check "$c --help: usage line and flags, exit 0" $?
   "$bin" help "$c" >"$work/help2_$c" 2>&1
   [ $? = 0 ] && cmp -s "$work/help_$c" "$work/help2_$c"; check "'zapbench help $c' is '$c --help'" $?
+  # One summary, two places: the top-level help's line (wrapped lines joined) opens the command's help,
+  # capitalized, with a full stop.
+  summary=$(awk -v c="$c" '
+    $1 == c && /^  [a-z]/ { on = 1; sub(/^  [^ ]+ +/, ""); printf "%s", $0; next }
+    on && /^               / { sub(/^ +/, " "); printf "%s", $0; next }
+    { on = 0 }' "$work/help")
+  first=$(printf '%s' "${summary:0:1}" | tr '[:lower:]' '[:upper:]')
+  own=$(awk 'NR > 1 && /^$/ { n++; next } n == 1 { printf "%s ", $0 } n > 1 { exit }' "$work/help_$c" | tr -s ' ' | sed 's/ $//')
+  [ -n "$summary" ] && [ "$own" = "$first${summary:1}." ]
+  check "$c --help opens with its summary (top-level: '$summary'; its own: '$own')" $?
 done
+grep -q "^  serve .*HTTP/2 and gRPC" "$work/help"; check "serve's summary names HTTP/2 and gRPC" $?
 grep -q -- "^  --framing http|http2|grpc|zap|zap-rpc|tcp|floor$" "$work/help_load" && grep -q -- "^  -d, --duration DURATION " "$work/help_load" &&
   grep -q -- "^  -R, --rate RATE " "$work/help_load" && grep -q -- "^  --json CODEC  *use --body CODEC$" "$work/help_load"
 check "load --help: framing, units, the deprecated --json" $?

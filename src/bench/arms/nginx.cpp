@@ -17,6 +17,7 @@
 #include "bench/arms/launch.hpp"
 #include "bench/children/supervisor.hpp"
 #include "bench/run/cells.hpp"
+#include "proc/interrupt.hpp"
 namespace bench {
 
 std::string find_nginx() { return proc::find_program("nginx"); }
@@ -83,6 +84,7 @@ bool accepting(std::uint16_t port) {
 bool wait_accepting(std::uint16_t port, double timeout_s) {
   const auto deadline = proc::deadline_after(timeout_s);
   while (std::chrono::steady_clock::now() < deadline) {
+    proc::throw_if_interrupted();  // the server's Child (the caller's) ends it as it unwinds
     if (accepting(port)) return true;
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }

@@ -23,6 +23,7 @@
 #include <utility>
 
 #include "net/affinity.hpp"
+#include "proc/interrupt.hpp"
 
 namespace bench {
 namespace {
@@ -33,6 +34,11 @@ using Clock = std::chrono::steady_clock;
 // after stdin/out/err; the child has nothing else open there (everything the
 // parent opens is close-on-exec).
 constexpr int kReadyFdInChild = 3;
+
+// An interrupt's SIGTERM to SIGKILL: time for a server to close its
+// listeners and valgrind or perf to end theirs, short enough that the run
+// exits within seconds.
+constexpr double kInterruptGraceS = 2;
 
 double cpu_seconds(const rusage& ru) {
   return double(ru.ru_utime.tv_sec) + double(ru.ru_utime.tv_usec) / 1e6 + double(ru.ru_stime.tv_sec) +
@@ -62,6 +68,8 @@ std::string ExitStatus::describe() const {
 
 Child::Child(const ChildSpec& spec) {
   if (spec.argv.empty()) throw std::runtime_error("supervisor: empty argv");
+  if (!spec.cleanup) proc::throw_if_interrupted();
+  cleanup_ = spec.cleanup;
   // Everything the child needs is prepared before fork: between fork and exec
   // it only makes async-signal-safe calls (the parent may have threads).
   std::vector<std::string> argv = spec.argv;
@@ -148,7 +156,8 @@ Child::Child(Child&& other) noexcept
       ready_fd_(std::exchange(other.ready_fd_, -1)),
       stdin_fd_(std::exchange(other.stdin_fd_, -1)),
       stdout_fd_(std::exchange(other.stdout_fd_, -1)),
-      status_(other.status_) {}
+      status_(other.status_),
+      cleanup_(other.cleanup_) {}
 
 Child& Child::operator=(Child&& other) noexcept {
   if (this != &other) {
@@ -158,6 +167,7 @@ Child& Child::operator=(Child&& other) noexcept {
     stdin_fd_ = std::exchange(other.stdin_fd_, -1);
     stdout_fd_ = std::exchange(other.stdout_fd_, -1);
     status_ = other.status_;
+    cleanup_ = other.cleanup_;
   }
   return *this;
 }
@@ -181,6 +191,25 @@ void Child::kill_and_reap() noexcept {
   pid_ = -1;
 }
 
+void Child::end_interrupted(int signal) {
+  if (pid_ > 0) {
+    kill(-pid_, SIGTERM);
+    kill(pid_, SIGTERM);  // before its setpgid, the group is not there yet
+    // Until the leader exits (left unreaped: its pid, the group's id, stays
+    // ours) or the grace passes; then kill_and_reap SIGKILLs the group,
+    // whatever of it outlived the leader too.
+    const auto deadline = proc::deadline_after(kInterruptGraceS);
+    for (;;) {
+      siginfo_t info{};
+      if (waitid(P_PID, id_t(pid_), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid_) break;
+      if (Clock::now() >= deadline) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  }
+  kill_and_reap();
+  throw proc::Interrupted{signal};
+}
+
 std::vector<proc::ReadyListener> Child::wait_ready(double timeout_s) {
   std::vector<proc::ReadyListener> out;
   if (ready_fd_ < 0) return out;
@@ -188,10 +217,12 @@ std::vector<proc::ReadyListener> Child::wait_ready(double timeout_s) {
   std::string buf;
   bool closed = false;
   while (!closed && Clock::now() < deadline) {
-    pollfd pfd{ready_fd_, POLLIN, 0};
-    const int n = poll(&pfd, 1, 50);
+    // The interrupt's self-pipe beside the channel: an interrupt wakes this at once.
+    pollfd pfd[2] = {{ready_fd_, POLLIN, 0}, {cleanup_ ? -1 : proc::interrupt_fd(), POLLIN, 0}};
+    const int n = poll(pfd, 2, 50);
+    if (!cleanup_ && proc::interrupted()) end_interrupted(proc::interrupt_signal());
     if (n < 0 && errno != EINTR) break;
-    if (n <= 0) continue;
+    if (n <= 0 || pfd[0].revents == 0) continue;
     char b[512];
     const ssize_t got = read(ready_fd_, b, sizeof b);
     if (got < 0 && errno == EINTR) continue;
@@ -215,6 +246,7 @@ ExitStatus Child::wait(double timeout_s) {
   int st = 0;
   rusage ru{};
   for (;;) {
+    if (!cleanup_ && proc::interrupted()) end_interrupted(proc::interrupt_signal());
     const pid_t r = wait4(pid_, &st, WNOHANG, &ru);
     if (r == pid_) {
       status_ = status_of(st, ru);

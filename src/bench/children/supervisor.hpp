@@ -5,6 +5,10 @@
 // (SIGTERM, then SIGKILL after a bound) and reap it with its CPU time. A
 // Child owns its process: destroying it kills and reaps whatever is left,
 // so an early return or an exception never leaves a process behind.
+// An interrupt of the run (proc/interrupt.hpp) ends the child of whichever
+// wait is running at once (SIGTERM to its group, SIGKILL past a short grace)
+// and throws proc::Interrupted; no child starts after one. That is how every
+// phase of `zapbench run` stops: the phases have no check of their own.
 // Owns process mechanics only: what to start is plan.hpp's, when is run's;
 // the ready channel's lines, whole writes and line reads are proc's (src/proc).
 #pragma once
@@ -20,6 +24,7 @@
 #include <string_view>
 #include <vector>
 
+#include "proc/interrupt.hpp"
 #include "proc/io.hpp"
 #include "proc/programs.hpp"
 #include "proc/ready.hpp"
@@ -44,6 +49,9 @@ struct ChildSpec {
   // pipe this side reads (stdout_fd()); stderr alone goes to the log. For an
   // ssh client carrying a line protocol (remote_child.hpp).
   bool pipe_stdio = false;
+  // A clean-up command (the namespace mode's `ip netns del`): it starts and
+  // runs to its end after an interrupt too, and its waits never throw one.
+  bool cleanup = false;
 };
 
 // How a child ended.
@@ -64,7 +72,9 @@ class Child {
  public:
   // Forks and execs spec.argv in its own process group (a Ctrl-C reaches the
   // parent only; it stops its children itself). Throws std::runtime_error when
-  // it cannot fork or open the log; an exec failure is exit code 127.
+  // it cannot fork or open the log; an exec failure is exit code 127. Throws
+  // proc::Interrupted, starting nothing, once an interrupt came (unless
+  // spec.cleanup).
   explicit Child(const ChildSpec& spec);
   Child(Child&& other) noexcept;
   Child& operator=(Child&& other) noexcept;
@@ -86,11 +96,13 @@ class Child {
 
   // Reads the ready channel until the child closes it; the listeners it
   // announced. Empty when the child closed it without a line, exited, or
-  // `timeout_s` passed (a hang bound, not an expectation).
+  // `timeout_s` passed (a hang bound, not an expectation). An interrupt ends
+  // the child and throws proc::Interrupted.
   std::vector<proc::ReadyListener> wait_ready(double timeout_s);
 
   // Waits up to `timeout_s` for the child to exit by itself; past it, kills
-  // the group (hung = true). Reaps either way.
+  // the group (hung = true). Reaps either way. An interrupt ends the child
+  // and throws proc::Interrupted (unless spec.cleanup).
   ExitStatus wait(double timeout_s);
 
   // SIGTERM now, then wait(grace_s) (SIGKILL past it).
@@ -98,11 +110,14 @@ class Child {
 
  private:
   void kill_and_reap() noexcept;
+  // The interrupt's end: SIGTERM to the group, SIGKILL past kInterruptGraceS, reaped; then throws.
+  [[noreturn]] void end_interrupted(int signal);
   pid_t pid_ = -1;
   int ready_fd_ = -1;   // the read end of the ready channel
   int stdin_fd_ = -1;   // pipe_stdio: the write end of the child's stdin
   int stdout_fd_ = -1;  // pipe_stdio: the read end of the child's stdout
   ExitStatus status_;
+  bool cleanup_ = false;  // spec.cleanup
 };
 
 // The command as a user would rerun it: "GOMAXPROCS=2 taskset -c 0,1 prog arg

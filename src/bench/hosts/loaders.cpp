@@ -18,6 +18,7 @@
 #include "bench/children/supervisor.hpp"
 #include "bench/hosts/remote_protocol.hpp"
 #include "net/clock.hpp"
+#include "proc/interrupt.hpp"
 
 namespace bench {
 
@@ -74,6 +75,7 @@ bool pump(std::vector<Session>& sessions, std::int64_t deadline_ns, const std::a
   for (;;) {
     if (done()) return true;
     if (stop != nullptr && stop->load(std::memory_order_relaxed)) return false;
+    proc::throw_if_interrupted();  // the run's: the sessions' Childs end the ssh clients as it unwinds
     const std::int64_t now = now_ns();
     if (now >= deadline_ns) return done();
     std::vector<int> fds;

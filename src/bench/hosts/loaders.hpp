@@ -52,8 +52,10 @@ struct LoaderRun {
   // Local log file per host: "<log_prefix><i>.log", i from 1, gets its stderr (the
   // loader's human report, ssh's messages).
   std::string log_prefix;
-  // Set (a signal, a test): the coordinator stops at once — every session
-  // closed, every remote loader ended (§5 Ctrl-C); the result says "stopped".
+  // Set (`zapbench load --loader-hosts`'s own signal flag, a test): the
+  // coordinator stops at once — every session closed, every remote loader
+  // ended (§5 Ctrl-C); the result says "stopped". The run's interrupt
+  // (proc/interrupt.hpp) ends them the same way and throws proc::Interrupted.
   const std::atomic<bool>* stop = nullptr;
 };
 

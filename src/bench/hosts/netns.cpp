@@ -179,7 +179,9 @@ const char* const kEtcNetns = "/etc/netns";
 void delete_namespace(const std::string& ip, const std::string& ns) noexcept {
   try {
     empty_namespace(ns);
-    Child c(ChildSpec{{ip, "netns", "del", ns}, {}, "", false, {}});
+    ChildSpec del{{ip, "netns", "del", ns}, {}, "", false, {}};
+    del.cleanup = true;  // the teardown of an interrupted run still removes its namespaces
+    Child c(del);
     c.wait(kCommandBoundS);
   } catch (...) {
   }

@@ -31,6 +31,7 @@
 #include "bench/arms/launch.hpp"
 #include "bench/arms/nginx.hpp"
 #include "net/affinity.hpp"
+#include "proc/interrupt.hpp"
 
 namespace bench {
 namespace {
@@ -280,7 +281,10 @@ struct RemoteChild::Impl {
     // exits, and so does the ssh client. Killing the client alone would not
     // do with a stand-in for ssh whose agent shares its process group.
     ssh->close_stdin();
-    ssh->wait(kSessionEndS);
+    try {
+      ssh->wait(kSessionEndS);
+    } catch (const proc::Interrupted&) {  // the client is ended and reaped; the interrupt stays recorded
+    }
   }
 
   // Reads the agent's reports until `done()`, the session's end, a protocol

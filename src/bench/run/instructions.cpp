@@ -93,9 +93,9 @@ std::string whole(double v) {
 
 }  // namespace
 
-report::Instructions count_instructions(const InstructionOptions& o,
-                                        const std::function<void(const std::string&)>& progress) {
-  report::Instructions c;
+void count_instructions(const InstructionOptions& o, report::Instructions& c,
+                        const std::function<void(const std::string&)>& progress) {
+  c = report::Instructions{};
   c.requests = o.requests;
   const std::string valgrind = proc::find_program("valgrind");
   std::string perf = o.perf ? proc::find_program("perf") : "";
@@ -161,7 +161,6 @@ report::Instructions count_instructions(const InstructionOptions& o,
       progress(name + ": callgrind " + whole(f.callgrind_ir) + ", perf " + whole(f.perf_instructions));
     c.figures.push_back(std::move(f));
   }
-  return c;
 }
 
 std::string instructions_markdown(const report::Instructions& c) {

@@ -26,10 +26,12 @@ struct InstructionOptions {
   bool perf = true;                 // also try perf stat
 };
 
-// Runs every case; `progress` hears one line per case. Throws
-// std::runtime_error when a child fails (its log's tail in the message).
-report::Instructions count_instructions(const InstructionOptions& o,
-                                        const std::function<void(const std::string&)>& progress);
+// Runs every case into `counts` (reset first, then a figure per case as it
+// is counted: a failure or an interrupt leaves the cases counted before it);
+// `progress` hears one line per case. Throws std::runtime_error when a child
+// fails (its log's tail in the message), proc::Interrupted on an interrupt.
+void count_instructions(const InstructionOptions& o, report::Instructions& counts,
+                        const std::function<void(const std::string&)>& progress);
 
 // The table `zapbench instructions` prints.
 std::string instructions_markdown(const report::Instructions& c);

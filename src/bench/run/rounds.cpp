@@ -17,9 +17,6 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-// Ctrl-C or SIGTERM: the run stops between samples.
-bool stopped(const SampleContext& ctx) { return ctx.stop != nullptr && ctx.stop->load(); }
-
 // A process's start and the benchmark library's own set-up, beside the benchmarks of a micro round.
 constexpr double kMicroProcessS = 0.5;
 
@@ -66,7 +63,7 @@ double Rounds::sample_s() const {
 void Rounds::micro() {
   const unsigned rounds = ctx_.plan.cfg.micro_repetitions;
   const double t0 = elapsed_s();
-  for (unsigned r = 0; r < rounds && !stopped(ctx_); ++r) {
+  for (unsigned r = 0; r < rounds; ++r) {
     std::printf("[micro] round %u/%u...\n", r + 1, rounds);
     std::fflush(stdout);
     hooks_.micro(res_, r, "");
@@ -80,7 +77,7 @@ void Rounds::micro() {
 }
 
 void Rounds::e2e_round(const std::vector<std::size_t>& which, unsigned round) {
-  for (std::size_t k = 0; k < which.size() && !stopped(ctx_); ++k) {
+  for (std::size_t k = 0; k < which.size(); ++k) {
     // Odd rounds backwards: no cell always follows the same neighbour.
     CellPlan& cp = cells_[which[round % 2 == 0 ? k : which.size() - 1 - k]];
     progress_->starting(cp.cell, round);
@@ -105,7 +102,7 @@ void Rounds::first() {
   std::printf("[e2e] %zu cells x %u first rounds = %zu samples, ~%s\n", all.size(), ctx_.plan.cfg.repeats,
               progress_->total(), duration_text(progress_->eta_s()).c_str());
   std::fflush(stdout);
-  for (unsigned r = 0; r < ctx_.plan.cfg.repeats && !stopped(ctx_); ++r) {
+  for (unsigned r = 0; r < ctx_.plan.cfg.repeats; ++r) {
     e2e_round(all, r);
     next_round_ = r + 1;
   }
@@ -132,10 +129,6 @@ ExtraRounds Rounds::until_precise() {
   const bool on =
       progress_ && std::isfinite(cfg.precision) && std::isfinite(cfg.budget_s) && cfg.budget_s > 0;
   while (on) {
-    if (stopped(ctx_)) {
-      out.interrupted = true;
-      break;
-    }
     std::set<std::string> keys;
     if (imprecise(&keys).empty()) break;
     std::vector<std::size_t> cells;

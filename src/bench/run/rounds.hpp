@@ -6,11 +6,12 @@
 // that are not yet precise (stats::precise at the plan's precision). Round r
 // of every cell it runs comes before round r + 1 of any, odd rounds run
 // backwards, so drift hits every arm alike and each round pairs. Stops on
-// precision or on the budget, never on a verdict. Owns the schedule: a
-// sample is sample.hpp's, a finding report's.
+// precision or on the budget, never on a verdict. An interrupt is a hook's
+// proc::Interrupted unwinding through: what was sampled before it stays in
+// the cells and the results, the sample it cut short is not recorded.
+// Owns the schedule: a sample is sample.hpp's, a finding report's.
 #pragma once
 
-#include <atomic>
 #include <chrono>
 #include <functional>
 #include <optional>
@@ -35,7 +36,6 @@ struct ExtraRounds {
   unsigned micro_rounds = 0;           // of them, with microbenchmarks
   std::size_t samples = 0;             // end-to-end samples they took
   bool budget_spent = false;           // stopped by the budget, not by precision
-  bool interrupted = false;            // stopped by Ctrl-C / SIGTERM
   std::vector<std::string> imprecise;  // findings not within the precision at the end ("title: figure")
 };
 
@@ -62,8 +62,8 @@ class Rounds {
   // Every available cell, plan.cfg.repeats times (printing how many samples
   // that is, and the progress of each).
   void first();
-  // Rounds of what the findings still need, until every finding is precise,
-  // the next round would not fit the budget, or Ctrl-C.
+  // Rounds of what the findings still need, until every finding is precise
+  // or the next round would not fit the budget.
   ExtraRounds until_precise();
 
   // The run's cells as results: res.cells set from the cells' current samples.

@@ -4,6 +4,7 @@
 #include "bench/run/run.hpp"
 
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdarg>
@@ -21,6 +22,7 @@
 #include "bench/run/run_folder.hpp"
 #include "bench/run/sample.hpp"
 #include "net/affinity.hpp"
+#include "proc/interrupt.hpp"
 #include "proc/programs.hpp"
 #include "report/model.hpp"
 
@@ -148,20 +150,80 @@ std::string dry_run_text(const RunPlan& p, const std::vector<CellPlan>& cells, d
   return s + estimate_text(p, cells, budget_s);
 }
 
+namespace {
+
+// Steps 2 and 3 (what run() measures, after the hosts): the microbenchmarks
+// and the instruction counts, then the end-to-end rounds. `phase` names the
+// step running, for the note of an interrupt (proc::Interrupted, thrown out
+// of whichever child's wait it came in).
+void measure(const RunPlan& p, const SampleContext& ctx, std::vector<CellPlan>& cells, report::Results& res,
+             Rounds& rounds, std::string& phase, RunObserver& say) {
+  // 2. The microbenchmarks, a process per round.
+  if (p.micro) {
+    phase = "the microbenchmarks";
+    say.line(text("[micro] codec microbenchmarks, %u rounds of %g s each (logs: %s/micro-r*.log)...",
+                  p.cfg.micro_repetitions, p.cfg.micro_min_time_s, p.out_dir.c_str()));
+    rounds.micro();
+    for (const std::string& n : res.notes) say.line("[micro] " + n);
+    say.line(text("[micro] %zu figures in %s", res.micro.figures.size(),
+                  duration_text(rounds.elapsed_s()).c_str()));
+    phase = "the instruction counts";
+    say.line("[micro] instructions per request of the request paths (callgrind)...");
+    run_instructions(ctx, res);
+    const report::Instructions& ins = res.micro.instructions;
+    if (!ins.callgrind_unavailable.empty())
+      say.line("[micro] callgrind unavailable: " + ins.callgrind_unavailable);
+    if (!ins.figures.empty()) say.line(text("[micro] %zu request paths counted", ins.figures.size()));
+  }
+
+  // 3. The end-to-end matrix: the first rounds of every cell, then rounds of
+  // what the findings compare until each is precise or the budget is spent.
+  phase = "the end-to-end samples";
+  for (const CellPlan& cp : cells)
+    if (!cp.cell.unavailable.empty())
+      say.line("[e2e] " + cell_label(cp.cell) + ": unavailable: " + cp.cell.unavailable);
+  rounds.first();
+  say.line(text("[e2e] more rounds of the findings' cells until each is within +-%g%% (budget %s, %s left)",
+                p.cfg.precision * 100, duration_text(p.cfg.budget_s).c_str(),
+                duration_text(std::max(0.0, p.cfg.budget_s - rounds.elapsed_s())).c_str()));
+  const ExtraRounds extra = rounds.until_precise();
+  say.line(text("[e2e] %u more rounds (%zu samples, %u with microbenchmarks)%s", extra.rounds, extra.samples,
+                extra.micro_rounds,
+                extra.budget_spent        ? "; the budget is spent"
+                : extra.imprecise.empty() ? "; every finding within its precision"
+                                          : ""));
+  if (!extra.imprecise.empty()) {
+    char precision[32];
+    std::snprintf(precision, sizeof precision, "%g%%", p.cfg.precision * 100);
+    std::string what = std::to_string(extra.imprecise.size()) + " findings not within ±" + precision +
+                       " when the run ended" + (extra.budget_spent ? " (the budget was spent)" : "") + ": ";
+    for (std::size_t i = 0; i < extra.imprecise.size(); ++i) what += (i ? "; " : "") + extra.imprecise[i];
+    res.notes.push_back(what);
+  }
+}
+
+}  // namespace
+
 int run(RunPlan& p, std::vector<CellPlan>& cells, const RunContext& run_ctx, RunObserver& say) {
-  const std::atomic<bool>& interrupted = *run_ctx.interrupted;
   const std::string& version_line = run_ctx.version_line;
   const std::vector<std::string>& command = run_ctx.command;
   const auto t_start = std::chrono::steady_clock::now();
   say.line("zapbench run (" + p.cfg.mode + "): results in " + p.out_dir);
   // The hosts first: a host that fails its preflight stops the run before
-  // anything is written.
+  // anything is written. An interrupt there still writes the (empty) results,
+  // marked interrupted.
+  std::string phase = "the hosts' set-up";
+  bool interrupted = false;
   report::Environment hosts;
   hosts.link = "loopback";
   std::unique_ptr<NetnsHosts> netns;  // the namespace mode's hosts, torn down however the run ends
-  if (p.hosts.several()) set_up_hosts(p, hosts, netns, version_line, say);
+  try {
+    if (p.hosts.several()) set_up_hosts(p, hosts, netns, version_line, say);
+  } catch (const proc::Interrupted&) {
+    interrupted = true;
+  }
   const RunFolder folder(p.out_dir);
-  const SampleContext ctx{p, folder, proc::own_executable(), &interrupted};
+  const SampleContext ctx{p, folder, proc::own_executable()};
   raise_fd_limit();
   std::error_code ec;
   fs::create_directories(folder.file("samples"), ec);
@@ -193,52 +255,19 @@ int run(RunPlan& p, std::vector<CellPlan>& cells, const RunContext& run_ctx, Run
                 net::cpu_list_text(p.cfg.server_cpus).c_str(), net::cpu_list_text(p.cfg.loader_cpus).c_str(),
                 p.cfg.repeats, p.cfg.duration_s, p.cfg.warmup_s));
   Rounds rounds(ctx, cells, res, real_hooks(ctx, t_start));
-
-  // 2. The microbenchmarks, a process per round.
-  if (p.micro && !interrupted) {
-    say.line(text("[micro] codec microbenchmarks, %u rounds of %g s each (logs: %s/micro-r*.log)...",
-                  p.cfg.micro_repetitions, p.cfg.micro_min_time_s, p.out_dir.c_str()));
-    rounds.micro();
-    for (const std::string& n : res.notes) say.line("[micro] " + n);
-    say.line(text("[micro] %zu figures in %s", res.micro.figures.size(),
-                  duration_text(rounds.elapsed_s()).c_str()));
-    if (!interrupted) {
-      say.line("[micro] instructions per request of the request paths (callgrind)...");
-      run_instructions(ctx, res);
-      const report::Instructions& ins = res.micro.instructions;
-      if (!ins.callgrind_unavailable.empty())
-        say.line("[micro] callgrind unavailable: " + ins.callgrind_unavailable);
-      if (!ins.figures.empty()) say.line(text("[micro] %zu request paths counted", ins.figures.size()));
-    }
+  try {
+    if (!interrupted) measure(p, ctx, cells, res, rounds, phase, say);
+  } catch (const proc::Interrupted&) {
+    interrupted = true;
   }
-
-  // 3. The end-to-end matrix: the first rounds of every cell, then rounds of
-  // what the findings compare until each is precise or the budget is spent.
-  for (const CellPlan& cp : cells)
-    if (!cp.cell.unavailable.empty())
-      say.line("[e2e] " + cell_label(cp.cell) + ": unavailable: " + cp.cell.unavailable);
-  rounds.first();
-  if (!interrupted) {
-    say.line(text("[e2e] more rounds of the findings' cells until each is within +-%g%% (budget %s, %s left)",
-                  p.cfg.precision * 100, duration_text(p.cfg.budget_s).c_str(),
-                  duration_text(std::max(0.0, p.cfg.budget_s - rounds.elapsed_s())).c_str()));
+  // An interrupt after the last child ended cut nothing short: the results
+  // are whole, not marked; the exit code still says the signal came.
+  if (interrupted) {
+    if (isatty(STDOUT_FILENO)) say.line("");  // ends the progress bar's line
+    res.interrupted = std::string(proc::signal_name(proc::interrupt_signal())) + " during " + phase;
+    say.line("zapbench run: interrupted (" + res.interrupted +
+             "): every child ended; writing what was measured");
   }
-  const ExtraRounds extra = rounds.until_precise();
-  say.line(text("[e2e] %u more rounds (%zu samples, %u with microbenchmarks)%s", extra.rounds, extra.samples,
-                extra.micro_rounds,
-                extra.budget_spent        ? "; the budget is spent"
-                : extra.interrupted       ? "; interrupted"
-                : extra.imprecise.empty() ? "; every finding within its precision"
-                                          : ""));
-  if (!extra.imprecise.empty()) {
-    char precision[32];
-    std::snprintf(precision, sizeof precision, "%g%%", p.cfg.precision * 100);
-    std::string what = std::to_string(extra.imprecise.size()) + " findings not within ±" + precision +
-                       " when the run ended" + (extra.budget_spent ? " (the budget was spent)" : "") + ": ";
-    for (std::size_t i = 0; i < extra.imprecise.size(); ++i) what += (i ? "; " : "") + extra.imprecise[i];
-    res.notes.push_back(what);
-  }
-  if (interrupted) res.notes.push_back("interrupted: the run was stopped before every sample was taken");
   rounds.publish();
   res.env.wall_s = rounds.elapsed_s();
 
@@ -246,10 +275,10 @@ int run(RunPlan& p, std::vector<CellPlan>& cells, const RunContext& run_ctx, Run
   write_text(folder.file("results.json"), report::to_json(res));
   write_text(folder.file("report.md"), report::markdown(res));
   write_text(folder.file("report.html"), report::html(res));
-  say.line(text("zapbench run: done in %s\n  %s/results.json\n  %s/report.md\n  %s/report.html",
-                duration_text(res.env.wall_s).c_str(), p.out_dir.c_str(), p.out_dir.c_str(),
-                p.out_dir.c_str()));
-  return interrupted ? 130 : 0;
+  say.line(text("zapbench run: %s in %s\n  %s/results.json\n  %s/report.md\n  %s/report.html",
+                res.interrupted.empty() ? "done" : "interrupted", duration_text(res.env.wall_s).c_str(),
+                p.out_dir.c_str(), p.out_dir.c_str(), p.out_dir.c_str()));
+  return proc::interrupted() ? 130 : 0;
 }
 
 }  // namespace bench

@@ -8,7 +8,6 @@
 // samples' own lines are the rounds' hooks').
 #pragma once
 
-#include <atomic>
 #include <string>
 #include <vector>
 
@@ -31,14 +30,16 @@ class StdoutObserver final : public RunObserver {
 struct RunContext {
   std::vector<std::string> command;  // as the user typed it: "zapbench run --quick ..." (results.json)
   std::string version_line;          // `zapbench --version`'s line: the hosts must run the same build
-  const std::atomic<bool>* interrupted = nullptr;  // set by Ctrl-C or SIGTERM: the run ends early, written
 };
 
 // Runs `cells` (plan_cells(p), p.cfg.budget_s set: run_budget_s) and writes
-// the run folder. Returns the exit code: 0, or 130 when interrupted (what was
-// measured is written all the same). Throws std::runtime_error with the
-// message for the user ("run: preflight: host a: ...") when the hosts or the
-// folder fail; nothing is left running either way.
+// the run folder. Returns the exit code: 0, or 130 when interrupted — SIGINT
+// or SIGTERM, caught by proc::catch_interrupts(), which the caller installs:
+// in any phase the running children end at once (bench/children), and what
+// was measured before is written, marked interrupted (results.json's
+// "interrupted", the report's first lines). Throws std::runtime_error with
+// the message for the user ("run: preflight: host a: ...") when the hosts or
+// the folder fail; nothing is left running either way.
 int run(RunPlan& p, std::vector<CellPlan>& cells, const RunContext& context, RunObserver& observer);
 
 // "estimated duration: 10m00s, the budget (the first rounds ~6m, ...)".

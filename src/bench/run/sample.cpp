@@ -176,7 +176,6 @@ report::E2ESample load_on_hosts(const SampleContext& ctx, CellPlan& cp, unsigned
   lr.hosts = p.hosts.loader_hosts;
   lr.options = load_options(p, cp, port);
   lr.log_prefix = ctx.folder.sample_file(id, round + 1, ".load-host").string();
-  lr.stop = ctx.stop;
   const std::vector<std::string> argv = load_argv(remote_zapbench(p.hosts.ssh), lr.options, "");
   cp.cell.loader_command =
       "spread over " + std::to_string(lr.hosts.size()) +
@@ -306,14 +305,21 @@ void run_instructions(const SampleContext& ctx, report::Results& res) {
     if (f.op == "Server") o.cases.push_back(f.name);
   if (o.cases.empty()) return;
   o.work_dir = ctx.folder.file("instructions");
+  // Removed however this ends: a failure, or an interrupt unwinding through.
+  struct WorkDir {
+    const fs::path& path;
+    ~WorkDir() {
+      std::error_code ec;
+      fs::remove_all(path, ec);
+    }
+  } work_dir{o.work_dir};
   std::error_code ec;
   fs::create_directories(o.work_dir, ec);
   try {
-    res.micro.instructions = count_instructions(o, {});
+    count_instructions(o, res.micro.instructions, {});
   } catch (const std::exception& e) {
     res.notes.push_back(e.what());
   }
-  fs::remove_all(o.work_dir, ec);
 }
 
 }  // namespace bench

@@ -2,10 +2,11 @@
 // sample (a fresh server, a fresh loader, both pinned; the load average read
 // first) or the microbenchmarks (`zapbench micro` pinned to the loader's
 // first CPU; the Go arm's the same way). Owns the sequence start -> ready -> measure -> stop -> read;
-// what to start is plan.hpp's, the processes are supervisor.hpp's.
+// what to start is plan.hpp's, the processes are supervisor.hpp's. An
+// interrupt (proc/interrupt.hpp) ends the running children and throws
+// proc::Interrupted out of any of these: what it cut short is not recorded.
 #pragma once
 
-#include <atomic>
 #include <string>
 
 #include "bench/run/plan.hpp"
@@ -24,9 +25,6 @@ struct SampleContext {
   const RunPlan& plan;
   const RunFolder& folder;
   std::string zapbench_exe;  // absolute: children run it
-  // Set by Ctrl-C: a multi-host sample stops at once (every remote process
-  // ended); a local one runs to its end (its children never saw the signal).
-  const std::atomic<bool>* stop = nullptr;
 };
 
 // Round `round` (0-based) of one cell. Records the server's and loader's
