@@ -43,6 +43,54 @@ std::string grouped(double v) {
   return (v < 0 && digits != "0" ? "-" : "") + out;
 }
 
+std::string with_unit(double v, std::string_view unit, bool trim) {
+  if (!std::isfinite(v)) return "—";
+  if (v == 0) return unit.empty() ? "0" : "0 " + std::string(unit);
+  struct Prefix {
+    double scale;
+    const char* name;
+  };
+  static constexpr Prefix kPrefixes[] = {{1e12, "T"}, {1e9, "G"},  {1e6, "M"},  {1e3, "k"},
+                                         {1, ""},     {1e-3, "m"}, {1e-6, "µ"}, {1e-9, "n"}};
+  // A count has no milli-requests: its smallest prefix is none.
+  const std::size_t last = unit.empty() ? 4 : std::size(kPrefixes) - 1;
+  std::size_t i = 0;
+  while (i < last && std::fabs(v) < kPrefixes[i].scale) ++i;
+  auto format = [&](std::size_t at) {
+    const double x = v / kPrefixes[at].scale, a = std::fabs(x);
+    return fixed(x, a == 0 ? 0 : a < 1 ? 3 : a < 10 ? 2 : a < 100 ? 1 : 0);
+  };
+  std::string number = format(i);
+  // 999.7 rounds to "1000": the next prefix up says it in 3 figures ("1.00 µs").
+  if (i > 0 && std::fabs(std::stod(number)) >= 1000) number = format(--i);
+  if (trim && number.find('.') != std::string::npos) {
+    while (number.back() == '0') number.pop_back();
+    if (number.back() == '.') number.pop_back();
+  }
+  if (unit.empty()) return number + kPrefixes[i].name;
+  return number + " " + kPrefixes[i].name + std::string(unit);
+}
+
+std::size_t display_width(std::string_view s) {
+  return std::size_t(std::count_if(s.begin(), s.end(), [](char ch) { return (ch & 0xC0) != 0x80; }));
+}
+
+Chart bars_if_one_x(Chart c, std::string title) {
+  std::set<double> xs;
+  for (const Series& se : c.series)
+    for (const Point& p : se.points) xs.insert(p.x);
+  if (xs.size() != 1) return c;
+  for (const Series& se : c.series)
+    for (const Point& p : se.points)
+      c.bars.push_back({se.label, p.median, p.lo, p.hi, se.family, se.limit, ""});
+  c.series.clear();
+  c.title = std::move(title);
+  // The value axis is the line chart's y axis: its title names the figure.
+  c.x_title = c.y_title;
+  c.y_title.clear();
+  return c;
+}
+
 // "median (min–max)", each number formatted like the median; one sample: the value alone.
 std::string med_range(const Samples& s, double scale, bool group) {
   const double m = s.median() / scale, lo = s.min() / scale, hi = s.max() / scale;
