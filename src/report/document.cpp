@@ -58,7 +58,10 @@ std::string with_unit(double v, std::string_view unit, bool trim) {
   while (i < last && std::fabs(v) < kPrefixes[i].scale) ++i;
   auto format = [&](std::size_t at) {
     const double x = v / kPrefixes[at].scale, a = std::fabs(x);
-    return fixed(x, a == 0 ? 0 : a < 1 ? 3 : a < 10 ? 2 : a < 100 ? 1 : 0);
+    int decimals = a < 1 ? 3 : a < 10 ? 2 : a < 100 ? 1 : 0;
+    // 0.9997 rounds to "1.000": one figure too many once rounded.
+    if (decimals > 0 && std::fabs(std::stod(fixed(x, decimals))) >= std::pow(10.0, 3 - decimals)) --decimals;
+    return fixed(x, decimals);
   };
   std::string number = format(i);
   // 999.7 rounds to "1000": the next prefix up says it in 3 figures ("1.00 µs").

@@ -34,6 +34,9 @@ std::vector<std::string> write_reports(const Results& r, const std::string& dir)
   return written;
 }
 
-std::string findings_text(const Results& r) { return doc::text(doc::glance(r)) + "\n"; }
+std::string findings_text(const Results& r) {
+  const std::vector<doc::Block> glance = doc::glance(r);
+  return glance.empty() ? "" : doc::text(glance) + "\n";
+}
 
 }  // namespace report

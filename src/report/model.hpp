@@ -287,7 +287,8 @@ std::string html(const Results& r);
 // (those the run has), for a README to show. Returns the paths written, in
 // that order; throws std::runtime_error naming a file it cannot write.
 std::vector<std::string> write_reports(const Results& r, const std::string& dir);
-// The same tables as plain text for a terminal: what `zapbench run` ends with.
+// The same tables as plain text for a terminal: what `zapbench run` ends with
+// ("" when the run has no finding).
 std::string findings_text(const Results& r);
 
 // `zapbench compare A B` (compare.cpp): per cell and micro figure, run B

@@ -246,7 +246,7 @@ int run(RunPlan& p, std::vector<CellPlan>& cells, const RunContext& run_ctx, Run
   write_text(folder.file("results.json"), report::to_json(res));
   // The reports, then what they found as the terminal's last word, and where to read the rest.
   report::write_reports(res, folder.dir().string());
-  say.line("\n" + report::findings_text(res));
+  if (const std::string found = report::findings_text(res); !found.empty()) say.line("\n" + found);
   say.line(text("zapbench run: done in %s\n  %s/results.json\n  %s/report.md\n  %s/report.html",
                 duration_text(res.env.wall_s).c_str(), p.out_dir.c_str(), p.out_dir.c_str(),
                 p.out_dir.c_str()));
