@@ -328,7 +328,7 @@ void logs_micro(const Results& r, Out& out) {
   for (const char* op : kLogOps) {
     Table tab{{"format", "codec"}, "ll", {}};
     for (double n : t.ns) {
-      tab.header.push_back("N=" + n_label(n) + " ns");
+      tab.header.push_back("N=" + n_label(n));
       tab.align += "r";
     }
     tab.header.push_back("GB/s @" + n_label(n_max));
@@ -354,7 +354,7 @@ void logs_micro(const Results& r, Out& out) {
       Series se{codec, {}, limit, limit ? Family::json : family(r, codec)};
       for (double n : t.ns) {
         const LogFigure* f = t.find(fig_op, codec, n);
-        row.emplace_back(f ? med_range(f->f->ns_per_op, 1, false) : "—");
+        row.emplace_back(f ? med_range_in(f->f->ns_per_op, 1e-9, "s") : "—");
         if (f && (!limit || codec_ns.empty() || codec_ns.count(n)))
           se.points.push_back({n, f->f->ns_per_op.median(), f->f->ns_per_op.min(), f->f->ns_per_op.max()});
       }
@@ -370,7 +370,7 @@ void logs_micro(const Results& r, Out& out) {
     if (std::string_view(op) == "ScanField") add("structs", "ScanField", "limit", true);
     if (tab.rows.empty()) continue;
     out.para({strong(std::string("Logs/") + op),
-              ": ns per op (min–max), GB/s of wire bytes and heap "
+              ": time per op (median, min–max), GB/s of wire bytes and heap "
               "allocations per op at the largest N."});
     out.table(std::move(tab));
     out.chart(

@@ -394,7 +394,7 @@ TEST(report_markdown, cost_against_work_growth_tables_and_summary) {
       contains(md, "| text | direct | 1.00 | 300.0 | 1.00 | 800.0 | 1.00 | 400.0 | 1.00 | 500.0 | 640.0 |"));
   EXPECT_TRUE(contains(md, "| limit | memcpy | 1.00 | 5.00 | 1.00 | 5.00 |"));
   // Per op: ns at each N, GB/s of wire bytes at the largest N (232,000 bytes in 10,000 ns = 23.2).
-  EXPECT_TRUE(contains(md, "| N=1 ns | N=10 ns | N=1,000 ns | GB/s @1,000 | allocs @1,000 |"));
+  EXPECT_TRUE(contains(md, "| N=1 | N=10 | N=1,000 | GB/s @1,000 | allocs @1,000 |"));
   EXPECT_TRUE(contains(md, "23.2 |"));
   // The Logs rows are not "other microbenchmarks".
   EXPECT_FALSE(contains(md, "| Logs/Encode/zap/1 |"));

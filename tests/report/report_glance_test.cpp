@@ -213,9 +213,12 @@ TEST(report_charts, the_limits_are_drawn_at_the_n_the_codecs_were_measured_at) {
   EXPECT_FALSE(contains(encode, "memcpy, N 10: "));
   EXPECT_FALSE(contains(encode, "memcpy, N 1k: "));
   EXPECT_FALSE(contains(encode, ">1k</text>"));
-  // Its table still has every N.
-  EXPECT_TRUE(contains(report::markdown(quick_shaped()),
-                       "| N=1 ns | N=10 ns | N=100 ns | N=1,000 ns | N=10,000 ns |"));
+  // Its table still has every N, each time in the unit that fits its median: 100,000 ns is "100 µs".
+  const std::string md = report::markdown(quick_shaped());
+  EXPECT_TRUE(contains(md, "| N=1 | N=10 | N=100 | N=1,000 | N=10,000 |"));
+  EXPECT_TRUE(contains(
+      md, "| binary | zap | 10.0 (9.90–10.2) ns | — | 1.00 (0.990–1.02) µs | — | 100 (99.0–102) µs |"))
+      << md;
 }
 
 TEST(report_charts, a_line_joins_only_points_at_neighbouring_x_values) {
