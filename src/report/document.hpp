@@ -95,10 +95,14 @@ std::vector<Block> build(const Results& r);
 // the blocks of findings.md and of the terminal's summary.
 std::vector<Block> glance(const Results& r);
 
-// The writers of the blocks (markdown.cpp, html.cpp, text.cpp).
+// The writers of the blocks (markdown.cpp, html.cpp, svg.cpp, text.cpp).
 std::string markdown(const std::vector<Block>& blocks);
-// One chart as SVG; standalone: a file of its own, with its style inside.
+// One chart as SVG (svg.cpp); standalone: a file of its own, with its style inside.
 std::string svg(const Chart& c, bool standalone);
+// The charts' own style (svg.cpp): in report.html's <style>, and inside a standalone SVG.
+extern const char* const kChartStyle;
+// Text escaped for HTML and SVG: & < > " ' (svg.cpp).
+std::string esc(const std::string& s);
 // Plain text for a terminal: tables in aligned columns, charts left out.
 std::string text(const std::vector<Block>& blocks);
 // Columns padded to the widest cell by displayed characters, left- or
