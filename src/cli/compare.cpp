@@ -25,14 +25,6 @@ report::Results load(const std::string& path) {
   }
 }
 
-void write_file(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) die(path.string() + ": cannot write");
-  std::printf("wrote %s\n", path.string().c_str());
-}
-
 }  // namespace
 
 int cmd_compare(int argc, char** argv) {
@@ -75,9 +67,10 @@ int cmd_report(int argc, char** argv) {
   t.summary(std::string(summary("report")));
   t.about(
       "Writes report.md and report.html from a results.json (or a directory\n"
-      "holding one), next to it or into --out DIR, and prints their paths. The\n"
-      "reports are a pure function of results.json: the same file gives the same\n"
-      "bytes.");
+      "holding one), next to it or into --out DIR, with findings.md (the tables\n"
+      "What it found opens with) and their charts as findings-*.svg, and prints\n"
+      "their paths. The reports are a pure function of results.json: the same\n"
+      "file gives the same bytes.");
   t.positional("DIR|results.json", &input, "the result set");
   t.text("--out", &out_dir, "DIR",
          "write the reports into DIR (created if missing; default: beside results.json)");
@@ -90,8 +83,12 @@ int cmd_report(int argc, char** argv) {
   if (dir.empty()) dir = ".";
   fs::create_directories(dir, ec);
   if (ec) die(dir.string() + ": cannot create: " + ec.message());
-  write_file(dir / "report.md", report::markdown(r));
-  write_file(dir / "report.html", report::html(r));
+  try {
+    for (const std::string& path : report::write_reports(r, dir.string()))
+      std::printf("wrote %s\n", path.c_str());
+  } catch (const std::exception& e) {
+    die(e.what());
+  }
   return 0;
 }
 

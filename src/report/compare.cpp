@@ -43,13 +43,7 @@ Change change(const std::string& key, const std::string& figure, stats::Better b
 
 std::string value(const Change& c, double v) {
   if (c.figure == "requests/s") return doc::grouped(v) + " req/s";
-  if (c.figure == "p99") return doc::sig(v / 1000) + " µs";
-  return doc::sig(v) + " ns";
-}
-
-// Columns are padded by displayed characters, not bytes ("µ" is two bytes).
-std::size_t display_width(const std::string& s) {
-  return std::size_t(std::count_if(s.begin(), s.end(), [](char ch) { return (ch & 0xC0) != 0x80; }));
+  return doc::with_unit(v * 1e-9, "s");  // p99 and ns/op: ns
 }
 
 std::string percent(double v) { return doc::fixed(v * 100, v * 100 < 10 ? 1 : 0) + "%"; }
@@ -203,9 +197,11 @@ Comparison compare(const Results& a, const Results& b, const CompareOptions& o) 
 
 std::string compare_text(const Comparison& c) {
   const CompareOptions& o = c.options;
-  std::vector<std::vector<std::string>> rows = {{"key", "figure", "A", "B", "B ÷ A",
-                                                 o.absolute ? "95% interval" : "÷ run shift (95% interval)",
-                                                 "p", "verdict"}};
+  // Text columns left-aligned, numbers right-aligned.
+  doc::Table table{{"key", "figure", "A", "B", "B ÷ A",
+                    o.absolute ? "95% interval" : "÷ run shift (95% interval)", "p", "verdict"},
+                   "llrrrrrl",
+                   {}};
   std::size_t improved = 0, regressed = 0, held = 0, undecided = 0, fallback = 0;
   for (const Change& ch : c.changes) {
     const std::string raw = ch.a > 0 ? doc::fixed(ch.b / ch.a, 3) + "×" : "n/a";
@@ -240,11 +236,8 @@ std::string compare_text(const Comparison& c) {
           break;
       }
     }
-    rows.push_back({ch.key, ch.figure, value(ch, ch.a), value(ch, ch.b), raw, judged, p, verdict});
+    table.rows.push_back({ch.key, ch.figure, value(ch, ch.a), value(ch, ch.b), raw, judged, p, verdict});
   }
-  std::vector<std::size_t> width(rows[0].size(), 0);
-  for (const auto& row : rows)
-    for (std::size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], display_width(row[i]));
   std::string out =
       "Unpaired, each figure: B ÷ A = median B / median A" +
       std::string(o.absolute ? ", with its 95% bootstrap interval"
@@ -256,17 +249,7 @@ std::string compare_text(const Comparison& c) {
       ". improved / regressed: a\ndiscovery whose interval excludes 1 (requests/s up, p99 and ns/op down is "
       "improved); held: the\ninterval lies within ±" +
       percent(o.margin) + "; undecided: neither (more samples, or a quieter machine, could decide).\n\n";
-  for (const auto& row : rows) {
-    std::string line;
-    for (std::size_t i = 0; i < row.size(); ++i) {
-      const std::string pad(width[i] - display_width(row[i]), ' ');
-      // Text columns left-aligned, numbers right-aligned.
-      line += i < 2 || i == 7 ? row[i] + pad : pad + row[i];
-      if (i + 1 < row.size()) line += "  ";
-    }
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    out += line + "\n";
-  }
+  out += doc::text_table(table);
   out += "\n" + std::to_string(c.changes.size()) + " figures: " + std::to_string(improved + regressed) +
          " changed (" + std::to_string(improved) + " improved, " + std::to_string(regressed) +
          " regressed), " + std::to_string(held) + " held, " + std::to_string(undecided) + " undecided";

@@ -248,6 +248,8 @@ void go_ratios(const Results& r, const Group& g, Out& out) {
   out.para(mark_legend(r));
 }
 
+// Requests/s and p99 against connections, one line per row; where the run
+// measured one connection count (a quick run at depth 16), one bar per row.
 void charts(const Results& r, const Group& g, const std::string& where, Out& out) {
   const std::string id = group_id(g);
   Chart rate{id + "-rate",
@@ -257,22 +259,26 @@ void charts(const Results& r, const Group& g, const std::string& where, Out& out
              false,
              {},
              {}};
+  rate.unit = "";
+  rate.to_base = 1;
   Chart p99{id + "-p99",
             "p99 latency against connections — " + where,
             "connections (log scale)",
-            "p99 µs (log scale)",
+            "p99 latency (log scale)",
             true,
             {},
             {}};
   for (const RowKey& k : g.rows) {
     const std::vector<const Cell*> cells = g.row_cells(k);
-    Series sr{row_label(r, k, cells), {}}, sp{sr.label, {}};
+    Series sr{
+        row_label(r, k, cells), {}, k.arm == Arm::floor, k.body.empty() ? Family::json : family(r, k.body)};
+    Series sp = sr;
     for (unsigned conns : g.connections) {
       const Cell* c = g.find(k, conns);
       if (!c || !usable(*c)) continue;
       const Samples rs = c->rate(), ps = c->p99();
       sr.points.push_back({double(conns), rs.median(), rs.min(), rs.max()});
-      sp.points.push_back({double(conns), ps.median() / 1000, ps.min() / 1000, ps.max() / 1000});
+      sp.points.push_back({double(conns), ps.median(), ps.min(), ps.max()});
     }
     if (!sr.points.empty()) {
       rate.series.push_back(std::move(sr));
@@ -280,8 +286,9 @@ void charts(const Results& r, const Group& g, const std::string& where, Out& out
     }
   }
   if (rate.series.empty()) return;
-  out.chart(std::move(rate));
-  out.chart(std::move(p99));
+  const std::string at = g.connections.size() == 1 ? connections_text(g.connections.front()) : "";
+  out.chart(bars_if_one_x(std::move(rate), "requests/s at " + at + " — " + where));
+  out.chart(bars_if_one_x(std::move(p99), "p99 latency at " + at + " — " + where));
 }
 
 // How many rounds the group's cells got: the first rounds every cell had,

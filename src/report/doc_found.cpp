@@ -1,6 +1,9 @@
 // report/doc_found.cpp — what it found: the findings (report/findings.hpp)
-// as the report opens with them, each with its verdict, undecided ones listed
-// as such.
+// as the report opens with them — first at a glance, two compact tables with
+// a chart beside each (per op, ZAP against the fastest JSON and binary peer;
+// end to end, server CPU per request against the floor), which are also
+// findings.md and the summary `zapbench run` prints; then in words, each with
+// its verdict, undecided ones listed as such.
 
 #include <algorithm>
 #include <cmath>
@@ -18,17 +21,16 @@ namespace report::doc {
 
 // --- what it found: the summary the report opens with ----------------------------------
 
-// A finding's figure: "5.45 ns", "248,592" (requests/s), "2.1 µs", "412" (MB/s).
+// A finding's figure: "5.45 ns", "572 µs", "248,592" (requests/s), "2.10 GB/s".
 std::string value_text(const Finding& f, double v) {
   switch (f.unit) {
     case Finding::Unit::ns:
-      return sig(v) + " ns";
+    case Finding::Unit::cpu_ns:
+      return with_unit(v * 1e-9, "s");
     case Finding::Unit::requests_per_s:
       return grouped(v);  // the figure's name says the unit
-    case Finding::Unit::cpu_ns:
-      return sig(v / 1000) + " µs";
     case Finding::Unit::mb_per_s:
-      return sig(v);
+      return with_unit(v * 1e6, "B/s");
   }
   return sig(v);
 }
@@ -85,11 +87,140 @@ Runs finding_item(const Results& r, const Finding& f, bool legacy) {
   return item;
 }
 
+// --- at a glance ------------------------------------------------------------------------
+
+const MicroFigure* micro_of(const Results& r, const std::string& key) {
+  for (const MicroFigure& m : r.micro.figures)
+    if (key == std::string(kMicroKey) + m.name) return &m;
+  return nullptr;
+}
+
+const Cell* cell_of(const Results& r, const std::string& key) {
+  for (const Cell& c : r.cells)
+    if (c.id() == key) return &c;
+  return nullptr;
+}
+
+// Per op (and the logs record's DecodeAll): ZAP's time against the fastest
+// JSON codec's and the fastest binary peer's, one row per op; beside it their
+// bars.
+void glance_micro(const Results& r, const std::vector<Finding>& all, bool links, Out& out) {
+  Block b;
+  b.kind = Block::Kind::glance;
+  Table& t = b.table;
+  t = {{"in process", "ZAP", "fastest JSON", "ZAP against it", "fastest binary", "ZAP against it"},
+       "lrrrrr",
+       {}};
+  Chart& c = b.chart;
+  c = {"findings-micro", "Time per op, in process", "median, whisker min–max (log scale)", "", true, {}, {}};
+  c.narrow = true;
+  std::vector<std::string> titles;
+  for (const Finding& f : all)
+    if ((f.section == Finding::Section::micro || f.section == Finding::Section::logs) &&
+        f.against != Finding::Against::other &&
+        std::find(titles.begin(), titles.end(), f.title) == titles.end())
+      titles.push_back(f.title);
+  for (const std::string& title : titles) {
+    const Finding* json = nullptr;
+    const Finding* peer = nullptr;
+    for (const Finding& f : all)
+      if (f.title == title && (f.section == Finding::Section::micro || f.section == Finding::Section::logs)) {
+        if (f.against == Finding::Against::fastest_json) json = &f;
+        if (f.against == Finding::Against::fastest_peer) peer = &f;
+      }
+    const Finding* any = json ? json : peer;
+    std::vector<Text> row{title, value_text(*any, any->subject_value)};
+    auto bar = [&](const std::string& key, const std::string& label, Family fam) {
+      if (const MicroFigure* m = micro_of(r, key))
+        c.bars.push_back(
+            {label, m->ns_per_op.median(), m->ns_per_op.min(), m->ns_per_op.max(), fam, false, title});
+    };
+    bar(any->keys[0], "ZAP", Family::zap);
+    for (const Finding* f : {json, peer}) {
+      if (!f) {
+        row.emplace_back("—");
+        row.emplace_back("—");
+        continue;
+      }
+      row.emplace_back(f->baseline_codec + " " + value_text(*f, f->baseline_value));
+      row.emplace_back(verdict_cell(f->estimate, f->better));
+      bar(f->keys[1], f->baseline_codec, f == json ? Family::json : Family::peer);
+    }
+    t.rows.push_back(std::move(row));
+  }
+  if (t.rows.empty()) return;
+  Runs what{
+      "In process, time per op (median): ZAP against the fastest JSON codec and the fastest binary peer of "
+      "each op; ZAP against it = how many times faster ZAP is."};
+  if (links) what.insert(what.end(), {" ", link("Microbenchmarks", "micro"), " has every codec."});
+  out.para(std::move(what));
+  out.blocks.push_back(std::move(b));
+}
+
+// End to end: each framing × body's server CPU per request against the
+// floor's; beside it their bars, the floor's in grey.
+void glance_floor(const Results& r, const std::vector<Finding>& all, bool links, Out& out) {
+  Block b;
+  b.kind = Block::Kind::glance;
+  Table& t = b.table;
+  t = {{"framing", "body", "server CPU per request", "against the floor"}, "llrr", {}};
+  Chart& c = b.chart;
+  c = {"findings-e2e", "Server CPU per request, end to end", "median, whisker min–max", "", false, {}, {}};
+  c.narrow = true;
+  const Finding* first = nullptr;
+  for (const Finding& f : all) {
+    if (f.section != Finding::Section::floor) continue;
+    if (!first) first = &f;
+    const std::string body =
+        f.subject_codec == "zap"                           ? "ZAP"
+        : f.subject_kind == Finding::Against::fastest_json ? f.subject_codec + " (fastest JSON)"
+        : f.subject_kind == Finding::Against::fastest_peer ? f.subject_codec + " (fastest binary)"
+                                                           : f.subject_codec;
+    t.rows.push_back({f.framing, body, value_text(f, f.subject_value), verdict_cell(f.estimate, f.better)});
+    if (const Cell* cell = cell_of(r, f.keys[0])) {
+      const Samples s = cell->server_cpu_per_request_ns(r.config);
+      // The bar's colour says the body's family; its label the codec alone.
+      c.bars.push_back({f.subject_codec == "zap" ? "ZAP" : f.subject_codec, s.median(), s.min(), s.max(),
+                        family(r, f.subject_codec), false, f.framing});
+    }
+  }
+  if (!first) return;
+  t.rows.push_back({"the floor", "raw TCP echo", value_text(*first, first->baseline_value), "—"});
+  if (const Cell* cell = cell_of(r, first->keys[1])) {
+    const Samples s = cell->server_cpu_per_request_ns(r.config);
+    c.bars.push_back({"echo", s.median(), s.min(), s.max(), Family::json, true, "the floor (raw TCP)"});
+  }
+  Runs what{
+      "End to end over " + transport(r.env) + ", " + first->title +
+      ": the server's CPU time per request (median) with ZAP, the fastest JSON and the fastest binary peer "
+      "body on each framing, against the floor's, a raw TCP echo of the same bytes (what no server can "
+      "shed; above 1× = cheaper than the floor)."};
+  if (links) what.insert(what.end(), {" ", link("End to end", first->anchor), " has every cell."});
+  out.para(std::move(what));
+  out.blocks.push_back(std::move(b));
+}
+
+// links: to the report's sections, which findings.md and the terminal do not have.
+void glance(const Results& r, const std::vector<Finding>& all, bool links, Out& out) {
+  const std::size_t before = out.blocks.size();
+  glance_micro(r, all, links, out);
+  glance_floor(r, all, links, out);
+  if (out.blocks.size() > before) out.para(mark_legend(r));
+}
+
+std::vector<Block> glance(const Results& r) {
+  Out out;
+  glance(r, findings(r), false, out);
+  return std::move(out.blocks);
+}
+
 void found(const Results& r, Out& out) {
   const std::vector<Finding> all = findings(r);
   if (all.empty()) return;
   const bool legacy = !rounds_recorded(r);
   out.heading(2, "What it found", "found");
+  glance(r, all, true, out);
+  out.heading(3, "In words");
   if (legacy)
     out.para(
         {"Generated from this run's figures. This results.json records no rounds (a run from before "
@@ -113,7 +244,7 @@ void found(const Results& r, Out& out) {
         std::pair{Finding::Section::e2e, ""}, std::pair{Finding::Section::control, ""}}) {
     std::vector<Runs> items;
     for (const Finding& f : all) {
-      if (f.section != section) continue;
+      if (f.section != section) continue;  // the floor's: in the table above
       if (!legacy && f.estimate.verdict == stats::Verdict::undecided && section != Finding::Section::control)
         undecided.push_back(finding_item(r, f, legacy));
       else

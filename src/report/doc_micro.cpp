@@ -221,16 +221,16 @@ void micro(const Results& r, Out& out) {
 
     for (const char* op : kOps) {
       Chart c{std::string("micro-") + op,
-              std::string(op) + ": ns per op (median, whisker min–max)",
-              "ns per op — log scale (shorter is faster)",
+              std::string(op) + ": time per op (median, whisker min–max)",
+              "time per op — log scale (shorter is faster)",
               "",
               true,
               {},
               {}};
       for (const std::string& codec : codecs)
         if (const MicroFigure* f = find(op, codec))
-          c.bars.push_back(
-              {codec, f->ns_per_op.median(), f->ns_per_op.min(), f->ns_per_op.max(), !is_json(r, codec)});
+          c.bars.push_back({codec, f->ns_per_op.median(), f->ns_per_op.min(), f->ns_per_op.max(),
+                            family(r, codec), false, ""});
       if (!c.bars.empty()) out.chart(std::move(c));
     }
   }
@@ -328,27 +328,34 @@ void logs_micro(const Results& r, Out& out) {
   for (const char* op : kLogOps) {
     Table tab{{"format", "codec"}, "ll", {}};
     for (double n : t.ns) {
-      tab.header.push_back("N=" + n_label(n) + " ns");
+      tab.header.push_back("N=" + n_label(n));
       tab.align += "r";
     }
     tab.header.push_back("GB/s @" + n_label(n_max));
     tab.header.push_back("allocs @" + n_label(n_max));
     tab.align += "rr";
     Chart c{std::string("logs-") + op,
-            std::string("Logs/") + op + ": ns per op against N (log–log; dashed: the machine's limit)",
+            std::string("Logs/") + op + ": time per op against N (log–log; dashed: the machine's limit)",
             "N logs (log scale)",
-            "ns per op (log scale)",
+            "time per op (log scale)",
             true,
             {},
             {},
             "N"};
+    // The limits are charted at the N the codecs were measured at (their
+    // table has every N): an N of the limits' alone would put the codecs'
+    // lines across an N they were not measured at.
+    std::set<double> codec_ns;
+    for (const std::string& codec : t.codecs)
+      for (double n : t.ns)
+        if (t.find(op, codec, n)) codec_ns.insert(n);
     auto add = [&](const std::string& codec, std::string_view fig_op, std::string_view fmt, bool limit) {
       std::vector<Text> row{std::string(fmt), codec};
-      Series se{codec, {}, limit};
+      Series se{codec, {}, limit, limit ? Family::json : family(r, codec)};
       for (double n : t.ns) {
         const LogFigure* f = t.find(fig_op, codec, n);
-        row.emplace_back(f ? med_range(f->f->ns_per_op, 1, false) : "—");
-        if (f)
+        row.emplace_back(f ? med_range_in(f->f->ns_per_op, 1e-9, "s") : "—");
+        if (f && (!limit || codec_ns.empty() || codec_ns.count(n)))
           se.points.push_back({n, f->f->ns_per_op.median(), f->f->ns_per_op.min(), f->f->ns_per_op.max()});
       }
       const LogFigure* top = t.find(fig_op, codec, n_max);
@@ -363,10 +370,11 @@ void logs_micro(const Results& r, Out& out) {
     if (std::string_view(op) == "ScanField") add("structs", "ScanField", "limit", true);
     if (tab.rows.empty()) continue;
     out.para({strong(std::string("Logs/") + op),
-              ": ns per op (min–max), GB/s of wire bytes and heap "
+              ": time per op (median, min–max), GB/s of wire bytes and heap "
               "allocations per op at the largest N."});
     out.table(std::move(tab));
-    out.chart(std::move(c));
+    out.chart(
+        bars_if_one_x(std::move(c), std::string("Logs/") + op + ": time per op at N = " + n_label(n_max)));
   }
 
   // Wire bytes against N.
@@ -382,10 +390,12 @@ void logs_micro(const Results& r, Out& out) {
            true,
            {},
            {},
-           "N"};
+           "N",
+           "B",
+           1};
   for (const std::string& codec : t.codecs) {
     std::vector<Text> row{format_of(r, codec), codec};
-    Series se{codec, {}, false};
+    Series se{codec, {}, false, family(r, codec)};
     for (double n : t.ns) {
       const LogFigure* f = t.find("Encode", codec, n);
       row.emplace_back(f && f->f->wire_bytes > 0 ? grouped(f->f->wire_bytes) : "—");
@@ -399,7 +409,7 @@ void logs_micro(const Results& r, Out& out) {
   if (!w.rows.empty()) {
     out.para({"The answer's size in bytes, as each codec encodes it."});
     out.table(std::move(w));
-    out.chart(std::move(wc));
+    out.chart(bars_if_one_x(std::move(wc), "The answer's wire bytes at N = " + n_label(n_max)));
   }
 }
 

@@ -43,6 +43,82 @@ std::string grouped(double v) {
   return (v < 0 && digits != "0" ? "-" : "") + out;
 }
 
+namespace {
+
+struct Prefix {
+  double scale;
+  const char* name;
+};
+constexpr Prefix kPrefixes[] = {{1e12, "T"}, {1e9, "G"},  {1e6, "M"},  {1e3, "k"},
+                                {1, ""},     {1e-3, "m"}, {1e-6, "µ"}, {1e-9, "n"}};
+
+// x in three significant figures: 0.500, 6.26, 68.8, 572.
+std::string three_figures(double x) {
+  const double a = std::fabs(x);
+  int decimals = a < 1 ? 3 : a < 10 ? 2 : a < 100 ? 1 : 0;
+  // 0.9997 rounds to "1.000": one figure too many once rounded.
+  if (decimals > 0 && std::fabs(std::stod(fixed(x, decimals))) >= std::pow(10.0, 3 - decimals)) --decimals;
+  return fixed(x, decimals);
+}
+
+// The prefix v is said in: the largest that leaves it at least 1; 999.7 (which
+// rounds to "1000") the next one up ("1.00 µs"). A count has no milli-requests:
+// its smallest prefix is none.
+std::size_t prefix_of(double v, std::string_view unit) {
+  const std::size_t last = unit.empty() ? 4 : std::size(kPrefixes) - 1;
+  std::size_t i = 0;
+  while (i < last && std::fabs(v) < kPrefixes[i].scale) ++i;
+  if (i > 0 && std::fabs(std::stod(three_figures(v / kPrefixes[i].scale))) >= 1000) --i;
+  return i;
+}
+
+std::string unit_text(std::size_t prefix, std::string_view unit) {
+  return unit.empty() ? kPrefixes[prefix].name
+                      : " " + std::string(kPrefixes[prefix].name) + std::string(unit);
+}
+
+}  // namespace
+
+std::string with_unit(double v, std::string_view unit, bool trim) {
+  if (!std::isfinite(v)) return "—";
+  if (v == 0) return unit.empty() ? "0" : "0 " + std::string(unit);
+  const std::size_t i = prefix_of(v, unit);
+  std::string number = three_figures(v / kPrefixes[i].scale);
+  if (trim && number.find('.') != std::string::npos) {
+    while (number.back() == '0') number.pop_back();
+    if (number.back() == '.') number.pop_back();
+  }
+  return number + unit_text(i, unit);
+}
+
+std::string med_range_in(const Samples& s, double to_base, std::string_view unit) {
+  const double m = s.median() * to_base;
+  if (!std::isfinite(m) || m == 0 || s.values.size() < 2) return with_unit(m, unit);
+  const std::size_t i = prefix_of(m, unit);
+  auto f = [&](double v) { return three_figures(v * to_base / kPrefixes[i].scale); };
+  return f(s.median()) + " (" + f(s.min()) + "–" + f(s.max()) + ")" + unit_text(i, unit);
+}
+
+std::size_t display_width(std::string_view s) {
+  return std::size_t(std::count_if(s.begin(), s.end(), [](char ch) { return (ch & 0xC0) != 0x80; }));
+}
+
+Chart bars_if_one_x(Chart c, std::string title) {
+  std::set<double> xs;
+  for (const Series& se : c.series)
+    for (const Point& p : se.points) xs.insert(p.x);
+  if (xs.size() != 1) return c;
+  for (const Series& se : c.series)
+    for (const Point& p : se.points)
+      c.bars.push_back({se.label, p.median, p.lo, p.hi, se.family, se.limit, ""});
+  c.series.clear();
+  c.title = std::move(title);
+  // The value axis is the line chart's y axis: its title names the figure.
+  c.x_title = c.y_title;
+  c.y_title.clear();
+  return c;
+}
+
 // "median (min–max)", each number formatted like the median; one sample: the value alone.
 std::string med_range(const Samples& s, double scale, bool group) {
   const double m = s.median() / scale, lo = s.min() / scale, hi = s.max() / scale;

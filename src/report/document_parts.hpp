@@ -64,6 +64,8 @@ struct Out {
 
 // "median (min–max)", each number formatted like the median; one sample: the value alone.
 std::string med_range(const Samples& s, double scale, bool group);
+// The same in the unit that fits the median (values × to_base in `unit`): "2.25 (2.20–2.31) ms".
+std::string med_range_in(const Samples& s, double to_base, std::string_view unit);
 std::string times(double ratio);  // "1.24×"; "—" when not finite
 std::string count(double v);      // whole numbers without decimals
 std::string cpu_list(const std::vector<int>& cpus);

@@ -3,7 +3,8 @@
 // the logs record; end to end, ZAP against the fastest JSON and binary bodies
 // on each framing, ZAP-RPC against ZAP-HTTP, ZAP-RPC + ZAP against gRPC C++
 // and the floor with the body and framing corners between them, the logs
-// answer against the floor; and the control copy against its original.
+// answer against the floor; each framing × body's server CPU per request
+// against the floor; and the control copy against its original.
 #include "report/findings.hpp"
 
 #include <algorithm>
@@ -41,6 +42,8 @@ struct Add {
     f.estimate = paired(s.ns_per_op, b.ns_per_op, f.better, r.config);
     f.keys = {micro_key(s), micro_key(b)};
     f.anchor = std::move(anchor);
+    f.subject_codec = s.codec;
+    f.baseline_codec = b.codec;
     out.push_back(std::move(f));
   }
 
@@ -65,9 +68,16 @@ struct Add {
     f.estimate = paired(ss, bs, f.better, r.config);
     f.keys = {s.id(), b.id()};
     f.anchor = std::move(anchor);
+    f.subject_codec = s.body;
+    f.baseline_codec = b.body;
+    f.framing = matrix::display_name(s.framing);
     out.push_back(std::move(f));
   }
 };
+
+Finding::Against against(Family fam) {
+  return fam == Family::json ? Finding::Against::fastest_json : Finding::Against::fastest_peer;
+}
 
 // "the fastest JSON, simdjson", "the fastest binary peer body, flatbuffers".
 std::string fastest_text(Family fam, const std::string& codec, bool body) {
@@ -80,8 +90,10 @@ void per_op(const Results& r, Add& add) {
     const MicroFigure* z = doc::find_figure(r.micro, op, "zap");
     if (!z) continue;
     for (Family fam : {Family::json, Family::peer})
-      if (const MicroFigure* best = doc::fastest_of(r, op, fam))
+      if (const MicroFigure* best = doc::fastest_of(r, op, fam)) {
         add.micro(Section::micro, op, "ZAP", *z, fastest_text(fam, best->codec, false), *best, "micro");
+        add.out.back().against = against(fam);
+      }
   }
 }
 
@@ -97,9 +109,13 @@ void logs(const Results& r, Add& add) {
   auto n_text = [](double n) { return doc::grouped(n); };
   if (const doc::LogFigure* z = t.find("DecodeAll", "zap", n_mid))
     for (Family fam : {Family::json, Family::peer})
-      if (const doc::LogFigure* b = t.fastest(r, "DecodeAll", n_mid, fam))
+      if (const doc::LogFigure* b = t.fastest(r, "DecodeAll", n_mid, fam)) {
         add.micro(Section::logs, "DecodeAll, N = " + n_text(n_mid), "ZAP", *z->f,
                   fastest_text(fam, b->codec, false), *b->f, "logs");
+        add.out.back().against = against(fam);
+        add.out.back().subject_codec = z->codec;
+        add.out.back().baseline_codec = b->codec;
+      }
   const doc::LogFigure* a1 = t.find("AccessOne", "zap", t.ns.front());
   const doc::LogFigure* an = t.find("AccessOne", "zap", n_max);
   if (a1 && an && n_max > t.ns.front())
@@ -140,9 +156,11 @@ void end_to_end(const Results& r, Add& add) {
                                 std::to_string(g.pipeline) + ", " + doc::connections_text(zap->connections);
       for (Family fam : {Family::json, Family::peer})
         if (const Cell* b = doc::fastest_body(r, g, fam, framing, zap->connections))
-          for (Unit u : {Unit::requests_per_s, Unit::cpu_ns})
+          for (Unit u : {Unit::requests_per_s, Unit::cpu_ns}) {
             add.cells(Section::e2e, title, u, "ZAP", *zap, fastest_text(fam, b->body, true), *b,
                       doc::group_id(g));
+            add.out.back().against = against(fam);
+          }
     }
     // Multiplexing against in-order pipelining: one connection, every call of it in flight at once.
     const Cell* rpc = zap_cell(g, Framing::zap_rpc, "zap", 1, rate);
@@ -237,6 +255,45 @@ void end_to_end(const Results& r, Add& add) {
   }
 }
 
+// End to end at a glance: on rpc at the deepest pipeline, at the fewest
+// connections the floor ran at (one count for every row, so the rows compare
+// with each other too), each framing's server CPU per request with ZAP, the
+// fastest JSON and the fastest binary peer body, and the grpc++ arm's,
+// against the floor's: how much a request costs above what no server can shed.
+void against_floor(const Results& r, Add& add) {
+  const std::vector<doc::Group> gs = doc::groups(r);
+  const doc::Group* g = nullptr;
+  for (const doc::Group& x : gs)
+    if (x.scenario == Scenario::rpc && (!g || x.pipeline > g->pipeline)) g = &x;
+  if (!g) return;
+  const Cell* echo = nullptr;
+  for (const Cell* c : g->cells)
+    if (c->arm == Arm::floor && doc::usable(*c) && (!echo || c->connections < echo->connections)) echo = c;
+  if (!echo) return;
+  const unsigned conns = echo->connections;
+  const std::string title = "rpc, depth " + std::to_string(g->pipeline) + ", " + doc::connections_text(conns);
+  auto add_row = [&](const Cell& c, std::string subject, Finding::Against kind) {
+    add.cells(Section::floor, title, Unit::cpu_ns, std::move(subject), c, "the floor, a raw TCP echo", *echo,
+              doc::group_id(*g));
+    add.out.back().against = Finding::Against::floor;
+    add.out.back().subject_kind = kind;
+  };
+  auto rate = [](const Cell& c) { return c.rate().median(); };
+  for (Framing framing : matrix::kFramings) {
+    const std::string name(matrix::display_name(framing));
+    if (const Cell* zap = zap_cell(*g, framing, "zap", conns, rate))
+      add_row(*zap, name + " + ZAP", Finding::Against::other);
+    for (Family fam : {Family::json, Family::peer})
+      if (const Cell* b = doc::fastest_body(r, *g, fam, framing, conns))
+        add_row(*b, name + " + " + fastest_text(fam, b->body, true), against(fam));
+  }
+  for (const Cell* c : g->cells)
+    if (c->arm == Arm::grpc_cpp && !c->control && c->connections == conns && doc::usable(*c)) {
+      add_row(*c, "grpc++ (gRPC C++) + " + c->body, Finding::Against::other);
+      add.out.back().framing += " (grpc++)";
+    }
+}
+
 // "zapbench ZAP-RPC + ZAP, rpc, depth 16, 1 connection".
 std::string cell_text(const Cell& c) {
   const std::string body = c.body == "zap" ? "ZAP" : c.body;
@@ -265,6 +322,7 @@ std::vector<Finding> findings(const Results& r) {
   per_op(r, add);
   logs(r, add);
   end_to_end(r, add);
+  against_floor(r, add);
   control(r, add);
   return out;
 }

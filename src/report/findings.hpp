@@ -5,6 +5,9 @@
 // gives the cells and microbenchmarks they compare more rounds until each is
 // precise (bench). Which figures are compared (the fastest JSON codec, ZAP's
 // best connection count) is chosen from the run's medians, as the tables do.
+// The report's table at a glance (doc_found.cpp) is these findings too: per
+// op ZAP against the fastest JSON and binary peer, and end to end each
+// framing × body's server CPU per request against the floor.
 #pragma once
 
 #include <string>
@@ -15,7 +18,12 @@
 namespace report {
 
 struct Finding {
-  enum class Section { micro, logs, e2e, control };
+  // floor: end to end, a body on a framing against the floor in server CPU
+  // per request; shown in the table only, the prose has the rest.
+  enum class Section { micro, logs, e2e, floor, control };
+  // What the baseline is, for the table: the fastest JSON codec (or body),
+  // the fastest binary peer, the floor; other: anything else.
+  enum class Against { other, fastest_json, fastest_peer, floor };
   // What the figures are, for their display: ns per op in process; requests
   // per second; ns of server CPU per request; MB (10^6 bytes) of responses
   // per second.
@@ -23,7 +31,14 @@ struct Finding {
   Section section = Section::micro;
   std::string title;  // "Decode", "HTTP/1.1, rpc, depth 16, 1 connection"
   Unit unit = Unit::ns;
-  std::string subject, baseline;                     // "ZAP", "the fastest JSON, simdjson"
+  std::string subject, baseline;  // "ZAP", "the fastest JSON, simdjson"
+  Against against = Against::other;
+  // The codecs compared, as the table names them ("zap", "simdjson"; floor:
+  // the subject's body, and no baseline codec), and the subject's framing
+  // end to end ("HTTP/1.1"; empty in process).
+  std::string subject_codec, baseline_codec, framing;
+  // floor: which body the subject is (the fastest JSON or binary peer; other: ZAP's, or an arm's own).
+  Against subject_kind = Against::other;
   double subject_value = NAN, baseline_value = NAN;  // medians, in `unit`
   stats::Better better = stats::Better::lower;
   stats::Estimate estimate;  // subject ÷ baseline

@@ -83,9 +83,9 @@ std::string table(const doc::Table& t) {
 
 }  // namespace
 
-std::string markdown(const Results& r) {
+std::string doc::markdown(const std::vector<Block>& blocks) {
   std::string out;
-  for (const Block& b : doc::build(r)) {
+  for (const Block& b : blocks) {
     switch (b.kind) {
       case Block::Kind::heading:
         // An explicit anchor: generated heading ids differ between renderers.
@@ -100,6 +100,7 @@ std::string markdown(const Results& r) {
         out += "\n";
         break;
       case Block::Kind::table:
+      case Block::Kind::glance:  // its chart is HTML only
         out += table(b.table) + "\n";
         break;
       case Block::Kind::code: {
@@ -115,5 +116,7 @@ std::string markdown(const Results& r) {
   while (out.size() > 1 && out.ends_with("\n\n")) out.pop_back();
   return out;
 }
+
+std::string markdown(const Results& r) { return doc::markdown(doc::build(r)); }
 
 }  // namespace report

@@ -285,6 +285,16 @@ Results load_file(const std::string& path);
 std::string markdown(const Results& r);
 std::string html(const Results& r);
 
+// The report's files in `dir` (files.cpp): report.md, report.html,
+// findings.md (the tables What it found opens with, in Markdown, no prose)
+// and the charts beside them as findings-micro.svg and findings-e2e.svg
+// (those the run has), for a README to show. Returns the paths written, in
+// that order; throws std::runtime_error naming a file it cannot write.
+std::vector<std::string> write_reports(const Results& r, const std::string& dir);
+// The same tables as plain text for a terminal: what `zapbench run` ends with
+// ("" when the run has no finding).
+std::string findings_text(const Results& r);
+
 // `zapbench compare A B` (compare.cpp): per cell and micro figure, run B
 // against run A, unpaired (two runs share no rounds), with the
 // false-discovery rate held across every figure (Benjamini–Hochberg).

@@ -236,6 +236,14 @@ TEST_F(RunCli, MinimalRealRunOneCellPerArm) {
   ASSERT_EQ(rep.code, 0) << rep.output;
   EXPECT_EQ(zaptest::read_text(again / "report.md"), zaptest::read_text(out / "report.md"));
   EXPECT_EQ(zaptest::read_text(again / "report.html"), zaptest::read_text(out / "report.html"));
+  EXPECT_EQ(zaptest::read_text(again / "findings.md"), zaptest::read_text(out / "findings.md"));
+  // The run ends with what it found — the tables of findings.md, as plain text — and the report's path.
+  const std::string found = report::findings_text(r);
+  ASSERT_FALSE(found.empty());
+  EXPECT_NE(e.output.find("\n" + found), std::string::npos) << e.output;
+  EXPECT_NE(found.find("server CPU per request"), std::string::npos) << found;
+  EXPECT_LT(e.output.rfind(found), e.output.rfind("/report.html"));
+  EXPECT_TRUE(e.output.ends_with("/report.html\n")) << e.output.substr(e.output.size() - 300);
 
   // Paths are recorded relative to the run's folder: neither the folder nor the binary appear as
   // absolute paths.

@@ -2,6 +2,7 @@
 #include "fixtures.hpp"
 
 #include <stdexcept>
+#include <string_view>
 
 namespace fixtures {
 
@@ -276,6 +277,30 @@ Results with_logs() {
     add("ScanField", "direct", 500 * n, 640 * n);
     add("Copy", "memcpy", 5 * n, 232 * n);
     add("ScanField", "structs", 0.7 * n, 232 * n);
+  }
+  return r;
+}
+
+Results quick_shaped() {
+  Results r = with_peers();
+  std::erase_if(r.cells, [](const Cell& c) { return c.pipeline == 16 && c.connections != 10; });
+  r.cells.push_back(cell("grpc-cpp", "rpc", "grpc", "protobuf", 10, 16, 90000, 900));
+  r.cells.push_back(cell("zapbench", "rpc", "zap-rpc", "zap", 10, 16, 620000, 280));
+  for (double n : {1.0, 10.0, 100.0, 1000.0, 10000.0}) {
+    const std::string ns = std::to_string(static_cast<int>(n));
+    auto add = [&](const std::string& op, const std::string& codec, double v, double wire) {
+      r.micro.figures.push_back(figure("Logs", op + "/" + codec + "/" + ns, v, 0, wire));
+    };
+    add("Copy", "memcpy", 5 * n, 232 * n);
+    add("ScanField", "structs", 0.7 * n, 232 * n);
+    if (n == 10 || n == 1000) continue;  // the codecs at every other N, as a quick run measures them
+    for (const char* op : {"Encode", "DecodeAll", "AccessOne", "ScanField"}) {
+      const bool access = std::string_view(op) == "AccessOne";
+      add(op, "zap", access ? 4 : 10 * n, 232 * n);
+      add(op, "direct", 300 * n, 640 * n);
+      add(op, "protobuf", access ? 40 * n : 60 * n, 300 * n);
+      add(op, "flatbuffers-trusted", access ? 5 : 20 * n, 400 * n);
+    }
   }
   return r;
 }

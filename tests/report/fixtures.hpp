@@ -58,4 +58,10 @@ Results with_hosts();
 // flat in AccessOne, linear elsewhere; direct linear everywhere; the limits.
 Results with_logs();
 
+// The shape of a quick run (zapbench run --quick): binary peers with long names
+// (flatbuffers-trusted), one connection count at depth 16 (every end-to-end
+// series one point there), the grpc++ arm, the logs microbenchmarks at
+// N = 1, 100, 10,000 with the limits at every N between, and logs cells.
+Results quick_shaped();
+
 }  // namespace fixtures

@@ -107,8 +107,8 @@ TEST(report_markdown, binary_peers_are_grouped_compared_and_summarised) {
                "[table](#e2e-rpc-p16)."));
   EXPECT_TRUE(
       contains(md,
-               "- **ZAP-HTTP, rpc, depth 16, 100 connections** — server CPU per request: ZAP (0.13 µs) "
-               "against the fastest binary peer body, protobuf (0.18 µs): **ahead, 1.33× (1.33–1.33×), "
+               "- **ZAP-HTTP, rpc, depth 16, 100 connections** — server CPU per request: ZAP (133 ns) "
+               "against the fastest binary peer body, protobuf (178 ns): **ahead, 1.33× (1.33–1.33×), "
                "3 rounds**"));
   EXPECT_FALSE(contains(md, "**HTTP/1.1, rpc, depth 16"));
   EXPECT_TRUE(contains(md, "<a id=\"e2e-rpc-p1\"></a>"));
@@ -309,8 +309,8 @@ TEST(report_markdown, logs_groups_per_n_with_mb_per_s_against_the_floor) {
   // What it found: ZAP's MB/s at the largest N against the floor's (184 / 230 at every N here).
   EXPECT_TRUE(contains(
       md,
-      "- **HTTP/1.1, logs N=10000, depth 1, 10 connections** — MB/s of responses: ZAP (184.0) against the "
-      "floor, a raw TCP echo of the same bytes (230.0): **behind, 0.80× (0.80–0.80×), 3 rounds** — "
+      "- **HTTP/1.1, logs N=10000, depth 1, 10 connections** — MB/s of responses: ZAP (184 MB/s) against the "
+      "floor, a raw TCP echo of the same bytes (230 MB/s): **behind, 0.80× (0.80–0.80×), 3 rounds** — "
       "[table](#e2e-logs-10000-p1)."))
       << md.substr(0, 6000);
   // Groups of other scenarios have no MB/s table.
@@ -394,15 +394,15 @@ TEST(report_markdown, cost_against_work_growth_tables_and_summary) {
       contains(md, "| text | direct | 1.00 | 300.0 | 1.00 | 800.0 | 1.00 | 400.0 | 1.00 | 500.0 | 640.0 |"));
   EXPECT_TRUE(contains(md, "| limit | memcpy | 1.00 | 5.00 | 1.00 | 5.00 |"));
   // Per op: ns at each N, GB/s of wire bytes at the largest N (232,000 bytes in 10,000 ns = 23.2).
-  EXPECT_TRUE(contains(md, "| N=1 ns | N=10 ns | N=1,000 ns | GB/s @1,000 | allocs @1,000 |"));
+  EXPECT_TRUE(contains(md, "| N=1 | N=10 | N=1,000 | GB/s @1,000 | allocs @1,000 |"));
   EXPECT_TRUE(contains(md, "23.2 |"));
   // The Logs rows are not "other microbenchmarks".
   EXPECT_FALSE(contains(md, "| Logs/Encode/zap/1 |"));
   // The summary: DecodeAll at N = 1,000 against the fastest JSON; AccessOne flat; Encode against memcpy.
   EXPECT_TRUE(
       contains(md,
-               "- **DecodeAll, N = 1,000** — time per op: ZAP (16000 ns) against the fastest JSON, direct "
-               "(800000 ns): **ahead, 50.00× (50.00–50.00×), 3 rounds** — [table](#logs)."))
+               "- **DecodeAll, N = 1,000** — time per op: ZAP (16.0 µs) against the fastest JSON, direct "
+               "(800 µs): **ahead, 50.00× (50.00–50.00×), 3 rounds** — [table](#logs)."))
       << md;
   EXPECT_TRUE(
       contains(md,
@@ -410,8 +410,8 @@ TEST(report_markdown, cost_against_work_growth_tables_and_summary) {
                "(4.00 ns): **equivalent, 1.00× (1.00–1.00×), 3 rounds**"));
   EXPECT_TRUE(
       contains(md,
-               "- **Encode, N = 1,000** — time per op: ZAP writing the answer (10000 ns) against memcpy of "
-               "the same bytes (5000 ns): **behind, 0.50× (0.50–0.50×), 3 rounds**"));
+               "- **Encode, N = 1,000** — time per op: ZAP writing the answer (10.0 µs) against memcpy of "
+               "the same bytes (5.00 µs): **behind, 0.50× (0.50–0.50×), 3 rounds**"));
   const std::string html = report::html(with_logs());
   for (const char* id : {"logs-Encode", "logs-DecodeAll", "logs-AccessOne", "logs-ScanField", "logs-wire"})
     EXPECT_TRUE(contains(html, std::string("data-chart=\"") + id + "\"")) << id;
@@ -428,7 +428,7 @@ TEST(report_html, is_self_contained_with_one_chart_per_op_and_two_per_group) {
   EXPECT_FALSE(contains(html, " src="));
   std::size_t charts = 0;
   for (std::size_t at = 0; (at = html.find("<svg class=\"chart\"", at)) != std::string::npos; ++at) ++charts;
-  EXPECT_EQ(charts, 4u + 2 * 3);
+  EXPECT_EQ(charts, 2u + 4 + 2 * 3);  // the two at a glance, one per op, two per group
   for (const char* id : {"micro-Decode", "micro-Handler", "e2e-hello-p1-rate", "e2e-rpc-p16-p99"})
     EXPECT_TRUE(contains(html, std::string("data-chart=\"") + id + "\"")) << id;
   EXPECT_TRUE(contains(html, "log scale"));

@@ -3,10 +3,13 @@
 # user runs them, then report.html rendered in headless Chromium: the page's
 # script must count every chart and find marks with a non-empty bounding box
 # in each (so the SVG really drew). A missing Chromium is a failure, not a
-# skip. Usage: report_html_test.sh ZAPBENCH REPORT_TEST
+# skip. The same checks on a report shaped as a quick run, on one of a full
+# run and on findings-*.svg: no text outside its chart, no line chart without
+# a line. Usage: report_html_test.sh ZAPBENCH REPORT_TEST FULL_RESULTS_JSON
 set -u
 bin=$1
 report_test=$2
+full_results=$3
 . "$(dirname "$0")/../support/cli_checks.sh"
 
 mkdir -p "$work/run"
@@ -17,10 +20,21 @@ check "the synthetic results.json is written" $?
 [ $? = 0 ] && grep -qx "wrote $work/run/report.md" "$work/out1" && grep -qx "wrote $work/run/report.html" "$work/out1" &&
   [ -s "$work/run/report.md" ] && [ -s "$work/run/report.html" ]
 check "report DIR writes report.md and report.html next to results.json and prints their paths" $?
+written=0
+for f in findings.md findings-micro.svg findings-e2e.svg; do
+  grep -qx "wrote $work/run/$f" "$work/out1" && [ -s "$work/run/$f" ] || written=1
+done
+[ "$written" = 0 ] && grep -q '^| Decode | 4.00 ns | direct 68.0 ns | 17.00× (17.00–17.00) ▲ |' "$work/run/findings.md"
+check "and findings.md, the table What it found opens with, and its charts" $?
 
 "$bin" report "$work/run/results.json" --out "$work/again" >/dev/null 2>&1
 [ $? = 0 ] && cmp -s "$work/run/report.md" "$work/again/report.md" && cmp -s "$work/run/report.html" "$work/again/report.html"
 check "report FILE --out DIR writes the same bytes (a pure function of results.json)" $?
+
+mkdir -p "$work/blocked/findings.md"
+"$bin" report "$work/run/results.json" --out "$work/blocked" >/dev/null 2>"$work/err_blocked"
+[ $? = 2 ] && grep -qx "zapbench: $work/blocked/findings.md: cannot write" "$work/err_blocked"
+check "report names a file it cannot write ($(head -c 200 "$work/err_blocked"))" $?
 
 "$bin" report >/dev/null 2>"$work/err1"
 [ $? = 2 ] && grep -q "^zapbench report: wants DIR|results.json, got 0 arguments" "$work/err1"
@@ -51,31 +65,68 @@ check "report names the malformed member" $?
 "$bin" compare --help | grep -q "^usage: zapbench compare \[--margin FRACTION\] \[--absolute\] \[--fdr Q\] A B"
 check "compare --help" $?
 
-# Chromium: dump the DOM after the page's script ran.
+# Chromium: dump the DOM after the page's script ran, at the report's width (its body is 1180 px at most).
 chromium=$(command -v chromium || command -v chromium-browser || true)
+dom() {  # page.html out.html: the DOM after the page's script ran
+  timeout 240 "$chromium" --headless=new --no-sandbox --disable-gpu --user-data-dir="$work/chrome" \
+    --no-first-run --disable-extensions --window-size=1280,1000 --dump-dom "file://$1" >"$2" 2>"$work/chrome.err"
+}
+# Every chart of a page: it drew marks of a real size; no text of it outside it (a clipped label: the page's
+# script compares each text's box with its chart's); no line chart without a line (every series one point).
+chart_checks() {  # what page.html expected_charts
+  local what=$1 page=$2 expected=$3
+  dom "$page" "$work/dom.html"
+  local rc=$?
+  [ "$rc" = 0 ] && [ -s "$work/dom.html" ]
+  check "$what: chromium renders it (exit $rc)" $?
+  [ "$rc" = 0 ] || tail -5 "$work/chrome.err"
+  local svgs n charts bad
+  svgs=$(grep -o '<svg class="chart"[^>]*>' "$work/dom.html")
+  n=$(printf '%s\n' "$svgs" | grep -c 'class="chart"')
+  charts=$(grep -o '<body[^>]*data-charts="[0-9]*"' "$work/dom.html" | sed 's/.*data-charts="\([0-9]*\)"/\1/')
+  [ -n "$charts" ] && [ "$charts" = "$n" ] && [ "$n" -ge "$expected" ]
+  check "$what: body data-charts ($charts) equals the svg.chart count ($n), at least $expected" $?
+  bad=$(printf '%s\n' "$svgs" | grep -v -E 'data-marks="[1-9][0-9]*"' | grep -o 'data-chart="[^"]*"')
+  [ -z "$bad" ]
+  check "$what: every chart has marks ${bad:+(none in: $bad)}" $?
+  bad=$(printf '%s\n' "$svgs" | grep -v -E 'data-bbox="[1-9][0-9]*×[1-9][0-9]*"' | grep -o 'data-chart="[^"]*"')
+  [ -z "$bad" ]
+  check "$what: every chart's marks have a non-empty bounding box ${bad:+(empty in: $bad)}" $?
+  bad=$(printf '%s\n' "$svgs" | grep -v 'data-text-outside="0"' | grep -o 'data-chart="[^"]*"\|data-outside="[^"]*"')
+  [ -z "$bad" ] && [ "$(printf '%s\n' "$svgs" | grep -c 'data-text-outside="0"')" = "$n" ]
+  check "$what: no text outside its chart ${bad:+(clipped: $bad)}" $?
+  bad=$(printf '%s\n' "$svgs" | grep 'data-kind="lines"' | grep 'data-lines="0"' | grep -o 'data-chart="[^"]*"')
+  [ -z "$bad" ]
+  check "$what: every line chart draws a line ${bad:+(points only: $bad)}" $?
+}
+
 if [ -z "$chromium" ]; then
   echo "FAILED: chromium not found: run scripts/deps.sh"
   failures=$((failures + 1))
 else
-  timeout 240 "$chromium" --headless=new --no-sandbox --disable-gpu --user-data-dir="$work/chrome" \
-    --no-first-run --disable-extensions --dump-dom "file://$work/run/report.html" >"$work/dom.html" 2>"$work/chrome.err"
-  rc=$?
-  [ "$rc" = 0 ] && [ -s "$work/dom.html" ]
-  check "chromium renders report.html (exit $rc)" $?
-  [ "$rc" = 0 ] || tail -5 "$work/chrome.err"
-  svgs=$(grep -o '<svg class="chart"[^>]*>' "$work/dom.html")
-  n=$(printf '%s\n' "$svgs" | grep -c 'class="chart"')
-  charts=$(grep -o '<body[^>]*data-charts="[0-9]*"' "$work/dom.html" | sed 's/.*data-charts="\([0-9]*\)"/\1/')
-  # The synthetic run: 4 micro ops + 2 charts for each of hello p1, rpc p1, rpc p16.
-  expected=10
-  [ -n "$charts" ] && [ "$charts" = "$n" ] && [ "$n" -ge "$expected" ]
-  check "body data-charts ($charts) equals the svg.chart count ($n), at least $expected" $?
-  bad=$(printf '%s\n' "$svgs" | grep -v -E 'data-marks="[1-9][0-9]*"' | grep -o 'data-chart="[^"]*"')
-  [ -z "$bad" ]
-  check "every chart has marks ${bad:+(none in: $bad)}" $?
-  bad=$(printf '%s\n' "$svgs" | grep -v -E 'data-bbox="[1-9][0-9]*×[1-9][0-9]*"' | grep -o 'data-chart="[^"]*"')
-  [ -z "$bad" ]
-  check "every chart's marks have a non-empty bounding box ${bad:+(empty in: $bad)}" $?
+  # The synthetic run: 2 at a glance, 4 micro ops, 2 for each of hello p1, rpc p1, rpc p16.
+  chart_checks "synthetic" "$work/run/report.html" 12
+  # A quick run's shape: one connection count at depth 16 (bars there), the logs microbenchmarks: 2 at a glance,
+  # 4 micro ops, 5 logs charts, 2 for each of hello p1, rpc p1, rpc p16.
+  mkdir -p "$work/quick"
+  "$report_test" --write-synthetic "$work/quick/results.json" quick && "$bin" report "$work/quick" >/dev/null 2>&1
+  check "a quick-run-shaped report is written" $?
+  chart_checks "quick-run shape" "$work/quick/report.html" 17
+  grep -q '<svg class="chart" data-chart="e2e-rpc-p16-rate" data-kind="bars"' "$work/dom.html"
+  check "quick-run shape: one connection count at depth 16 is a bar chart" $?
+  # A full run's shape, as an earlier zapbench wrote it (several connection counts, no rounds).
+  mkdir -p "$work/full"
+  "$bin" report "$full_results" --out "$work/full" >/dev/null 2>&1
+  check "a full-run-shaped report is written" $?
+  chart_checks "full-run shape" "$work/full/report.html" 12
+  # The findings' charts as files of their own (what a README shows), in a page with the report's script.
+  {
+    echo '<!DOCTYPE html><html><head><meta charset="utf-8"></head><body>'
+    cat "$work/quick/findings-micro.svg" "$work/quick/findings-e2e.svg"
+    sed -n '/^<script>/,/<\/script>/p' "$work/quick/report.html"
+    echo '</body></html>'
+  } >"$work/svgs.html"
+  chart_checks "findings-*.svg" "$work/svgs.html" 2
 fi
 
 finish

@@ -273,8 +273,9 @@ int run(RunPlan& p, std::vector<CellPlan>& cells, const RunContext& run_ctx, Run
 
   // 4. The results and the reports.
   write_text(folder.file("results.json"), report::to_json(res));
-  write_text(folder.file("report.md"), report::markdown(res));
-  write_text(folder.file("report.html"), report::html(res));
+  // The reports, then what they found as the terminal's last word, and where to read the rest.
+  report::write_reports(res, folder.dir().string());
+  if (const std::string found = report::findings_text(res); !found.empty()) say.line("\n" + found);
   say.line(text("zapbench run: %s in %s\n  %s/results.json\n  %s/report.md\n  %s/report.html",
                 res.interrupted.empty() ? "done" : "interrupted", duration_text(res.env.wall_s).c_str(),
                 p.out_dir.c_str(), p.out_dir.c_str(), p.out_dir.c_str()));
