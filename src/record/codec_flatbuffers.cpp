@@ -18,12 +18,12 @@
 namespace record {
 namespace {
 
-static_assert(sizeof(zapbench::Account) == kAccountBytes, "the schema's account is the record's 20 bytes");
-static_assert(sizeof(zapbench::Hash) == kHashBytes, "the schema's hash is the record's 32 bytes");
+static_assert(sizeof(zapbench_fb::Account) == kAccountBytes, "the schema's account is the record's 20 bytes");
+static_assert(sizeof(zapbench_fb::Hash) == kHashBytes, "the schema's hash is the record's 32 bytes");
 // A log's topics (32 × count bytes, back to back) are written as a vector of
 // Hash structs straight from the record's bytes: Hash must be 32 bytes of
 // alignment 1, nothing else.
-static_assert(sizeof(zapbench::Hash) == kTopicBytes && alignof(zapbench::Hash) == 1,
+static_assert(sizeof(zapbench_fb::Hash) == kTopicBytes && alignof(zapbench_fb::Hash) == 1,
               "a topic is a Hash struct, byte for byte");
 
 // A builder's first buffer: the sample messages are about 100 bytes; a longer
@@ -78,15 +78,15 @@ struct FlatbuffersState {
   Bytes encode_request(const Request& r) {
     request.Clear();
     const auto method = request.CreateString(r.method.data(), r.method.size());
-    const zapbench::Account account(flatbuffers::make_span(r.account));
-    request.FinishSizePrefixed(zapbench::CreateRequest(request, r.id, r.block, method, &account));
+    const zapbench_fb::Account account(flatbuffers::make_span(r.account));
+    request.FinishSizePrefixed(zapbench_fb::CreateRequest(request, r.id, r.block, method, &account));
     return finished(request);
   }
 
   Bytes encode_response(const Response& r) {
     response.Clear();
-    const zapbench::Hash hash(flatbuffers::make_span(r.block_hash));
-    response.FinishSizePrefixed(zapbench::CreateResponse(response, r.id, r.balance, r.nonce, &hash));
+    const zapbench_fb::Hash hash(flatbuffers::make_span(r.block_hash));
+    response.FinishSizePrefixed(zapbench_fb::CreateResponse(response, r.id, r.balance, r.nonce, &hash));
     return finished(response);
   }
 
@@ -111,11 +111,11 @@ struct FlatbuffersState {
   }
 
   DecodeError decode_request(Bytes in, RequestView& out) {
-    const zapbench::Request* t = root<zapbench::Request>(aligned_input(in), in.size());
+    const zapbench_fb::Request* t = root<zapbench_fb::Request>(aligned_input(in), in.size());
     if (t == nullptr) return DecodeError::syntax;
     // A struct field is present or not; when present it is the schema's 20
     // bytes (no length on the wire), so there is no bad_length to find.
-    const zapbench::Account* account = t->account();
+    const zapbench_fb::Account* account = t->account();
     if (account == nullptr) return DecodeError::missing_field;
     out.id = t->id();
     out.block = t->block();
@@ -128,9 +128,9 @@ struct FlatbuffersState {
   }
 
   DecodeError decode_response(Bytes in, ResponseView& out) {
-    const zapbench::Response* t = root<zapbench::Response>(aligned_input(in), in.size());
+    const zapbench_fb::Response* t = root<zapbench_fb::Response>(aligned_input(in), in.size());
     if (t == nullptr) return DecodeError::syntax;
-    const zapbench::Hash* hash = t->block_hash();
+    const zapbench_fb::Hash* hash = t->block_hash();
     if (hash == nullptr) return DecodeError::missing_field;
     out.id = t->id();
     out.balance = t->balance();
@@ -148,20 +148,20 @@ struct FlatbuffersState {
   flatbuffers::FlatBufferBuilder logs{kInitialBuilderBytes};
   // The Log tables' offsets, for the vector written after them (a table's
   // children come before it, and the vector of offsets after every table).
-  std::vector<flatbuffers::Offset<zapbench::Log>> log_offsets;
+  std::vector<flatbuffers::Offset<zapbench_fb::Log>> log_offsets;
 
   Bytes encode_logs_request(const LogsRequest& r) {
     logs_request.Clear();
-    const zapbench::Account address(flatbuffers::make_span(r.address));
+    const zapbench_fb::Account address(flatbuffers::make_span(r.address));
     logs_request.FinishSizePrefixed(
-        zapbench::CreateLogsRequest(logs_request, r.from_block, r.to_block, &address, r.limit));
+        zapbench_fb::CreateLogsRequest(logs_request, r.from_block, r.to_block, &address, r.limit));
     return finished(logs_request);
   }
 
   DecodeError decode_logs_request(Bytes in, LogsRequest& out) {
-    const zapbench::LogsRequest* t = root<zapbench::LogsRequest>(aligned_input(in), in.size());
+    const zapbench_fb::LogsRequest* t = root<zapbench_fb::LogsRequest>(aligned_input(in), in.size());
     if (t == nullptr) return DecodeError::syntax;
-    const zapbench::Account* address = t->address();
+    const zapbench_fb::Account* address = t->address();
     if (address == nullptr) return DecodeError::missing_field;
     out.from_block = t->from_block();
     out.to_block = t->to_block();
@@ -180,27 +180,27 @@ struct FlatbuffersState {
     log_offsets.clear();
     log_offsets.reserve(in.size());
     for (const Log& l : in) {
-      flatbuffers::Offset<flatbuffers::Vector<const zapbench::Hash*>> topics;
+      flatbuffers::Offset<flatbuffers::Vector<const zapbench_fb::Hash*>> topics;
       if (l.topic_count() != 0)
-        topics = logs.CreateVectorOfStructs(reinterpret_cast<const zapbench::Hash*>(l.topics.data()),
+        topics = logs.CreateVectorOfStructs(reinterpret_cast<const zapbench_fb::Hash*>(l.topics.data()),
                                             l.topic_count());
       flatbuffers::Offset<flatbuffers::Vector<std::uint8_t>> data;
       if (!l.data.empty()) data = logs.CreateVector(l.data.data(), l.data.size());
-      const zapbench::Account address(flatbuffers::make_span(l.address));
-      const zapbench::Hash tx_hash(flatbuffers::make_span(l.tx_hash));
-      log_offsets.push_back(zapbench::CreateLog(logs, &address, topics, data, l.block_number, &tx_hash,
-                                                l.tx_index, l.log_index, l.removed));
+      const zapbench_fb::Account address(flatbuffers::make_span(l.address));
+      const zapbench_fb::Hash tx_hash(flatbuffers::make_span(l.tx_hash));
+      log_offsets.push_back(zapbench_fb::CreateLog(logs, &address, topics, data, l.block_number, &tx_hash,
+                                                   l.tx_index, l.log_index, l.removed));
     }
     const auto list = logs.CreateVector(log_offsets.data(), log_offsets.size());
-    logs.FinishSizePrefixed(zapbench::CreateLogsResponse(logs, list));
+    logs.FinishSizePrefixed(zapbench_fb::CreateLogsResponse(logs, list));
     return finished(logs);
   }
 
   // The answer's list of logs, verified first (Verify): the verifier walks
   // every Log table, its vtable, topics and data, so this is O(N) whatever is
   // read after. An absent list is no logs (the format's default).
-  const flatbuffers::Vector<flatbuffers::Offset<zapbench::Log>>* logs_of(Bytes in, bool& ok) {
-    const zapbench::LogsResponse* t = root<zapbench::LogsResponse>(aligned_input(in), in.size());
+  const flatbuffers::Vector<flatbuffers::Offset<zapbench_fb::Log>>* logs_of(Bytes in, bool& ok) {
+    const zapbench_fb::LogsResponse* t = root<zapbench_fb::LogsResponse>(aligned_input(in), in.size());
     ok = t != nullptr;
     return ok ? t->logs() : nullptr;
   }
@@ -210,11 +210,11 @@ struct FlatbuffersState {
     const auto* list = logs_of(in, ok);
     if (!ok) return DecodeError::syntax;
     if (list == nullptr) return DecodeError::ok;
-    for (const zapbench::Log* l : *list) {
-      const zapbench::Account* address = l->address();
-      const zapbench::Hash* tx_hash = l->transaction_hash();
+    for (const zapbench_fb::Log* l : *list) {
+      const zapbench_fb::Account* address = l->address();
+      const zapbench_fb::Hash* tx_hash = l->transaction_hash();
       if (address == nullptr || tx_hash == nullptr) return DecodeError::missing_field;
-      const flatbuffers::Vector<const zapbench::Hash*>* topics = l->topics();
+      const flatbuffers::Vector<const zapbench_fb::Hash*>* topics = l->topics();
       const std::uint32_t topic_count = topics == nullptr ? 0 : topics->size();
       if (topic_count > kMaxTopics) return DecodeError::bad_length;
       const flatbuffers::Vector<std::uint8_t>* data = l->data();
@@ -238,8 +238,8 @@ struct FlatbuffersState {
     const auto* list = logs_of(in, ok);
     if (!ok) return DecodeError::syntax;
     if (list == nullptr || k >= list->size()) return DecodeError::missing_field;
-    const zapbench::Log* l = list->Get(k);
-    const zapbench::Hash* tx_hash = l->transaction_hash();
+    const zapbench_fb::Log* l = list->Get(k);
+    const zapbench_fb::Hash* tx_hash = l->transaction_hash();
     if (tx_hash == nullptr) return DecodeError::missing_field;
     out.log_index = l->log_index();
     std::memcpy(out.tx_hash.data(), tx_hash->value()->Data(), kHashBytes);
@@ -251,7 +251,7 @@ struct FlatbuffersState {
     const auto* list = logs_of(in, ok);
     if (!ok) return DecodeError::syntax;
     if (list == nullptr) return DecodeError::ok;
-    for (const zapbench::Log* l : *list) out.block_sum += l->block_number();
+    for (const zapbench_fb::Log* l : *list) out.block_sum += l->block_number();
     out.count += list->size();
     return DecodeError::ok;
   }

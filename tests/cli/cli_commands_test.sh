@@ -64,6 +64,21 @@ for c in $commands; do
   [ -n "$summary" ] && [ "$own" = "$first${summary:1}." ]
   check "$c --help opens with its summary (top-level: '$summary'; its own: '$own')" $?
 done
+# docs/commands.md documents every command's flags: each long flag its --help lists appears in the
+# command's section (host-info and child share "Plumbing").
+if [ -n "$src" ]; then
+  for c in $commands; do
+    case $c in host-info | child) heading="## Plumbing" ;; *) heading="## zapbench $c" ;; esac
+    section=$(awk -v h="$heading" 'index($0, h) == 1 { on = 1; next } on && /^## / { exit } on' "$src/docs/commands.md")
+    missing=""
+    for f in $(grep -E '^  (-[a-zA-Z], )?--[a-z]' "$work/help_$c" | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u); do
+      [ "$f" = --help ] && continue
+      grep -qF -- "$f" <<<"$section" || missing="$missing $f"
+    done
+    [ -n "$section" ] && [ -z "$missing" ]
+    check "docs/commands.md documents every flag of $c (missing:${missing:- none})" $?
+  done
+fi
 grep -q "^  serve .*HTTP/2 and gRPC" "$work/help"; check "serve's summary names HTTP/2 and gRPC" $?
 grep -q -- "^  --framing http|http2|grpc|zap|zap-rpc|tcp|floor$" "$work/help_load" && grep -q -- "^  -d, --duration DURATION " "$work/help_load" &&
   grep -q -- "^  -R, --rate RATE " "$work/help_load" && grep -q -- "^  --json CODEC  *use --body CODEC$" "$work/help_load"

@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "load/engine.hpp"
+#include "proc/sanitized.hpp"
 #include "support/await.hpp"
 #include "support/background_load.hpp"
 #include "support/scratch.hpp"
@@ -314,11 +315,7 @@ constexpr std::chrono::milliseconds kConnectStormHang{240'000};
 // connection's pages stay untouched) and a small struct: ~9 KiB measured. 24 KiB fails a regression such
 // as zero-filling the buffers again (~33 KiB). ASan fills the first 4 KiB of every allocation and keeps
 // shadow memory (~30 KiB measured), so its build gets the looser bound.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr std::uint64_t kMaxRssPerConnectionBytes = 64 * 1024;
-#else
-constexpr std::uint64_t kMaxRssPerConnectionBytes = 24 * 1024;
-#endif
+constexpr std::uint64_t kMaxRssPerConnectionBytes = proc::kSanitized ? 64 * 1024 : 24 * 1024;
 
 // 10,000 keep-alive connections on one wire, each one answered (validated /rpc responses) while all are
 // open at once; prints the server's RSS per connection. The loader runs in process until every connection

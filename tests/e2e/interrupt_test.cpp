@@ -23,21 +23,10 @@
 #include <string>
 #include <vector>
 
+#include "proc/sanitized.hpp"  // valgrind cannot run a sanitized zapbench (bench/run/instructions.cpp)
 #include "report/model.hpp"
 #include "support/await.hpp"
 #include "support/scratch.hpp"
-
-// Built with ASan or TSan: valgrind cannot run this zapbench (bench/run/instructions.cpp).
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define ZAPBENCH_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define ZAPBENCH_SANITIZED 1
-#endif
-#endif
-#ifndef ZAPBENCH_SANITIZED
-#define ZAPBENCH_SANITIZED 0
-#endif
 
 namespace {
 
@@ -255,7 +244,7 @@ TEST_F(run_interrupt, in_the_go_microbenchmarks) {
 // The instruction counts under callgrind: every request path of the server
 // (dozens of cases, seconds each under valgrind), interrupted in the first.
 TEST_F(run_interrupt, in_the_instruction_counts) {
-  if (ZAPBENCH_SANITIZED) GTEST_SKIP() << "valgrind cannot run a sanitized zapbench: no callgrind phase";
+  if (proc::kSanitized) GTEST_SKIP() << "valgrind cannot run a sanitized zapbench: no callgrind phase";
   if (access("/usr/bin/valgrind", X_OK) != 0) GTEST_SKIP() << "valgrind is not installed";
   start(run_args({"--arms", "floor", "--micro-filter", "^Server/", "--micro-repetitions", "1",
                   "--micro-min-time", "0.01"}));

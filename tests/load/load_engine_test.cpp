@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "load_servers.hpp"
+#include "proc/sanitized.hpp"
 
 namespace {
 
@@ -68,11 +69,7 @@ TEST(load_engine, validates_every_binary_peer_body_on_every_wire) {
 // Under a sanitizer (10 to 50 times slower; TSan took minutes here) the megabyte answers cross the wires
 // with ZAP and the default JSON codec only: every other codec's N = 10 000 read is the same code the
 // release run checks, and its N = 1 answers still cross every wire under the sanitizer.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
+constexpr bool kSanitized = proc::kSanitized;
 
 TEST(load_engine, validates_every_logs_answer_on_every_wire) {
   for (const record::CodecInfo& info : record::all_codecs()) {

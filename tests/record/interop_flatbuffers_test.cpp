@@ -63,7 +63,7 @@ class Flatc : public ::testing::Test {
     zaptest::write_bytes(bin, wire);
     std::string log;
     EXPECT_TRUE(
-        flatc("--json --strict-json --defaults-json --raw-binary --size-prefixed --root-type zapbench." +
+        flatc("--json --strict-json --defaults-json --raw-binary --size-prefixed --root-type zapbench_fb." +
                   root + " -o '" + dir_.path().string() + "' '" + kSchema + "' -- '" + bin.string() + "'",
               log))
         << log;
@@ -76,7 +76,7 @@ class Flatc : public ::testing::Test {
     const fs::path src = dir_ / "in.json";
     zaptest::write_bytes(src, text);
     fs::remove(dir_ / "in.bin");
-    if (!flatc("-b --size-prefixed --root-type zapbench." + root + " -o '" + dir_.path().string() + "' '" +
+    if (!flatc("-b --size-prefixed --root-type zapbench_fb." + root + " -o '" + dir_.path().string() + "' '" +
                    kSchema + "' '" + src.string() + "'",
                log))
       return {};

@@ -21,6 +21,7 @@
 #include <string_view>
 #include <utility>
 
+#include "proc/sanitized.hpp"
 #include "server/server.hpp"
 #include "support/server_client.hpp"
 
@@ -147,11 +148,7 @@ struct NeverReader {
 // ASan's quarantine keeps freed memory resident and TSan's shadow memory
 // multiplies every allocation: RSS figures are printed but not held to a bound
 // under either.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool kRssMeaningful = false;
-#else
-constexpr bool kRssMeaningful = true;
-#endif
+constexpr bool kRssMeaningful = !proc::kSanitized;
 // Milliseconds since t0.
 inline int ms_since(SteadyClock::time_point t0) {
   return static_cast<int>(std::chrono::duration_cast<Ms>(SteadyClock::now() - t0).count());

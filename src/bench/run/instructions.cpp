@@ -9,18 +9,7 @@
 #include <stdexcept>
 
 #include "bench/children/supervisor.hpp"
-
-// Built with ASan or TSan (GCC names them; clang answers __has_feature).
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define ZAPBENCH_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define ZAPBENCH_SANITIZED 1
-#endif
-#endif
-#ifndef ZAPBENCH_SANITIZED
-#define ZAPBENCH_SANITIZED 0
-#endif
+#include "proc/sanitized.hpp"
 
 namespace bench {
 namespace {

@@ -138,8 +138,8 @@ inline constexpr double kLogsInFlightBudgetBytes = 2.0 * 1024 * 1024 * 1024;
 inline constexpr double kLogsBytesPerLogBound = 1024;
 
 // Whether quick's chosen cells include this one (RunPlan::chosen_cells): the
-// cells that answer the main questions in ten minutes (README "What --quick
-// measures"): every framing on hello; on rpc the body axis on HTTP/1.1 (JSON,
+// cells that answer the main questions in ten minutes (docs/commands.md, "What
+// --quick measures"): every framing on hello; on rpc the body axis on HTTP/1.1 (JSON,
 // ZAP, the fastest peer), gRPC with protobuf and with ZAP (body share),
 // ZAP-RPC with ZAP and with protobuf (framing share), ZAP-HTTP with ZAP (the
 // reference's ZAP row); logs on HTTP/1.1 + JSON and ZAP-HTTP + ZAP; the Go
