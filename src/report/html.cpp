@@ -58,7 +58,7 @@ std::string table(const doc::Table& t) {
 const std::string kStyle = R"(
 body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1a1a1a;max-width:1180px;margin:2em auto;padding:0 1em}
 h1{font-size:1.7em}h2{margin-top:2em;border-bottom:1px solid #ddd;padding-bottom:.2em}h3{margin-top:1.6em}
-table{border-collapse:collapse;margin:.6em 0 1.2em;font-size:13.5px}
+table{border-collapse:collapse;margin:.6em 0 1.2em;font-size:13.5px;display:block;max-width:100%;overflow-x:auto}
 th,td{border:1px solid #d6d6d6;padding:3px 8px;vertical-align:top;text-align:left}
 th{background:#f3f3f3}td.r,th.r{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 code,pre{font:12.5px/1.4 ui-monospace,"DejaVu Sans Mono",monospace;background:#f5f5f5}
@@ -72,7 +72,9 @@ svg.chart{display:block;max-width:100%;height:auto;font-size:12px;font-family:in
 // Runs once the charts above it are parsed, and again on load: getBBox of the
 // marks proves they were laid out with a real size; data-text-outside counts
 // the texts whose box is not inside their chart's (clipped: the report test
-// wants none), data-lines the lines a line chart drew.
+// wants none), data-lines the lines a line chart drew; the body's
+// data-overflow-x how many pixels the page scrolls sideways (a wide table
+// scrolls in its own box instead: the report test wants 0).
 constexpr const char* kScript = R"(
 (function () {
   function measure() {
@@ -97,6 +99,8 @@ constexpr const char* kScript = R"(
       svg.setAttribute('data-lines', String(svg.querySelectorAll('path.line').length));
     });
     document.body.dataset.charts = String(charts.length);
+    var root = document.documentElement;
+    document.body.dataset.overflowX = String(Math.max(0, root.scrollWidth - root.clientWidth));
   }
   measure();
   window.addEventListener('load', measure);

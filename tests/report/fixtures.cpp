@@ -79,11 +79,13 @@ Results synthetic() {
   r.config.micro_repetitions = 3;
   r.config.micro_min_time_s = 0.25;
   r.codecs = {
-      {"zap", "application/zap", true, "", "zap::Builder (reused)", "zap::Reader views"},
-      {"zap-fresh", "application/zap", true, "", "a new zap::Builder per message", "zap::Reader views"},
-      {"direct", "application/json", true, "", "record json_writer", "record json_reader"},
-      {"rapidjson", "application/json", false, "not found at configure time", "", ""},
-      {"nlohmann", "application/json", true, "", "nlohmann::json::dump", "nlohmann::json::parse (DOM)"}};
+      {"zap", "application/zap", true, "", "zap::Builder (reused)", "zap::Reader views", false, "zap"},
+      {"zap-fresh", "application/zap", true, "", "a new zap::Builder per message", "zap::Reader views", false,
+       "zap"},
+      {"direct", "application/json", true, "", "record json_writer", "record json_reader", false, "json"},
+      {"rapidjson", "application/json", false, "not found at configure time", "", "", false, "json"},
+      {"nlohmann", "application/json", true, "", "nlohmann::json::dump", "nlohmann::json::parse (DOM)", false,
+       "json"}};
   r.micro.command = "zapbench micro --cpu 1 --repetitions 3";
   for (const char* op : {"Decode", "Encode", "Serde", "Handler"}) {
     const std::string o = op;

@@ -95,6 +95,10 @@ chart_checks() {  # what page.html expected_charts
   bad=$(printf '%s\n' "$svgs" | grep -v 'data-text-outside="0"' | grep -o 'data-chart="[^"]*"\|data-outside="[^"]*"')
   [ -z "$bad" ] && [ "$(printf '%s\n' "$svgs" | grep -c 'data-text-outside="0"')" = "$n" ]
   check "$what: no text outside its chart ${bad:+(clipped: $bad)}" $?
+  local overflow
+  overflow=$(grep -o '<body[^>]*data-overflow-x="[0-9]*"' "$work/dom.html" | sed 's/.*data-overflow-x="\([0-9]*\)"/\1/')
+  [ "$overflow" = 0 ]
+  check "$what: the page does not scroll sideways at 1280 px (by ${overflow:-?} px)" $?
   bad=$(printf '%s\n' "$svgs" | grep 'data-kind="lines"' | grep 'data-lines="0"' | grep -o 'data-chart="[^"]*"')
   [ -z "$bad" ]
   check "$what: every line chart draws a line ${bad:+(points only: $bad)}" $?

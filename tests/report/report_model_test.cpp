@@ -24,17 +24,17 @@ namespace {
 using namespace fixtures;
 
 TEST(report_samples, median_of_odd_count_is_the_middle_value) {
-  EXPECT_EQ((report::Samples{{3, 1, 2}}).median(), 2);
-  EXPECT_EQ((report::Samples{{7}}).median(), 7);
+  EXPECT_EQ((report::Samples{{3, 1, 2}, {}}).median(), 2);
+  EXPECT_EQ((report::Samples{{7}, {}}).median(), 7);
 }
 
 TEST(report_samples, median_of_even_count_is_the_mean_of_the_middle_two) {
-  EXPECT_EQ((report::Samples{{4, 1, 3, 2}}).median(), 2.5);
-  EXPECT_EQ((report::Samples{{10, 20}}).median(), 15);
+  EXPECT_EQ((report::Samples{{4, 1, 3, 2}, {}}).median(), 2.5);
+  EXPECT_EQ((report::Samples{{10, 20}, {}}).median(), 15);
 }
 
 TEST(report_samples, min_max_and_spread) {
-  const report::Samples s{{4, 1, 3, 2}};
+  const report::Samples s{{4, 1, 3, 2}, {}};
   EXPECT_EQ(s.min(), 1);
   EXPECT_EQ(s.max(), 4);
   EXPECT_DOUBLE_EQ(s.spread(), 3 / 2.5);
@@ -46,8 +46,8 @@ TEST(report_samples, empty_single_and_zero_median_give_zero_spread) {
   EXPECT_EQ(empty.min(), 0);
   EXPECT_EQ(empty.max(), 0);
   EXPECT_EQ(empty.spread(), 0);
-  EXPECT_EQ((report::Samples{{5}}).spread(), 0);
-  EXPECT_EQ((report::Samples{{-1, 0, 1}}).spread(), 0);
+  EXPECT_EQ((report::Samples{{5}, {}}).spread(), 0);
+  EXPECT_EQ((report::Samples{{-1, 0, 1}, {}}).spread(), 0);
 }
 
 TEST(report_cell, id_rate_and_p99) {
@@ -153,9 +153,10 @@ TEST(report_json, codec_family_round_trips_and_older_files_derive_it) {
   j["codecs"][j["codecs"].size() - 1]["family"] = "xml";
   EXPECT_TRUE(contains(error_of(j.dump()), ".family: expected \"zap\", \"json\" or \"peer\""))
       << error_of(j.dump());
-  const report::Codec older{"zap", "application/zap", true, "", "", ""};
+  const report::Codec older{"zap", "application/zap", true, "", "", "", false,
+                            ""};  // no family: an older results.json
   EXPECT_EQ(older.family_name(), "zap");
-  const report::Codec older_json{"simdjson", "application/json", true, "", "", ""};
+  const report::Codec older_json{"simdjson", "application/json", true, "", "", "", false, ""};
   EXPECT_EQ(older_json.family_name(), "json");
 }
 
