@@ -57,6 +57,7 @@ struct Conn : net::Connection {
   bool closing = false;            // close once `out` is flushed; read nothing more
   bool peer_closed = false;
   std::uint32_t discarded_bytes = 0;  // read and dropped while closing (bounded)
+  std::int64_t shut_since_ms = 0;     // closing, `out` flushed, our FIN sent: lingering until the peer's
   bool held = false;                  // requests left in `in` at the output cap: answered as `out` drains
   std::uint32_t calls_in_out = 0;     // ZAP-RPC: calls answered into `out` since it was last empty
   Http2Session* h2 = nullptr;         // HTTP/2: its session, from accept to destroy (Http2Wire::open/close)

@@ -9,6 +9,7 @@
 #include "server/server.hpp"
 
 #include <sys/epoll.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -73,6 +74,13 @@ namespace {
 // never-reader was closed by the header timeout and then sent 150 MiB).
 constexpr std::uint32_t kMaxDiscardBytes = 256 * 1024;
 constexpr std::int64_t kGraceMs = 2000;
+// A lingering close: once a closing connection's last answer is out, we send
+// our FIN (shutdown SHUT_WR) and keep reading and dropping until the peer's,
+// at most this long (or kMaxDiscardBytes), before close(). Closing at once
+// with bytes still arriving makes the kernel answer them with a reset, which
+// the peer may read before our last answer or our FIN (h2spec 7/1: a client's
+// GOAWAY then PING saw "connection reset by peer" one run in six).
+constexpr std::int64_t kLingerMs = 1000;
 constexpr int kTickMs = 250;  // timeouts checked, the Date refreshed
 
 }  // namespace
@@ -204,7 +212,8 @@ class Worker {
       // kMaxDiscardBytes; flush() then stops reading.
       std::uint8_t sink[4096];
       const net::ReadResult r = net::read_some(c->fd, sink, sizeof sink);
-      if (r.status == net::ReadResult::Status::eof) c->peer_closed = true;
+      if (r.status == net::ReadResult::Status::eof || r.status == net::ReadResult::Status::failed)
+        c->peer_closed = true;
       if (r.status == net::ReadResult::Status::data) {
         const bool was_under = c->discarded_bytes < kMaxDiscardBytes;
         c->discarded_bytes += static_cast<std::uint32_t>(r.bytes);
@@ -231,7 +240,14 @@ class Worker {
       answer_ready<W>(x_, *c, loop_.now_ms());
       if (f.status == net::FlushResult::Status::blocked) break;
     }
-    if (c->out.empty() && !c->held && (c->closing || c->peer_closed)) return destroy(c);
+    if (c->out.empty() && !c->held && (c->closing || c->peer_closed)) {
+      if (c->peer_closed || !linger_ || c->discarded_bytes >= kMaxDiscardBytes) return destroy(c);
+      if (c->shut_since_ms == 0) {
+        ::shutdown(c->fd, SHUT_WR);
+        c->shut_since_ms = loop_.now_ms();
+      }
+      return net::set_interest(loop_, *c, EPOLLIN | EPOLLRDHUP);
+    }
     // Stop reading while the client does not read its responses, so a
     // connection's memory stays bounded; after the peer's close, only wait to
     // write (level-triggered RDHUP would fire forever).
@@ -248,6 +264,10 @@ class Worker {
   void check_timeouts() {
     const std::int64_t now = loop_.now_ms();
     conns_.for_each([&](Conn* c) {
+      if (c->shut_since_ms != 0) {  // lingering: not a timeout, the peer's FIN late or never sent
+        if (now - c->shut_since_ms > kLingerMs) destroy(c);
+        return;
+      }
       const bool head_late =
           c->head_since_ms != 0 && now - c->head_since_ms > config_.limits.header_timeout_ms && !c->closing;
       const bool idle = now - c->last_active_ms > config_.limits.idle_timeout_ms;
@@ -272,6 +292,7 @@ class Worker {
   void drain() {
     loop_.quiet_wake();
     listeners_.clear();  // closes them
+    linger_ = false;     // stopping: close each connection once its answers are out
     conns_.for_each([&](Conn* c) {
       with_wire(*c, [&]<class W>() {
         answer_ready<W>(x_, *c, loop_.now_ms());
@@ -319,6 +340,7 @@ class Worker {
   net::ConnectionList<Conn> conns_;
   char date_buf_[net::http::kHttpDateBytes];
   std::time_t date_time_ = 0;
+  bool linger_ = true;  // false once draining: no lingering close after stop
 };
 
 // ---- the server -------------------------------------------------------------
