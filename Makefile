@@ -21,7 +21,10 @@ build: deps
 # The whole benchmark (micro, end-to-end matrix, nginx and floor arms) and its
 # report in results/<date-time>/; RUN_ARGS=--full for the full matrix.
 RUN_ARGS ?= --quick
-bench: build
+# Builds only what a run starts (the bench_programs target), not the tests.
+bench: deps
+	cmake --preset release
+	cmake --build --preset release -j $(JOBS) --target bench_programs
 	build/release/src/cli/zapbench run $(RUN_ARGS)
 
 # The suite three times: release; ASan+UBSan (all but the soak; clang, the same build
