@@ -23,6 +23,7 @@
 #include "cli/version.hpp"
 #include "flags/flags.hpp"
 #include "micro/summary.hpp"
+#include "proc/interrupt.hpp"
 #include "record/registry.hpp"
 
 namespace cli {
@@ -38,13 +39,18 @@ void micro_go(const std::string& binary, const std::string& filter, double min_t
     micro::print_go_summary(stdout, cpp, {}, {{"go/*", go.unavailable}});
     return;
   }
-  std::string tmp;
+  struct Temporary {  // removed however micro_go ends (an interrupt throws through it)
+    std::string path;
+    ~Temporary() {
+      if (!path.empty()) unlink(path.c_str());
+    }
+  } tmp;
   if (json_out.empty()) {
     char path[] = "/tmp/zapbench-go-micro-XXXXXX";
     const int fd = mkstemp(path);
     if (fd < 0) die(std::string("micro: cannot make a temporary file: ") + std::strerror(errno));
     close(fd);
-    json_out = tmp = path;
+    json_out = tmp.path = path;
   }
   std::printf("\nThe Go reference's microbenchmarks (%s micro)...\n", binary.c_str());
   std::fflush(stdout);
@@ -52,7 +58,6 @@ void micro_go(const std::string& binary, const std::string& filter, double min_t
   std::vector<std::string> notes;
   bench::measure_go_micro(bench::go_micro_spec(go, json_out, min_time_s, repetitions, filter, cpus, ""),
                           json_out, figures, notes);
-  if (!tmp.empty()) unlink(tmp.c_str());
   std::vector<micro::Result> rows;
   for (const report::MicroFigure& f : figures.figures)
     rows.push_back({f.op, f.codec, f.ns_per_op.median(), f.allocs_per_op, f.wire_bytes, ""});
@@ -124,10 +129,20 @@ int cmd_micro(int argc, char** argv) {
   benchmark::RunSpecifiedBenchmarks(&reporter);
   micro::print_summary(stdout, reporter.results());
   benchmark::Shutdown();
-  if (go)
+  if (!go) return 0;
+  // The Go phase's child runs in a process group of its own (bench::Child), out of reach of the
+  // terminal's Ctrl-C: caught here, an interrupt ends it (its wait throws) before we exit 130.
+  // Not earlier: until now an interrupt's default action leaves nothing behind.
+  proc::catch_interrupts();
+  try {
     micro_go(go_binary, filter, min_time_s, repetitions.value_or(1),
              cpu ? std::vector<int>{int(*cpu)} : std::vector<int>{},
              json_out.empty() ? "" : json_out + ".go.json", reporter.results());
+  } catch (const proc::Interrupted& i) {
+    std::fprintf(stderr, "zapbench micro: interrupted (%s): the Go reference's microbenchmarks ended\n",
+                 proc::signal_name(i.signal));
+    return 130;
+  }
   return 0;
 }
 

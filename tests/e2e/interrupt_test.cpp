@@ -110,11 +110,11 @@ class run_interrupt : public ::testing::Test {
     scratch_.reset();
   }
 
-  // Starts `zapbench <args> --out r` with the token in its environment, its
-  // output in run.log.
-  void start(std::vector<std::string> args) {
+  // Starts `zapbench <args> --out r` (`zapbench <args>` for a command without
+  // --out) with the token in its environment, its output in run.log.
+  void start(std::vector<std::string> args, bool with_out = true) {
     args.insert(args.begin(), ZAPBENCH_BIN);
-    args.insert(args.end(), {"--out", out_.string()});
+    if (with_out) args.insert(args.end(), {"--out", out_.string()});
     const std::string log = (dir_ / "run.log").string();
     std::vector<char*> argv;
     for (std::string& a : args) argv.push_back(a.data());
@@ -219,17 +219,23 @@ TEST_F(run_interrupt, in_the_microbenchmarks) {
   EXPECT_EQ(samples(r), 0u);
 }
 
-// The Go reference's microbenchmarks, a stand-in for zapbench-go that answers
-// its capabilities and then sleeps: the C++ round before it is kept.
-TEST_F(run_interrupt, in_the_go_microbenchmarks) {
-  const fs::path go = dir_ / "zapbench-go";
-  const fs::path started = dir_ / "go-micro-started";
+// A stand-in for zapbench-go that answers its capabilities, then, asked for its
+// microbenchmarks, writes its arguments to `started` and sleeps an hour.
+fs::path sleeping_go(const fs::path& dir, const fs::path& started) {
+  const fs::path go = dir / "zapbench-go";
   zaptest::write_bytes(
       go, std::string("#!/bin/sh\nif [ \"$1\" = capabilities ]; then echo '") +
               R"({"go_version":"go1.26.8","modules":{},"frameworks":{"fasthttp":"","nethttp":"","zip":""},)"
               R"("transports":{"http":"","zap":""},"codecs":{"goccy":"","sonic":"","stdlib":"","zap":""}})" +
-              "'; exit 0; fi\n: >" + started.string() + "\nexec sleep 3600\n");
+              "'; exit 0; fi\necho \"$@\" >" + started.string() + "\nexec sleep 3600\n");
   fs::permissions(go, fs::perms::owner_all);
+  return go;
+}
+
+// The Go reference's microbenchmarks, on the stand-in: the C++ round before it is kept.
+TEST_F(run_interrupt, in_the_go_microbenchmarks) {
+  const fs::path started = dir_ / "go-micro-started";
+  const fs::path go = sleeping_go(dir_, started);
   start(run_args({"--arms", "floor", "--go", go.string(), "--micro-filter", "^Decode/zap$",
                   "--micro-repetitions", "1", "--micro-min-time", "0.01"}));
   ASSERT_TRUE(zaptest::await([&] { return fs::exists(started); })) << "the Go micro never started:\n"
@@ -239,6 +245,34 @@ TEST_F(run_interrupt, in_the_go_microbenchmarks) {
   EXPECT_EQ(r.interrupted, "SIGTERM during the microbenchmarks");
   ASSERT_EQ(r.micro.figures.size(), 1u) << "the C++ round measured before is kept";
   EXPECT_EQ(r.micro.figures[0].name, "Decode/zap");
+}
+
+// `zapbench micro` on its own: Ctrl-C in its Go phase ends the Go child too (it runs in a process
+// group of its own, out of the terminal's reach), removes the temporary file and exits 130.
+TEST_F(run_interrupt, zapbench_micro_in_its_go_phase) {
+  const fs::path started = dir_ / "go-micro-started";
+  const fs::path go = sleeping_go(dir_, started);
+  start({"micro", "--filter", "^Decode/zap$", "--min-time", "10ms", "--go", go.string()}, false);
+  ASSERT_TRUE(zaptest::await([&] { return fs::exists(started) || ended(); }) && fs::exists(started))
+      << "the Go micro never started:\n"
+      << log();
+  ASSERT_TRUE(zaptest::await([&] { return any_runs(token_, "sleep 3600"); })) << log();
+  // The temporary file the Go figures go to, from the child's arguments.
+  const std::string args = zaptest::read_text(started);
+  const std::size_t at = args.find("/tmp/zapbench-go-micro-");
+  const std::string json_out =
+      at == std::string::npos ? "" : args.substr(at, args.find_first_of(" \n", at) - at);
+  kill(pid_, SIGINT);
+  int st = 0;
+  ASSERT_TRUE(zaptest::await([&] { return waitpid(pid_, &st, WNOHANG) == pid_; })) << log();
+  pid_ = 0;
+  EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 130) << "status " << st << ":\n" << log();
+  for (const Tagged& t : tagged(token_)) ADD_FAILURE() << "left running: " << t.pid << " " << t.cmdline;
+  EXPECT_NE(log().find("zapbench micro: interrupted (SIGINT)"), std::string::npos) << log();
+  EXPECT_FALSE(json_out.empty()) << "the Go child names no /tmp/zapbench-go-micro-* file";
+  if (!json_out.empty()) {
+    EXPECT_FALSE(fs::exists(json_out)) << json_out << " is left";
+  }
 }
 
 // The instruction counts under callgrind: every request path of the server
