@@ -22,6 +22,7 @@ packages=(
   libbenchmark-dev                     # microbenchmarks
   libhttp-parser-dev                   # the HTTP/1.1 parser our own is benchmarked against
   libnghttp2-dev                       # HTTP/2 framing and HPACK (server and loader, framings http2 and grpc)
+  liburing-dev                         # io_uring, the event core's second I/O backend (--io io_uring)
   nghttp2-client                       # h2load: the independent HTTP/2 loader our own is checked against
   libgrpc++-dev protobuf-compiler-grpc # the grpc++ reference arm and the gRPC C++ client of the tests
   nginx-light                          # zapbench run's reference arm (nginx serving /health)
