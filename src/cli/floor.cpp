@@ -12,7 +12,9 @@
 
 #include "cli/args.hpp"
 #include "cli/commands.hpp"
+#include "cli/matrix_choices.hpp"
 #include "flags/flags.hpp"
+#include "net/uring_loop.hpp"
 #include "proc/ready.hpp"
 #include "proc/stop_signals.hpp"
 
@@ -38,6 +40,7 @@ int cmd_floor(int argc, char** argv) {
       .no_default();
   t.number("--threads", &cfg.threads, {1, 1024}, "event-loop threads");
   t.cpu_list("--cpus", &cfg.cpus, "pin thread i to the i-th CPU of LIST, e.g. 1 or 0,2-3");
+  t.choice("--io", &cfg.io, choices(matrix::kIos), kIoHelp);
   std::optional<unsigned> ready_fd;
   t.number("--ready-fd", &ready_fd, {0, 1u << 20},
            "once listening, write 'floor HOST:PORT' to descriptor N, then close it");
@@ -53,6 +56,7 @@ int cmd_floor(int argc, char** argv) {
   } catch (const std::exception& e) {
     die(std::string("floor: ") + e.what());
   }
+  if (cfg.io == net::Io::io_uring) std::printf("zapbench floor: %s\n", net::UringLoop::describe().c_str());
   std::printf("zapbench floor: listening on %s:%u\n", floor->bound().host.c_str(),
               unsigned(floor->bound().port));
   std::fflush(stdout);

@@ -441,6 +441,7 @@ int cmd_load(int argc, char** argv) {
          "open loop at RATE requests/s in total (default: closed loop)");
   t.number("--timeout-ms", &o.timeout_ms, {1}, "a response later than this is a timeout");
   t.cpu_list("--cpus", &o.cpus, "pin thread i to the i-th CPU of LIST");
+  t.choice("--io", &o.io, choices(matrix::kIos), kIoHelp);
   t.text("--json-out", &json_out, "FILE", "every figure and the histograms as JSON");
   t.section("several loader hosts");
   host_list_flag(t, "--loader-hosts", &hosts, "run the load over these hosts (ssh destinations)")

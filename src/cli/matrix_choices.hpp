@@ -1,6 +1,6 @@
 // cli/matrix_choices.hpp — a matrix axis as a flag's choices: (name, value)
 // pairs from its one table of names (matrix/matrix.hpp), for `--framing`,
-// `--framings`, `--scenario(s)` and `--arms`.
+// `--framings`, `--scenario(s)`, `--arms` and `--io`.
 #pragma once
 
 #include <array>
@@ -18,5 +18,10 @@ std::vector<std::pair<std::string, E>> choices(const std::array<E, N>& values) {
   for (E v : values) out.emplace_back(std::string(matrix::to_string(v)), v);
   return out;
 }
+
+// What --io says in serve's, floor's and load's help (one text for the three).
+inline constexpr const char* kIoHelp =
+    "the event core's I/O interface: epoll (readiness; read and send calls) or io_uring (completions; one "
+    "enter per loop turn); io_uring fails at start with the kernel's reason where it has none";
 
 }  // namespace cli

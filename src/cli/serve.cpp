@@ -11,7 +11,9 @@
 #include "cli/args.hpp"
 #include "cli/codec_flags.hpp"
 #include "cli/commands.hpp"
+#include "cli/matrix_choices.hpp"
 #include "flags/flags.hpp"
+#include "net/uring_loop.hpp"
 #include "proc/ready.hpp"
 #include "proc/stop_signals.hpp"
 #include "server/server.hpp"
@@ -70,6 +72,7 @@ int cmd_serve(int argc, char** argv) {
            });
   t.number("--threads", &cfg.threads, {1, 1024}, "event-loop threads");
   t.cpu_list("--cpus", &cfg.cpus, "pin thread i to the i-th CPU of LIST, e.g. 1 or 0,2-3");
+  t.choice("--io", &cfg.io, choices(matrix::kIos), kIoHelp);
   std::optional<unsigned> ready_fd;
   t.number(
       "--ready-fd", &ready_fd, {0, 1u << 20},
@@ -133,6 +136,7 @@ int cmd_serve(int argc, char** argv) {
       if (!peers.empty()) peers += ", ";
       peers += c->name;
     }
+  if (cfg.io == net::Io::io_uring) std::printf("zapbench serve: %s\n", net::UringLoop::describe().c_str());
   std::printf("zapbench serve: %u thread(s), JSON codec %.*s, binary peers: %s\n", cfg.threads,
               int(cfg.json->name.size()), cfg.json->name.data(),
               peers.empty() ? "none in this build" : peers.c_str());

@@ -42,10 +42,12 @@ using net::now_ns;
 
 double seconds(const timeval& tv) { return double(tv.tv_sec) + double(tv.tv_usec) / 1e6; }
 
-// The whole run with the wire policy make_wire() builds (one per thread).
-template <class MakeWire>
-Result run_with(const Options& opt, Progress* progress, const net::Address& addr, MakeWire make_wire) {
+// The whole run with the wire policy make_wire() builds (one per thread), on
+// the event core's backend L.
+template <class L, class MakeWire>
+Result run_on(const Options& opt, Progress* progress, const net::Address& addr, MakeWire make_wire) {
   using W = decltype(make_wire());
+  using Thread = load::Thread<W, L>;
   // The logs answer's digest, once for every thread: from the logical values
   // of the request every connection sends.
   record::LogsDigest expect_logs;
@@ -55,34 +57,34 @@ Result run_with(const Options& opt, Progress* progress, const net::Address& addr
     expect_logs = record::digest_of(set.logs);
   }
   const unsigned threads = std::max(1u, std::min(opt.threads, std::max(1u, opt.connections)));
-  net::Pool<Thread<W>> pool;
-  std::vector<Thread<W>*> ts;
+  net::Pool<Thread> pool;
+  std::vector<Thread*> ts;
   std::atomic<bool> refused{false};
   unsigned first = 0;
   for (unsigned i = 0; i < threads; ++i) {
     const unsigned n = opt.connections / threads + (i < opt.connections % threads ? 1 : 0);
-    ts.push_back(&pool.add(
-        std::make_unique<Thread<W>>(opt, make_wire(), addr, first, n, progress, expect_logs, refused),
-        net::cpu_for(opt.cpus, i)));
+    ts.push_back(
+        &pool.add(std::make_unique<Thread>(opt, make_wire(), addr, first, n, progress, expect_logs, refused),
+                  net::cpu_for(opt.cpus, i)));
     first += n;
   }
   if (progress != nullptr) progress->threads.store(threads, std::memory_order_relaxed);
   rusage before{};
   getrusage(RUSAGE_SELF, &before);
   const std::int64_t t0 = now_ns();
-  for (Thread<W>* t : ts) t->arm(t0);
+  for (Thread* t : ts) t->arm(t0);
   pool.start();
   pool.join();
   rusage after{};
   getrusage(RUSAGE_SELF, &after);
 
-  for (const Thread<W>* t : ts)
+  for (const Thread* t : ts)
     if (!t->refusal().empty()) throw std::runtime_error(t->refusal());
 
   // Per-thread results, merged after join.
   Result out;
   std::int64_t window_ns = 0;
-  for (const Thread<W>* t : ts) {
+  for (const Thread* t : ts) {
     window_ns = std::max(window_ns, t->window_ns());
     merge_into(out, t->result());
   }
@@ -91,6 +93,13 @@ Result run_with(const Options& opt, Progress* progress, const net::Address& addr
   out.cpu_user_s = seconds(after.ru_utime) - seconds(before.ru_utime);
   out.cpu_sys_s = seconds(after.ru_stime) - seconds(before.ru_stime);
   return out;
+}
+
+// The backend is chosen here, once per run.
+template <class MakeWire>
+Result run_with(const Options& opt, Progress* progress, const net::Address& addr, MakeWire make_wire) {
+  if (opt.io == net::Io::io_uring) return run_on<net::UringLoop>(opt, progress, addr, make_wire);
+  return run_on<net::EpollLoop>(opt, progress, addr, make_wire);
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 
 #include "load/histogram.hpp"
 #include "matrix/matrix.hpp"
+#include "net/loop.hpp"
 #include "record/registry.hpp"
 
 namespace load {
@@ -34,6 +35,7 @@ inline constexpr std::uint32_t kDefaultLogs = 100;
 
 struct Options {
   Framing framing = Framing::http1;
+  net::Io io = net::Io::epoll;  // the event core's backend (`--io`), chosen once per run
   std::string host = "127.0.0.1";
   std::uint16_t port = 0;
   Scenario scenario = Scenario::hello;

@@ -9,7 +9,8 @@
 // the event core (net/loop.hpp, net/pool.hpp); the wire is a policy
 // (net/client_wires.hpp) chosen once per run: Thread<Http1Client>,
 // Thread<ZapHttpClient>, Thread<ZapRpcClient>, Thread<Http2Client> or
-// Thread<FloorClient>, so no request or response branches on it; each
+// Thread<FloorClient>, so no request or response branches on it (nor on the
+// event core's backend L, net::EpollLoop or net::UringLoop); each
 // connection keeps the wire's State (an HTTP/1.1 scan hint, an nghttp2
 // session). Every wire keeps its calls in flight in one CallTable per
 // connection (load/calls.hpp): an in-order wire's answer completes the oldest
@@ -39,8 +40,10 @@
 #include "net/client_wires.hpp"
 #include "net/clock.hpp"
 #include "net/connection.hpp"
+#include "net/epoll_loop.hpp"
 #include "net/loop.hpp"
 #include "net/socket.hpp"
+#include "net/uring_loop.hpp"
 
 namespace load {
 
@@ -63,8 +66,8 @@ struct Conn : net::Connection {
 };
 
 // One loader thread over its share of the connections; W is the run's wire
-// policy (net/client_wires.hpp).
-template <class W>
+// policy (net/client_wires.hpp), L its event core's backend.
+template <class W, class L>
 class Thread {
   using Conn = load::Conn<W>;
 
@@ -83,12 +86,13 @@ class Thread {
   }
   ~Thread() {
     for (Conn& c : conns_)
-      if (c.fd >= 0) close(c.fd);
+      if (c.fd >= 0) loop_.close(c);
+    loop_.release_pending([](net::Connection&) {});  // the slots are conns_'s
   }
 
   // Before net::Pool::start: the run's schedule, from t0_ns.
   void arm(std::int64_t t0_ns) { window_.arm(opt_, t0_ns); }
-  net::Loop& loop() { return loop_; }
+  void stop() noexcept { loop_.stop(); }
   const Result& result() const { return tally_.result(); }
   // Why the run was refused (empty: it was not).
   const std::string& refusal() const { return refusal_; }
@@ -110,7 +114,7 @@ class Thread {
     for (const Conn& c : conns_) tally_.slot_done(c.answered);
   }
 
-  // ---- net::Loop's handler ----
+  // ---- the loop's handler ----
   // Ends the run (kDone) once the window is over and nothing is in flight;
   // else how long to wait: up to the next scheduled send.
   int wait_ms() {
@@ -124,8 +128,7 @@ class Thread {
     // The drain ends when nothing is in flight; housekeeping() times out what
     // is, so this bound is only a backstop.
     const std::int64_t drain_ns = std::int64_t{opt_.timeout_ms} * net::kNsPerMs + 100 * net::kNsPerMs;
-    if (!window_.sending(now) && (now >= window_.end_ns() + drain_ns || !any_inflight()))
-      return net::Loop::kDone;
+    if (!window_.sending(now) && (now >= window_.end_ns() + drain_ns || !any_inflight())) return L::kDone;
     if (!open_loop() || !window_.sending(now))
       return 10;  // after the window nothing is sent: no schedule to wake for
     const std::int64_t next = next_send_ns();
@@ -165,6 +168,8 @@ class Thread {
     on_event(static_cast<Conn&>(p), events, net::now_ns());
   }
   void on_tick() { housekeeping(net::now_ns()); }
+  // A closed socket's last completion came (UringLoop): the slot is conns_'s, nothing to free.
+  void on_closed(net::Connection&) {}
 
  private:
   // A request may be sent on c now: a free place in its pipeline and the
@@ -190,6 +195,12 @@ class Thread {
   }
 
   void connect_conn(Conn& c, std::int64_t t) {
+    // The slot's last socket still has a completion to come (io_uring): its
+    // buffers are the kernel's until then. The next housekeeping tries again.
+    if (!loop_.idle(c)) {
+      c.retry_at_ns = t + net::kNsPerMs;
+      return;
+    }
     c.fd = socket(addr_.storage.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     net::set_nodelay(c.fd);
     c.in.clear();
@@ -202,7 +213,7 @@ class Thread {
          errno != EINPROGRESS) ||
         !loop_.try_add(c.fd, c.events, &c)) {
       error(ErrorKind::connect, t);
-      close(c.fd);
+      loop_.close(c);
       c.fd = -1;
       c.retry_at_ns = t + kReconnectDelayNs;
       return;
@@ -218,7 +229,7 @@ class Thread {
   // Closes the connection and schedules the reconnect; a server's announced
   // Connection: close is not an error and reconnects at once.
   void disconnect(Conn& c, std::int64_t retry_at_ns) {
-    close(c.fd);
+    loop_.close(c);
     c.fd = -1;
     c.connecting = false;
     c.retry_at_ns = retry_at_ns;
@@ -232,7 +243,7 @@ class Thread {
       getsockopt(c.fd, SOL_SOCKET, SO_ERROR, &err, &len);
       if (err != 0 || (ev & (EPOLLERR | EPOLLHUP))) return drop(c, ErrorKind::connect, t);
       c.connecting = false;
-      net::set_interest(loop_, c, EPOLLIN);
+      loop_.set_interest(c, EPOLLIN);
       if (!open_loop())
         fill_closed(c, t);
       else if (W::kSession)
@@ -305,14 +316,14 @@ class Thread {
     if (window_.recorded(intended_ns)) tally_.request(c.out.size() - out_before_bytes, t);
   }
 
-  // Everything ready goes out (net::flush); EPOLLOUT only while something is left.
+  // Everything ready goes out (the loop's flush); EPOLLOUT only while something is left.
   void flush(Conn& c, std::int64_t t) {
-    const net::FlushResult f = net::flush(c);
+    const net::FlushResult f = loop_.flush(c);
     if (f.status == net::FlushResult::Status::failed) {
       if (f.error == EPIPE || f.error == ECONNRESET) return peer_closed(c, t);
       return drop(c, ErrorKind::write, t);
     }
-    net::set_interest(loop_, c, c.out.empty() ? EPOLLIN : EPOLLIN | EPOLLOUT);
+    loop_.set_interest(c, c.out.empty() ? EPOLLIN : EPOLLIN | EPOLLOUT);
   }
 
   // Reads and handles every complete response; false if the connection dropped.
@@ -361,7 +372,7 @@ class Thread {
   // counted and the connection dropped.
   Read read_all(Conn& c, std::int64_t t) {
     for (;;) {
-      const net::ReadResult r = net::read_into(c, kReadChunkBytes);
+      const net::ReadResult r = loop_.read(c, kReadChunkBytes);
       switch (r.status) {
         case net::ReadResult::Status::data:
           if (r.bytes < kReadChunkBytes) return Read::open;
@@ -490,7 +501,7 @@ class Thread {
   Script<W> script_;  // after wire_: built through it
   Tally tally_;
   Window window_;
-  net::Loop loop_;
+  L loop_;
   std::vector<Conn> conns_;
   std::atomic<bool>& refused_;  // shared by the run's threads: one refused the run (refuse())
   std::string refusal_;

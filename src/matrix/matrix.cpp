@@ -25,7 +25,10 @@ constexpr Names kFramingNames[] = {{"http", "HTTP/1.1", "http1", ""},     {"http
                                    {"grpc", "gRPC", "grpc", ""},          {"zap", "ZAP-HTTP", "zap-http", ""},
                                    {"zap-rpc", "ZAP-RPC", "zap-rpc", ""}, {"tcp", "raw TCP", "tcp", "floor"}};
 
+constexpr Names kIoNames[] = {{"epoll", "epoll"}, {"io_uring", "io_uring"}};
+
 static_assert(std::size(kArmNames) == kArms.size());
+static_assert(std::size(kIoNames) == kIos.size());
 static_assert(std::size(kScenarioNames) == kScenarios.size());
 static_assert(std::size(kFramingNames) == kFramings.size());
 
@@ -48,6 +51,7 @@ std::string joined(const Names (&names)[N]) {
 
 std::string_view to_string(Arm a) noexcept { return kArmNames[static_cast<std::size_t>(a)].stable; }
 std::string_view to_string(Scenario s) noexcept { return kScenarioNames[static_cast<std::size_t>(s)].stable; }
+std::string_view to_string(Io io) noexcept { return kIoNames[static_cast<std::size_t>(io)].stable; }
 std::string_view to_string(Framing f) noexcept { return kFramingNames[index(f)].stable; }
 std::string_view display_name(Framing f) noexcept { return kFramingNames[index(f)].display; }
 std::string_view bench_name(Framing f) noexcept { return kFramingNames[index(f)].bench; }
@@ -70,5 +74,9 @@ std::optional<Framing> framing_from_bench_name(std::string_view name) noexcept {
 std::string arm_names() { return joined(kArmNames); }
 std::string scenario_names() { return joined(kScenarioNames); }
 std::string framing_names() { return joined(kFramingNames); }
+std::string io_names() { return joined(kIoNames); }
+std::optional<Io> io_from(std::string_view name) noexcept {
+  return lookup<Io>(kIoNames, name, &Names::stable);
+}
 
 }  // namespace matrix

@@ -34,6 +34,12 @@ enum class Scenario : std::uint8_t { hello, rpc, logs };
 // (server::kListenerFramings). Only the names are a file format, not the values.
 enum class Framing : std::uint8_t { http1, http2, grpc, zap_http, zap_rpc, raw_tcp };
 
+// The event core's I/O interface (`--io`): epoll readiness with the handler's
+// read and send calls, or io_uring completions (net/uring_loop.hpp). An axis
+// of the end-to-end matrix for the zapbench server and the floor.
+enum class Io : std::uint8_t { epoll, io_uring };
+
+inline constexpr std::array kIos{Io::epoll, Io::io_uring};
 inline constexpr std::array kArms{Arm::zapbench, Arm::go_zip,   Arm::go_fasthttp, Arm::go_nethttp,
                                   Arm::nginx,    Arm::grpc_cpp, Arm::floor};
 inline constexpr std::array kScenarios{Scenario::hello, Scenario::rpc, Scenario::logs};
@@ -55,6 +61,7 @@ constexpr bool is_go_arm(Arm a) noexcept {
 std::string_view to_string(Arm a) noexcept;
 std::string_view to_string(Scenario s) noexcept;
 std::string_view to_string(Framing f) noexcept;
+std::string_view to_string(Io io) noexcept;  // "epoll", "io_uring"
 
 // The name shown to a reader of the report: "HTTP/1.1", "HTTP/2", "gRPC", "ZAP-HTTP", "ZAP-RPC", "raw TCP".
 std::string_view display_name(Framing f) noexcept;
@@ -70,6 +77,7 @@ std::string_view bench_name(Framing f) noexcept;
 std::optional<Arm> arm_from(std::string_view name) noexcept;
 std::optional<Scenario> scenario_from(std::string_view name) noexcept;
 std::optional<Framing> framing_from(std::string_view name) noexcept;
+std::optional<Io> io_from(std::string_view name) noexcept;
 // The framing a benchmark name's part stands for (bench_name's inverse).
 std::optional<Framing> framing_from_bench_name(std::string_view name) noexcept;
 
@@ -77,5 +85,6 @@ std::optional<Framing> framing_from_bench_name(std::string_view name) noexcept;
 std::string arm_names();
 std::string scenario_names();
 std::string framing_names();
+std::string io_names();
 
 }  // namespace matrix

@@ -4,6 +4,11 @@
 // allocation in steady state). It always keeps record::kInputPaddingBytes of
 // slack after the written bytes, so a body can be handed to any decoder in
 // place (simdjson reads up to 64 bytes past the end).
+//
+// While pinned (pin(): a send the kernel may still be reading is in flight
+// on the unread bytes, net/uring_loop.hpp), no byte moves: making room
+// allocates a new region instead of compacting, and keeps the region the
+// send reads from until unpin().
 #pragma once
 
 #include <algorithm>
@@ -55,6 +60,23 @@ class Buffer {
 
   [[nodiscard]] std::size_t capacity() const noexcept { return cap_; }
 
+  // The unread bytes are being read by the kernel (one send in flight): they
+  // stay where they are until unpin(). Appending still works.
+  void pin() noexcept { pinned_ = true; }
+  void unpin() noexcept {
+    pinned_ = false;
+    retired_.reset();
+  }
+  [[nodiscard]] bool pinned() const noexcept { return pinned_; }
+  // The unread bytes to the front, so the room after them is the whole rest
+  // (not while pinned).
+  void compact() noexcept {
+    if (r_ == 0 || pinned_) return;
+    std::memmove(data_.get(), data_.get() + r_, w_ - r_);
+    w_ -= r_;
+    r_ = 0;
+  }
+
  private:
   // Not zero-filled: an idle connection's buffers stay untouched pages, not
   // resident memory (10,000 connections: ~33 KiB each when zeroed). Readers
@@ -69,7 +91,14 @@ class Buffer {
 
   [[gnu::noinline]] void make_room(std::size_t n) {
     const std::size_t live = w_ - r_;
-    if (r_ != 0 && cap_ - live >= n) {  // compact: move the unread bytes to the front
+    if (pinned_) {  // a send reads the unread bytes where they are: a new region, the old kept
+      const std::size_t cap = cap_ - live >= n ? cap_ : std::max(cap_ * 2, live + n);
+      std::unique_ptr<std::uint8_t[]> next = allocate(cap);
+      std::memcpy(next.get(), data_.get() + r_, live);
+      if (!retired_) retired_ = std::move(data_);  // the send's region (a later one is nobody's)
+      data_ = std::move(next);
+      cap_ = cap;
+    } else if (r_ != 0 && cap_ - live >= n) {  // compact: move the unread bytes to the front
       std::memmove(data_.get(), data_.get() + r_, live);
     } else {
       const std::size_t cap = std::max(cap_ * 2, live + n);
@@ -86,6 +115,8 @@ class Buffer {
   std::size_t cap_;
   std::size_t r_ = 0;
   std::size_t w_ = 0;
+  std::unique_ptr<std::uint8_t[]> retired_;  // the region a pinned send reads, after a move
+  bool pinned_ = false;
 };
 
 }  // namespace net

@@ -1,6 +1,6 @@
 // net/clock.hpp — the event core's two clocks. The loader times latencies
 // with the fine monotonic clock (now_ns); the server judges its timeouts with
-// the coarse one (coarse_now_ms), read per event by net::Loop. Owns no state.
+// the coarse one (coarse_now_ms), read per event by the loops (net/loop.hpp). Owns no state.
 #pragma once
 
 #include <cstdint>

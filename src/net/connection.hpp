@@ -1,8 +1,10 @@
 // net/connection.hpp — a connection of the event core: its socket, its input
 // and output buffers (owned for the connection's life, reused, so steady
-// state allocates nothing), its epoll interest set and its place in the
-// worker's list of open connections; flush(), the one send path; and the
-// listener side: accept under a connection limit. What a connection's bytes
+// state allocates nothing), its interest set, what the io_uring backend
+// keeps of its operations in flight, and its place in the worker's list of
+// open connections; flush() and read_into(), the system calls of the epoll
+// backend's send and read; and the listener side: accept under a connection
+// limit. What a connection's bytes
 // mean belongs to its owner's wire policy, not here.
 #pragma once
 
@@ -21,23 +23,35 @@
 
 namespace net {
 
+// What UringLoop (net/uring_loop.hpp) knows of a connection's operations in
+// the kernel; unused on epoll. What a completion brought waits here until the
+// handler asks for it (read, discard, flush), so the handler sees the same
+// results as from the system calls.
+struct RingState {
+  std::uint32_t received_bytes = 0;  // appended to `in` since the handler's last read
+  std::uint32_t sent_bytes = 0;      // left `out` since the handler's last flush
+  int read_error = 0;                // the receive failed (errno)
+  int send_error = 0;                // the send failed (errno)
+  std::uint16_t generation = 0;      // completions of an earlier socket on this slot are stale
+  std::uint8_t in_flight = 0;        // operations whose last completion has not come
+  bool eof = false;                  // the peer closed its side
+  bool recv_armed = false;           // a receive is in the kernel
+  bool recv_cancelled = false;       // ... and asked to end (the handler stopped reading)
+  bool send_in_flight = false;       // `out` is pinned under a send
+  bool closed = false;               // close() was called; freed when in_flight reaches 0
+};
+
 struct Connection : Pollable {
   Connection(std::size_t in_bytes, std::size_t out_bytes, std::uint8_t wire_ = 0)
       : Pollable{Kind::connection, wire_}, in(in_bytes), out(out_bytes) {}
   int fd = -1;
-  std::uint32_t events = 0;  // the epoll interest set now
+  std::uint32_t events = 0;  // the interest set now (EPOLLIN, EPOLLOUT, ...)
   Buffer in;
   Buffer out;
+  RingState ring;
   Connection* prev = nullptr;  // the worker's list of open connections (ConnectionList)
   Connection* next = nullptr;
 };
-
-// The epoll interest set of c becomes want (one epoll_ctl, only on change).
-inline void set_interest(Loop& loop, Connection& c, std::uint32_t want) noexcept {
-  if (want == c.events) return;
-  c.events = want;
-  loop.modify(c.fd, want, &c);
-}
 
 // What flush() did: drained (out is empty), blocked (the socket is full:
 // wait for EPOLLOUT), failed (errno in error, e.g. EPIPE, ECONNRESET).

@@ -19,8 +19,8 @@ inline int cpu_for(const std::vector<int>& cpus, unsigned i) noexcept {
   return cpus.empty() ? -1 : cpus[i % cpus.size()];
 }
 
-// W provides run() (returns when its work ends or its loop stops) and, for
-// stop(), loop() -> net::Loop&.
+// W provides run() (returns when its work ends or its loop stops) and stop()
+// (any thread: its loop's stop()).
 template <class W>
 class Pool {
  public:
@@ -46,7 +46,7 @@ class Pool {
   }
   // Any thread; returns at once.
   void stop() noexcept {
-    for (Slot& s : workers_) s.worker->loop().stop();
+    for (Slot& s : workers_) s.worker->stop();
   }
   void join() {
     for (Slot& s : workers_)

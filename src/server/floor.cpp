@@ -5,8 +5,9 @@
 // constant response into its output buffer (the same copy the real server
 // makes of its encoded response) while that holds less than the output cap,
 // as the real server does (the rest are owed and answered as it drains), and
-// sends once (net::flush). The floor echo is the one wire here, so nothing
-// is chosen per connection.
+// sends once (the loop's flush). The floor echo is the one wire here, so
+// nothing is chosen per connection; the loop (epoll or io_uring) is chosen
+// once per process, as the server's.
 #include "server/floor.hpp"
 
 #include <sys/epoll.h>
@@ -17,8 +18,10 @@
 
 #include "net/buffer.hpp"
 #include "net/connection.hpp"
+#include "net/epoll_loop.hpp"
 #include "net/loop.hpp"
 #include "net/pool.hpp"
+#include "net/uring_loop.hpp"
 
 namespace server {
 
@@ -40,7 +43,19 @@ struct FloorConn : net::Connection {
 
 }  // namespace
 
-class FloorWorker {
+// What the floor asks of a worker, whichever loop it runs on.
+class AnyFloorWorker {
+ public:
+  virtual ~AnyFloorWorker() = default;
+  virtual void run() = 0;
+  virtual void stop() noexcept = 0;
+  virtual void add_to(Floor::Counters& c) const = 0;
+};
+
+namespace {
+
+template <class L>
+class FloorWorker final : public AnyFloorWorker {
  public:
   FloorWorker(const Floor::Config& config, int listen_fd)
       : config_(config), listener_(listen_fd, 0), response_(config.response_bytes) {
@@ -51,12 +66,13 @@ class FloorWorker {
     response_.commit(config.response_bytes);
     loop_.add(listen_fd, EPOLLIN, &listener_);
   }
-  ~FloorWorker() {
+  ~FloorWorker() override {
     conns_.for_each([this](FloorConn* c) { destroy(c); });
+    loop_.release_pending([](net::Connection& c) { delete static_cast<FloorConn*>(&c); });
   }
 
-  net::Loop& loop() { return loop_; }
-  void add_to(Floor::Counters& c) const {
+  void stop() noexcept override { loop_.stop(); }
+  void add_to(Floor::Counters& c) const override {
     c.connections += connections_.get();
     c.requests += requests_.get();
     c.bytes_received += bytes_received_.get();
@@ -67,15 +83,15 @@ class FloorWorker {
   // On the worker's thread (net::Pool): serve until stop(), then one last
   // try at what is queued, and close (no grace: the floor's answers carry no
   // state worth waiting for).
-  void run() {
+  void run() override {
     loop_.run(*this, -1);
     conns_.for_each([this](FloorConn* c) {
-      [[maybe_unused]] const net::FlushResult f = net::flush(*c);
+      [[maybe_unused]] const net::FlushResult f = loop_.flush(*c);
       destroy(c);
     });
   }
 
-  // ---- net::Loop's handler ----
+  // ---- the loop's handler ----
   int wait_ms() const { return -1; }  // nothing periodic: only events
   void on_event(net::Pollable& p, std::uint32_t events) {
     if (p.kind == net::Pollable::Kind::listener) return accept();
@@ -86,6 +102,8 @@ class FloorWorker {
       flush(c);
   }
   void on_tick() {}
+  // A closed connection's last completion came (UringLoop): it may go.
+  void on_closed(net::Connection& c) { delete static_cast<FloorConn*>(&c); }
 
  private:
   void accept() {
@@ -97,7 +115,7 @@ class FloorWorker {
           c->events = EPOLLIN;
           if (!loop_.try_add(fd, c->events, c)) {
             io_errors_.add(1);
-            close(fd);
+            ::close(fd);
             delete c;
             return;
           }
@@ -109,14 +127,13 @@ class FloorWorker {
 
   void destroy(FloorConn* c) {
     conns_.remove(c);
-    close(c->fd);  // also removes it from epoll
-    delete c;
+    if (loop_.close(*c)) delete c;  // else on_closed() does, once the kernel let go of it
   }
 
   // Reads what is there, answers every request it completes, sends once.
   void on_readable(FloorConn* c) {
     for (;;) {
-      const net::ReadResult r = net::read_some(c->fd, scratch_, sizeof scratch_);
+      const net::ReadResult r = loop_.discard(*c, scratch_, sizeof scratch_);
       if (r.status == net::ReadResult::Status::data) {
         bytes_received_.add(r.bytes);
         answer(c, r.bytes);
@@ -156,11 +173,11 @@ class FloorWorker {
     requests_.add(paid);
   }
 
-  // Everything ready goes out (net::flush), and what was owed at the cap as
+  // Everything ready goes out (the loop's flush), and what was owed at the cap as
   // it drains; EPOLLOUT only while something is left.
   void flush(FloorConn* c) {
     for (;;) {
-      const net::FlushResult f = net::flush(*c);
+      const net::FlushResult f = loop_.flush(*c);
       bytes_sent_.add(f.sent_bytes);
       if (f.status == net::FlushResult::Status::failed) {
         if (!c->peer_closed) io_errors_.add(1);  // answering a peer that left is not an error
@@ -176,19 +193,22 @@ class FloorWorker {
     std::uint32_t want = 0;
     if (!c->out.empty()) want |= EPOLLOUT;
     if (!c->peer_closed && c->owed == 0 && c->out.size() < kMaxPendingOutBytes) want |= EPOLLIN;
-    net::set_interest(loop_, *c, want);
+    loop_.set_interest(*c, want);
   }
 
   const Floor::Config& config_;
   net::Listener listener_;  // before loop_: it owns the socket even if the loop throws
-  net::Loop loop_;
+  L loop_;
   net::Buffer response_;  // the constant response, response_bytes long
   net::ConnectionList<FloorConn> conns_;
   net::Counter connections_, requests_, bytes_received_, bytes_sent_, io_errors_;
   std::uint8_t scratch_[kReadChunkBytes];
 };
 
-Floor::Floor(Config config) : config_(std::move(config)), pool_(std::make_unique<net::Pool<FloorWorker>>()) {
+}  // namespace
+
+Floor::Floor(Config config)
+    : config_(std::move(config)), pool_(std::make_unique<net::Pool<AnyFloorWorker>>()) {
   if (config_.request_bytes == 0 || config_.response_bytes == 0)
     throw std::runtime_error("floor: request and response byte counts must both be at least 1");
   if (config_.threads == 0) config_.threads = 1;
@@ -196,8 +216,13 @@ Floor::Floor(Config config) : config_(std::move(config)), pool_(std::make_unique
   for (unsigned t = 0; t < config_.threads; ++t) {
     std::uint16_t port = 0;
     const int fd = listen_on(bound_, port);
-    bound_.port = port;  // the other workers join the port the first one got
-    pool_->add(std::make_unique<FloorWorker>(config_, fd), net::cpu_for(config_.cpus, t));  // owns fd
+    bound_.port = port;                 // the other workers join the port the first one got
+    std::unique_ptr<AnyFloorWorker> w;  // owns fd
+    if (config_.io == net::Io::io_uring)
+      w = std::make_unique<FloorWorker<net::UringLoop>>(config_, fd);
+    else
+      w = std::make_unique<FloorWorker<net::EpollLoop>>(config_, fd);
+    pool_->add(std::move(w), net::cpu_for(config_.cpus, t));
   }
 }
 
@@ -212,7 +237,7 @@ void Floor::stop() { pool_->stop(); }
 
 Floor::Counters Floor::counters() const {
   Counters total;
-  pool_->for_each([&](const FloorWorker& w) { w.add_to(total); });
+  pool_->for_each([&](const AnyFloorWorker& w) { w.add_to(total); });
   return total;
 }
 

@@ -14,12 +14,13 @@
 #include <memory>
 #include <vector>
 
+#include "net/loop.hpp"
 #include "net/pool.hpp"
 #include "server/listen.hpp"
 
 namespace server {
 
-class FloorWorker;
+class AnyFloorWorker;
 
 class Floor {
  public:
@@ -28,7 +29,8 @@ class Floor {
     std::size_t request_bytes = 0;   // one request is this many bytes, whatever they are
     std::size_t response_bytes = 0;  // answered with this many bytes of a constant response
     unsigned threads = 1;
-    std::vector<int> cpus;  // thread i pinned to cpus[i % size]; empty: not pinned
+    std::vector<int> cpus;        // thread i pinned to cpus[i % size]; empty: not pinned
+    net::Io io = net::Io::epoll;  // the event core's backend (`--io`), as the server's
   };
 
   struct Counters {
@@ -62,7 +64,7 @@ class Floor {
  private:
   Config config_;
   Endpoint bound_;
-  std::unique_ptr<net::Pool<FloorWorker>> pool_;
+  std::unique_ptr<net::Pool<AnyFloorWorker>> pool_;
 };
 
 }  // namespace server

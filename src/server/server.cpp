@@ -20,9 +20,11 @@
 
 #include "net/buffer.hpp"
 #include "net/connection.hpp"
+#include "net/epoll_loop.hpp"
 #include "net/http1.hpp"
 #include "net/loop.hpp"
 #include "net/pool.hpp"
+#include "net/uring_loop.hpp"
 #include "net/zap_http.hpp"
 #include "server/listen.hpp"
 #include "server/request_path.hpp"
@@ -87,7 +89,21 @@ constexpr int kTickMs = 250;  // timeouts checked, the Date refreshed
 
 // ---- a worker ---------------------------------------------------------------
 
-class Worker {
+// What the server asks of a worker, whichever loop it runs on (Worker<L>):
+// the pool's run and stop, listeners before, counters after.
+class AnyWorker {
+ public:
+  virtual ~AnyWorker() = default;
+  virtual void run() = 0;
+  virtual void stop() noexcept = 0;
+  virtual void add_listener(int fd, matrix::Framing w) = 0;
+  [[nodiscard]] virtual Counters counters() const = 0;
+};
+
+// L is the event core's backend (net::EpollLoop, net::UringLoop), chosen
+// once per process: the handler's code is the same for both.
+template <class L>
+class Worker final : public AnyWorker {
  public:
   Worker(const Config& config, net::ConnectionLimit& limit) : config_(config), limit_(limit), x_(config) {
     // Here, not first thing in run(): the prepared heads' strings reach their
@@ -96,30 +112,31 @@ class Worker {
     // server_allocations on a busy machine). Later Dates fit in place.
     refresh_date();
   }
-  ~Worker() {
+  ~Worker() override {
     conns_.for_each([this](Conn* c) { destroy(c); });
+    loop_.release_pending([](net::Connection& c) { delete static_cast<Conn*>(&c); });
   }
 
-  void add_listener(int fd, matrix::Framing w) {
+  void add_listener(int fd, matrix::Framing w) override {
     listeners_.push_back(std::make_unique<net::Listener>(fd, static_cast<std::uint8_t>(w)));
     loop_.add(fd, EPOLLIN, listeners_.back().get());
   }
 
-  net::Loop& loop() { return loop_; }
-  [[nodiscard]] Counters counters() const {
+  void stop() noexcept override { loop_.stop(); }
+  [[nodiscard]] Counters counters() const override {
     Counters c = x_.counters;
     c.http2_pool_mallocs = Http2Wire::pool_mallocs(x_);
     return c;
   }
 
   // On the worker's thread (net::Pool): serve until stop(), then drain.
-  void run() {
+  void run() override {
     refresh_date();
     loop_.run(*this, kTickMs);
     drain();
   }
 
-  // ---- net::Loop's handler ----
+  // ---- the loop's handler ----
   int wait_ms() const { return kTickMs; }
   void on_event(net::Pollable& p, std::uint32_t events) {
     if (p.kind == net::Pollable::Kind::listener) return accept(static_cast<const net::Listener&>(p));
@@ -135,6 +152,8 @@ class Worker {
     refresh_date();
     check_timeouts();
   }
+  // A closed connection's last completion came (UringLoop): it may go.
+  void on_closed(net::Connection& c) { delete static_cast<Conn*>(&c); }
 
  private:
   void accept(const net::Listener& l) {
@@ -150,7 +169,7 @@ class Worker {
                        sizeof config_.send_buffer_bytes);
           if (!loop_.try_add(fd, c->events, c)) {
             error(ErrorKind::io);
-            close(fd);
+            ::close(fd);
             limit_.release();
             delete c;
             return;
@@ -164,7 +183,7 @@ class Worker {
               error(ErrorKind::io);
               return destroy(c);
             }
-            (void)net::flush(*c);  // a new socket takes it; what stays goes with the first answers
+            (void)loop_.flush(*c);  // a new socket takes it; what stays goes with the first answers
           }
         },
         [&] { error(ErrorKind::connection_limit); });
@@ -173,9 +192,8 @@ class Worker {
   void destroy(Conn* c) {
     if (c->h2 != nullptr) Http2Wire::close(x_, *c);
     conns_.remove(c);
-    close(c->fd);  // also removes it from epoll
     limit_.release();
-    delete c;
+    if (loop_.close(*c)) delete c;  // else on_closed() does, once the kernel let go of it
   }
 
   void error(ErrorKind k) { x_.error(k); }
@@ -191,7 +209,7 @@ class Worker {
       // cap plus the answers to one read (backpressure).
       while (!c->closing && !c->held && !must_hold<W>(*c)) {
         const std::size_t want = c->in.writable() >= 4096 ? c->in.writable() : 16 * 1024;
-        const net::ReadResult r = net::read_into(*c, want);
+        const net::ReadResult r = loop_.read(*c, want);
         if (r.status == net::ReadResult::Status::data) {
           c->last_active_ms = loop_.now_ms();
           answer_ready<W>(x_, *c, loop_.now_ms());
@@ -211,7 +229,7 @@ class Worker {
       // Closing: discard what arrives so the peer's close is seen, up to
       // kMaxDiscardBytes; flush() then stops reading.
       std::uint8_t sink[4096];
-      const net::ReadResult r = net::read_some(c->fd, sink, sizeof sink);
+      const net::ReadResult r = loop_.discard(*c, sink, sizeof sink);
       if (r.status == net::ReadResult::Status::eof || r.status == net::ReadResult::Status::failed)
         c->peer_closed = true;
       if (r.status == net::ReadResult::Status::data) {
@@ -224,11 +242,11 @@ class Worker {
     flush<W>(c);
   }
 
-  // Everything ready goes out (net::flush); EPOLLOUT only while something is left.
+  // Everything ready goes out (the loop's flush); EPOLLOUT only while something is left.
   template <class W>
   void flush(Conn* c) {
     for (;;) {
-      const net::FlushResult f = net::flush(*c);
+      const net::FlushResult f = loop_.flush(*c);
       if (f.sent_bytes > 0) c->last_active_ms = loop_.now_ms();
       if (f.status == net::FlushResult::Status::failed) {
         error(ErrorKind::io);
@@ -246,7 +264,7 @@ class Worker {
         ::shutdown(c->fd, SHUT_WR);
         c->shut_since_ms = loop_.now_ms();
       }
-      return net::set_interest(loop_, *c, EPOLLIN | EPOLLRDHUP);
+      return loop_.set_interest(*c, EPOLLIN | EPOLLRDHUP);
     }
     // Stop reading while the client does not read its responses, so a
     // connection's memory stays bounded; after the peer's close, only wait to
@@ -258,7 +276,7 @@ class Worker {
       want |= EPOLLIN | EPOLLRDHUP;
     if (holding && (c->events & EPOLLIN) != 0 && config_.on_hold)
       config_.on_hold(HoldReport{c->calls_in_out, c->out.size(), c->in.size()});
-    net::set_interest(loop_, *c, want);
+    loop_.set_interest(*c, want);
   }
 
   void check_timeouts() {
@@ -301,18 +319,23 @@ class Worker {
       });
     });
     const std::int64_t deadline_ms = net::coarse_now_ms() + kGraceMs;
-    epoll_event events[net::Loop::kMaxEvents];
+    Draining draining{*this};
     while (!conns_.empty() && net::coarse_now_ms() < deadline_ms) {
-      const int n = loop_.wait(events, net::Loop::kMaxEvents, 50);
+      loop_.turn(draining, 50);
       loop_.refresh_now_ms();
-      for (int i = 0; i < n; ++i) {
-        auto* p = static_cast<net::Pollable*>(events[i].data.ptr);
-        if (p->kind != net::Pollable::Kind::connection) continue;
-        Conn* c = static_cast<Conn*>(p);
-        with_wire(*c, [&]<class W>() { flush<W>(c); });
-      }
     }
   }
+  // The drain's handler: a connection's event only flushes (nothing more is
+  // read or answered; listeners are closed).
+  struct Draining {
+    Worker& w;
+    void on_event(net::Pollable& p, std::uint32_t) {
+      if (p.kind != net::Pollable::Kind::connection) return;
+      Conn* c = static_cast<Conn*>(&p);
+      with_wire(*c, [&]<class W>() { w.template flush<W>(c); });
+    }
+    void on_closed(net::Connection& c) { w.on_closed(c); }
+  };
 
   // Bytes wait in the socket of a connection this loop wants to read: a long
   // batch of other events (a slow machine, clients flooding pipelined
@@ -334,7 +357,7 @@ class Worker {
 
   const Config& config_;
   net::ConnectionLimit& limit_;
-  net::Loop loop_;
+  L loop_;
   Context x_;
   std::vector<std::unique_ptr<net::Listener>> listeners_;
   net::ConnectionList<Conn> conns_;
@@ -348,7 +371,7 @@ class Worker {
 Server::Server(Config config)
     : config_(std::move(config)),
       limit_(config_.limits.max_connections),
-      pool_(std::make_unique<net::Pool<Worker>>()) {
+      pool_(std::make_unique<net::Pool<AnyWorker>>()) {
   if (config_.json == nullptr || !config_.json->available) throw std::runtime_error("no JSON codec");
   for (std::size_t i = 0; i < config_.codecs.size(); ++i) {
     const record::CodecInfo* c = config_.codecs[i];
@@ -363,11 +386,17 @@ Server::Server(Config config)
   if (config_.http.empty() && config_.zap.empty() && config_.zap_rpc.empty() && config_.http2.empty())
     throw std::runtime_error("nothing to listen on");
   if (config_.threads == 0) config_.threads = 1;
-  for (unsigned t = 0; t < config_.threads; ++t)
-    pool_->add(std::make_unique<Worker>(config_, limit_), net::cpu_for(config_.cpus, t));
+  for (unsigned t = 0; t < config_.threads; ++t) {
+    std::unique_ptr<AnyWorker> w;
+    if (config_.io == net::Io::io_uring)
+      w = std::make_unique<Worker<net::UringLoop>>(config_, limit_);
+    else
+      w = std::make_unique<Worker<net::EpollLoop>>(config_, limit_);
+    pool_->add(std::move(w), net::cpu_for(config_.cpus, t));
+  }
   for (const matrix::Framing w : kListenerFramings) {
     for (Endpoint ep : config_.endpoints(w)) {
-      pool_->for_each([&](Worker& worker) {
+      pool_->for_each([&](AnyWorker& worker) {
         std::uint16_t port = 0;
         const int fd = listen_on(ep, port);
         ep.port = port;  // the other workers join the port the first one got
@@ -389,7 +418,7 @@ void Server::stop() { pool_->stop(); }
 
 Counters Server::counters() const {
   Counters total;
-  pool_->for_each([&](const Worker& w) { total.add(w.counters()); });
+  pool_->for_each([&](const AnyWorker& w) { total.add(w.counters()); });
   return total;
 }
 

@@ -77,6 +77,10 @@ struct Config {
   unsigned threads = 1;
   std::vector<int> cpus;  // thread i pinned to cpus[i % size]; empty: not pinned
   Limits limits;
+  // The event core's backend for every worker (`--io`): epoll, or io_uring
+  // (net/uring_loop.hpp; the constructor throws the kernel's reason when it
+  // has none).
+  net::Io io = net::Io::epoll;
   // SO_SNDBUF of every accepted connection; 0 leaves the kernel's (autotuned).
   // A test shrinks it so that answers to a client that does not read stay
   // unsent at once, instead of after the kernel has buffered megabytes.
@@ -133,7 +137,7 @@ struct Counters {
   void add(const Counters& o);
 };
 
-class Worker;
+class AnyWorker;
 
 class Server {
  public:
@@ -161,7 +165,7 @@ class Server {
   Config config_;
   std::vector<Endpoint> bound_[matrix::kFramings.size()];
   net::ConnectionLimit limit_;  // shared by the workers: Limits::max_connections
-  std::unique_ptr<net::Pool<Worker>> pool_;
+  std::unique_ptr<net::Pool<AnyWorker>> pool_;
 };
 
 }  // namespace server

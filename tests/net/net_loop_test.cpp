@@ -17,8 +17,8 @@
 #include "net/client_wires.hpp"
 #include "net/clock.hpp"
 #include "net/connection.hpp"
+#include "net/epoll_loop.hpp"
 #include "net/http1.hpp"
-#include "net/loop.hpp"
 #include "net/pool.hpp"
 #include "net/socket.hpp"
 #include "net/zap_http.hpp"
@@ -43,7 +43,7 @@ struct Pair {
 
 // Counts what the loop hands it; stops the loop after `stop_after` events.
 struct Recorder {
-  net::Loop& loop;
+  net::EpollLoop& loop;
   int wait = 1000;
   std::atomic<int> events{0};
   std::atomic<int> ticks{0};
@@ -52,7 +52,7 @@ struct Recorder {
   int stop_after = -1;
   bool stop_in_wait = false;
 
-  int wait_ms() { return stop_in_wait ? net::Loop::kDone : wait; }
+  int wait_ms() { return stop_in_wait ? net::EpollLoop::kDone : wait; }
   void on_event(net::Pollable& p, std::uint32_t) {
     if (p.kind == net::Pollable::Kind::wake) ++wake_events;
     last = &p;
@@ -62,7 +62,7 @@ struct Recorder {
 };
 
 TEST(net_loop, stop_from_another_thread_ends_run) {
-  net::Loop loop;
+  net::EpollLoop loop;
   Recorder r{loop};
   r.wait = -1;  // no timeout: only the wake-up can end the wait
   std::atomic<bool> returned{false};
@@ -77,7 +77,7 @@ TEST(net_loop, stop_from_another_thread_ends_run) {
 }
 
 TEST(net_loop, stop_before_run_returns_at_once) {
-  net::Loop loop;
+  net::EpollLoop loop;
   Recorder r{loop};
   loop.stop();
   loop.run(r, 0);  // a hang here is the failure
@@ -86,7 +86,7 @@ TEST(net_loop, stop_before_run_returns_at_once) {
 }
 
 TEST(net_loop, wait_ms_may_end_the_run_before_it_waits) {
-  net::Loop loop;
+  net::EpollLoop loop;
   Recorder r{loop};
   r.wait = -1;
   r.stop_in_wait = true;
@@ -97,7 +97,7 @@ TEST(net_loop, wait_ms_may_end_the_run_before_it_waits) {
 // Runs a loop that waits wait_ms per round with the given tick until it has
 // ticked `want` times (awaited), then stops it.
 void expect_ticks(int wait_ms, int tick_ms, int want) {
-  net::Loop loop;
+  net::EpollLoop loop;
   Recorder r{loop};
   r.wait = wait_ms;
   std::thread t([&] { loop.run(r, tick_ms); });
@@ -111,7 +111,7 @@ TEST(net_loop, ticks_while_idle) { expect_ticks(1, 1, 3); }
 TEST(net_loop, tick_zero_runs_after_every_round) { expect_ticks(0, 0, 100); }
 
 TEST(net_loop, an_event_reaches_the_handler_with_its_tag_and_a_fresh_clock) {
-  net::Loop loop;
+  net::EpollLoop loop;
   Recorder r{loop};
   r.stop_after = 1;
   Pair p;
@@ -128,7 +128,7 @@ TEST(net_loop, an_event_reaches_the_handler_with_its_tag_and_a_fresh_clock) {
 }
 
 TEST(net_loop, add_of_a_bad_descriptor_throws_and_try_add_says_false) {
-  net::Loop loop;
+  net::EpollLoop loop;
   net::Pollable tag{net::Pollable::Kind::connection};
   EXPECT_THROW(loop.add(-1, EPOLLIN, &tag), std::runtime_error);
   EXPECT_FALSE(loop.try_add(-1, EPOLLIN, &tag));
@@ -226,13 +226,13 @@ TEST(net_connection, read_into_says_data_again_and_eof) {
 }
 
 TEST(net_connection, set_interest_changes_epoll_only_on_change) {
-  net::Loop loop;
+  net::EpollLoop loop;
   Pair p;
   net::Connection c(16, 16);
   c.fd = p.fd[0];
   c.events = EPOLLIN;
   loop.add(c.fd, c.events, &c);
-  net::set_interest(loop, c, EPOLLIN | EPOLLOUT);
+  loop.set_interest(c, EPOLLIN | EPOLLOUT);
   EXPECT_EQ(c.events, std::uint32_t{EPOLLIN | EPOLLOUT});
   // Writable at once: the loop reports it.
   Recorder r{loop};
@@ -278,10 +278,10 @@ TEST(net_connection, list_removes_in_o1_also_while_walking) {
 // ---- the pool ---------------------------------------------------------------
 
 struct CountingWorker {
-  net::Loop l;
+  net::EpollLoop l;
   net::Counter rounds;
   std::atomic<bool> running{false};
-  net::Loop& loop() { return l; }
+  void stop() noexcept { l.stop(); }
   int wait_ms() {
     running = true;
     rounds.add(1);

@@ -1,6 +1,6 @@
-// net/loop.cpp — the loop's system calls: epoll and eventfd set-up (checked),
-// registration, the cross-thread wake-up.
-#include "net/loop.hpp"
+// net/epoll_loop.cpp — the epoll loop's system calls: epoll and eventfd
+// set-up (checked), registration, the cross-thread wake-up.
+#include "net/epoll_loop.hpp"
 
 #include <sys/eventfd.h>
 #include <unistd.h>
@@ -9,58 +9,54 @@
 
 namespace net {
 
-Loop::Loop() {
+EpollLoop::EpollLoop() {
   epoll_ = epoll_create1(EPOLL_CLOEXEC);
   if (epoll_ < 0) fail("epoll_create1");
   wake_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
   if (wake_ < 0) {
     const int e = errno;
-    close(epoll_);
+    ::close(epoll_);
     errno = e;
     fail("eventfd");
   }
   if (!try_add(wake_, EPOLLIN, &wake_tag_)) {
     const int e = errno;
-    close(wake_);
-    close(epoll_);
+    ::close(wake_);
+    ::close(epoll_);
     errno = e;
     fail("epoll_ctl");
   }
 }
 
-Loop::~Loop() {
-  close(wake_);
-  close(epoll_);
+EpollLoop::~EpollLoop() {
+  ::close(wake_);
+  ::close(epoll_);
 }
 
-void Loop::add(int fd, std::uint32_t events, Pollable* tag) {
+void EpollLoop::add(int fd, std::uint32_t events, Pollable* tag) {
   if (!try_add(fd, events, tag)) fail("epoll_ctl");
 }
 
-bool Loop::try_add(int fd, std::uint32_t events, Pollable* tag) noexcept {
+bool EpollLoop::try_add(int fd, std::uint32_t events, Pollable* tag) noexcept {
   epoll_event e{};
   e.events = events;
   e.data.ptr = tag;
   return epoll_ctl(epoll_, EPOLL_CTL_ADD, fd, &e) == 0;
 }
 
-void Loop::modify(int fd, std::uint32_t events, Pollable* tag) noexcept {
+void EpollLoop::modify(int fd, std::uint32_t events, Pollable* tag) noexcept {
   epoll_event e{};
   e.events = events;
   e.data.ptr = tag;
   epoll_ctl(epoll_, EPOLL_CTL_MOD, fd, &e);
 }
 
-void Loop::stop() noexcept {
-  stop_.store(true, std::memory_order_release);
+void EpollLoop::stop() noexcept {
+  set_stop();
   const std::uint64_t one = 1;
   [[maybe_unused]] const ssize_t n = write(wake_, &one, sizeof one);
 }
 
-void Loop::quiet_wake() noexcept { epoll_ctl(epoll_, EPOLL_CTL_DEL, wake_, nullptr); }
-
-int Loop::wait(epoll_event* events, int max, int timeout_ms) noexcept {
-  return epoll_wait(epoll_, events, max, timeout_ms);
-}
+void EpollLoop::quiet_wake() noexcept { epoll_ctl(epoll_, EPOLL_CTL_DEL, wake_, nullptr); }
 
 }  // namespace net
