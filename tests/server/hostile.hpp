@@ -54,16 +54,17 @@ constexpr std::uint64_t kLoadResponsesAfter = 100;
 
 // The server under attack: support/server_client.hpp's TestServer (every
 // wire on 127.0.0.1:0) with these limits.
-inline server::Config hostile_config(unsigned threads) {
+inline server::Config hostile_config(unsigned threads, net::Io io = net::Io::epoll) {
   server::Config cfg;
   cfg.threads = threads;
+  cfg.io = io;
   cfg.limits.header_timeout_ms = kHeaderTimeoutMs;
   cfg.limits.idle_timeout_ms = kIdleTimeoutMs;
   cfg.limits.max_connections = kMaxConnections;
   return cfg;
 }
 struct LiveServer : TestServer {
-  explicit LiveServer(unsigned threads) : TestServer(hostile_config(threads)) {}
+  explicit LiveServer(unsigned threads, net::Io io = net::Io::epoll) : TestServer(hostile_config(threads, io)) {}
 };
 
 // ---- process figures ----------------------------------------------------------

@@ -15,6 +15,7 @@
 
 #include "load/engine.hpp"
 #include "net/grpc.hpp"
+#include "net/uring.hpp"
 #include "server/hostile.hpp"
 #include "support/await.hpp"
 #include "support/background_load.hpp"
@@ -424,8 +425,8 @@ std::size_t h2_never_readers(const LiveServer& srv, H2GoodClient& good) {
   return rs.size();
 }
 
-void attack_http2(unsigned threads) {
-  LiveServer srv(threads);
+void attack_http2(unsigned threads, net::Io io = net::Io::epoll) {
+  LiveServer srv(threads, io);
   const std::size_t fds_base = open_fds();
   const std::int64_t rss_base = rss_kib();
   H2GoodClient good(srv.port(matrix::Framing::http2));
@@ -488,5 +489,9 @@ void attack_http2(unsigned threads) {
 
 TEST(hostile_http2, one_worker_answers_every_case_and_the_good_client_sees_no_error) { attack_http2(1); }
 TEST(hostile_http2, two_workers_answer_every_case_and_the_good_client_sees_no_error) { attack_http2(2); }
+TEST(hostile_http2, one_worker_on_io_uring_answers_every_case_and_the_good_client_sees_no_error) {
+  if (!net::probe_uring().available) GTEST_SKIP() << net::probe_uring().describe();
+  attack_http2(1, net::Io::io_uring);
+}
 
 }  // namespace

@@ -24,6 +24,7 @@
 
 #include "load/engine.hpp"
 #include "net/grpc.hpp"
+#include "net/uring.hpp"
 #include "support/await.hpp"
 #include "support/background_load.hpp"
 #include "support/h2_client.hpp"
@@ -718,8 +719,9 @@ std::string describe_errors(const load::Result& r) {
   return s.empty() ? "none" : s;
 }
 
-void attack(unsigned threads) {
-  LiveServer srv(threads);
+// threads workers on the io backend; the good clients' loader on the same.
+void attack(unsigned threads, net::Io io = net::Io::epoll) {
+  LiveServer srv(threads, io);
   const std::size_t fds_base = open_fds();
   const std::int64_t rss_base = rss_kib();
 
@@ -730,6 +732,7 @@ void attack(unsigned threads) {
   o.body = &record::default_json_codec();
   o.connections = kLoadConnections;
   o.threads = 1;
+  o.io = io;
   o.warmup_s = 0;
   o.timeout_ms = static_cast<std::uint32_t>(zaptest::kHang.count());
   load::Options http_json = o, zap_zap = o;
@@ -835,5 +838,14 @@ void attack(unsigned threads) {
 
 TEST(hostile, one_worker_survives_every_case_and_the_good_clients_see_no_error) { attack(1); }
 TEST(hostile, two_workers_survive_every_case_and_the_good_clients_see_no_error) { attack(2); }
+// The same cases, the same answers and counters, on the io_uring backend (server and good clients).
+TEST(hostile, one_worker_on_io_uring_survives_every_case_and_the_good_clients_see_no_error) {
+  if (!net::probe_uring().available) GTEST_SKIP() << net::probe_uring().describe();
+  attack(1, net::Io::io_uring);
+}
+TEST(hostile, two_workers_on_io_uring_survive_every_case_and_the_good_clients_see_no_error) {
+  if (!net::probe_uring().available) GTEST_SKIP() << net::probe_uring().describe();
+  attack(2, net::Io::io_uring);
+}
 
 }  // namespace
