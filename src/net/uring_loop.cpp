@@ -116,19 +116,24 @@ UringLoop::~UringLoop() {
 io_uring_sqe* UringLoop::sqe() noexcept {
   io_uring_sqe* e = io_uring_get_sqe(&ring_);
   if (e != nullptr) return e;
-  // The queue is full within one turn (thousands of connections): in with
-  // what is there (the ring is enabled then: this happens in a turn).
+  // The queue is full within one turn (thousands of connections, or a
+  // loader connecting all of them before its first turn): in with what is
+  // there. Only the running thread fills a queue, so it may enable the ring.
+  enable();
   io_uring_submit(&ring_);
   return io_uring_get_sqe(&ring_);
 }
 
+void UringLoop::enable() noexcept {
+  if (enabled_) return;
+  enabled_ = true;
+  // (liburing 2.3 declares io_uring_enable_rings but its library lacks it: the register call itself.)
+  if (support().single_issuer)
+    syscall(__NR_io_uring_register, ring_.ring_fd, IORING_REGISTER_ENABLE_RINGS, nullptr, 0);
+}
+
 void UringLoop::wait(int timeout_ms) noexcept {
-  if (!enabled_) {
-    enabled_ = true;
-    // (liburing 2.3 declares io_uring_enable_rings but its library lacks it: the register call itself.)
-    if (support().single_issuer)
-      syscall(__NR_io_uring_register, ring_.ring_fd, IORING_REGISTER_ENABLE_RINGS, nullptr, 0);
-  }
+  enable();
   io_uring_cqe* cqe = nullptr;
   if (timeout_ms < 0) {
     io_uring_submit_and_wait(&ring_, 1);

@@ -145,6 +145,7 @@ class UringLoop : public LoopBase {
 
   io_uring_sqe* sqe() noexcept;  // a free submission entry (submits first when the queue is full)
   void wait(int timeout_ms) noexcept;
+  void enable() noexcept;  // on the thread that runs the loop: its single issuer from then on
   void arm_recv(Connection& c) noexcept;
   void arm_poll(int fd, std::uint32_t events, Pollable* p, bool multishot) noexcept;
   void cancel(std::uint64_t user_data) noexcept;

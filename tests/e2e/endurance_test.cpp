@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "load/engine.hpp"
+#include "net/uring.hpp"
 #include "proc/sanitized.hpp"
 #include "support/await.hpp"
 #include "support/background_load.hpp"
@@ -217,9 +218,10 @@ std::uint16_t port_of(const std::string& ready, const std::string& kind) {
              : static_cast<std::uint16_t>(std::strtoul(ready.c_str() + colon + 1, nullptr, 10));
 }
 
-Server start_server(const Scratch& dir) {
+Server start_server(const Scratch& dir, net::Io io = net::Io::epoll) {
   std::vector<std::string> args = {ZAPBENCH_BIN, "serve",       "--http",    "127.0.0.1:0",
-                                   "--zap",      "127.0.0.1:0", "--threads", "1"};
+                                   "--zap",      "127.0.0.1:0", "--threads", "1",
+                                   "--io",       std::string(matrix::to_string(io))};
   for (std::string& a : cpus_for(true)) args.push_back(std::move(a));
   Server s;
   s.child = std::make_unique<Child>(args, dir / "serve.out", dir / "serve.err", Child::Ready::channel);
@@ -321,11 +323,12 @@ constexpr std::uint64_t kMaxRssPerConnectionBytes = proc::kSanitized ? 64 * 1024
 // open at once; prints the server's RSS per connection. The loader runs in process until every connection
 // has been answered, however long the connect storm takes: 10,000 connects at once overflow the accept
 // queue (somaxconn, 4096), and the kernel retransmits a dropped SYN after 1 s, 3 s, 7 s...
-void scale_one_wire(bool zap) {
+// The server and the loader both on io.
+void scale_one_wire(bool zap, net::Io io = net::Io::epoll) {
   raise_fd_limit();
   if (::testing::Test::HasFatalFailure()) return;
   const Scratch dir;
-  Server s = start_server(dir);
+  Server s = start_server(dir, io);
   ASSERT_NE(zap ? s.zap_port : s.http_port, 0);
   const pid_t spid = s.child->pid();
   const std::uint64_t rss_before_bytes = rss_bytes(spid);
@@ -340,6 +343,7 @@ void scale_one_wire(bool zap) {
   o.body = zap ? record::find_codec("zap") : &record::default_json_codec();
   o.connections = kScaleConnections;
   o.threads = 1;
+  o.io = io;
   o.pipeline = 1;
   o.warmup_s = 0;
   o.timeout_ms = static_cast<std::uint32_t>(zaptest::kHang.count());
@@ -356,18 +360,18 @@ void scale_one_wire(bool zap) {
   const double seconds = seconds_since(started);
   stop_server(s);
 
-  const char* wire = zap ? "zap" : "http";
+  const std::string wire = std::string(zap ? "zap" : "http") + " on " + std::string(matrix::to_string(io));
   const double rss_per_conn_bytes =
       (double(rss_all_open_bytes) - double(rss_before_bytes)) / double(kScaleConnections);
   std::printf(
       "scale %s: %u connections; server RSS %.1f MiB before, %.1f MiB with all open: %.0f bytes per "
       "connection; server fds %zu before, %zu with all open\n",
-      wire, kScaleConnections, double(rss_before_bytes) / 1048576.0, double(rss_all_open_bytes) / 1048576.0,
+      wire.c_str(), kScaleConnections, double(rss_before_bytes) / 1048576.0, double(rss_all_open_bytes) / 1048576.0,
       rss_per_conn_bytes, fds_before, fds_all_open);
   std::printf(
       "scale %s: loader %llu requests, %llu responses, %llu of %u connections answered, %llu errors, "
       "%.1f s\n",
-      wire, static_cast<unsigned long long>(r.requests), static_cast<unsigned long long>(r.responses),
+      wire.c_str(), static_cast<unsigned long long>(r.requests), static_cast<unsigned long long>(r.responses),
       static_cast<unsigned long long>(r.connections_answered), kScaleConnections,
       static_cast<unsigned long long>(r.error_total()), seconds);
 
@@ -382,6 +386,10 @@ void scale_one_wire(bool zap) {
 
 TEST(scale, http_ten_thousand_keep_alive_connections_all_answered) { scale_one_wire(false); }
 TEST(scale, zap_ten_thousand_keep_alive_connections_all_answered) { scale_one_wire(true); }
+TEST(scale, zap_ten_thousand_keep_alive_connections_all_answered_on_io_uring) {
+  if (!net::probe_uring().available) GTEST_SKIP() << net::probe_uring().describe();
+  scale_one_wire(true, net::Io::io_uring);
+}
 
 // ---- soak ------------------------------------------------------------------------
 
