@@ -27,12 +27,16 @@ tck=$(getconf CLK_TCK)
 
 # utime + stime of a process, in clock ticks.
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+# shellcheck source=ready.sh
+. scripts/ready.sh
 
+# Ours is ready once it has announced its listener (--ready-fd); nginx, once it answers a request.
 start() {  # server
   case "$1" in
     zapbench)
-      taskset -c 0 "$bin" serve --http2 127.0.0.1:"$port" --threads 1 >"$work/serve.log" 2>&1 &
-      spid=$!
+      start_ready taskset -c 0 "$bin" serve --http2 127.0.0.1:"$port" --threads 1 >"$work/serve.log" 2>&1 ||
+        { echo "bench-h2-server: zapbench did not start" >&2; return 1; }
+      spid=$ready_pid
       ;;
     nginx)
       command -v nginx >/dev/null || { echo "bench-h2-server: nginx missing" >&2; return 1; }
@@ -56,14 +60,14 @@ http {
 EOF
       taskset -c 0 nginx -p "$work" -c "$work/nginx.conf" -g "daemon off;" &
       spid=$!
+      for _ in $(seq 1 100); do
+        h2load -n1 -c1 "http://127.0.0.1:$port/health" 2>/dev/null | grep -q "1 succeeded" && return 0
+        sleep 0.1
+      done
+      echo "bench-h2-server: $1 did not answer on $port" >&2
+      return 1
       ;;
   esac
-  for _ in $(seq 1 100); do
-    h2load -n1 -c1 "http://127.0.0.1:$port/health" 2>/dev/null | grep -q "1 succeeded" && return 0
-    sleep 0.1
-  done
-  echo "bench-h2-server: $1 did not answer on $port" >&2
-  return 1
 }
 
 for server in $servers; do

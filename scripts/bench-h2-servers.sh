@@ -34,17 +34,27 @@ hosts:
 access-log: /dev/null
 CONF
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
-# one NAME PATH COMMAND...: start the server pinned to CPU 0, wait for its port, load it, stop it.
+# shellcheck source=ready.sh
+. scripts/ready.sh
+# one NAME PATH COMMAND...: start the server pinned to CPU 0, wait until it is ready (ours: its
+# listener announced through --ready-fd; h2o and nghttpd have no ready channel: until they answer a
+# request), load it, stop it.
 one() {
   local name=$1 path=$2
   shift 2
-  taskset -c 0 "$@" >"$work/$name.log" 2>&1 &
-  spid=$!
-  local end=$((SECONDS + 30))
-  until h2load -n 1 -c 1 "http://127.0.0.1:$port$path" 2>/dev/null | grep -q "1 succeeded"; do
-    [ "$SECONDS" -lt "$end" ] || { echo "bench-h2-servers: $name did not start" >&2; exit 1; }
-    sleep 0.1
-  done
+  if [ "$name" = zapbench ]; then
+    start_ready taskset -c 0 "$@" >"$work/$name.log" 2>&1 ||
+      { echo "bench-h2-servers: $name did not start" >&2; exit 1; }
+    spid=$ready_pid
+  else
+    taskset -c 0 "$@" >"$work/$name.log" 2>&1 &
+    spid=$!
+    local end=$((SECONDS + 30))
+    until h2load -n 1 -c 1 "http://127.0.0.1:$port$path" 2>/dev/null | grep -q "1 succeeded"; do
+      [ "$SECONDS" -lt "$end" ] || { echo "bench-h2-servers: $name did not start" >&2; exit 1; }
+      sleep 0.1
+    done
+  fi
   local before after ok
   before=$(cpu_ticks "$spid")
   taskset -c 1 h2load -t1 -c"$conns" -m"$streams" -D"$secs" "http://127.0.0.1:$port$path" >"$work/h2load" 2>&1

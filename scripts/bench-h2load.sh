@@ -19,14 +19,12 @@ command -v h2load >/dev/null || { echo "bench-h2load: h2load missing (apt-get in
 [ -x "$bin" ] || { echo "bench-h2load: build first (make build)" >&2; exit 2; }
 load_cpu=$(($(nproc) > 1 ? 1 : 0))
 log=$(mktemp)
-ready=$(mktemp -u)
-mkfifo "$ready"
-spid=
-trap '[ -z "$spid" ] || kill -TERM "$spid" 2>/dev/null || true; wait 2>/dev/null || true; rm -f "$log" "$ready"' EXIT
-# Ready when the server has announced its listener and closed its ready channel (a FIFO read to EOF).
-taskset -c 0 "$bin" serve --http2 127.0.0.1:0 --ready-fd 9 9>"$ready" >"$log" 2>&1 &
-spid=$!
-port=$(timeout 60 cat "$ready" | sed -n 's/^http2 .*:\([0-9]*\)$/\1/p' | head -1)
+# shellcheck source=ready.sh
+. scripts/ready.sh
+trap 'kill -TERM "${ready_pid:-}" 2>/dev/null || true; wait 2>/dev/null || true; rm -f "$log"' EXIT
+# Ready when the server has announced its listener and closed its ready channel.
+start_ready taskset -c 0 "$bin" serve --http2 127.0.0.1:0 >"$log" 2>&1 || true
+port=$(ready_port http2)
 [ -n "$port" ] || { echo "bench-h2load: the server did not start" >&2; exit 1; }
 echo "bench-h2load: serve --http2 on CPU 0 (port $port); h2load -t1 -c$conns -m$streams -D$secs vs zapbench load --framing http2 -t 1 -c $conns -p $streams -d $secs on CPU $load_cpu"
 for round in $(seq 1 "$repeats"); do

@@ -16,10 +16,11 @@ bin=build/release/src/cli/zapbench
 command -v wrk >/dev/null || { echo "bench-load: wrk missing (apt-get install wrk)" >&2; exit 2; }
 [ -x "$bin" ] || { echo "bench-load: build first (make build)" >&2; exit 2; }
 load_cpu=$(($(nproc) > 1 ? 1 : 0))
-taskset -c 0 "$bin" serve --http 127.0.0.1:18083 >/dev/null 2>&1 &
-spid=$!
-trap 'kill -TERM $spid 2>/dev/null || true' EXIT
-sleep 0.5
+# shellcheck source=ready.sh
+. scripts/ready.sh
+trap 'kill -TERM "${ready_pid:-}" 2>/dev/null || true' EXIT
+start_ready taskset -c 0 "$bin" serve --http 127.0.0.1:18083 >/dev/null 2>&1 ||
+  { echo "bench-load: the server did not start" >&2; exit 1; }
 
 # wrk's p50 from --latency, in microseconds.
 wrk_p50_us() {

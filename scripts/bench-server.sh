@@ -18,6 +18,8 @@ command -v nginx >/dev/null || command -v /usr/sbin/nginx >/dev/null ||
 ncpu=$(nproc)
 server_cpu=0
 load_cpu=$((ncpu > 1 ? 1 : 0))
+# shellcheck source=ready.sh
+. scripts/ready.sh
 
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
@@ -69,15 +71,15 @@ for round in $(seq 1 "$repeats"); do
   nginx_cpu=$(($(ticks $spid) - t0))
   kill %1; wait %1 2>/dev/null || true
 
-  taskset -c "$server_cpu" "$bin" serve --http 127.0.0.1:18082 --threads 1 >"$work/serve.log" 2>&1 &
-  spid=$!
-  sleep 0.5
+  start_ready taskset -c "$server_cpu" "$bin" serve --http 127.0.0.1:18082 --threads 1 >"$work/serve.log" 2>&1 ||
+    { cat "$work/serve.log" >&2; echo "bench-server: zapbench serve did not start" >&2; exit 1; }
+  spid=$ready_pid
   t0=$(ticks $spid)
   health_rps=$(run_wrk http://127.0.0.1:18082/health)
   t1=$(ticks $spid)
   rpc_rps=$(run_wrk http://127.0.0.1:18082/rpc "$work/rpc.lua")
   t2=$(ticks $spid)
-  kill -TERM %1; wait %1 2>/dev/null || true
+  kill -TERM "$spid"; wait "$spid" 2>/dev/null || true
   echo "round $round: req/s nginx /health $nginx_rps | zapbench /health $health_rps | zapbench /rpc json $rpc_rps"
   awk -v n="$nginx_rps" -v h="$health_rps" -v r="$rpc_rps" -v nc="$nginx_cpu" -v hc="$((t1 - t0))" \
     -v rc="$((t2 - t1))" -v hz="$hz" -v s="$secs" \

@@ -25,17 +25,16 @@ trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 # The loader's flag for the wire: --framing, or --wire in builds before it.
 framing=--framing
 "$bin" load --help 2>&1 | grep -q -- --framing || framing=--wire
+# shellcheck source=ready.sh
+. scripts/ready.sh
 
 # One run: prints "<Ir> <requests>".
 one() {  # depth seconds
-  # Ready when the server closes its ready channel (a FIFO read to EOF; valgrind passes fd 9 on).
-  rm -f "$work/ready.fifo"
-  mkfifo "$work/ready.fifo"
-  taskset -c 0 valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" \
-    "$bin" serve --"$wire" 127.0.0.1:"$port" --threads 1 --ready-fd 9 9>"$work/ready.fifo" >"$work/serve.log" \
-    2>"$work/vg.log" &
-  local spid=$!
-  timeout 60 cat "$work/ready.fifo" >/dev/null
+  # Ready when the server closes its ready channel (valgrind passes fd 9 on).
+  start_ready taskset -c 0 valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" \
+    "$bin" serve --"$wire" 127.0.0.1:"$port" --threads 1 >"$work/serve.log" 2>"$work/vg.log" ||
+    { echo "callgrind-server: the server did not start (valgrind's log: $work/vg.log)" >&2; exit 1; }
+  local spid=$ready_pid
   if [ "$wire" = http ]; then
     taskset -c 1 "$bin" load "$framing" http --addr 127.0.0.1:"$port" --scenario hello -c 1 -t 1 -p "$1" \
       -d "$2" --warmup 0 >/dev/null

@@ -5,17 +5,16 @@
 // coordinated loader (--coordinated, docs/spec/hosts.md §4: the line
 // protocol on stdin/stdout), the load over several loader hosts
 // (--loader-hosts, bench/hosts/loaders.hpp) and the merge of result files
-// (--merge). Owns no protocol logic beyond §4's few lines.
+// (--merge). Owns no protocol: the coordinated loader's is
+// bench/hosts/coordinated_loader.hpp's.
 #include <unistd.h>
 
 #include <atomic>
-#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -23,8 +22,8 @@
 
 #include "bench/children/load_result.hpp"
 #include "bench/children/supervisor.hpp"
+#include "bench/hosts/coordinated_loader.hpp"
 #include "bench/hosts/loaders.hpp"
-#include "bench/hosts/remote_protocol.hpp"
 #include "bench/hosts/ssh.hpp"
 #include "cli/args.hpp"
 #include "cli/codec_flags.hpp"
@@ -34,7 +33,6 @@
 #include "cli/version.hpp"
 #include "flags/flags.hpp"
 #include "load/engine.hpp"
-#include "net/clock.hpp"
 
 namespace cli {
 namespace {
@@ -55,40 +53,10 @@ void on_stop_signal(int sig) {
   g_stop.store(true, std::memory_order_relaxed);
 }
 
-// ---- --coordinated (docs/spec/hosts.md §4): stdout carries only these lines.
-std::atomic<bool> g_go{false};
-std::atomic<std::int64_t> g_go_ns{-1};  // when `go` was read (net::now_ns, the engine's clock)
-std::mutex g_protocol_mutex;            // one writer at a time: `result` is longer than PIPE_BUF
-
-void protocol_write(std::string_view text) {
-  const std::lock_guard<std::mutex> lock(g_protocol_mutex);
-  if (!proc::write_all(STDOUT_FILENO, text)) _exit(3);  // the coordinator is gone
-}
-
-// The coordinator's lines on stdin: `go`, `stop`; its end of file ends the
-// loader at once (the session closed: nothing would read the result).
-void read_coordinator() {
-  std::string buf;
-  char b[256];
-  for (;;) {
-    const ssize_t n = read(STDIN_FILENO, b, sizeof b);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) _exit(3);
-    buf.append(b, std::size_t(n));
-    proc::take_lines(buf, [](const std::string& line) {
-      const std::optional<bench::LoaderCommand> command = bench::parse_loader_command(line);
-      if (command == bench::LoaderCommand::go) {
-        if (!g_go.load()) {
-          g_go_ns.store(net::now_ns());
-          g_go.store(true, std::memory_order_relaxed);
-        }
-        protocol_write(bench::kGoAckLine);
-      } else if (command == bench::LoaderCommand::stop) {
-        if (g_stop_signal == 0) g_stop_signal = SIGINT;  // as SIGINT: exit 130
-        g_stop.store(true, std::memory_order_relaxed);
-      }
-    });
-  }
+// The coordinator's `stop` (--coordinated): as SIGINT, exit 130.
+void stop_as_sigint() {
+  if (g_stop_signal == 0) g_stop_signal = SIGINT;
+  g_stop.store(true, std::memory_order_relaxed);
 }
 
 std::string addr_text(const load::Options& o) { return flags::to_string(flags::HostPort{o.host, o.port}); }
@@ -258,33 +226,12 @@ int load_on_hosts(const load::Options& o, const std::vector<std::string>& hosts,
   return 0;
 }
 
-// `zapbench load` from this machine: the engine run with a progress line on
-// a terminal, or as one coordinated loader host's part (docs/spec/hosts.md §4:
-// `warm` once every thread is past its warm-up, the windows start on `go`,
-// the result file on stdout); the report, the result file, the exit code.
-int load_here(load::Options o, bool coordinated, const std::string& json_out) {
-  o.stop = &g_stop;
-
+// The engine run with a progress line on a terminal (stdout).
+load::Result run_with_progress(const load::Options& o) {
   load::Progress progress;
   std::atomic<bool> done{false};
   std::thread ticker;
-  if (coordinated) {
-    // §4: `warm` once every thread passed its warm-up; `go` on stdin then
-    // starts the windows (the reader thread never returns: end of file
-    // ends the process).
-    o.go = &g_go;
-    std::thread(read_coordinator).detach();
-    ticker = std::thread([&] {
-      while (!done.load()) {
-        const unsigned n = progress.threads.load();
-        if (n != 0 && progress.warm_threads.load() == n) {
-          protocol_write(bench::kWarmLine);
-          return;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
-      }
-    });
-  } else if (isatty(STDOUT_FILENO)) {
+  if (isatty(STDOUT_FILENO)) {
     ticker = std::thread([&] {
       const auto t0 = std::chrono::steady_clock::now();
       while (!done.load()) {
@@ -301,22 +248,31 @@ int load_here(load::Options o, bool coordinated, const std::string& json_out) {
   load::Result r;
   try {
     r = load::run(o, &progress);
-  } catch (const std::exception& e) {
+  } catch (...) {
     done = true;
     if (ticker.joinable()) ticker.join();
-    die(std::string("load: ") + e.what());
+    throw;
   }
   done = true;
   if (ticker.joinable()) ticker.join();
+  return r;
+}
 
+// `zapbench load` from this machine, or as one coordinated loader host's part
+// (bench/hosts/coordinated_loader.hpp: its report on stderr, the result file
+// on stdout); the report, the result file, the exit code.
+int load_here(load::Options o, bool coordinated, const std::string& json_out) {
+  o.stop = &g_stop;
+  load::Result r;
+  try {
+    r = coordinated ? bench::run_coordinated_load(o, stop_as_sigint) : run_with_progress(o);
+  } catch (const std::exception& e) {
+    die(std::string("load: ") + e.what());
+  }
   const int stop_signal = r.stopped ? int(g_stop_signal) : 0;
-  if (coordinated && r.window_first_send_ns >= 0 && g_go_ns.load() >= 0)
-    r.go_to_first_send_ns = r.window_first_send_ns - g_go_ns.load();
   print_report(coordinated ? stderr : stdout, o, r, stop_signal == SIGTERM ? "SIGTERM" : "SIGINT");
   if (!json_out.empty()) write_result(json_out, o, r);
-  if (coordinated) {
-    protocol_write(bench::result_text(bench::load_result_json(o, r)));
-  }
+  if (coordinated) bench::send_load_result(o, r);
   return r.stopped ? 128 + stop_signal : 0;
 }
 
@@ -410,9 +366,7 @@ int cmd_load(int argc, char** argv) {
       "With --merge, the result files of one load's loaders (from --json-out) are merged\n"
       "exactly and reported as one load; every option but connections, threads and rate\n"
       "must be equal.");
-  std::vector<std::pair<std::string, matrix::Framing>> framings = choices(matrix::kFramings);
-  framings.emplace_back("floor", matrix::Framing::raw_tcp);  // tcp's older name, still taken
-  t.choice("--framing", &o.framing, framings,
+  t.choice("--framing", &o.framing, framing_choices_with_older_names(),
            "HTTP/1.1, ZAP-HTTP (wire A), ZAP-RPC (wire B, multiplexed), HTTP/2 (h2c), gRPC on HTTP/2, or "
            "raw TCP byte counts against 'zapbench floor'")
       .deprecated_alias("--wire")

@@ -1,6 +1,7 @@
 // cli/matrix_choices.hpp — a matrix axis as a flag's choices: (name, value)
 // pairs from its one table of names (matrix/matrix.hpp), for `--framing`,
-// `--framings`, `--scenario(s)`, `--arms` and `--io`.
+// `--framings`, `--scenario(s)`, `--arms` and `--io` (`zapbench load
+// --framing` also with the older spellings still taken).
 #pragma once
 
 #include <array>
@@ -23,5 +24,14 @@ std::vector<std::pair<std::string, E>> choices(const std::array<E, N>& values) {
 inline constexpr const char* kIoHelp =
     "the event core's I/O interface: epoll (readiness; read and send calls) or io_uring (completions; one "
     "enter per loop turn); io_uring fails at start with the kernel's reason where it has none";
+
+// A framing flag's choices that also takes the older spellings framing_from
+// reads (matrix::older_name: "floor" for tcp), after the stable names.
+inline std::vector<std::pair<std::string, matrix::Framing>> framing_choices_with_older_names() {
+  std::vector<std::pair<std::string, matrix::Framing>> out = choices(matrix::kFramings);
+  for (const matrix::Framing f : matrix::kFramings)
+    if (!matrix::older_name(f).empty()) out.emplace_back(std::string(matrix::older_name(f)), f);
+  return out;
+}
 
 }  // namespace cli

@@ -55,6 +55,7 @@ std::string_view to_string(Io io) noexcept { return kIoNames[static_cast<std::si
 std::string_view to_string(Framing f) noexcept { return kFramingNames[index(f)].stable; }
 std::string_view display_name(Framing f) noexcept { return kFramingNames[index(f)].display; }
 std::string_view bench_name(Framing f) noexcept { return kFramingNames[index(f)].bench; }
+std::string_view older_name(Framing f) noexcept { return kFramingNames[index(f)].also; }
 
 std::optional<Arm> arm_from(std::string_view name) noexcept {
   return lookup<Arm>(kArmNames, name, &Names::stable);

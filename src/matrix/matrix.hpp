@@ -71,6 +71,10 @@ std::string_view display_name(Framing f) noexcept;
 // compared across runs, so these too never change.
 std::string_view bench_name(Framing f) noexcept;
 
+// The older spelling of a framing's name that framing_from still reads
+// ("floor" for raw_tcp); "" for none. Only read, never written.
+std::string_view older_name(Framing f) noexcept;
+
 // The value a name stands for; nullopt for anything else. framing_from takes
 // the stable name, and "floor" for raw_tcp (how `zapbench load --framing` and
 // the loader's JSON spelled it before the one table).

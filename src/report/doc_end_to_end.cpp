@@ -32,8 +32,14 @@ std::string row_label(const Results& r, const RowKey& k, const std::vector<const
     return "floor (raw TCP echo)";
   }
   if (k.control) return row_label(r, {k.arm, k.framing, k.body, false}, cells) + " — control copy";
+  // Named by its server when the arm's name does not say it (the Go ZAP-RPC cells: zapbench-go-rpc).
   std::string label =
       std::string(matrix::to_string(k.arm)) + " " + std::string(matrix::display_name(k.framing));
+  for (const Cell* c : cells)
+    if (!c->server.empty()) {
+      label = c->server;
+      break;
+    }
   if (k.body.empty()) return label;
   const std::string server_codec = cells.empty() ? "" : cells.front()->server_codec;
   if (!server_codec.empty() && is_json(r, k.body))
@@ -206,25 +212,27 @@ void ratios(const Results& r, const Group& g, Out& out) {
 // connections and depth — requests/s, and the server CPU per request of the
 // Go arm ÷ ours (above 1× = ours faster / cheaper), paired by round.
 void go_ratios(const Results& r, const Group& g, Out& out) {
-  std::set<Arm> go_arms;  // in report order
+  // A column per Go arm and server (a Go ZAP-RPC cell is named by its own, Cell::server), in report order.
+  std::set<std::pair<Arm, std::string>> go_arms;
   for (const Cell* c : g.cells)
-    if (matrix::is_go_arm(c->arm) && usable(*c)) go_arms.insert(c->arm);
+    if (matrix::is_go_arm(c->arm) && usable(*c)) go_arms.insert({c->arm, c->server});
   if (go_arms.empty()) return;
   Table t{{"zapbench against the Go reference"}, "l", {}};
-  for (Arm a : go_arms)
+  for (const auto& [a, server] : go_arms)
     for (unsigned conns : g.connections) {
-      t.header.push_back(std::string(matrix::to_string(a)) + " c " + std::to_string(conns) + ": rate, CPU");
+      t.header.push_back((server.empty() ? std::string(matrix::to_string(a)) : server) + " c " +
+                         std::to_string(conns) + ": rate, CPU");
       t.align += "r";
     }
   for (const RowKey& k : g.rows) {
     if (k.arm != Arm::zapbench || k.control) continue;
     std::vector<Text> row{row_label(r, k, g.row_cells(k))};
     bool any = false;
-    for (Arm a : go_arms)
+    for (const auto& [a, server] : go_arms)
       for (unsigned conns : g.connections) {
         const Cell* mine = g.find(k, conns);
         const Cell* go = g.find(RowKey{a, k.framing, k.body}, conns);
-        if (!mine || !go || !usable(*mine) || !usable(*go)) {
+        if (!mine || !go || !usable(*mine) || !usable(*go) || go->server != server) {
           row.emplace_back("—");
           continue;
         }
@@ -309,6 +317,32 @@ Runs rounds_note(const Results& r, const Group& g) {
           (more.empty() ? "." : "; more where a finding needed them — " + more + ".")};
 }
 
+// The Go reference's rows as built: each with the Go modules its server used
+// (Cell::go_modules), versions as its binary links them — the ZAP-RPC rows'
+// zap-proto/go is zapbench-go-rpc's, a build of its own.
+void go_rows(const Results& r, Out& out) {
+  Table t{{"Go row", "Go modules it served with"}, "ll", {}};
+  std::set<std::string> seen;
+  for (const Group& g : groups(r))
+    for (const RowKey& k : g.rows) {
+      if (!matrix::is_go_arm(k.arm)) continue;
+      for (const Cell* c : g.row_cells(k)) {
+        if (c->go_modules.empty()) continue;
+        std::string modules;
+        for (const auto& [path, version] : c->go_modules)
+          modules += (modules.empty() ? "" : ", ") + path + " " + version;
+        const std::string label = row_label(r, k, g.row_cells(k));
+        if (seen.insert(label + "\n" + modules).second) t.rows.push_back({label, modules});
+      }
+    }
+  if (t.rows.empty()) return;
+  out.para(
+      {"The Go reference's rows and the module versions each one's server used (as its binary links "
+       "them): zapbench-go, and zapbench-go-rpc for ZAP-RPC, a build of its own on zap-proto/go's "
+       "newer transport."});
+  out.table(std::move(t));
+}
+
 void end_to_end(const Results& r, Out& out) {
   out.heading(2, "End to end");
   if (r.cells.empty()) {
@@ -319,6 +353,7 @@ void end_to_end(const Results& r, Out& out) {
       {"Rows: server arm, framing and body codec; columns: concurrent connections. Each figure: median of "
        "the "
        "cell's samples (min–max)."});
+  go_rows(r, out);
   for (const Group& g : groups(r)) {
     const std::string where = group_scenario(g) + ", pipeline depth " + std::to_string(g.pipeline);
     out.heading(3, where, group_id(g));

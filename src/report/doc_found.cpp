@@ -49,21 +49,29 @@ const char* figure_text(Finding::Unit u) {
   return "";
 }
 
+// What a finding's key names (Finding::keys): a microbenchmark ("micro/<name>") or a cell (Cell::id).
+const MicroFigure* micro_of(const Results& r, const std::string& key) {
+  for (const MicroFigure& m : r.micro.figures)
+    if (key == std::string(kMicroKey) + m.name) return &m;
+  return nullptr;
+}
+
+const Cell* cell_of(const Results& r, const std::string& key) {
+  for (const Cell& c : r.cells)
+    if (c.id() == key) return &c;
+  return nullptr;
+}
+
 // "23.1× (20.5–25.0×, min–max)": a run without rounds has no interval, only
 // the ratio of medians and the extremes its min–max ranges allow.
 std::string legacy_text(const Finding& f, const Results& r) {
   const std::string s = f.keys.size() == 2 ? f.keys[0] : "", b = f.keys.size() == 2 ? f.keys[1] : "";
   auto samples_of = [&](const std::string& key) -> Samples {
-    if (key.starts_with(kMicroKey)) {
-      for (const MicroFigure& m : r.micro.figures)
-        if (key.substr(kMicroKey.size()) == m.name) return m.ns_per_op;
-      return {};
-    }
-    for (const Cell& c : r.cells)
-      if (c.id() == key)
-        return f.unit == Finding::Unit::requests_per_s ? c.rate()
-               : f.unit == Finding::Unit::mb_per_s     ? c.mb_per_s()
-                                                       : c.server_cpu_per_request_ns(r.config);
+    if (const MicroFigure* m = micro_of(r, key)) return m->ns_per_op;
+    if (const Cell* c = cell_of(r, key))
+      return f.unit == Finding::Unit::requests_per_s ? c->rate()
+             : f.unit == Finding::Unit::mb_per_s     ? c->mb_per_s()
+                                                     : c->server_cpu_per_request_ns(r.config);
     return {};
   };
   Samples x = samples_of(s), y = samples_of(b);
@@ -88,18 +96,6 @@ Runs finding_item(const Results& r, const Finding& f, bool legacy) {
 }
 
 // --- at a glance ------------------------------------------------------------------------
-
-const MicroFigure* micro_of(const Results& r, const std::string& key) {
-  for (const MicroFigure& m : r.micro.figures)
-    if (key == std::string(kMicroKey) + m.name) return &m;
-  return nullptr;
-}
-
-const Cell* cell_of(const Results& r, const std::string& key) {
-  for (const Cell& c : r.cells)
-    if (c.id() == key) return &c;
-  return nullptr;
-}
 
 // Per op (and the logs record's DecodeAll): ZAP's time against the fastest
 // JSON codec's and the fastest binary peer's, one row per op; beside it their

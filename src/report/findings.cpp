@@ -203,7 +203,7 @@ void end_to_end(const Results& r, Add& add) {
   }
   // Our server against the reference's own ZAP servers, on the same framing and body, at every depth and
   // connection count both ran: ZAP-HTTP is zap-proto/http on fasthttp (the go-fasthttp cell), ZAP-RPC
-  // zap-proto/go's own transport (the go-zip cell: zip's stack, zapbench-go-rpc).
+  // zap-proto/go's own transport (zapbench-go-rpc, under the go-zip arm; named by its server and version).
   for (const doc::Group& g : gs) {
     if (g.scenario != Scenario::rpc) continue;
     for (const Cell* go : g.cells) {
@@ -217,8 +217,10 @@ void end_to_end(const Results& r, Add& add) {
             "ZAP-RPC + ZAP against the reference's transport (zap-proto/go), rpc, depth " +
             std::to_string(g.pipeline) + ", " + doc::connections_text(go->connections);
         for (Unit u : {Unit::requests_per_s, Unit::cpu_ns})
-          add.cells(Section::e2e, title, u, "zapbench", *ours, "the Go reference (zap-proto/go's transport)",
-                    *go, doc::group_id(g));
+          add.cells(
+              Section::e2e, title, u, "zapbench", *ours,
+              "the Go reference (" + (go->server.empty() ? "zap-proto/go's transport" : go->server) + ")",
+              *go, doc::group_id(g));
         continue;
       }
       const std::string title =
@@ -297,7 +299,9 @@ void against_floor(const Results& r, Add& add) {
 // "zapbench ZAP-RPC + ZAP, rpc, depth 16, 1 connection".
 std::string cell_text(const Cell& c) {
   const std::string body = c.body == "zap" ? "ZAP" : c.body;
-  return std::string(matrix::to_string(c.arm)) + " " + std::string(matrix::display_name(c.framing)) +
+  return (c.server.empty()
+              ? std::string(matrix::to_string(c.arm)) + " " + std::string(matrix::display_name(c.framing))
+              : c.server) +
          (body.empty() ? "" : " + " + body) + ", " + c.scenario_label() + ", depth " +
          std::to_string(c.pipeline) + ", " + doc::connections_text(c.connections);
 }

@@ -64,6 +64,36 @@ Samples Cell::rate() const {
   return per_sample(samples, [](const E2ESample& e) { return e.requests_per_s; });
 }
 
+std::string go_zap_rpc_server(const std::string& version) {
+  return "zap-proto/go " + (version.empty() ? "" : version + " ") + "ZAP-RPC";
+}
+
+std::vector<std::string> go_module_paths(const Cell& c) {
+  std::vector<std::string> out;
+  if (!matrix::is_go_arm(c.arm)) return out;
+  if (c.framing != matrix::Framing::zap_rpc) {
+    if (c.arm == matrix::Arm::go_fasthttp) out.emplace_back("github.com/valyala/fasthttp");
+    if (c.arm == matrix::Arm::go_zip) out.emplace_back("github.com/zap-proto/zip");
+  }
+  if (c.framing == matrix::Framing::zap_http) out.emplace_back("github.com/zap-proto/http");
+  if (c.framing == matrix::Framing::zap_http || c.framing == matrix::Framing::zap_rpc || c.body == "zap")
+    out.emplace_back("github.com/zap-proto/go");
+  if (c.server_codec == "go/goccy") out.emplace_back("github.com/goccy/go-json");
+  if (c.server_codec == "go/sonic") out.emplace_back("github.com/bytedance/sonic");
+  return out;
+}
+
+void describe_go_cell(Cell& c, const std::map<std::string, std::string>& linked) {
+  if (!matrix::is_go_arm(c.arm)) return;
+  if (c.framing == matrix::Framing::zap_rpc) {
+    const auto it = linked.find("github.com/zap-proto/go");
+    c.server = go_zap_rpc_server(it != linked.end() ? it->second : "");
+  }
+  if (!c.unavailable.empty()) return;
+  for (const std::string& path : go_module_paths(c))
+    if (const auto it = linked.find(path); it != linked.end()) c.go_modules[path] = it->second;
+}
+
 std::string Cell::scenario_label() const {
   std::string s(matrix::to_string(scenario));
   if (scenario == matrix::Scenario::logs) s += " N=" + std::to_string(logs);

@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "matrix/matrix.hpp"
@@ -179,6 +180,18 @@ struct Cell {
   // `body` itself: a Go arm's JSON codec ("go/goccy"); the loader still uses
   // `body`. Empty for every other arm.
   std::string server_codec;
+  // What served the cell when the arm's name does not say it: a Go ZAP-RPC
+  // cell is the go-zip arm's (the zip stack's place in the matrix) but
+  // zap-proto/go's own transport serves it, in zapbench-go-rpc, a build of its
+  // own: "zap-proto/go v1.8.1 ZAP-RPC" (go_zap_rpc_server). The report names
+  // the row by it. Empty for every other cell.
+  std::string server;
+  // A Go arm's cell: the Go modules its server used, path -> version as its
+  // binary links them (go_module_paths says which). Empty for the other
+  // arms, for a Go cell that could not run, and in a results.json from before
+  // it was recorded (from_json then takes them from env.libraries, which
+  // recorded the same binaries' modules).
+  std::map<std::string, std::string> go_modules;
   unsigned connections = 0;
   unsigned pipeline = 1;
   std::string server_command;  // command lines as run, paths relative to the run's folder
@@ -206,6 +219,28 @@ struct Cell {
   [[nodiscard]] Samples server_cpu_per_request_ns(const Config& c) const;
   [[nodiscard]] bool noisy(double threshold) const { return rate().spread() > threshold; }
 };
+
+// env.libraries names a module of zapbench-go-rpc (the Go ZAP-RPC server's
+// own build) that differs from zapbench-go's with this after its path; the
+// Go modules' versions end in " (Go module)" there.
+inline constexpr std::string_view kGoRpcLibrarySuffix = " (zapbench-go-rpc, the Go ZAP-RPC cells)";
+inline constexpr std::string_view kGoModuleSuffix = " (Go module)";
+
+// The server of a Go ZAP-RPC cell as the report names it (Cell::server):
+// "zap-proto/go v1.8.1 ZAP-RPC"; "zap-proto/go ZAP-RPC" when the version is
+// unknown ("").
+std::string go_zap_rpc_server(const std::string& version);
+// The Go modules a Go arm's cell serves with: its framework's (fasthttp,
+// zap-proto/zip; net/http is the standard library, ZAP-RPC has none),
+// zap-proto/http for ZAP-HTTP, zap-proto/go for ZAP-HTTP, ZAP-RPC or a ZAP
+// body, and its JSON codec's (server_codec go/goccy, go/sonic; go/stdlib is
+// the standard library). Empty for other arms.
+std::vector<std::string> go_module_paths(const Cell& c);
+// A Go arm's cell as built, from the versions its server's binary links
+// (`linked`: zapbench-go's, or zapbench-go-rpc's for ZAP-RPC): `server` for a
+// ZAP-RPC cell, `go_modules` (those of go_module_paths that `linked` has)
+// when the cell can run. Nothing for other arms.
+void describe_go_cell(Cell& c, const std::map<std::string, std::string>& linked);
 
 // A codec as the registry describes it (`zapbench codecs`): the report states
 // each one's encode and decode path.

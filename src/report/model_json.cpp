@@ -163,8 +163,11 @@ json to_j(const Cell& c) {
             {"unavailable", c.unavailable},
             {"samples", samples}};
   if (!c.server_codec.empty()) j["server_codec"] = c.server_codec;  // only the Go arms have one
-  if (c.scenario == matrix::Scenario::logs) j["logs"] = c.logs;     // only the logs cells have N
-  if (c.control) j["control"] = true;                               // only the control copy
+  if (!c.server.empty()) j["server"] = c.server;                    // only the Go ZAP-RPC cells
+  // Every Go cell, empty or not: a file without it is older (from_json fills it from env.libraries).
+  if (matrix::is_go_arm(c.arm)) j["go_modules"] = c.go_modules;
+  if (c.scenario == matrix::Scenario::logs) j["logs"] = c.logs;  // only the logs cells have N
+  if (c.control) j["control"] = true;                            // only the control copy
   return j;
 }
 
@@ -294,6 +297,27 @@ std::map<std::string, V> string_map(const json& o, const std::string& path, cons
   return m;
 }
 
+// The Go cells of a results.json from before Cell::server and go_modules:
+// described from env.libraries, where the run recorded the modules of the
+// same binaries (zapbench-go's; zapbench-go-rpc's where they differ, named
+// with kGoRpcLibrarySuffix).
+void describe_older_go_cells(Results& r, const std::vector<std::size_t>& cells) {
+  std::map<std::string, std::string> go, rpc;
+  for (const auto& [name, value] : r.env.libraries) {
+    if (!value.ends_with(kGoModuleSuffix)) continue;
+    const std::string version = value.substr(0, value.size() - kGoModuleSuffix.size());
+    if (name.ends_with(kGoRpcLibrarySuffix))
+      rpc[name.substr(0, name.size() - kGoRpcLibrarySuffix.size())] = version;
+    else
+      go[name] = version;
+  }
+  for (const auto& [path, version] : go) rpc.emplace(path, version);  // the same in both builds
+  for (std::size_t i : cells) {
+    Cell& c = r.cells[i];
+    describe_go_cell(c, c.framing == matrix::Framing::zap_rpc ? rpc : go);
+  }
+}
+
 Results parse(const std::string& text) {
   json j;
   try {
@@ -414,6 +438,7 @@ Results parse(const std::string& text) {
     });
   }
 
+  std::vector<std::size_t> older_go_cells;  // Go cells of a file from before go_modules
   for_each_object(j, "", "cells", [&](const json& o, const std::string& p) {
     Cell cell;
     cell.arm = named(o, p, "arm", matrix::arm_from, matrix::arm_names);
@@ -425,6 +450,11 @@ Results parse(const std::string& text) {
       if (cell.logs == 0) fail(member_path(p, "logs"), "expected N >= 1 for the logs scenario");
     }
     if (o.contains("server_codec")) cell.server_codec = str(o, p, "server_codec");
+    if (o.contains("server")) cell.server = str(o, p, "server");
+    if (o.contains("go_modules"))
+      cell.go_modules = string_map<std::string>(o, p, "go_modules", as_string);
+    else if (matrix::is_go_arm(cell.arm))
+      older_go_cells.push_back(r.cells.size());
     cell.connections = uns(o, p, "connections");
     cell.pipeline = uns(o, p, "pipeline");
     cell.server_command = str(o, p, "server_command");
@@ -470,6 +500,7 @@ Results parse(const std::string& text) {
     });
     r.cells.push_back(std::move(cell));
   });
+  if (!older_go_cells.empty()) describe_older_go_cells(r, older_go_cells);
 
   for_each(j, "", "notes", [&](const json& v, const std::string& p) { r.notes.push_back(as_string(v, p)); });
   if (j.contains("interrupted")) r.interrupted = str(j, "", "interrupted");

@@ -39,6 +39,15 @@ std::string esc(const std::string& s) {
   return out;
 }
 
+// The charts' own style: in the page's <style>, and inside a standalone SVG.
+const char* const kChartStyle = R"(
+svg .title{font-weight:600;font-size:13px}svg .group{font-weight:600}svg .grid{stroke:#e4e4e4;fill:none}
+svg .tick,svg .axis{fill:#555}svg .zap{fill:#f58518}svg .json{fill:#4c78a8}svg .peer{fill:#54a24b}
+svg .limit{fill:#9a9a9a}svg .whisker{stroke:#222;stroke-width:1.2;fill:none}
+svg .line{fill:none;stroke:currentColor;stroke-width:2}svg circle.mark,svg g .swatch{fill:currentColor}
+svg g .whisker{stroke:currentColor}
+)";
+
 namespace {
 
 // --- SVG charts ------------------------------------------------------------------
@@ -107,7 +116,19 @@ struct ValueAxis {
   }
 };
 
-std::string svg_open(const doc::Chart& c, const char* kind, double w, double h, bool standalone);
+// The chart's <svg> element and its title; standalone: with the style and a white ground inside.
+std::string svg_open(const doc::Chart& c, const char* kind, double w, double h, bool standalone) {
+  std::string s = "<svg class=\"chart\" data-chart=\"" + esc(c.id) + "\" data-kind=\"" + kind +
+                  "\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" + px(w) + "\" height=\"" + px(h) +
+                  "\" viewBox=\"0 0 " + px(w) + " " + px(h) + "\" role=\"img\" aria-label=\"" + esc(c.title) +
+                  "\"";
+  if (standalone)
+    s += " font-family=\"DejaVu Sans,Verdana,sans-serif\" font-size=\"12\">\n<style>" +
+         std::string(kChartStyle) + "</style>\n<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
+  else
+    s += ">\n";
+  return s + "<text class=\"title\" x=\"4\" y=\"16\">" + esc(c.title) + "</text>\n";
+}
 
 std::string text(double x, double y, const std::string& s, const char* anchor = "start",
                  const char* cls = "") {
@@ -288,32 +309,6 @@ std::string line_chart(const doc::Chart& c, bool standalone) {
     s += "</g>\n";
   }
   return s + "</svg>\n";
-}
-
-// The charts' own style: in the page's <style>, and inside a standalone SVG.
-}  // namespace
-
-const char* const kChartStyle = R"(
-svg .title{font-weight:600;font-size:13px}svg .group{font-weight:600}svg .grid{stroke:#e4e4e4;fill:none}
-svg .tick,svg .axis{fill:#555}svg .zap{fill:#f58518}svg .json{fill:#4c78a8}svg .peer{fill:#54a24b}
-svg .limit{fill:#9a9a9a}svg .whisker{stroke:#222;stroke-width:1.2;fill:none}
-svg .line{fill:none;stroke:currentColor;stroke-width:2}svg circle.mark,svg g .swatch{fill:currentColor}
-svg g .whisker{stroke:currentColor}
-)";
-
-namespace {
-
-std::string svg_open(const doc::Chart& c, const char* kind, double w, double h, bool standalone) {
-  std::string s = "<svg class=\"chart\" data-chart=\"" + esc(c.id) + "\" data-kind=\"" + kind +
-                  "\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" + px(w) + "\" height=\"" + px(h) +
-                  "\" viewBox=\"0 0 " + px(w) + " " + px(h) + "\" role=\"img\" aria-label=\"" + esc(c.title) +
-                  "\"";
-  if (standalone)
-    s += " font-family=\"DejaVu Sans,Verdana,sans-serif\" font-size=\"12\">\n<style>" +
-         std::string(kChartStyle) + "</style>\n<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
-  else
-    s += ">\n";
-  return s + "<text class=\"title\" x=\"4\" y=\"16\">" + esc(c.title) + "</text>\n";
 }
 
 }  // namespace

@@ -259,7 +259,8 @@ class Worker final : public AnyWorker {
       if (f.status == net::FlushResult::Status::blocked) break;
     }
     if (c->out.empty() && !c->held && (c->closing || c->peer_closed)) {
-      if (c->peer_closed || !linger_ || c->discarded_bytes >= kMaxDiscardBytes) return destroy(c);
+      // Stopping (drain): no lingering, each connection closes once its answers are out.
+      if (c->peer_closed || loop_.stopping() || c->discarded_bytes >= kMaxDiscardBytes) return destroy(c);
       if (c->shut_since_ms == 0) {
         ::shutdown(c->fd, SHUT_WR);
         c->shut_since_ms = loop_.now_ms();
@@ -310,7 +311,6 @@ class Worker final : public AnyWorker {
   void drain() {
     loop_.quiet_wake();
     listeners_.clear();  // closes them
-    linger_ = false;     // stopping: close each connection once its answers are out
     conns_.for_each([&](Conn* c) {
       with_wire(*c, [&]<class W>() {
         answer_ready<W>(x_, *c, loop_.now_ms());
@@ -363,7 +363,6 @@ class Worker final : public AnyWorker {
   net::ConnectionList<Conn> conns_;
   char date_buf_[net::http::kHttpDateBytes];
   std::time_t date_time_ = 0;
-  bool linger_ = true;  // false once draining: no lingering close after stop
 };
 
 // ---- the server -------------------------------------------------------------

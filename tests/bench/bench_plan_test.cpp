@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <stdexcept>
 
@@ -381,6 +382,40 @@ TEST(bench_plan, go_arms_serve_what_their_build_has) {
     if (cp.cell.arm == Arm::go_fasthttp && cp.cell.framing == Framing::http1 && cp.cell.body == json) {
       EXPECT_EQ(cp.cell.unavailable, "no sonic here");
     }
+  q.go_json = "goccy";
+
+  // Each Go cell as built: the modules its server used, versions as linked; the ZAP-RPC cell (under
+  // go-zip) named by its own server, zapbench-go-rpc's zap-proto/go, with that build's version.
+  q.go = go_without_zap();
+  q.go.modules = {{"github.com/valyala/fasthttp", "v1.78.0"},
+                  {"github.com/goccy/go-json", "v0.12.0"},
+                  {"github.com/zap-proto/go", "v1.3.0"},
+                  {"github.com/zap-proto/http", "v0.3.5"}};
+  q.go.transports = {{"http", ""}, {"zap", ""}, {"zap-rpc", ""}};
+  q.go.codecs["zap"] = "";
+  q.go.rpc_binary = "/opt/zapbench-go-rpc";
+  q.go.rpc_modules = {{"github.com/zap-proto/go", "v1.8.1"}, {"github.com/zap-proto/http", "v0.3.9"}};
+  std::map<std::string, std::map<std::string, std::string>> modules;
+  std::map<std::string, std::string> servers, labels;
+  for (const bench::CellPlan& cp : bench::plan_cells(bench::plan_run(q), fake_floor)) {
+    modules[cp.cell.id()] = cp.cell.go_modules;
+    servers[cp.cell.id()] = cp.cell.server;
+    labels[cp.cell.id()] = bench::cell_label(cp.cell);
+  }
+  using Modules = std::map<std::string, std::string>;
+  EXPECT_EQ(modules["go-zip/rpc/zap-rpc/zap/c2/p1"], (Modules{{"github.com/zap-proto/go", "v1.8.1"}}));
+  EXPECT_EQ(servers["go-zip/rpc/zap-rpc/zap/c2/p1"], "zap-proto/go v1.8.1 ZAP-RPC");
+  EXPECT_EQ(modules["go-fasthttp/rpc/zap/zap/c2/p1"], (Modules{{"github.com/valyala/fasthttp", "v1.78.0"},
+                                                               {"github.com/zap-proto/go", "v1.3.0"},
+                                                               {"github.com/zap-proto/http", "v0.3.5"}}));
+  EXPECT_EQ(servers["go-fasthttp/rpc/zap/zap/c2/p1"], "");
+  EXPECT_EQ(modules["go-fasthttp/rpc/http/" + json + "/c2/p1"],
+            (Modules{{"github.com/goccy/go-json", "v0.12.0"}, {"github.com/valyala/fasthttp", "v1.78.0"}}));
+  EXPECT_EQ(modules["go-nethttp/hello/http//c2/p1"], Modules{});        // net/http: the standard library
+  EXPECT_EQ(modules["go-zip/rpc/http/" + json + "/c2/p1"], Modules{});  // could not run: none
+  EXPECT_EQ(labels["go-zip/rpc/zap-rpc/zap/c2/p1"],
+            "rpc go-zip zap-rpc+zap c2 p1 [zap-proto/go v1.8.1 ZAP-RPC]");
+
   // No Go arm at all: the reason it has.
   q.go = {};
   q.go.unavailable = "go not found on PATH";

@@ -1,8 +1,9 @@
 // tests/bench_supervisor_test.cpp — the child-process supervisor
 // (bench/children/supervisor.hpp) with small shell children: the ready channel
 // (lines, then EOF; a child that dies first is not ready), pinning, the log,
-// exit codes and signals, SIGTERM then SIGKILL for a child that ignores
-// SIGTERM, piped stdin/stdout and a log on our own stderr (for ssh clients and
+// exit codes and signals, a child that ended before its stop told from one
+// the stop ended, SIGTERM then SIGKILL for a child that ignores SIGTERM,
+// piped stdin/stdout and a log on our own stderr (for ssh clients and
 // zapbench child), RAII: a destroyed Child leaves no process, and the run's
 // interrupt ending the child of the wait in progress. Every wait is for
 // an event, bounded by a hang bound only.
@@ -10,6 +11,7 @@
 #include <gtest/gtest.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -169,6 +171,27 @@ TEST_F(bench_supervisor_child, stop_kills_a_child_that_ignores_sigterm_after_the
   EXPECT_TRUE(st.hung);
   EXPECT_EQ(st.signal, SIGKILL);
   EXPECT_EQ(st.describe(), "hung: killed");
+}
+
+TEST_F(bench_supervisor_child, stop_tells_a_child_that_ended_by_itself_from_one_it_stopped) {
+  // Killed from outside before the stop: its own end, marked, and no SIGTERM sent after it.
+  bench::Child killed(sh("echo up; exec sleep 600"));
+  ASSERT_TRUE(
+      zaptest::await([&] { return zaptest::read_text(dir_ / "log").find("up") != std::string::npos; }));
+  kill(killed.pid(), SIGKILL);
+  ASSERT_TRUE(zaptest::await([&] {
+    siginfo_t info{};
+    return waitid(P_PID, id_t(killed.pid()), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid != 0;
+  }));
+  const bench::ExitStatus st = killed.stop(zaptest::kHangS);
+  EXPECT_TRUE(st.ended_before_stop);
+  EXPECT_EQ(st.signal, SIGKILL);
+  EXPECT_EQ(st.describe(), "signal 9");
+  // Running when stopped: the stop's SIGTERM, not marked.
+  bench::Child running(sh("exec sleep 600"));
+  const bench::ExitStatus stopped = running.stop(zaptest::kHangS);
+  EXPECT_FALSE(stopped.ended_before_stop);
+  EXPECT_EQ(stopped.signal, SIGTERM);
 }
 
 TEST_F(bench_supervisor_child, wait_past_its_bound_kills_the_whole_group) {

@@ -277,6 +277,52 @@ TEST(report_markdown, go_arms_beside_our_server_on_the_same_cells) {
   EXPECT_FALSE(contains(md, "| zapbench HTTP/1.1 + ZAP | —, "));
 }
 
+TEST(report_markdown, go_zap_rpc_rows_are_named_by_their_server_with_every_go_rows_modules) {
+  report::Results r = synthetic();
+  for (unsigned c : {1u, 10u, 100u}) {
+    r.cells.push_back(cell("zapbench", "rpc", "zap-rpc", "zap", c, 1, 220000.0 * c / 10, 40));
+    Cell go = cell("go-zip", "rpc", "zap-rpc", "zap", c, 1, 110000.0 * c / 10, 80);
+    report::describe_go_cell(go, {{"github.com/zap-proto/go", "v1.8.1"}});
+    r.cells.push_back(go);
+  }
+  for (Cell& c : r.cells)
+    if (c.arm == matrix::Arm::go_fasthttp)
+      c.go_modules = {{"github.com/goccy/go-json", "v0.12.0"}, {"github.com/valyala/fasthttp", "v1.78.0"}};
+  const std::string md = report::markdown(r);
+  EXPECT_TRUE(contains(md, "| zap-proto/go v1.8.1 ZAP-RPC + ZAP | 11,000 ")) << md;
+  EXPECT_FALSE(contains(md, "go-zip ZAP-RPC"));
+  // The Go rows and their modules, once each.
+  EXPECT_TRUE(contains(md, "| Go row | Go modules it served with |"));
+  EXPECT_TRUE(contains(md, "| zap-proto/go v1.8.1 ZAP-RPC + ZAP | github.com/zap-proto/go v1.8.1 |"));
+  EXPECT_TRUE(
+      contains(md,
+               "| go-fasthttp HTTP/1.1 + JSON (goccy; loader direct) | github.com/goccy/go-json v0.12.0, "
+               "github.com/valyala/fasthttp v1.78.0 |"));
+  EXPECT_EQ(md.find("| zap-proto/go v1.8.1 ZAP-RPC + ZAP | github.com"),
+            md.rfind("| zap-proto/go v1.8.1 ZAP-RPC + ZAP | github.com"));
+  // Against our server: its column named by its server too; our ZAP-RPC row at twice its rate.
+  EXPECT_TRUE(contains(md, "| zap-proto/go v1.8.1 ZAP-RPC c 1: rate, CPU |")) << md;
+  EXPECT_TRUE(contains(md, "| zapbench ZAP-RPC + ZAP | 2.00× (2.00–2.00) ▲")) << md;
+  // The findings name the reference's transport by its version.
+  EXPECT_TRUE(contains(md, "against the Go reference (zap-proto/go v1.8.1 ZAP-RPC)")) << md;
+}
+
+TEST(report_markdown, go_zap_encode_also_against_the_pair_the_encode_target_names) {
+  report::Results r = synthetic();
+  r.micro.figures.push_back(figure("Encode", "go/zap", 600, 12, 162));
+  const std::string md = report::markdown(r);
+  // Like for like: go/zap (a fresh builder per message) against zap-fresh (50 ns); and against zap (15 ns),
+  // the C++ encoder as it runs, the pair of the "≥ 25× go/zap": both rows, each with its verdict.
+  EXPECT_TRUE(contains(
+      md, "| go/zap | Encode | 600.0 (594.0–612.0) | 12 | zap-fresh | 50.0 | 12.00× (12.00–12.00) ▲ |"))
+      << md;
+  EXPECT_TRUE(
+      contains(md,
+               "| go/zap | Encode | 600.0 (594.0–612.0) | 12 | zap (reused builder: the encode target's "
+               "pair) | 15.0 | 40.00× (40.00–40.00) ▲ | — |"))
+      << md;
+}
+
 TEST(report_markdown, lists_one_command_per_arm) {
   const std::string md = report::markdown(synthetic());
   EXPECT_TRUE(contains(md, "microbenchmarks:\n\n```\nzapbench micro --cpu 1 --repetitions 3\n```"));

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
@@ -158,6 +159,60 @@ TEST(report_json, codec_family_round_trips_and_older_files_derive_it) {
   EXPECT_EQ(older.family_name(), "zap");
   const report::Codec older_json{"simdjson", "application/json", true, "", "", "", false, ""};
   EXPECT_EQ(older_json.family_name(), "json");
+}
+
+TEST(report_json, go_cells_carry_their_server_and_modules_and_older_files_take_them_from_the_environment) {
+  report::Results r = synthetic();
+  Cell rpc = cell("go-zip", "rpc", "zap-rpc", "zap", 1, 16, 90000, 300);
+  report::describe_go_cell(rpc,
+                           {{"github.com/zap-proto/go", "v1.8.1"}, {"github.com/zap-proto/http", "v0.3.9"}});
+  EXPECT_EQ(rpc.server, "zap-proto/go v1.8.1 ZAP-RPC");
+  EXPECT_EQ(rpc.go_modules, (std::map<std::string, std::string>{{"github.com/zap-proto/go", "v1.8.1"}}));
+  r.cells.push_back(rpc);
+  Cell fasthttp = cell("go-fasthttp", "rpc", "zap", "zap", 1, 16, 150000, 200);
+  report::describe_go_cell(fasthttp, {{"github.com/valyala/fasthttp", "v1.78.0"},
+                                      {"github.com/zap-proto/go", "v1.3.0"},
+                                      {"github.com/zap-proto/http", "v0.3.5"}});
+  EXPECT_EQ(fasthttp.server, "");
+  EXPECT_EQ(fasthttp.go_modules.size(), 3u);
+  r.cells.push_back(fasthttp);
+  const std::string json = report::to_json(r);
+  const report::Results back = report::from_json(json);
+  EXPECT_EQ(report::to_json(back), json);
+  EXPECT_EQ(back.cells[back.cells.size() - 2].server, "zap-proto/go v1.8.1 ZAP-RPC");
+  EXPECT_EQ(back.cells.back().go_modules, fasthttp.go_modules);
+  // Not a Go arm: neither member written.
+  nlohmann::json j = nlohmann::json::parse(json);
+  EXPECT_FALSE(j["cells"][0].contains("go_modules"));
+  EXPECT_FALSE(j["cells"][0].contains("server"));
+
+  // A results.json from before: no server, no go_modules; the run's env.libraries had both builds' modules
+  // (zapbench-go-rpc's where they differ, named so): the same description, the same report.
+  for (nlohmann::json& c : j["cells"]) {
+    c.erase("server");
+    c.erase("go_modules");
+  }
+  j["env"]["libraries"]["github.com/valyala/fasthttp"] = "v1.78.0 (Go module)";
+  j["env"]["libraries"]["github.com/zap-proto/go"] = "v1.3.0 (Go module)";
+  j["env"]["libraries"]["github.com/zap-proto/http"] = "v0.3.5 (Go module)";
+  j["env"]["libraries"]["github.com/goccy/go-json"] = "v0.12.0 (Go module)";
+  j["env"]["libraries"]["github.com/zap-proto/go (zapbench-go-rpc, the Go ZAP-RPC cells)"] =
+      "v1.8.1 (Go module)";
+  const report::Results older = report::from_json(j.dump());
+  EXPECT_EQ(older.cells[older.cells.size() - 2].server, "zap-proto/go v1.8.1 ZAP-RPC");
+  EXPECT_EQ(older.cells[older.cells.size() - 2].go_modules, rpc.go_modules);
+  EXPECT_EQ(older.cells.back().go_modules, fasthttp.go_modules);
+  for (const Cell& c : older.cells)
+    if (c.arm == matrix::Arm::go_fasthttp && c.framing == matrix::Framing::http1 && c.body == "direct") {
+      EXPECT_EQ(c.go_modules,
+                (std::map<std::string, std::string>{{"github.com/goccy/go-json", "v0.12.0"},
+                                                    {"github.com/valyala/fasthttp", "v1.78.0"}}));
+    }
+  // Without the modules in its environment (a run whose Go arm did not build): named, no version.
+  j["env"]["libraries"] = nlohmann::json::object();
+  const report::Results bare = report::from_json(j.dump());
+  EXPECT_EQ(bare.cells[bare.cells.size() - 2].server, "zap-proto/go ZAP-RPC");
+  EXPECT_TRUE(bare.cells.back().go_modules.empty());
 }
 
 TEST(report_json, rejects_text_that_is_not_json) {

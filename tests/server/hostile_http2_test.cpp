@@ -156,6 +156,8 @@ struct H2Case {
   // streams were reset by the client itself).
   std::uint32_t follow_up = 3;
   std::string status = "200";  // serve_on: stream 1's :status
+  // Sent once stream 1's answer is read (the server has closed or reset it by then): frames on a gone stream.
+  std::string after = {};
 };
 
 constexpr std::uint32_t kRapidResetStreams =
@@ -193,6 +195,7 @@ std::vector<H2Case> h2_cases() {
   const std::string big_list = h2::request_block("GET", "/health", {}, filler);
 
   const std::string call_block = h2::request_block("POST", net::grpc::kCallPath, "application/grpc+zap");
+  const std::string nope_block = h2::request_block("POST", "/zapbench.Eth/Nope", "application/grpc+zap");
   const std::string eth = zap_eth_request(5);
   const auto n = static_cast<std::uint32_t>(eth.size());
   const std::string bad_magic = "GET / HTTP/1.1\r\nHost: t\r\n\r\n";
@@ -221,6 +224,21 @@ std::vector<H2Case> h2_cases() {
       {"h2: DATA after the client's own RST_STREAM",
        start + h2::headers(1, call_block, false) + h2::rst_stream(1, NGHTTP2_CANCEL) + h2::data(1, "xx", true),
        H2End::goaway_close, NGHTTP2_STREAM_CLOSED, {}, {}, {ErrorKind::http2_connection_error}},
+      {"h2: HEADERS on a stream the client ended, in the same write (h2spec 5.1/6)",
+       start + h2::headers(1, get_health, true) + h2::headers(1, get_health, true),
+       H2End::goaway_close, NGHTTP2_STREAM_CLOSED, {}, {}, {ErrorKind::http2_connection_error}},
+      {"h2: HEADERS on a stream closed by its answer (h2spec 5.1/12)",
+       start + h2::headers(1, get_health, true),
+       H2End::goaway_close, NGHTTP2_STREAM_CLOSED, {}, {}, {ErrorKind::http2_connection_error}, 3, "200",
+       h2::headers(1, get_health, true)},
+      {"h2: DATA on a stream closed by its answer (h2spec 5.1/11)",
+       start + h2::headers(1, get_health, true),
+       H2End::goaway_close, NGHTTP2_STREAM_CLOSED, {}, {}, {ErrorKind::http2_connection_error}, 3, "200",
+       h2::data(1, "xx", true)},
+      {"h2: HEADERS after the client's own RST_STREAM (h2spec 5.1/9)",
+       start + h2::headers(1, call_block, false) + h2::rst_stream(1, NGHTTP2_CANCEL) +
+       h2::headers(1, get_health, true),
+       H2End::goaway_close, NGHTTP2_STREAM_CLOSED, {}, {}, {ErrorKind::http2_connection_error}},
       {"h2: HEADERS on a stream id below one already opened",
        start + h2::headers(3, get_health, true) + h2::headers(1, get_health, true),
        H2End::goaway_close, NGHTTP2_PROTOCOL_ERROR, {}, {}, {ErrorKind::http2_connection_error}},
@@ -233,6 +251,12 @@ std::vector<H2Case> h2_cases() {
       {"grpc: an unknown method on a stream left open: 12 at once",
        start + h2::headers(1, h2::request_block("POST", "/zapbench.Eth/Nope", "application/grpc+zap"), false),
        H2End::serve_on, 0, {}, "12", {}},
+      {"grpc: an unknown method's DATA in the same write is discarded: 12, served on",
+       start + h2::headers(1, nope_block, false) + h2::data(1, grpc_framed(eth, n), false) + h2::data(1, "", true),
+       H2End::serve_on, 0, {}, "12", {}},
+      {"grpc: DATA after the server reset an unknown method's stream is discarded, served on",
+       start + h2::headers(1, nope_block, false), H2End::serve_on, 0, {}, "12", {}, 3, "200",
+       h2::data(1, grpc_framed(eth, n), false) + h2::data(1, "", true)},
       {"grpc: a call without te: trailers: 13 at once",
        start + h2::headers(1, h2::request_block("POST", net::grpc::kCallPath, {},
                                                  {{"content-type", "application/grpc+zap"}}), false),
@@ -261,6 +285,13 @@ void run_h2_case(const LiveServer& srv, const H2Case& k) {
   ASSERT_TRUE(c.connected());
   c.send(k.bytes);  // the server may close before all of it is sent (a flood): the reads tell
   if (k.end == H2End::goaway_close) {
+    if (!k.after.empty()) {
+      h2::StreamAnswer& s1 = c.stream(1);
+      ASSERT_TRUE(c.read_until([&] { return s1.ended || s1.rst_code.has_value(); }))
+          << k.name << ": stream 1 got no answer";
+      EXPECT_EQ(s1.field(":status"), k.status) << k.name;
+      ASSERT_TRUE(c.send(k.after)) << k.name << ": closed before the frames after the answer";
+    }
     EXPECT_TRUE(c.read_to_close()) << k.name << ": not closed within the hang bound";
     ASSERT_TRUE(c.goaway_code().has_value()) << k.name << ": closed without a GOAWAY";
     EXPECT_EQ(*c.goaway_code(), k.goaway) << k.name << ": the GOAWAY's code";
@@ -280,6 +311,11 @@ void run_h2_case(const LiveServer& srv, const H2Case& k) {
       EXPECT_TRUE(s1.body.empty()) << k.name << ": not trailers-only";
     } else if (!k.rst && k.status == "200") {
       EXPECT_EQ(s1.body, "ok") << k.name;
+    }
+    if (!k.after.empty()) {
+      // The server's RST_STREAM left with the answer: what the client sends on the stream now is dropped.
+      ASSERT_TRUE(c.read_until([&] { return s1.rst_code.has_value(); })) << k.name << ": stream 1 not reset";
+      ASSERT_TRUE(c.send(k.after)) << k.name;
     }
   }
   // The connection serves on.

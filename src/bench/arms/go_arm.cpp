@@ -228,6 +228,7 @@ void measure_go_micro(const ChildSpec& spec, const std::string& json_out, report
 
 void go_cells(CellPlanner& planner, Arm go) {
   const RunPlan& p = planner.plan();
+  const std::size_t first = planner.cells().size();
   for (Scenario s : p.scenarios)
     for (Framing f : p.framings) {
       if (s == Scenario::logs) continue;  // the Go reference serves no /logs
@@ -260,6 +261,11 @@ void go_cells(CellPlanner& planner, Arm go) {
         planner.add(go, s, f, b, why, {}, 0, b != "zap" ? "go/" + p.go_json : "");
       }
     }
+  // Each cell as built: its server's name (ZAP-RPC's is zapbench-go-rpc's) and the module versions it used.
+  std::vector<CellPlan>& cells = planner.cells();
+  for (std::size_t i = first; i < cells.size(); ++i)
+    report::describe_go_cell(cells[i].cell,
+                             cells[i].cell.framing == Framing::zap_rpc ? p.go.rpc_modules : p.go.modules);
 }
 
 bool go_quick(Arm arm, Scenario s, Framing f, const std::string& b, const std::string&, const std::string&) {

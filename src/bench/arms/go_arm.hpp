@@ -92,6 +92,9 @@ void measure_go_micro(const ChildSpec& spec, const std::string& json_out, report
 // (the first available: the Go server decodes every JSON body with its own
 // codec) and ZAP; what the Go build cannot serve is unavailable with its
 // reason; no logs (the reference has no /logs), no binary peers, no HTTP/2.
+// Each cell described as built (report::describe_go_cell): the ZAP-RPC
+// cells named by their server, zap-proto/go's transport in zapbench-go-rpc
+// ("zap-proto/go v1.8.1 ZAP-RPC"), every cell with its modules' versions.
 void go_cells(CellPlanner& planner, Arm arm);
 // quick: go-zip's ZAP-HTTP hello and rpc cells, its ZAP-RPC + ZAP and HTTP/1.1
 // + JSON rpc cells; go-fasthttp's rpc cells on HTTP/1.1 and ZAP-HTTP + ZAP.

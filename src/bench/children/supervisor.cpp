@@ -275,8 +275,14 @@ ExitStatus Child::wait(double timeout_s) {
 }
 
 ExitStatus Child::stop(double grace_s) {
-  if (pid_ > 0) kill(pid_, SIGTERM);
-  return wait(grace_s);
+  if (pid_ <= 0) return status_;
+  // Asked without reaping (wait() reaps it below): has it ended by itself?
+  siginfo_t info{};
+  const bool gone = waitid(P_PID, id_t(pid_), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid_;
+  if (!gone) kill(pid_, SIGTERM);
+  wait(grace_s);
+  status_.ended_before_stop = gone;
+  return status_;
 }
 
 std::string shell_quote(const std::string& s) {

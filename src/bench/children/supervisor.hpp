@@ -64,6 +64,10 @@ struct ExitStatus {
   // A remote child (remote_child.hpp) whose ssh session ended without its
   // exit report: why ("ssh: exit 255: Connection reset by peer"); empty otherwise.
   std::string lost;
+  // stop() found it had already ended by itself, before it was asked to (a
+  // server that crashed or was killed mid-sample): the status above is that
+  // end's, not the stop's. Local children only (Child::stop).
+  bool ended_before_stop = false;
   [[nodiscard]] bool ok() const { return exited && code == 0 && !hung && lost.empty(); }
   [[nodiscard]] std::string describe() const;  // "exit 0", "exit 2", "signal 9", "hung: killed"
 };
@@ -105,7 +109,9 @@ class Child {
   // and throws proc::Interrupted (unless spec.cleanup).
   ExitStatus wait(double timeout_s);
 
-  // SIGTERM now, then wait(grace_s) (SIGKILL past it).
+  // SIGTERM now, then wait(grace_s) (SIGKILL past it). A child that had
+  // already ended gets no signal: its own end is returned, marked
+  // ended_before_stop.
   ExitStatus stop(double grace_s);
 
  private:

@@ -26,6 +26,8 @@ class CellPlanner {
               ExchangeBytes (*floor_bytes_of)(Scenario, unsigned));
 
   [[nodiscard]] const RunPlan& plan() const { return p_; }
+  // The cells added so far, in order (an arm describes its own after adding them).
+  [[nodiscard]] std::vector<CellPlan>& cells() { return out_; }
   [[nodiscard]] bool arm_on(Arm a) const;
   [[nodiscard]] bool scenario_on(Scenario s) const;
   [[nodiscard]] bool framing_on(Framing f) const;

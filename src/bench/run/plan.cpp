@@ -334,7 +334,7 @@ std::string cell_label(const report::Cell& c) {
       c.scenario_label() + " " + std::string(to_string(c.arm)) + " " + std::string(to_string(c.framing));
   if (!c.body.empty()) s += "+" + c.body;
   return s + " c" + std::to_string(c.connections) + " p" + std::to_string(c.pipeline) +
-         (c.control ? " (control)" : "");
+         (c.control ? " (control)" : "") + (c.server.empty() ? "" : " [" + c.server + "]");
 }
 
 }  // namespace bench

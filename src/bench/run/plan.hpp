@@ -197,8 +197,9 @@ std::size_t control_of(const std::vector<CellPlan>& cells);
 // several hosts, on RunHosts::dial_address()).
 load::Options load_options(const RunPlan& plan, const CellPlan& cp, std::uint16_t port);
 
-// "rpc zapbench http+simdjson c16 p1", "logs N=100 zapbench zap+zap c1 p16":
-// a cell in progress lines and notes.
+// "rpc zapbench http+simdjson c16 p1", "logs N=100 zapbench zap+zap c1 p16",
+// "rpc go-zip zap-rpc+zap c1 p1 [zap-proto/go v1.8.1 ZAP-RPC]" (its server
+// when the arm does not name it): a cell in progress lines and notes.
 std::string cell_label(const report::Cell& c);
 
 }  // namespace bench

@@ -238,12 +238,13 @@ int run(RunPlan& p, std::vector<CellPlan>& cells, const RunContext& run_ctx, Run
   res.codecs = codecs();
   if (p.go.runs()) {
     res.env.libraries["go (the Go arms)"] = p.go.go_version;
-    for (const auto& [module, version] : p.go.modules) res.env.libraries[module] = version + " (Go module)";
+    const std::string go_module(report::kGoModuleSuffix);
+    for (const auto& [module, version] : p.go.modules) res.env.libraries[module] = version + go_module;
     // The ZAP-RPC server's own build: the same module at another version, named as such.
     for (const auto& [module, version] : p.go.rpc_modules)
       if (!module.starts_with("zapbench/") &&
           (p.go.modules.count(module) == 0 || p.go.modules.at(module) != version))
-        res.env.libraries[module + " (zapbench-go-rpc, the Go ZAP-RPC cells)"] = version + " (Go module)";
+        res.env.libraries[module + std::string(report::kGoRpcLibrarySuffix)] = version + go_module;
   } else {
     res.env.libraries["go (the Go arms)"] = "unavailable: " + p.go.unavailable;
   }

@@ -209,14 +209,19 @@ report::E2ESample measure(const SampleContext& ctx, CellPlan& cp, unsigned round
   // Read before anything of this sample runs: the load gate (report/model.hpp).
   // Hosts of their own have their own load; the namespace mode's are this machine.
   const double load_avg = !p.hosts.several() || p.hosts.netns > 0 ? load_average_1m() : NAN;
-  SampleServer server(ctx, cp, ctx.folder.sample_file(cp.cell.id(), round + 1, ".server.log"),
-                      cp.cell.server_command, failure);
+  const fs::path server_log = ctx.folder.sample_file(cp.cell.id(), round + 1, ".server.log");
+  SampleServer server(ctx, cp, server_log, cp.cell.server_command, failure);
   report::E2ESample s;
   if (failure.empty())
     s = p.hosts.several() ? load_on_hosts(ctx, cp, round, server.port(), failure)
                           : load_here(ctx, cp, round, server.port(), failure);
   const ExitStatus server_exit = server.stop();
   if (failure.empty() && !server_exit.lost.empty()) failure = "the server's host: " + server_exit.lost;
+  // A server that ended by itself (crashed, killed) fails the sample with its
+  // own exit, whatever the loader made of it (connection errors, a failure).
+  if (server_exit.ended_before_stop)
+    failure = "the server ended before it was stopped (" + server_exit.describe() + "; see " +
+              ctx.folder.portable(server_log.string()) + ")" + (failure.empty() ? "" : "; " + failure);
   if (!failure.empty()) {
     report::E2ESample failed = failed_sample();
     failed.loader_hosts = std::move(s.loader_hosts);  // a failed sample keeps what the hosts measured
