@@ -26,7 +26,44 @@ summary() {
   done
   local total=$((SECONDS - started_s))
   printf '  %-26s %4d min %02d s\n' "total" $((total / 60)) $((total % 60))
+  failed_tests
 }
+
+# failed_tests: after the phase table (the part of the output a CI log keeps), the name of every test
+# that failed in each suite and the end of its output, so a failure far up the log is still seen.
+failed_tests() {
+  local list name
+  for list in "$logs"/*.failed; do
+    [ -s "$list" ] || continue
+    local suite
+    suite=$(basename "$list" .failed)
+    echo
+    echo "make test: failed in $suite: $(cut -d: -f2- "$list" | tr '\n' ' ')"
+    while IFS=: read -r _ name; do
+      echo "---- $suite: $name (the end of its output)"
+      # LastTest.log holds each test's output after its "N/M Testing: NAME" line.
+      awk -v n="$name" '$0 ~ /^[0-9]+\/[0-9]+ Testing: / { on = ($3 == n) } on' "$logs/$suite.log" |
+        grep -v -E '^("|-{5,}|Test time|Test (Passed|Failed)|<end of output>)' | tail -n 25
+    done <"$list"
+  done
+}
+
+# suite PRESET: ctest over a preset; keeps its list of failed tests and its log in $logs (the fuzz
+# preset shares the asan build's Testing directory, so each suite's are copied before the next runs).
+suite() {
+  local dir=build/$1/Testing/Temporary rc=0
+  rm -f "$dir/LastTestsFailed.log"
+  ctest --preset "$1" -j "$jobs" || rc=$?
+  if [ $rc -ne 0 ]; then
+    cp "$dir/LastTestsFailed.log" "$logs/$1.failed" 2>/dev/null
+    cp "$dir/LastTest.log" "$logs/$1.log" 2>/dev/null
+  fi
+  return $rc
+}
+logs=build/test-logs
+rm -rf "$logs"
+mkdir -p "$logs"
+
 trap summary EXIT
 
 # phase NAME must|may COMMAND...: runs COMMAND, records its time and result; a failing `must` phase
@@ -57,8 +94,8 @@ phase "deps" must scripts/deps.sh
 phase "build release" must build release
 phase "build asan (+ fuzz)" must build asan
 phase "build tsan" must build tsan
-phase "tests release" may ctest --preset release -j "$jobs"
-phase "tests asan+ubsan" may ctest --preset asan -j "$jobs"
-phase "tests tsan" may ctest --preset tsan -j "$jobs"
-phase "fuzz (${FUZZ_SECONDS} s each)" may ctest --preset fuzz -j "$jobs"
+phase "tests release" may suite release
+phase "tests asan+ubsan" may suite asan
+phase "tests tsan" may suite tsan
+phase "fuzz (${FUZZ_SECONDS} s each)" may suite fuzz
 exit $failed
