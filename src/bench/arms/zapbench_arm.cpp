@@ -60,6 +60,10 @@ bool zapbench_quick(Arm, Scenario s, Framing f, const std::string& b, const std:
   }
 }
 
+bool zapbench_io_uring_quick(Scenario s, const std::string& body) {
+  return s == Scenario::rpc && body == "zap";
+}
+
 ServerLaunch zapbench_launch(const RunPlan& p, const std::string& exe, const CellPlan& cp) {
   const report::Cell& c = cp.cell;
   ServerLaunch l;
@@ -74,6 +78,9 @@ ServerLaunch zapbench_launch(const RunPlan& p, const std::string& exe, const Cel
                  "--cpus",
                  net::cpu_list_text(p.cfg.server_cpus)};
   if (!c.body.empty() && c.body != "zap") l.spec.argv.insert(l.spec.argv.end(), {"--codec", c.body});
+  // epoll is serve's default: an epoll cell's command line stays what it was before the io axis.
+  if (c.io != Io::epoll)
+    l.spec.argv.insert(l.spec.argv.end(), {"--io", std::string(matrix::to_string(c.io))});
   return l;
 }
 
