@@ -233,11 +233,11 @@ void found(const Results& r, Out& out) {
          margin_text(r) +
          ". What the interval did not decide is listed apart as undecided, never as a result."});
   std::vector<Runs> undecided;
-  for (auto [section, what] :
-       {std::pair{Finding::Section::micro, "Per op, in process (ns per op):"},
-        std::pair{Finding::Section::logs,
-                  "Cost against work, in process (the eth_getLogs answer of N logs):"},
-        std::pair{Finding::Section::e2e, ""}, std::pair{Finding::Section::control, ""}}) {
+  for (auto [section, what] : {std::pair{Finding::Section::micro, "Per op, in process (ns per op):"},
+                               std::pair{Finding::Section::logs,
+                                         "Cost against work, in process (the eth_getLogs answer of N logs):"},
+                               std::pair{Finding::Section::e2e, ""}, std::pair{Finding::Section::io, ""},
+                               std::pair{Finding::Section::control, ""}}) {
     std::vector<Runs> items;
     for (const Finding& f : all) {
       if (f.section != section) continue;  // the floor's: in the table above
@@ -252,6 +252,15 @@ void found(const Results& r, Out& out) {
                 ", at the connection count where ZAP peaks: rpc at the deepest pipeline (where the body's "
                 "cost shows most), ZAP-RPC + ZAP against gRPC C++ at every depth, logs at the largest N and "
                 "the shallowest pipeline (where the bytes do):"});
+    else if (section == Finding::Section::io)
+      out.para({"io_uring against epoll, end to end over " + transport(r.env) +
+                ": the same cell with the server's event core on io_uring (completions, one enter per loop "
+                "turn) instead of epoll (readiness, a read and a send call each), the loader on epoll in "
+                "both — server CPU per request on rpc at the deepest pipeline and at depth 1, each framing "
+                "with ZAP at the connection count where it peaks on epoll, and the floor at the same "
+                "connections. The floor is little but the kernel's work, so its ratio is the kernel's share "
+                "moving; the codec does the same work on both, so a framing's ratio is that share moving "
+                "against the rest:"});
     else if (section == Finding::Section::control)
       out.para(
           {"The control: one cell run twice in every round, as two cells (the same binary and flags, "

@@ -218,7 +218,7 @@ void commands(const Results& r, Out& out) {
   });
   std::vector<RowKey> keys;
   for (const Cell* c : cells)
-    if (RowKey k{c->arm, c->framing, c->body}; std::find(keys.begin(), keys.end(), k) == keys.end())
+    if (RowKey k{c->arm, c->framing, c->body, c->io}; std::find(keys.begin(), keys.end(), k) == keys.end())
       keys.push_back(k);
   std::stable_sort(keys.begin(), keys.end(),
                    [&](const RowKey& a, const RowKey& b) { return row_before(r, a, b); });
