@@ -357,6 +357,11 @@ TEST(report_markdown, io_uring_rows_are_rows_of_their_own_on_io_uring) {
   EXPECT_FALSE(contains(md.substr(go, md.find("\n\n", go) - go), "on io\\_uring"));
   EXPECT_TRUE(contains(md, "zapbench ZAP-HTTP + ZAP on io\\_uring — as run for rpc, c 1, p 1"));
   EXPECT_TRUE(contains(md, "server: zapbench serve --http 127.0.0.1:0 --cpus 0 --io io_uring\n"));
+  // How it was measured says what the axis is.
+  const std::size_t how = md.find("## How it was measured");
+  EXPECT_NE(
+      md.find("- The server's I/O interface is an axis of its own: the rows \"on io\\_uring\" are", how),
+      std::string::npos);
 }
 
 TEST(report_markdown, lists_one_command_per_arm) {
