@@ -673,6 +673,8 @@ TEST(bench_plan, io_uring_cells_beside_their_epoll_ones) {
   // --io io_uring alone: quick's chosen cells of zapbench and the floor all on io_uring (no originals to
   // copy), the other arms on epoll, their only one; each value once however often given.
   q = {};
+  q.ios = {Io::io_uring, Io::epoll};
+  EXPECT_EQ(bench::plan_run(q).ios, (std::vector<Io>{Io::epoll, Io::io_uring})) << "in matrix order";
   q.ios = {Io::io_uring, Io::io_uring};
   bench::RunPlan only = bench::plan_run(q);
   EXPECT_EQ(only.ios, (std::vector<Io>{Io::io_uring}));

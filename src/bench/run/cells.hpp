@@ -4,8 +4,8 @@
 // depth (quick's chosen cells: depth 16 on one connection only, 16
 // connections at depth 1) and I/O interface (zapbench's server and the floor:
 // each of the run's; quick: io_uring for the headline cells only) and keeps
-// only quick's chosen ones. Also why a body
-// or a logs cell cannot run, which every arm says the same way.
+// only quick's chosen ones. Also why a body or a logs cell cannot run, which
+// every arm says the same way.
 #pragma once
 
 #include <string>

@@ -139,10 +139,10 @@ RunPlan plan_run(const RunRequest& q) {
                                                           Framing::zap_http, Framing::zap_rpc};
   p.chosen_cells =
       !full && q.framings.empty() && q.bodies.empty() && q.connections.empty() && q.pipelines.empty();
-  // Both I/O interfaces by default (quick: io_uring for the headline cells only, io_uring_copy).
-  p.ios.clear();
-  for (Io io : !q.ios.empty() ? q.ios : std::vector<Io>(matrix::kIos.begin(), matrix::kIos.end()))
-    if (std::find(p.ios.begin(), p.ios.end(), io) == p.ios.end()) p.ios.push_back(io);  // one cell each
+  // Both I/O interfaces by default (quick: io_uring for the headline cells only, io_uring_copy); in
+  // matrix order whatever the order given (an io_uring cell right after its epoll one), each once.
+  for (Io io : matrix::kIos)
+    if (q.ios.empty() || std::find(q.ios.begin(), q.ios.end(), io) != q.ios.end()) p.ios.push_back(io);
   if (std::find(p.ios.begin(), p.ios.end(), Io::io_uring) != p.ios.end())
     if (const net::UringSupport uring = net::probe_uring(); !uring.available)
       p.io_uring_unavailable = uring.describe();
@@ -247,11 +247,11 @@ void CellPlanner::add(Arm arm, Scenario scenario, Framing framing, const std::st
                       const std::string& server_codec) {
   const std::vector<Io> ios = this->ios(arm, scenario, body);
   for (unsigned c : p_.connections)
-    for (unsigned d : p_.pipelines)
-      for (Io io : ios) {
-        // quick's chosen cells: depth 16 on one connection only (what pipelining and multiplexing win
-        // on a connection); 16 connections at depth 1 (what concurrency does).
-        if (p_.chosen_cells && c > 1 && d > 1) continue;
+    for (unsigned d : p_.pipelines) {
+      // quick's chosen cells: depth 16 on one connection only (what pipelining and multiplexing win
+      // on a connection); 16 connections at depth 1 (what concurrency does).
+      if (p_.chosen_cells && c > 1 && d > 1) continue;
+      for (Io io : ios) {  // io_uring right after epoll: the pair a finding compares runs side by side
         CellPlan cp;
         cp.cell.io = io;
         cp.cell.arm = arm;
@@ -269,6 +269,7 @@ void CellPlanner::add(Arm arm, Scenario scenario, Framing framing, const std::st
         cp.floor = floor;
         out_.push_back(std::move(cp));
       }
+    }
 }
 
 std::vector<CellPlan> plan_cells(const RunPlan& p, ExchangeBytes (*floor_bytes_of)(Scenario, unsigned)) {
