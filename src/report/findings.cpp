@@ -306,9 +306,9 @@ void against_floor(const Results& r, Add& add) {
 // framing's zapbench cell with a ZAP body, its server on io_uring against the
 // same cell on epoll in server CPU per request, at the connection count where
 // ZAP peaks on epoll (of those both ran); then the floor's at those counts
-// (at its fewest when no framing had both). The floor's ratio is the kernel's
-// share of a request moving; a framing's moving by as much says the codec's
-// share stayed.
+// (at its fewest when no framing had both). The floor is little but the
+// kernel's work, so its ratio is the kernel's share moving; the codec does the
+// same work on both, so a framing's ratio is that share moving against the rest.
 void io_uring_against_epoll(const Results& r, Add& add) {
   const std::vector<doc::Group> gs = doc::groups(r);
   const doc::Group* deepest = nullptr;
@@ -324,12 +324,8 @@ void io_uring_against_epoll(const Results& r, Add& add) {
   for (const doc::Group* g : at) {
     // The cell's io_uring twin that ran; null when none did.
     auto on_io_uring = [&](const Cell& e) -> const Cell* {
-      for (const Cell* c : g->cells)
-        if (c->io == matrix::Io::io_uring && !c->control &&
-            doc::row_key(*c) == doc::RowKey{e.arm, e.framing, e.body, matrix::Io::io_uring} &&
-            c->connections == e.connections && doc::usable(*c))
-          return c;
-      return nullptr;
+      const Cell* c = g->find({e.arm, e.framing, e.body, matrix::Io::io_uring}, e.connections);
+      return c && doc::usable(*c) ? c : nullptr;
     };
     auto on_epoll = [&](Arm arm, Framing framing, const std::string& body, unsigned conns) -> const Cell* {
       const Cell* best = nullptr;
@@ -366,14 +362,15 @@ void io_uring_against_epoll(const Results& r, Add& add) {
   }
 }
 
-// "zapbench ZAP-RPC + ZAP, rpc, depth 16, 1 connection".
+// "zapbench ZAP-RPC + ZAP, rpc, depth 16, 1 connection" (", on io_uring" after an io_uring cell's).
 std::string cell_text(const Cell& c) {
   const std::string body = c.body == "zap" ? "ZAP" : c.body;
+  const std::string io = c.io == matrix::Io::epoll ? "" : ", on " + std::string(matrix::to_string(c.io));
   return (c.server.empty()
               ? std::string(matrix::to_string(c.arm)) + " " + std::string(matrix::display_name(c.framing))
               : c.server) +
          (body.empty() ? "" : " + " + body) + ", " + c.scenario_label() + ", depth " +
-         std::to_string(c.pipeline) + ", " + doc::connections_text(c.connections);
+         std::to_string(c.pipeline) + ", " + doc::connections_text(c.connections) + io;
 }
 
 void control(const Results& r, Add& add) {
