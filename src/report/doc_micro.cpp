@@ -99,7 +99,9 @@ void request_path(const Results& r, Out& out) {
        "paired by round, with its 95% interval); and, where this run measured the same cell end to end "
        "at pipeline depth 16, the server's CPU per request there: the difference is the kernel's and "
        "the event loop's, and end to end ÷ in memory says how many times the request costs in a real "
-       "server (unpaired: two kinds of measurement, with its 95% interval). ",
+       "server (unpaired: two kinds of measurement, with its 95% interval; ? with the samples there were "
+       "where the end-to-end cell has fewer than the " +
+           std::to_string(method(r.config).min_samples) + " the unpaired interval needs). ",
        code("zapbench instructions"), " counts the same paths' instructions per request (callgrind, ",
        ins.requests > 0 ? grouped(static_cast<double>(ins.requests)) + " requests each" : "not run",
        ins.tools.empty() ? "" : ", " + ins.tools,

@@ -178,8 +178,11 @@ TEST(report_markdown, request_path_beside_its_codec_and_the_cell_end_to_end) {
   EXPECT_TRUE(contains(md,
                        "| Server/zap-http/zap | 20.0 (19.8–20.4) | 552 | 15.0 | 5.00 | 75% (75–75%) | 0 | "
                        "1333 (c 10) | 1313 | "
-                       "66.7× ? |"))
+                       "66.7× ? (3 samples) |"))
       << md;
+  EXPECT_TRUE(contains(md,
+                       "? with the samples there were where the end-to-end cell has fewer than the 5 the "
+                       "unpaired interval needs"));
   // Not counted, and no HTTP/1.1 + ZAP cell at depth 16 in this run.
   EXPECT_TRUE(contains(
       md, "| Server/http1/zap | 60.0 (59.4–61.2) | — | 15.0 | 45.0 | 25% (25–25%) | 0 | — | — | — |"))

@@ -125,6 +125,40 @@ TEST(report_verdicts, io_uring_against_epoll_per_framing_and_for_the_floor) {
     if (f.section == report::Finding::Section::io) titles.push_back(f.title);
   EXPECT_EQ(titles, (std::vector<std::string>{"the floor, a raw TCP echo, rpc, depth 16, 10 connections",
                                               "the floor, a raw TCP echo, rpc, depth 1, 1 connection"}));
+TEST(report_verdicts, a_decided_finding_beyond_the_precision_asked_says_so) {
+  Results r = with_peers();  // asked for ±3%
+  // ZAP-HTTP + ZAP at depth 16 and 100 connections, against protobuf: ahead in every round, but by
+  // 1.1 to 1.5 — decided, not within ±3%.
+  for (Cell& c : r.cells)
+    if (c.id() == "zapbench/rpc/zap/protobuf/c100/p16") {
+      c.samples[0].requests_per_s = 6'000'000 / 1.5;
+      c.samples[1].requests_per_s = 6'000'000 / 1.1;
+      c.samples[2].requests_per_s = 6'000'000 / 1.3;
+    }
+  const std::string md = report::markdown(r);
+  const std::string found =
+      md.substr(md.find("## What it found"), md.find("## The run") - md.find("## What it found"));
+  const std::size_t line = found.find(
+      "- **ZAP-HTTP, rpc, depth 16, 100 connections** — requests/s: ZAP (6,000,000) against the fastest "
+      "binary peer body, protobuf (");
+  ASSERT_NE(line, std::string::npos) << found;
+  const std::string item = found.substr(line, found.find('\n', line) - line);
+  EXPECT_TRUE(contains(item, "**ahead, ")) << item;
+  EXPECT_TRUE(contains(item, " — not within the ±3.0% asked: ±")) << item;
+  EXPECT_TRUE(contains(found, "findings are within the ±3.0% the run asked for; the others say by how much"))
+      << found;
+  // The findings whose rounds agree say nothing of the kind.
+  const std::size_t decode = found.find("- **Decode** — time per op");
+  ASSERT_NE(decode, std::string::npos);
+  EXPECT_FALSE(contains(found.substr(decode, found.find('\n', decode) - decode), "not within"));
+}
+
+TEST(report_verdicts, without_a_precision_asked_no_finding_is_held_to_one) {
+  Results r = with_peers();
+  r.config.precision = NAN;
+  const std::string md = report::markdown(r);
+  EXPECT_FALSE(contains(md, "not within the ±"));
+  EXPECT_FALSE(contains(md, "the run asked for"));
 }
 
 TEST(report_verdicts, too_few_rounds_show_their_count_not_an_interval) {
