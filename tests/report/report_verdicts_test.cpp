@@ -125,14 +125,16 @@ TEST(report_verdicts, io_uring_against_epoll_per_framing_and_for_the_floor) {
     if (f.section == report::Finding::Section::io) titles.push_back(f.title);
   EXPECT_EQ(titles, (std::vector<std::string>{"the floor, a raw TCP echo, rpc, depth 16, 10 connections",
                                               "the floor, a raw TCP echo, rpc, depth 1, 1 connection"}));
+}
+
 TEST(report_verdicts, a_decided_finding_beyond_the_precision_asked_says_so) {
   Results r = with_peers();  // asked for ±3%
   // ZAP-HTTP + ZAP at depth 16 and 100 connections, against protobuf: ahead in every round, but by
-  // 1.1 to 1.5 — decided, not within ±3%.
+  // 1.25 to 1.35 — decided, not within ±3%.
   for (Cell& c : r.cells)
     if (c.id() == "zapbench/rpc/zap/protobuf/c100/p16") {
-      c.samples[0].requests_per_s = 6'000'000 / 1.5;
-      c.samples[1].requests_per_s = 6'000'000 / 1.1;
+      c.samples[0].requests_per_s = 6'000'000 / 1.35;
+      c.samples[1].requests_per_s = 6'000'000 / 1.25;
       c.samples[2].requests_per_s = 6'000'000 / 1.3;
     }
   const std::string md = report::markdown(r);
