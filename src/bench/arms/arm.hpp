@@ -29,9 +29,12 @@ struct ArmRow {
   // The server of one of its cells, `zapbench_exe` the zapbench binary where it runs.
   ServerLaunch (*launch)(const RunPlan& plan, const std::string& zapbench_exe, const CellPlan& cell);
   // Its server is zapbench's event core (`--io epoll|io_uring`): which of its
-  // cells quick's chosen cells copy onto io_uring (plan.hpp's io_uring_copy).
-  // Null: its server is not ours and has epoll only (the Go arms, nginx, grpc++).
-  bool (*io_uring_quick)(matrix::Scenario s, const std::string& body) = nullptr;
+  // epoll cells get an io_uring copy — in quick's chosen cells (chosen) the
+  // headline ones, else the ones that show the kernel's share move and the
+  // codec's stay (`json`: the run's fastest JSON body). Null: its server is
+  // not ours and has epoll only (the Go arms, nginx, grpc++).
+  bool (*io_uring_copy)(matrix::Scenario s, const std::string& body, bool chosen,
+                        const std::string& json) = nullptr;
 };
 
 // The arm's row (arms.cpp); every arm of matrix::kArms has one, in its order.

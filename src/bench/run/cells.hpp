@@ -34,8 +34,8 @@ class CellPlanner {
   [[nodiscard]] bool scenario_on(Scenario s) const;
   [[nodiscard]] bool framing_on(Framing f) const;
   // The I/O interfaces a cell of this arm is planned on (plan_cells): epoll
-  // alone for an arm whose server is not ours; else the run's, but quick's
-  // chosen cells with epoll too copy only the headline cells (io_uring_copy).
+  // alone for an arm whose server is not ours; else the run's, but with epoll
+  // too only the cells its row names get an io_uring copy (ArmRow::io_uring_copy).
   [[nodiscard]] std::vector<Io> ios(Arm arm, Scenario scenario, const std::string& body) const;
   [[nodiscard]] ExchangeBytes floor_bytes(Scenario s, unsigned logs) const {
     return floor_bytes_of_(s, logs);

@@ -225,19 +225,15 @@ bool CellPlanner::chosen(Arm a, Scenario s, Framing f, const std::string& b) con
   return !p_.chosen_cells || quick_cell(a, s, f, b, json_body_, peer_body_);
 }
 
-bool io_uring_copy(Arm arm, Scenario s, const std::string& body) {
-  const ArmRow& row = arm_row(arm);
-  return row.io_uring_quick != nullptr && row.io_uring_quick(s, body);
-}
-
 std::vector<Io> CellPlanner::ios(Arm arm, Scenario scenario, const std::string& body) const {
   // The other arms' servers are not ours: epoll, their only one.
-  if (arm_row(arm).io_uring_quick == nullptr) return {Io::epoll};
+  const ArmRow& row = arm_row(arm);
+  if (row.io_uring_copy == nullptr) return {Io::epoll};
   const bool epoll = std::find(p_.ios.begin(), p_.ios.end(), Io::epoll) != p_.ios.end();
   std::vector<Io> out;
   for (Io io : p_.ios)
-    // quick's chosen cells beside their epoll originals: io_uring copies of the headline cells only.
-    if (io == Io::epoll || !p_.chosen_cells || !epoll || io_uring_copy(arm, scenario, body))
+    // Beside their epoll originals, io_uring copies of the cells the row names; io_uring alone: all.
+    if (io == Io::epoll || !epoll || row.io_uring_copy(scenario, body, p_.chosen_cells, json_body_))
       out.push_back(io);
   return out;
 }

@@ -162,12 +162,6 @@ inline constexpr double kLogsBytesPerLogBound = 1024;
 bool quick_cell(Arm arm, Scenario s, Framing f, const std::string& body, const std::string& json_body,
                 const std::string& fastest_peer);
 
-// Whether quick's chosen cells have an io_uring copy of this one, beside its
-// epoll original: the headline cells only, where the kernel's share of a
-// request shows against the codec's — zapbench's rpc cells with a ZAP body
-// (on each framing quick runs) and the floor's rpc cells. Other arms have none.
-bool io_uring_copy(Arm arm, Scenario s, const std::string& body);
-
 // One cell and what it needs to run.
 struct CellPlan {
   report::Cell cell;
@@ -204,8 +198,10 @@ double run_budget_s(const RunPlan& plan, const std::vector<CellPlan>& cells);
 // logs body codec without the record, a logs cell over kLogsInFlightBudgetBytes). Last, with plan.control,
 // the control copy of the first cell of control_order() that the plan has and can run
 // (report::Cell::control). Each cell of zapbench and of the floor is planned once per I/O interface
-// of plan.ios, io_uring right after epoll — but quick's chosen cells have io_uring copies only of
-// the headline cells (io_uring_copy): with epoll too, only those. The io_uring cells carry
+// of plan.ios, io_uring right after epoll — with epoll too, io_uring copies of the cells the arm's
+// row names (ArmRow::io_uring_copy): in quick's chosen cells the headline ones (zapbench's rpc
+// ZAP cells, the floor's rpc cells), else zapbench's ZAP, fastest-JSON and hello cells and every
+// floor cell. The io_uring cells carry
 // plan.io_uring_unavailable when the kernel refuses it. `floor_bytes_of` measures the floor's byte
 // counts (exchange.hpp).
 std::vector<CellPlan> plan_cells(const RunPlan& plan,
