@@ -62,6 +62,10 @@ bench::RunPlan parse(int argc, char** argv, bool& dry_run) {
   t.choice_list("--bodies", &q.bodies, bodies, "rpc and logs body codecs").default_text("by mode");
   t.choice_list("--arms", &q.arms, choices(matrix::kArms), "servers to measure")
       .default_text("all; quick: all but go-nethttp");
+  t.choice_list("--io", &q.ios, choices(matrix::kIos),
+                "the I/O interface of zapbench's server and the floor (the other arms' are epoll); io_uring "
+                "cells are listed unavailable, with the kernel's reason, where it refuses io_uring")
+      .default_text("epoll,io_uring; quick: io_uring for the headline ZAP rpc cells and the floor's");
   t.cpu_list("--server-cpus", &q.server_cpus, "CPUs of the server process").default_text("the first half");
   t.cpu_list("--loader-cpus", &q.loader_cpus, "CPUs of the loader process").default_text("the second half");
   t.real("--noisy", &q.noisy_spread, {.min = 0, .min_exclusive = true},

@@ -24,6 +24,16 @@ using matrix::Framing;
 using matrix::Scenario;
 
 std::string row_label(const Results& r, const RowKey& k, const std::vector<const Cell*>& cells) {
+  if (k.control) {
+    RowKey original = k;
+    original.control = false;
+    return row_label(r, original, cells) + " — control copy";
+  }
+  if (k.io != matrix::Io::epoll) {  // the same row's server on io_uring
+    RowKey on_epoll = k;
+    on_epoll.io = matrix::Io::epoll;
+    return row_label(r, on_epoll, cells) + " on " + std::string(matrix::to_string(k.io));
+  }
   if (k.arm == Arm::floor) {
     for (const Cell* c : cells)
       if (usable(*c))
@@ -31,7 +41,6 @@ std::string row_label(const Results& r, const RowKey& k, const std::vector<const
                count(std::round(c->samples[0].bytes_received_per_response)) + " B)";
     return "floor (raw TCP echo)";
   }
-  if (k.control) return row_label(r, {k.arm, k.framing, k.body, false}, cells) + " — control copy";
   // Named by its server when the arm's name does not say it (the Go ZAP-RPC cells: zapbench-go-rpc).
   std::string label =
       std::string(matrix::to_string(k.arm)) + " " + std::string(matrix::display_name(k.framing));
@@ -165,9 +174,10 @@ void ratios(const Results& r, const Group& g, Out& out) {
       t.align += "r";
     }
   }
-  auto floor_cell = [&](unsigned conns) -> const Cell* {
+  // On the row's own I/O interface: an io_uring row against the io_uring floor.
+  auto floor_cell = [&](unsigned conns, matrix::Io io) -> const Cell* {
     for (const Cell* c : g.cells)
-      if (c->arm == Arm::floor && c->connections == conns && usable(*c)) return c;
+      if (c->arm == Arm::floor && c->io == io && c->connections == conns && usable(*c)) return c;
     return nullptr;
   };
   // The row's cell against another of the group, paired by round; "itself" against itself.
@@ -178,14 +188,18 @@ void ratios(const Results& r, const Group& g, Out& out) {
                               : paired(mine->rate(), other->rate(), stats::Better::higher, r.config),
                         stats::Better::higher);
   };
+  bool io_uring_rows = false;
   for (const RowKey& k : g.rows) {
     if (k.arm != Arm::zapbench) continue;
+    io_uring_rows |= k.io != matrix::Io::epoll;
     std::vector<Text> row{row_label(r, k, g.row_cells(k))};
     for (unsigned conns : g.connections) {
       const Cell* mine = g.find(k, conns);
-      if (has_json) row.push_back(against(mine, fastest_body(r, g, Family::json, k.framing, conns), false));
-      if (has_peer) row.push_back(against(mine, fastest_body(r, g, Family::peer, k.framing, conns), false));
-      if (has_floor) row.push_back(against(mine, floor_cell(conns), by_bytes));
+      if (has_json)
+        row.push_back(against(mine, fastest_body(r, g, Family::json, k.framing, conns, k.io), false));
+      if (has_peer)
+        row.push_back(against(mine, fastest_body(r, g, Family::peer, k.framing, conns, k.io), false));
+      if (has_floor) row.push_back(against(mine, floor_cell(conns, k.io), by_bytes));
     }
     t.rows.push_back(std::move(row));
   }
@@ -201,6 +215,7 @@ void ratios(const Results& r, const Group& g, Out& out) {
                           ? "MB/s ÷ floor divides the row's MB/s of responses by the raw TCP echo's, at the "
                             "same connections and depth (the echo carries ZAP's byte counts at this N); "
                           : "÷ floor divides by the raw TCP echo at the same connections and depth; ");
+  if (io_uring_rows) caption.push_back("an io_uring row against the cells on io_uring too; ");
   caption.push_back("— where there is nothing to compare with.");
   out.para(std::move(caption));
   out.table(std::move(t));
@@ -225,7 +240,8 @@ void go_ratios(const Results& r, const Group& g, Out& out) {
       t.align += "r";
     }
   for (const RowKey& k : g.rows) {
-    if (k.arm != Arm::zapbench || k.control) continue;
+    // The Go servers are on epoll: our epoll rows against them (io_uring against epoll: What it found).
+    if (k.arm != Arm::zapbench || k.control || k.io != matrix::Io::epoll) continue;
     std::vector<Text> row{row_label(r, k, g.row_cells(k))};
     bool any = false;
     for (const auto& [a, server] : go_arms)

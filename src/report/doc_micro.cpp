@@ -26,7 +26,8 @@ void request_path(const Results& r, Out& out) {
       if (f.name == name) return &f;
     return nullptr;
   };
-  // The end-to-end cell of a path: zapbench, depth 16, 16 connections (else the fewest measured).
+  // The end-to-end cell of a path: zapbench on epoll (io_uring against it is a finding of its own),
+  // depth 16, 16 connections (else the fewest measured).
   auto cell_of = [&](const std::string& framing, const std::string& body) -> const Cell* {
     const bool hello = body == "hello";
     // Server/<framing>/...: the framing as benchmark names spell it (matrix::bench_name).
@@ -34,7 +35,8 @@ void request_path(const Results& r, Out& out) {
     if (!f) return nullptr;
     const Cell* best = nullptr;
     for (const Cell& c : r.cells) {
-      if (c.arm != matrix::Arm::zapbench || c.framing != *f || c.pipeline != 16 || c.samples.empty() ||
+      if (c.arm != matrix::Arm::zapbench || c.io != matrix::Io::epoll || c.framing != *f ||
+          c.pipeline != 16 || c.samples.empty() ||
           c.scenario != (hello ? matrix::Scenario::hello : matrix::Scenario::rpc) ||
           c.body != (hello ? "" : body))
         continue;
@@ -97,7 +99,9 @@ void request_path(const Results& r, Out& out) {
        "paired by round, with its 95% interval); and, where this run measured the same cell end to end "
        "at pipeline depth 16, the server's CPU per request there: the difference is the kernel's and "
        "the event loop's, and end to end ÷ in memory says how many times the request costs in a real "
-       "server (unpaired: two kinds of measurement, with its 95% interval). ",
+       "server (unpaired: two kinds of measurement, with its 95% interval; ? with the samples there were "
+       "where the end-to-end cell has fewer than the " +
+           std::to_string(method(r.config).min_samples) + " the unpaired interval needs). ",
        code("zapbench instructions"), " counts the same paths' instructions per request (callgrind, ",
        ins.requests > 0 ? grouped(static_cast<double>(ins.requests)) + " requests each" : "not run",
        ins.tools.empty() ? "" : ", " + ins.tools,

@@ -117,7 +117,7 @@ void how_measured(const Results& r, Out& out) {
                 " on its own; every figure of a cell is the exact "
                 "merge of the loader hosts' results (histograms added, percentiles of the sum). Link: " +
                 link_of(env) + ".";
-  out.bullets({
+  std::vector<Runs> items{
       {where},
       {rounds_recorded(r)
            ? "End to end, in rounds: every cell ran " + std::to_string(c.repeats) + " first rounds, " +
@@ -148,7 +148,16 @@ void how_measured(const Results& r, Out& out) {
                  std::to_string(c.micro_repetitions) + " repetitions of at least " +
                  seconds(c.micro_min_time_s) +
                  " each; heap allocations counted by a replaced global operator new."},
-  });
+  };
+  // The io axis, for a run that has it (one without io_uring cells reads as before it).
+  if (std::any_of(r.cells.begin(), r.cells.end(), [](const Cell& x) { return x.io != matrix::Io::epoll; }))
+    items.push_back(
+        {"The server's I/O interface is an axis of its own: the rows \"on io_uring\" are the same "
+         "cells with the server's event core on io_uring (completions, one enter per loop turn) "
+         "instead of epoll (readiness, a read and a send call each) — zapbench's server and the "
+         "floor only, whose event core has both (the other arms' servers are their own, on epoll), "
+         "and the loader on epoll in both."});
+  out.bullets(std::move(items));
   statistics(r, out);
   if (!env.hosts.empty()) {
     out.para({"Hosts, as their preflight found them (the same build on each):"});
@@ -218,7 +227,7 @@ void commands(const Results& r, Out& out) {
   });
   std::vector<RowKey> keys;
   for (const Cell* c : cells)
-    if (RowKey k{c->arm, c->framing, c->body}; std::find(keys.begin(), keys.end(), k) == keys.end())
+    if (RowKey k{c->arm, c->framing, c->body, c->io}; std::find(keys.begin(), keys.end(), k) == keys.end())
       keys.push_back(k);
   std::stable_sort(keys.begin(), keys.end(),
                    [&](const RowKey& a, const RowKey& b) { return row_before(r, a, b); });

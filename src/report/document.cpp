@@ -231,12 +231,16 @@ std::string verdict_text(const stats::Estimate& e, stats::Better better) {
 }
 
 // A ratio that is a proportion, not a contest: "41% (39–43%)" or "24× (21–27×)"
-// with its interval, no verdict; without an interval, the ratio and "?".
+// with its interval, no verdict; without an interval, the ratio, "?" and why
+// in brief: "24× ? (3 samples)" (the table's text says how many the method needs).
 std::string interval_text(const stats::Estimate& e, bool percent) {
   if (!std::isfinite(e.ratio)) return "—";
   auto f = [&](double v) { return percent ? fixed(v * 100, 0) : fixed(v, v < 10 ? 2 : 1); };
   const std::string unit = percent ? "%" : "×";
-  if (!e.computed()) return f(e.ratio) + unit + (e.why.starts_with("no rounds") ? "" : " ?");
+  if (!e.computed()) {
+    if (e.why.starts_with("no rounds")) return f(e.ratio) + unit;
+    return f(e.ratio) + unit + " ? (" + e.why.substr(0, e.why.find(':')) + ")";
+  }
   return f(e.ratio) + unit + " (" + f(e.lo) + "–" + f(e.hi) + unit + ")";
 }
 

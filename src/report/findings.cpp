@@ -4,7 +4,8 @@
 // on each framing, ZAP-RPC against ZAP-HTTP, ZAP-RPC + ZAP against gRPC C++
 // and the floor with the body and framing corners between them, the logs
 // answer against the floor; each framing × body's server CPU per request
-// against the floor; and the control copy against its original.
+// against the floor; the server on io_uring against on epoll, per framing and
+// for the floor; and the control copy against its original.
 #include "report/findings.hpp"
 
 #include <algorithm>
@@ -129,13 +130,14 @@ void logs(const Results& r, Add& add) {
 }
 
 // The zapbench cell of `g` on `framing` with `body`, at `conns` connections (0: the one with the highest
-// median `by`); null when none ran.
+// median `by`), its server on epoll; null when none ran.
 template <class By>
 const Cell* zap_cell(const doc::Group& g, Framing framing, const char* body, unsigned conns, By by) {
   const Cell* best = nullptr;
   for (const Cell* c : g.cells)
-    if (c->arm == Arm::zapbench && !c->control && c->framing == framing && c->body == body &&
-        doc::usable(*c) && (conns == 0 ? (!best || by(*c) > by(*best)) : c->connections == conns))
+    if (c->arm == Arm::zapbench && !c->control && c->io == matrix::Io::epoll && c->framing == framing &&
+        c->body == body && doc::usable(*c) &&
+        (conns == 0 ? (!best || by(*c) > by(*best)) : c->connections == conns))
       best = c;
   return best;
 }
@@ -187,7 +189,8 @@ void end_to_end(const Results& r, Add& add) {
     for (Unit u : {Unit::cpu_ns, Unit::requests_per_s})
       add.cells(Section::e2e, title, u, "ZAP-RPC + ZAP", *zap, "grpc++", *ref, doc::group_id(g));
     for (const Cell* c : g.cells)
-      if (c->arm == Arm::floor && c->connections == ref->connections && doc::usable(*c)) {
+      if (c->arm == Arm::floor && c->io == matrix::Io::epoll && c->connections == ref->connections &&
+          doc::usable(*c)) {
         add.cells(Section::e2e, title, Unit::cpu_ns, "ZAP-RPC + ZAP", *zap, "the floor, a raw TCP echo", *c,
                   doc::group_id(g));
         break;
@@ -245,7 +248,8 @@ void end_to_end(const Results& r, Add& add) {
       const Cell* zap = zap_cell(g, framing, "zap", 0, mb);
       if (!zap) continue;
       for (const Cell* c : g.cells)
-        if (c->arm == Arm::floor && c->connections == zap->connections && doc::usable(*c)) {
+        if (c->arm == Arm::floor && c->io == matrix::Io::epoll && c->connections == zap->connections &&
+            doc::usable(*c)) {
           add.cells(Section::e2e,
                     std::string(matrix::display_name(framing)) + ", " + doc::group_scenario(g) + ", depth " +
                         std::to_string(g.pipeline) + ", " + doc::connections_text(zap->connections),
@@ -270,7 +274,9 @@ void against_floor(const Results& r, Add& add) {
   if (!g) return;
   const Cell* echo = nullptr;
   for (const Cell* c : g->cells)
-    if (c->arm == Arm::floor && doc::usable(*c) && (!echo || c->connections < echo->connections)) echo = c;
+    if (c->arm == Arm::floor && c->io == matrix::Io::epoll && doc::usable(*c) &&
+        (!echo || c->connections < echo->connections))
+      echo = c;
   if (!echo) return;
   const unsigned conns = echo->connections;
   const std::string title = "rpc, depth " + std::to_string(g->pipeline) + ", " + doc::connections_text(conns);
@@ -296,21 +302,83 @@ void against_floor(const Results& r, Add& add) {
     }
 }
 
-// "zapbench ZAP-RPC + ZAP, rpc, depth 16, 1 connection".
+// io_uring against epoll: on rpc at the deepest depth and at depth 1, each
+// framing's zapbench cell with a ZAP body, its server on io_uring against the
+// same cell on epoll in server CPU per request, at the connection count where
+// ZAP peaks on epoll (of those both ran); then the floor's at those counts
+// (at its fewest when no framing had both). The floor is little but the
+// kernel's work, so its ratio is the kernel's share moving; the codec does the
+// same work on both, so a framing's ratio is that share moving against the rest.
+void io_uring_against_epoll(const Results& r, Add& add) {
+  const std::vector<doc::Group> gs = doc::groups(r);
+  const doc::Group* deepest = nullptr;
+  const doc::Group* depth1 = nullptr;
+  for (const doc::Group& g : gs) {
+    if (g.scenario != Scenario::rpc) continue;
+    if (!deepest || g.pipeline > deepest->pipeline) deepest = &g;
+    if (g.pipeline == 1) depth1 = &g;
+  }
+  std::vector<const doc::Group*> at;
+  if (deepest) at.push_back(deepest);
+  if (depth1 && depth1 != deepest) at.push_back(depth1);
+  for (const doc::Group* g : at) {
+    // The cell's io_uring twin that ran; null when none did.
+    auto on_io_uring = [&](const Cell& e) -> const Cell* {
+      const Cell* c = g->find({e.arm, e.framing, e.body, matrix::Io::io_uring}, e.connections);
+      return c && doc::usable(*c) ? c : nullptr;
+    };
+    auto on_epoll = [&](Arm arm, Framing framing, const std::string& body, unsigned conns) -> const Cell* {
+      const Cell* best = nullptr;
+      for (const Cell* c : g->cells)
+        if (c->arm == arm && c->framing == framing && c->body == body && c->io == matrix::Io::epoll &&
+            !c->control && doc::usable(*c) && on_io_uring(*c) &&
+            (conns != 0 ? c->connections == conns : !best || c->rate().median() > best->rate().median()))
+          best = c;
+      return best;
+    };
+    const std::string depth = ", rpc, depth " + std::to_string(g->pipeline) + ", ";
+    std::vector<unsigned> floor_conns;
+    for (Framing framing : matrix::kFramings) {
+      const Cell* e = on_epoll(Arm::zapbench, framing, "zap", 0);
+      if (!e) continue;
+      add.cells(Section::io,
+                std::string(matrix::display_name(framing)) + " + ZAP" + depth +
+                    doc::connections_text(e->connections),
+                Unit::cpu_ns, "io_uring", *on_io_uring(*e), "epoll", *e, doc::group_id(*g));
+      if (std::find(floor_conns.begin(), floor_conns.end(), e->connections) == floor_conns.end())
+        floor_conns.push_back(e->connections);
+    }
+    std::sort(floor_conns.begin(), floor_conns.end());
+    if (floor_conns.empty())  // no framing had both: the floor at its fewest connections
+      for (unsigned conns : g->connections)
+        if (on_epoll(Arm::floor, Framing::raw_tcp, "", conns)) {
+          floor_conns.push_back(conns);
+          break;
+        }
+    for (unsigned conns : floor_conns)
+      if (const Cell* e = on_epoll(Arm::floor, Framing::raw_tcp, "", conns))
+        add.cells(Section::io, "the floor, a raw TCP echo" + depth + doc::connections_text(conns),
+                  Unit::cpu_ns, "io_uring", *on_io_uring(*e), "epoll", *e, doc::group_id(*g));
+  }
+}
+
+// "zapbench ZAP-RPC + ZAP, rpc, depth 16, 1 connection" (", on io_uring" after an io_uring cell's).
 std::string cell_text(const Cell& c) {
   const std::string body = c.body == "zap" ? "ZAP" : c.body;
+  const std::string io = c.io == matrix::Io::epoll ? "" : ", on " + std::string(matrix::to_string(c.io));
   return (c.server.empty()
               ? std::string(matrix::to_string(c.arm)) + " " + std::string(matrix::display_name(c.framing))
               : c.server) +
          (body.empty() ? "" : " + " + body) + ", " + c.scenario_label() + ", depth " +
-         std::to_string(c.pipeline) + ", " + doc::connections_text(c.connections);
+         std::to_string(c.pipeline) + ", " + doc::connections_text(c.connections) + io;
 }
 
 void control(const Results& r, Add& add) {
   for (const doc::Group& g : doc::groups(r))
     for (const Cell* copy : g.cells) {
       if (!copy->control || !doc::usable(*copy)) continue;
-      const Cell* original = g.find({copy->arm, copy->framing, copy->body, false}, copy->connections);
+      const Cell* original =
+          g.find({copy->arm, copy->framing, copy->body, copy->io, false}, copy->connections);
       if (!original || !doc::usable(*original)) continue;
       const std::string title = cell_text(*copy);
       for (Unit u : {Unit::requests_per_s, Unit::cpu_ns})
@@ -327,6 +395,7 @@ std::vector<Finding> findings(const Results& r) {
   logs(r, add);
   end_to_end(r, add);
   against_floor(r, add);
+  io_uring_against_epoll(r, add);
   control(r, add);
   return out;
 }

@@ -7,7 +7,9 @@
 // best connection count) is chosen from the run's medians, as the tables do.
 // The report's table at a glance (doc_found.cpp) is these findings too: per
 // op ZAP against the fastest JSON and binary peer, and end to end each
-// framing × body's server CPU per request against the floor.
+// framing × body's server CPU per request against the floor. Every finding
+// but io_uring against epoll's compares cells on epoll (a run's io_uring
+// cells change none of them).
 #pragma once
 
 #include <string>
@@ -19,8 +21,9 @@ namespace report {
 
 struct Finding {
   // floor: end to end, a body on a framing against the floor in server CPU
-  // per request; shown in the table only, the prose has the rest.
-  enum class Section { micro, logs, e2e, floor, control };
+  // per request; shown in the table only, the prose has the rest. io: the
+  // same cell with its server on io_uring against on epoll.
+  enum class Section { micro, logs, e2e, floor, io, control };
   // What the baseline is, for the table: the fastest JSON codec (or body),
   // the fastest binary peer, the floor; other: anything else.
   enum class Against { other, fastest_json, fastest_peer, floor };

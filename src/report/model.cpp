@@ -28,8 +28,10 @@ std::string Cell::id() const {
   if (scenario == matrix::Scenario::logs) s.append("-").append(std::to_string(logs));
   s.append("/");
   s.append(matrix::to_string(framing)).append("/").append(body);
-  return s + "/c" + std::to_string(connections) + "/p" + std::to_string(pipeline) +
-         (control ? "/control" : "");
+  s.append("/c").append(std::to_string(connections)).append("/p").append(std::to_string(pipeline));
+  if (io != matrix::Io::epoll) s.append("/").append(matrix::to_string(io));
+  if (control) s.append("/control");
+  return s;
 }
 
 namespace {

@@ -194,6 +194,11 @@ struct Cell {
   std::map<std::string, std::string> go_modules;
   unsigned connections = 0;
   unsigned pipeline = 1;
+  // The server's I/O interface (its `--io`): io_uring only for zapbench's own
+  // server and the floor, whose event core has both; every other arm, and
+  // every cell of a run from before the axis, is epoll. The loader is always
+  // on epoll: the axis is the server's.
+  matrix::Io io = matrix::Io::epoll;
   std::string server_command;  // command lines as run, paths relative to the run's folder
   std::string loader_command;
   std::string unavailable;  // non-empty: this arm could not run, and why
@@ -205,8 +210,10 @@ struct Cell {
   std::vector<E2ESample> samples;
 
   // Stable key: "arm/scenario/framing/body/c<N>/p<D>"; a logs cell's
-  // scenario part carries its N: "zapbench/logs-100/http/zap/c16/p1"; the
-  // control copy's ends in "/control".
+  // scenario part carries its N: "zapbench/logs-100/http/zap/c16/p1"; an
+  // io_uring cell's ends in "/io_uring" (an epoll cell's says nothing, so
+  // ids of runs from before the axis still match); the control copy's ends
+  // in "/control" (after "/io_uring").
   [[nodiscard]] std::string id() const;
   // "rpc", "logs N=100": the scenario as a reader sees it.
   [[nodiscard]] std::string scenario_label() const;
@@ -290,6 +297,10 @@ struct Results {
   // results are partial, only what was measured before. "" for a run that
   // ran to its end (and absent from results.json then).
   std::string interrupted;
+  // Whether its cells carry "io" in results.json: true for every run since
+  // the io axis; false for one read from an earlier results.json (no cell had
+  // it), which then writes back byte for byte (an io_uring cell says it anyway).
+  bool io_recorded = true;
 };
 
 // Two figures compared (stats/estimate.hpp), with the run's margin:

@@ -7,7 +7,7 @@
 // samples[].received_mb_per_s, samples[].loader_hosts, samples[].start_skew_ns;
 // cells[].logs, required of logs cells; since verdicts: samples[].round,
 // micro.figures[].rounds, cells[].control, config.precision, config.budget_s,
-// config.margin) are optional, so
+// config.margin; since the io axis: cells[].io, epoll when absent) are optional, so
 // every earlier results.json still loads, and are written only when known, so
 // such a file writes back byte for byte. The matrix's names (arm, scenario,
 // framing) are matrix/matrix.hpp's stable names.
@@ -149,7 +149,7 @@ json to_j(const E2ESample& s) {
   return j;
 }
 
-json to_j(const Cell& c) {
+json to_j(const Cell& c, bool io_recorded) {
   json samples = json::array();
   for (const E2ESample& s : c.samples) samples.push_back(to_j(s));
   json j = {{"arm", std::string(matrix::to_string(c.arm))},
@@ -168,6 +168,8 @@ json to_j(const Cell& c) {
   if (matrix::is_go_arm(c.arm)) j["go_modules"] = c.go_modules;
   if (c.scenario == matrix::Scenario::logs) j["logs"] = c.logs;  // only the logs cells have N
   if (c.control) j["control"] = true;                            // only the control copy
+  // Every cell since the io axis; none of a results.json from before it (read back as it was).
+  if (io_recorded || c.io != matrix::Io::epoll) j["io"] = std::string(matrix::to_string(c.io));
   return j;
 }
 
@@ -461,6 +463,10 @@ Results parse(const std::string& text) {
     cell.loader_command = str(o, p, "loader_command");
     cell.unavailable = str(o, p, "unavailable");
     if (o.contains("control")) cell.control = boolean(o, p, "control");
+    if (o.contains("io"))
+      cell.io = named(o, p, "io", matrix::io_from, matrix::io_names);
+    else
+      r.io_recorded = false;  // a run from before the io axis: epoll
     for_each_object(o, p, "samples", [&](const json& so, const std::string& sp) {
       E2ESample s;
       if (so.contains("round")) s.round = uns(so, sp, "round");
@@ -520,7 +526,7 @@ Results parse_named(const std::string& text, const std::string& name) {
 std::string to_json(const Results& r) {
   json codecs = json::array(), cells = json::array();
   for (const Codec& c : r.codecs) codecs.push_back(to_j(c));
-  for (const Cell& c : r.cells) cells.push_back(to_j(c));
+  for (const Cell& c : r.cells) cells.push_back(to_j(c, r.io_recorded));
   json j = {{"schema", r.schema},     {"env", env_j(r.env)}, {"config", to_j(r.config)}, {"codecs", codecs},
             {"micro", to_j(r.micro)}, {"cells", cells},      {"notes", r.notes}};
   if (!r.interrupted.empty()) j["interrupted"] = r.interrupted;

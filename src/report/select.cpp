@@ -136,9 +136,10 @@ bool usable(const Cell& c) { return c.unavailable.empty() && !c.samples.empty();
 bool row_before(const Results& r, const RowKey& a, const RowKey& b) {
   auto key = [&](const RowKey& k) {
     // Within a framing: no body (hello) first, then the text bodies (JSON), then the binary ones (ZAP, then
-    // the binary peers), each in registry order; a control copy right after its row.
+    // the binary peers), each in registry order; a control copy right after its row, the io_uring row
+    // after both.
     const int body_kind = k.body.empty() ? 0 : is_json(r, k.body) ? 1 : 2;
-    return std::make_tuple(k.arm, k.framing, body_kind, codec_rank(r, k.body), k.body, k.control);
+    return std::make_tuple(k.arm, k.framing, body_kind, codec_rank(r, k.body), k.body, k.io, k.control);
   };
   return key(a) < key(b);
 }
@@ -194,11 +195,12 @@ std::vector<Group> groups(const Results& r) {
   return gs;
 }
 
-const Cell* fastest_body(const Results& r, const Group& g, Family fam, Framing framing, unsigned conns) {
+const Cell* fastest_body(const Results& r, const Group& g, Family fam, Framing framing, unsigned conns,
+                         matrix::Io io) {
   const Cell* best = nullptr;
   for (const Cell* c : g.cells)
-    if (c->arm == Arm::zapbench && !c->control && c->framing == framing && c->connections == conns &&
-        !c->body.empty() && family(r, c->body) == fam && usable(*c) &&
+    if (c->arm == Arm::zapbench && !c->control && c->io == io && c->framing == framing &&
+        c->connections == conns && !c->body.empty() && family(r, c->body) == fam && usable(*c) &&
         (!best || c->rate().median() > best->rate().median()))
       best = c;
   return best;

@@ -69,16 +69,18 @@ LogTable log_table(const Results& r);
 // A cell that ran: available and with samples.
 bool usable(const Cell& c);
 
-// One row of an end-to-end table: an arm, a framing, a body (and the
-// control copy of a row is a row of its own).
+// One row of an end-to-end table: an arm, a framing, a body, the server's I/O
+// interface (an io_uring row is a row of its own, after its epoll row), and
+// the control copy of a row is a row of its own too.
 struct RowKey {
   matrix::Arm arm;
   matrix::Framing framing;
   std::string body;
+  matrix::Io io = matrix::Io::epoll;
   bool control = false;
   auto operator<=>(const RowKey&) const = default;
 };
-inline RowKey row_key(const Cell& c) { return {c.arm, c.framing, c.body, c.control}; }
+inline RowKey row_key(const Cell& c) { return {c.arm, c.framing, c.body, c.io, c.control}; }
 bool row_before(const Results& r, const RowKey& a, const RowKey& b);
 
 // The cells of one scenario (and N) at one depth: one table, rows × connections.
@@ -100,10 +102,10 @@ std::string group_id(const Group& g);
 std::vector<Group> groups(const Results& r);
 
 // The zapbench cell of the group whose body is of family `fam`, on `framing`
-// at `conns` connections, with the highest median requests/s (ties to the
-// first); null when none ran. Never the control copy.
+// at `conns` connections with the server on `io`, with the highest median
+// requests/s (ties to the first); null when none ran. Never the control copy.
 const Cell* fastest_body(const Results& r, const Group& g, Family fam, matrix::Framing framing,
-                         unsigned conns);
+                         unsigned conns, matrix::Io io = matrix::Io::epoll);
 
 // "1 connection", "16 connections".
 std::string connections_text(unsigned n);

@@ -1,7 +1,8 @@
 // tests/bench_plan_test.cpp — planning a run (bench/run/plan.hpp): the modes'
 // defaults, the checks a user meets as usage errors, the cells in run order
-// with unavailable ones kept, the children's command lines, and the run
-// folder's relative paths (bench/run/run_folder.hpp).
+// with unavailable ones kept, the children's command lines, the io axis
+// (zapbench's server and the floor on epoll and on io_uring, a refusing kernel
+// planned), and the run folder's relative paths (bench/run/run_folder.hpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,12 +15,15 @@
 #include "bench/run/plan.hpp"
 #include "bench/run/progress.hpp"
 #include "bench/run/run_folder.hpp"
+#include "net/affinity.hpp"
+#include "net/uring.hpp"
 #include "record/registry.hpp"
 
 namespace {
 
 using matrix::Arm;
 using matrix::Framing;
+using matrix::Io;
 using matrix::Scenario;
 
 // The logs exchange's byte counts grow with N, as ZAP's answer does.
@@ -136,6 +140,10 @@ TEST(bench_plan, quick_runs_the_chosen_cells) {
   want.insert("go-zip/rpc/zap-rpc/zap/c1/p16");
   // The control: a copy of the headline ZAP-RPC + ZAP cell, run as a cell of its own.
   want.insert("zapbench/rpc/zap-rpc/zap/c1/p16/control");
+  // The io axis: io_uring copies of the headline cells only, zapbench's ZAP rpc cells and the floor's rpc.
+  for (const char* f : {"http", "grpc", "zap", "zap-rpc"})
+    want.insert(std::string("zapbench/rpc/") + f + "/zap/c1/p16/io_uring");
+  want.insert("floor/rpc/tcp//c1/p16/io_uring");
   EXPECT_EQ(ids, want);
   // The estimate counts every sample that runs (unavailable cells take no time) and the microbenchmarks.
   const std::vector<bench::CellPlan> cells = bench::plan_cells(p, fake_floor);
@@ -251,6 +259,7 @@ TEST(bench_plan, cells_in_run_order_with_unavailable_ones_kept) {
   q.nginx = "/nonexistent/nginx";  // planned as given; only a missing one makes the arm unavailable
   q.grpc_cpp = "/nonexistent/zapbench-grpc";  // the same
   q.control = false;                          // (control_copy_comes_last has it)
+  q.ios = {Io::epoll};                        // (io_uring_cells_beside_their_epoll_ones has io_uring)
   const bench::RunPlan p = bench::plan_run(q);
   EXPECT_FALSE(p.chosen_cells) << "--bodies: every combination";
   const std::vector<bench::CellPlan> cells = bench::plan_cells(p, fake_floor);
@@ -437,6 +446,7 @@ TEST(bench_plan, logs_cells_per_n_with_the_floor_at_each_n) {
   q.go = go_without_zap();
   q.full = true;
   q.control = false;
+  q.ios = {Io::epoll};
   // A codec without the logs record, when this build has one (every codec will have it).
   std::string without;
   for (const record::CodecInfo& c : record::all_codecs())
@@ -505,6 +515,7 @@ TEST(bench_plan, children_command_lines) {
   q.scenarios = {Scenario::rpc};
   q.framings = {Framing::zap_http};
   q.control = false;
+  q.ios = {Io::epoll};  // (io_uring's: io_uring_cells_beside_their_epoll_ones)
   const bench::RunPlan p = bench::plan_run(q);
   const std::vector<bench::CellPlan> cells = bench::plan_cells(p, fake_floor);
   ASSERT_EQ(cells.size(), 2u);
@@ -549,6 +560,146 @@ TEST(bench_plan, children_command_lines) {
   EXPECT_EQ(ro.framing, matrix::Framing::zap_rpc);
   EXPECT_EQ(ro.pipeline, 2u);
   EXPECT_EQ(ro.body, record::find_codec("zap"));
+}
+
+// The io axis: by default zapbench's server and the floor on epoll and on io_uring, each io_uring cell
+// right after its epoll original, the same but for the server's `--io io_uring`; quick copies only the
+// headline cells; the other arms' servers stay on epoll; a kernel that refuses io_uring leaves the
+// cells planned, unavailable with its reason.
+TEST(bench_plan, io_uring_cells_beside_their_epoll_ones) {
+  bench::RunRequest q;
+  q.out_dir = "r";
+  q.grpc_cpp = "/opt/zapbench-grpc";
+  bench::RunPlan p = bench::plan_run(q);
+  EXPECT_EQ(p.ios, (std::vector<Io>{Io::epoll, Io::io_uring}));
+  // plan_run asked this kernel (whatever it says, it says it the probe's way).
+  const net::UringSupport uring = net::probe_uring();
+  EXPECT_EQ(p.io_uring_unavailable, uring.available ? "" : uring.describe());
+  p.io_uring_unavailable = "";  // a kernel that allows it
+  std::vector<bench::CellPlan> cells = bench::plan_cells(p, fake_floor);
+  std::set<std::string> io_uring, want;
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    const report::Cell& c = cells[i].cell;
+    if (c.io != Io::io_uring) continue;
+    io_uring.insert(c.id());
+    EXPECT_EQ(c.unavailable, "") << c.id();
+    ASSERT_GT(i, 0u);
+    report::Cell original = c;
+    original.io = Io::epoll;
+    EXPECT_EQ(cells[i - 1].cell.id(), original.id()) << "right after its epoll original";
+  }
+  // quick: the headline cells at quick's connections and depths (no 16 x 16).
+  for (const char* cd : {"c1/p1", "c1/p16", "c16/p1"}) {
+    for (const char* f : {"http", "grpc", "zap", "zap-rpc"})
+      want.insert(std::string("zapbench/rpc/") + f + "/zap/" + cd + "/io_uring");
+    want.insert(std::string("floor/rpc/tcp//") + cd + "/io_uring");
+  }
+  EXPECT_EQ(io_uring, want);
+  // The control copy is still the epoll headline cell's.
+  EXPECT_EQ(cells.back().cell.id(), "zapbench/rpc/zap-rpc/zap/c1/p16/control");
+
+  // The server's command line says --io io_uring; the loader stays on epoll.
+  const auto find = [&](const std::string& id) -> const bench::CellPlan& {
+    for (const bench::CellPlan& cp : cells)
+      if (cp.cell.id() == id) return cp;
+    throw std::logic_error("no cell " + id);
+  };
+  const std::string cpus = net::cpu_list_text(p.cfg.server_cpus),
+                    threads = std::to_string(p.cfg.server_cpus.size());
+  const bench::CellPlan& zap = find("zapbench/rpc/zap-rpc/zap/c1/p16/io_uring");
+  EXPECT_EQ(bench::server_launch(p, "/bin/zapbench", zap).spec.argv,
+            (std::vector<std::string>{"/bin/zapbench", "serve", "--zap-rpc", "127.0.0.1:0", "--threads",
+                                      threads, "--cpus", cpus, "--io", "io_uring"}));
+  EXPECT_EQ(bench::server_launch(p, "/bin/zapbench", find("zapbench/rpc/zap-rpc/zap/c1/p16")).spec.argv,
+            (std::vector<std::string>{"/bin/zapbench", "serve", "--zap-rpc", "127.0.0.1:0", "--threads",
+                                      threads, "--cpus", cpus}));
+  EXPECT_EQ(bench::load_options(p, zap, 1).io, net::Io::epoll);
+  EXPECT_EQ(bench::cell_label(zap.cell), "rpc zapbench zap-rpc+zap c1 p16 io_uring");
+  const bench::CellPlan& floor = find("floor/rpc/tcp//c16/p1/io_uring");
+  EXPECT_EQ(bench::server_launch(p, "/bin/zapbench", floor).spec.argv,
+            (std::vector<std::string>{"/bin/zapbench", "floor", "--listen", "127.0.0.1:0", "--request-bytes",
+                                      "82", "--response-bytes", "80", "--threads", threads, "--cpus", cpus,
+                                      "--io", "io_uring"}));
+  EXPECT_EQ(bench::load_options(p, floor, 1).io, net::Io::epoll);
+
+  // The estimate counts them like any cell that runs.
+  bench::RunPlan no_micro = p;
+  no_micro.micro = false;
+  std::size_t runnable = 0;
+  for (const bench::CellPlan& c : cells) runnable += c.cell.unavailable.empty();
+  EXPECT_NEAR(bench::estimated_run_s(no_micro, cells),
+              double(runnable) * p.cfg.repeats * (0.25 + 0.25 + bench::kSampleOverheadS), 1e-6);
+
+  // A kernel that refuses io_uring: the same cells, unavailable with its reason; nothing else changes.
+  const std::string refused = "io_uring unavailable: kernel.io_uring_disabled is 2";
+  p.io_uring_unavailable = refused;
+  const std::vector<bench::CellPlan> refusing = bench::plan_cells(p, fake_floor);
+  ASSERT_EQ(refusing.size(), cells.size());
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    EXPECT_EQ(refusing[i].cell.id(), cells[i].cell.id());
+    EXPECT_EQ(refusing[i].cell.unavailable,
+              cells[i].cell.io == Io::io_uring ? refused : cells[i].cell.unavailable)
+        << cells[i].cell.id();
+  }
+  EXPECT_LT(bench::estimated_run_s(no_micro, refusing), bench::estimated_run_s(no_micro, cells));
+
+  // --io epoll: none.
+  q.ios = {Io::epoll};
+  for (const bench::CellPlan& c : bench::plan_cells(bench::plan_run(q), fake_floor))
+    EXPECT_EQ(c.cell.io, Io::epoll) << c.cell.id();
+
+  // full (and any run that is not quick's chosen cells): zapbench's cells of ZAP, of the fastest JSON
+  // body and hello's, and every floor cell, have their io_uring twin (not the other bodies': protobuf);
+  // nginx, grpc++ and the Go arms are on epoll only.
+  q = {};
+  q.full = true;
+  q.connections = {1, 8};
+  q.pipelines = {1, 4};
+  q.bodies = {"zap", std::string(record::default_json_codec().name), "protobuf"};
+  q.nginx = "/opt/nginx";
+  q.grpc_cpp = "/opt/zapbench-grpc";
+  q.go = go_without_zap();
+  q.control = false;
+  bench::RunPlan full = bench::plan_run(q);
+  full.io_uring_unavailable = "";
+  std::map<Arm, std::size_t> epoll_cells, io_uring_cells;
+  std::size_t protobuf_cells = 0;
+  for (const bench::CellPlan& c : bench::plan_cells(full, fake_floor)) {
+    ++(c.cell.io == Io::epoll ? epoll_cells : io_uring_cells)[c.cell.arm];
+    if (c.cell.arm == Arm::zapbench && c.cell.body == "protobuf") {
+      EXPECT_EQ(c.cell.io, Io::epoll) << c.cell.id();
+      ++protobuf_cells;
+    }
+  }
+  EXPECT_GT(protobuf_cells, 0u);
+  for (Arm a : matrix::kArms) {
+    SCOPED_TRACE(std::string(matrix::to_string(a)));
+    EXPECT_GT(epoll_cells[a], 0u);
+    EXPECT_EQ(io_uring_cells[a], a == Arm::zapbench ? epoll_cells[a] - protobuf_cells
+                                 : a == Arm::floor  ? epoll_cells[a]
+                                                    : 0u);
+  }
+
+  // --io io_uring alone: quick's chosen cells of zapbench and the floor all on io_uring (no originals to
+  // copy), the other arms on epoll, their only one; each value once however often given.
+  q = {};
+  q.ios = {Io::io_uring, Io::epoll};
+  EXPECT_EQ(bench::plan_run(q).ios, (std::vector<Io>{Io::epoll, Io::io_uring})) << "in matrix order";
+  q.ios = {Io::io_uring, Io::io_uring};
+  bench::RunPlan only = bench::plan_run(q);
+  EXPECT_EQ(only.ios, (std::vector<Io>{Io::io_uring}));
+  only.io_uring_unavailable = "";
+  std::size_t chosen_zapbench = 0;
+  for (const bench::CellPlan& c : bench::plan_cells(only, fake_floor)) {
+    const bool ours = c.cell.arm == Arm::zapbench || c.cell.arm == Arm::floor;
+    EXPECT_EQ(c.cell.io, ours ? Io::io_uring : Io::epoll) << c.cell.id();
+    chosen_zapbench += c.cell.arm == Arm::zapbench && !c.cell.control;
+  }
+  std::size_t epoll_zapbench = 0;
+  q.ios = {Io::epoll};
+  for (const bench::CellPlan& c : bench::plan_cells(bench::plan_run(q), fake_floor))
+    epoll_zapbench += c.cell.arm == Arm::zapbench && !c.cell.control;
+  EXPECT_EQ(chosen_zapbench, epoll_zapbench);
 }
 
 TEST(bench_run_folder, paths_are_recorded_relative_to_the_run) {

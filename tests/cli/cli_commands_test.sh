@@ -186,6 +186,20 @@ quick_samples=$(sed -n 's/.* = \([0-9]*\) samples.*/\1/p' "$work/dry_quick")
   ! grep -q "^  hello zapbench grpc" "$work/dry_quick" && grep -q "^  rpc zapbench grpc+zap c1 p16" "$work/dry_quick"
 check "run --dry-run: quick plans its chosen cells, fewer than full's (exit $rc, $quick_samples < $full_samples)" $?
 
+# The io axis: quick copies only the headline cells onto io_uring (listed unavailable, with the
+# kernel's reason, where it refuses io_uring); --io epoll plans none.
+grep -q "^  rpc zapbench zap-rpc+zap c1 p16 io_uring" "$work/dry_quick" &&
+  grep -q "^  rpc floor tcp c1 p16 io_uring" "$work/dry_quick" &&
+  ! grep -q "^  hello .* io_uring" "$work/dry_quick" && ! grep -q "^  rpc zapbench grpc+protobuf .* io_uring" "$work/dry_quick" && grep -q "^  rpc zapbench grpc+protobuf c1 p16$" "$work/dry_quick" &&
+  ! grep -q "^  .* \(nginx\|grpc-cpp\|go-zip\|go-fasthttp\) .* io_uring" "$work/dry_quick"
+check "run --dry-run: quick's io_uring cells are the headline ZAP rpc cells and the floor's rpc" $?
+"$bin" run --dry-run --io epoll >"$work/dry_epoll" 2>&1
+[ $? = 0 ] && ! grep -q "io_uring" "$work/dry_epoll"
+check "run --io epoll --dry-run: no io_uring cell" $?
+usage_error "run --io lists its choices" \
+  "zapbench run: --io wants a comma-separated list of epoll, io_uring, got 'kqueue': unknown 'kqueue' (see 'zapbench run --help')" \
+  run --io kqueue
+
 grep -q "^estimated duration: 10m00s, the budget (the first rounds ~" "$work/dry_quick" &&
   grep -q "^  rpc zapbench zap-rpc+zap c1 p16 (control)$" "$work/dry_quick"
 check "run --dry-run: the budget is the estimate, the control copy is planned" $?

@@ -31,10 +31,11 @@ no_leftovers() {  # run pid, what
   ! ls -d /etc/netns/zb"$rp"-* >/dev/null 2>&1; check "$what: no /etc/netns entry of the run is left" $?
 }
 
-# --budget 0 --no-control: the first rounds only, no control copy (the rounds are run_test's).
+# --budget 0 --no-control: the first rounds only, no control copy (the rounds are run_test's); --io epoll:
+# the servers on epoll only (the io axis is run_test's).
 common=(--netns 2 --arms zapbench,floor --scenarios hello --framings zap-rpc --connections 2
         --server-cpus 0 --loader-cpus "$(nproc --all | awk '{print ($1 > 1) ? 1 : 0}')" --no-micro
-        --budget 0 --no-control)
+        --budget 0 --no-control --io epoll)
 
 # ---- a normal run: 2 loader hosts, the merge, the skew
 "$bin" run "${common[@]}" --pipeline 1,16 --repeats 2 --duration 1 --warmup 0.3 --link-rate 1gbit --out "$work/r1" \

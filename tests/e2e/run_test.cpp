@@ -1,8 +1,9 @@
 // tests/e2e/run_test.cpp — `zapbench run` end to end, as a user runs it: a minimal
 // real run (one short cell per arm, real server, loader, nginx and floor
 // processes) whose results.json loads back, has every sample, and reproduces
-// the report it wrote; `zapbench report` rewrites the same files; an
-// interrupted run still writes what it measured; bad flags are usage errors.
+// the report it wrote; `zapbench report` rewrites the same files; the floor on
+// epoll and on io_uring; an interrupted run still writes what it measured; bad
+// flags are usage errors.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -14,6 +15,7 @@
 #include <optional>
 #include <string>
 
+#include "net/uring.hpp"
 #include "record/registry.hpp"
 #include "report/findings.hpp"
 #include "report/model.hpp"
@@ -54,12 +56,13 @@ bool nginx_installed() {
 TEST_F(RunCli, MinimalRealRunOneCellPerArm) {
   const std::string json(record::default_json_codec().name);
   const fs::path out = dir_ / "r";
-  const Exit e =
-      zapbench("run --repeats 2 --budget 0 --duration 0.3 --warmup 0 --connections 2 --pipeline 1 --bodies " +
-                   json + ",zap --micro-filter '^(Decode/(zap|" + json +
-                   "|go/goccy)|Server/zap-http/zap)$' --micro-repetitions 2 --micro-min-time 0.01 --out " +
-                   out.string(),
-               dir_ / "run.log");
+  const Exit e = zapbench(
+      "run --io epoll --repeats 2 --budget 0 --duration 0.3 --warmup 0 --connections 2 --pipeline 1 "
+      "--bodies " +
+          json + ",zap --micro-filter '^(Decode/(zap|" + json +
+          "|go/goccy)|Server/zap-http/zap)$' --micro-repetitions 2 --micro-min-time 0.01 --out " +
+          out.string(),
+      dir_ / "run.log");
   ASSERT_EQ(e.code, 0) << e.output;
   EXPECT_NE(e.output.find("report.html"), std::string::npos) << e.output;
 
@@ -287,7 +290,7 @@ TEST_F(RunCli, RoundsUntilPreciseGoToTheFindingsOnly) {
   const std::string json(record::default_json_codec().name);
   const fs::path out = dir_ / "r";
   const Exit e = zapbench(
-      "run --repeats 2 --precision 1 --budget 1h --no-control --arms zapbench --scenarios "
+      "run --io epoll --repeats 2 --precision 1 --budget 1h --no-control --arms zapbench --scenarios "
       "hello,rpc --framings http --bodies zap," +
           json +
           " --duration 0.2 --warmup 0 --connections 1 --pipeline 16 --micro-filter "
@@ -343,6 +346,46 @@ TEST_F(RunCli, GoMicroRunsWhateverTheCppMicroGives) {
   }
 }
 
+// The io axis for real, on the floor alone (a few seconds): its rpc cell on epoll and on io_uring, the
+// io_uring one's server started with --io io_uring and the loader on epoll, both measured in the same
+// rounds and compared in What it found. Skipped where the kernel refuses io_uring.
+TEST_F(RunCli, FloorOnEpollAndIoUring) {
+  if (const net::UringSupport u = net::probe_uring(); !u.available) GTEST_SKIP() << u.describe();
+  const fs::path out = dir_ / "r";
+  const Exit e = zapbench(
+      "run --io epoll,io_uring --arms floor --scenarios rpc --no-micro --no-control --repeats 3 --budget 0 "
+      "--duration 0.2 --warmup 0 --connections 1 --pipeline 1 --out " +
+          out.string(),
+      dir_ / "run.log");
+  ASSERT_EQ(e.code, 0) << e.output;
+  const report::Results r = report::load_file(out.string());
+  ASSERT_EQ(r.cells.size(), 2u) << e.output;
+  EXPECT_EQ(r.cells[0].id(), "floor/rpc/tcp//c1/p1");
+  EXPECT_EQ(r.cells[1].id(), "floor/rpc/tcp//c1/p1/io_uring");
+  for (const report::Cell& c : r.cells) {
+    SCOPED_TRACE(c.id());
+    EXPECT_EQ(c.unavailable, "");
+    ASSERT_EQ(c.samples.size(), 3u);
+    for (const report::E2ESample& s : c.samples) {
+      EXPECT_GT(s.responses, 0u);
+      EXPECT_EQ(s.errors, 0u);
+    }
+    EXPECT_EQ(c.server_command.find("--io io_uring") != std::string::npos, c.io == matrix::Io::io_uring)
+        << c.server_command;
+    EXPECT_EQ(c.loader_command.find("--io"), std::string::npos)
+        << "the loader on epoll: " << c.loader_command;
+  }
+  bool compared = false;
+  for (const report::Finding& f : report::findings(r))
+    compared = compared || (f.section == report::Finding::Section::io &&
+                            f.keys == std::vector<std::string>{r.cells[1].id(), r.cells[0].id()});
+  EXPECT_TRUE(compared);
+  const std::string md = zaptest::read_text(out / "report.md");
+  EXPECT_EQ(md, report::markdown(r));
+  EXPECT_NE(md.find("| floor (raw TCP echo, "), std::string::npos);
+  EXPECT_NE(md.find(" on io\\_uring | "), std::string::npos);
+}
+
 TEST_F(RunCli, InterruptedRunWritesWhatItMeasured) {
   const fs::path out = dir_ / "r";
   const std::string cmd = std::string(ZAPBENCH_BIN) +
@@ -390,6 +433,7 @@ TEST_F(RunCli, BadFlagsAreUsageErrors) {
       {"run --bodies nosuch", "unknown 'nosuch'"},
       {"run --arms zapbench,apache", "unknown 'apache'"},
       {"run --scenarios ping", "unknown 'ping'"},
+      {"run --io kqueue", "--io wants a comma-separated list of epoll, io_uring, got 'kqueue'"},
       {"run --server-cpus 1023", "not available"},  // below the table's bound (1024), above this machine
       {"run --loader-cpus x", "--loader-cpus"},
       {"run --nginx /nonexistent/nginx", "not an executable"},
@@ -405,6 +449,7 @@ TEST_F(RunCli, BadFlagsAreUsageErrors) {
   EXPECT_EQ(help.code, 0);
   EXPECT_NE(help.output.find("--quick"), std::string::npos);
   EXPECT_NE(help.output.find("--full"), std::string::npos);
+  EXPECT_NE(help.output.find("--io LIST"), std::string::npos) << help.output;
 }
 
 }  // namespace

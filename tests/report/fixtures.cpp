@@ -283,6 +283,24 @@ Results with_logs() {
   return r;
 }
 
+Cell io_uring_of(Cell c, double cpu_factor) {
+  c.io = matrix::Io::io_uring;
+  c.server_command += " --io io_uring";
+  for (E2ESample& s : c.samples) s.server_cpu_s *= cpu_factor;
+  return c;
+}
+
+Results with_io_uring() {
+  Results r = synthetic();
+  std::vector<Cell> copies;
+  for (const Cell& c : r.cells)
+    if (c.scenario == matrix::Scenario::rpc && c.unavailable.empty() &&
+        ((c.arm == matrix::Arm::zapbench && c.body == "zap") || c.arm == matrix::Arm::floor))
+      copies.push_back(io_uring_of(c, c.arm == matrix::Arm::floor ? 0.8 : 0.9));
+  r.cells.insert(r.cells.end(), copies.begin(), copies.end());
+  return r;
+}
+
 Results quick_shaped() {
   Results r = with_peers();
   std::erase_if(r.cells, [](const Cell& c) { return c.pipeline == 16 && c.connections != 10; });

@@ -58,6 +58,15 @@ Results with_hosts();
 // flat in AccessOne, linear elsewhere; direct linear everywhere; the limits.
 Results with_logs();
 
+// The synthetic run with the io axis: the io_uring copy (io_uring_of) of each
+// rpc cell with a ZAP body of zapbench's server (HTTP/1.1 and ZAP-HTTP; at
+// depth 16 ZAP-HTTP only) and of the floor's, the same rates, the server's CPU
+// time × 0.9 (zapbench) and × 0.8 (the floor) in every round.
+Results with_io_uring();
+// `c` with its server on io_uring: its id, its server's command line and its
+// server CPU time (× cpu_factor in every sample).
+Cell io_uring_of(Cell c, double cpu_factor);
+
 // The shape of a quick run (zapbench run --quick): binary peers with long names
 // (flatbuffers-trusted), one connection count at depth 16 (every end-to-end
 // series one point there), the grpc++ arm, the logs microbenchmarks at

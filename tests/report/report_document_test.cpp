@@ -1,7 +1,7 @@
 // tests/report/report_document_test.cpp — what report.md and report.html say
 // about a synthetic run: sections, ratios against the fastest JSON and the
 // floor, binary peers, the Go reference, ⚠ noisy, unavailable, errors,
-// escaping, logs growth, several hosts.
+// escaping, logs growth, several hosts, the io axis's rows.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -178,8 +178,11 @@ TEST(report_markdown, request_path_beside_its_codec_and_the_cell_end_to_end) {
   EXPECT_TRUE(contains(md,
                        "| Server/zap-http/zap | 20.0 (19.8–20.4) | 552 | 15.0 | 5.00 | 75% (75–75%) | 0 | "
                        "1333 (c 10) | 1313 | "
-                       "66.7× ? |"))
+                       "66.7× ? (3 samples) |"))
       << md;
+  EXPECT_TRUE(contains(md,
+                       "? with the samples there were where the end-to-end cell has fewer than the 5 the "
+                       "unpaired interval needs"));
   // Not counted, and no HTTP/1.1 + ZAP cell at depth 16 in this run.
   EXPECT_TRUE(contains(
       md, "| Server/http1/zap | 60.0 (59.4–61.2) | — | 15.0 | 45.0 | 25% (25–25%) | 0 | — | — | — |"))
@@ -321,6 +324,62 @@ TEST(report_markdown, go_zap_encode_also_against_the_pair_the_encode_target_name
                "| go/zap | Encode | 600.0 (594.0–612.0) | 12 | zap (reused builder: the encode target's "
                "pair) | 15.0 | 40.00× (40.00–40.00) ▲ | — |"))
       << md;
+}
+
+// The io axis: an io_uring cell is a row of its own, right after its epoll row and labelled " on io_uring",
+// compared in the ratios with the cells on io_uring (JSON has none there: —; the io_uring floor); the
+// Go reference's table keeps our epoll rows only; its command line is listed apart.
+TEST(report_markdown, io_uring_rows_are_rows_of_their_own_on_io_uring) {
+  Results r = with_io_uring();
+  for (Cell& c : r.cells)  // the floor twice as fast on io_uring: a ratio only its own floor gives
+    if (c.arm == matrix::Arm::floor && c.io == matrix::Io::io_uring)
+      for (E2ESample& s : c.samples) s.requests_per_s *= 2;
+  const std::string md = report::markdown(r);
+  for (const char* row :
+       {"zapbench HTTP/1.1 + ZAP", "zapbench ZAP-HTTP + ZAP", "floor (raw TCP echo, 162 B → 162 B)"}) {
+    SCOPED_TRACE(row);
+    const std::size_t io_uring = md.find(std::string("| ") + row + " on io\\_uring | ");
+    ASSERT_NE(io_uring, std::string::npos) << md;
+    const std::size_t before = md.rfind('\n', io_uring - 2) + 1;  // the line above: its epoll row
+    EXPECT_TRUE(md.substr(before).starts_with(std::string("| ") + row + " | "))
+        << "right after its epoll row: " << md.substr(before, 200);
+  }
+  // c 10: HTTP+ZAP 160k; the io_uring floor 800k: 0.20, where the epoll row has 0.40 against the epoll floor.
+  EXPECT_TRUE(contains(
+      md, "| zapbench HTTP/1.1 + ZAP on io\\_uring | — | 0.20× (0.20–0.20) ▼ | — | 0.20× (0.20–0.20) ▼ |"))
+      << md;
+  EXPECT_TRUE(
+      contains(md,
+               "| zapbench HTTP/1.1 + ZAP | 1.60× (1.60–1.60) ▲ | 0.40× (0.40–0.40) ▼ | 1.60× (1.60–1.60) "
+               "▲ | 0.40× (0.40–0.40) ▼ |"));
+  EXPECT_TRUE(contains(md, "an io\\_uring row against the cells on io\\_uring too; "));
+  EXPECT_FALSE(contains(report::markdown(synthetic()), "io\\_uring"));
+  // The Go reference's servers are on epoll: its table has our epoll rows only.
+  const std::size_t go = md.find("| zapbench against the Go reference |");
+  ASSERT_NE(go, std::string::npos);
+  EXPECT_FALSE(contains(md.substr(go, md.find("\n\n", go) - go), "on io\\_uring"));
+  EXPECT_TRUE(contains(md, "zapbench ZAP-HTTP + ZAP on io\\_uring — as run for rpc, c 1, p 1"));
+  EXPECT_TRUE(contains(md, "server: zapbench serve --http 127.0.0.1:0 --cpus 0 --io io_uring\n"));
+  // How it was measured says what the axis is.
+  const std::size_t how = md.find("## How it was measured");
+  EXPECT_NE(
+      md.find("- The server's I/O interface is an axis of its own: the rows \"on io\\_uring\" are", how),
+      std::string::npos);
+}
+
+// The microbenchmarks' section (the request path beside its cell end to end) reads the epoll cells only:
+// io_uring cells, even listed first, change nothing there.
+TEST(report_markdown, io_uring_cells_leave_the_microbenchmarks_section_as_it_was) {
+  Results r = with_io_uring();
+  std::stable_partition(r.cells.begin(), r.cells.end(),
+                        [](const Cell& c) { return c.io == matrix::Io::io_uring; });
+  auto micro = [](const std::string& md) {
+    const std::size_t from = md.find("## Microbenchmarks");
+    return md.substr(from, md.find("\n## ", from + 1) - from);
+  };
+  const std::string md = report::markdown(r);
+  EXPECT_TRUE(contains(micro(md), "Server/zap-http/zap")) << micro(md);
+  EXPECT_EQ(micro(md), micro(report::markdown(synthetic())));
 }
 
 TEST(report_markdown, lists_one_command_per_arm) {

@@ -78,6 +78,50 @@ TEST(report_cell, a_logs_cell_is_keyed_and_labelled_with_its_n) {
   EXPECT_DOUBLE_EQ(c.mb_per_s().median(), 1500);
 }
 
+// An epoll cell's id says nothing of its io (ids of runs before the axis still match); an io_uring
+// cell's ends in "/io_uring", before "/control".
+TEST(report_cell, an_io_uring_cell_is_keyed_apart_and_an_epoll_one_as_before) {
+  Cell c = cell("zapbench", "rpc", "zap-rpc", "zap", 1, 16, 1000, 50);
+  EXPECT_EQ(c.io, matrix::Io::epoll);
+  EXPECT_EQ(c.id(), "zapbench/rpc/zap-rpc/zap/c1/p16");
+  c.io = matrix::Io::io_uring;
+  EXPECT_EQ(c.id(), "zapbench/rpc/zap-rpc/zap/c1/p16/io_uring");
+  c.control = true;
+  EXPECT_EQ(c.id(), "zapbench/rpc/zap-rpc/zap/c1/p16/io_uring/control");
+  Cell floor = named_cell("floor", "rpc", "tcp", "", 16, 1);
+  floor.io = matrix::Io::io_uring;
+  EXPECT_EQ(floor.id(), "floor/rpc/tcp//c16/p1/io_uring");
+}
+
+// results.json: every cell says its io; a cell without it (a run before the axis) is epoll, and such a
+// file writes back as it was; an unknown io is refused with the choices.
+TEST(report_json, io_round_trips_and_a_cell_without_it_is_epoll) {
+  const Results r = with_io_uring();
+  const std::string json = report::to_json(r);
+  const Results back = report::from_json(json);
+  EXPECT_EQ(report::to_json(back), json);
+  EXPECT_EQ(report::markdown(back), report::markdown(r));
+  ASSERT_EQ(back.cells.size(), r.cells.size());
+  for (std::size_t i = 0; i < r.cells.size(); ++i) {
+    EXPECT_EQ(back.cells[i].io, r.cells[i].io) << r.cells[i].id();
+    EXPECT_EQ(back.cells[i].id(), r.cells[i].id());
+  }
+  EXPECT_EQ(back.cells.back().io, matrix::Io::io_uring);
+  nlohmann::ordered_json j = nlohmann::ordered_json::parse(json);
+  for (const auto& c : j["cells"]) EXPECT_TRUE(c.contains("io")) << c.dump().substr(0, 200);
+  EXPECT_EQ(j["cells"][0]["io"], "epoll");
+  EXPECT_EQ(j["cells"][j["cells"].size() - 1]["io"], "io_uring");
+  // Without "io" (every cell of an earlier run): epoll, and written back without it.
+  nlohmann::ordered_json old = nlohmann::ordered_json::parse(report::to_json(synthetic()));
+  for (auto& c : old["cells"]) c.erase("io");
+  const Results earlier = report::from_json(old.dump(1));
+  for (const Cell& c : earlier.cells) EXPECT_EQ(c.io, matrix::Io::epoll) << c.id();
+  EXPECT_FALSE(earlier.io_recorded);
+  EXPECT_EQ(report::to_json(earlier), old.dump(1) + "\n");
+  j["cells"][0]["io"] = "kqueue";
+  EXPECT_EQ(error_of(j.dump()), "results.json: cells[0].io: unknown \"kqueue\" (one of: epoll, io_uring)");
+}
+
 TEST(report_json, round_trip_is_exact_and_reproduces_both_reports) {
   const Results r = synthetic();
   const std::string json = report::to_json(r);

@@ -1,6 +1,7 @@
 // bench/arms/arm.hpp — what an arm is to a run: the cells it serves (and why
-// one cannot run), which of them quick's chosen cells keep, and the server of
-// one of its cells as a launch (launch.hpp). Every arm — zapbench's own
+// one cannot run), which of them quick's chosen cells keep (and copy onto
+// io_uring, for the arms whose server has it), and the server of one of its
+// cells as a launch (launch.hpp). Every arm — zapbench's own
 // server, the floor, the Go reference's three, nginx, grpc++ — is one row of
 // one table (arms.cpp), its hooks in its own file; the run, local or over
 // hosts, goes through the row and never branches on the arm.
@@ -27,6 +28,13 @@ struct ArmRow {
                 const std::string& json, const std::string& peer);
   // The server of one of its cells, `zapbench_exe` the zapbench binary where it runs.
   ServerLaunch (*launch)(const RunPlan& plan, const std::string& zapbench_exe, const CellPlan& cell);
+  // Its server is zapbench's event core (`--io epoll|io_uring`): which of its
+  // epoll cells get an io_uring copy — in quick's chosen cells (chosen) the
+  // headline ones, else the ones that show the kernel's share move and the
+  // codec's stay (`json`: the run's fastest JSON body). Null: its server is
+  // not ours and has epoll only (the Go arms, nginx, grpc++).
+  bool (*io_uring_copy)(matrix::Scenario s, const std::string& body, bool chosen,
+                        const std::string& json) = nullptr;
 };
 
 // The arm's row (arms.cpp); every arm of matrix::kArms has one, in its order.

@@ -19,13 +19,13 @@ bool every_cell(Arm, Scenario, Framing, const std::string&, const std::string&, 
 namespace {
 
 constexpr std::array<ArmRow, matrix::kArms.size()> kArmRows{{
-    {Arm::zapbench, zapbench_cells, zapbench_quick, zapbench_launch},
+    {Arm::zapbench, zapbench_cells, zapbench_quick, zapbench_launch, zapbench_io_uring_copy},
     {Arm::go_zip, go_cells, go_quick, go_launch},
     {Arm::go_fasthttp, go_cells, go_quick, go_launch},
     {Arm::go_nethttp, go_cells, every_cell, go_launch},
     {Arm::nginx, nginx_cells, every_cell, nginx_launch},
     {Arm::grpc_cpp, grpc_cpp_cells, every_cell, grpc_cpp_launch},
-    {Arm::floor, floor_cells, every_cell, floor_launch},
+    {Arm::floor, floor_cells, every_cell, floor_launch, floor_io_uring_copy},
 }};
 
 constexpr bool rows_in_order() {

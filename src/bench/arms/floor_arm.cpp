@@ -20,6 +20,12 @@ void floor_cells(CellPlanner& planner, Arm arm) {
   }
 }
 
+// quick: the rpc cells, beside zapbench's headline ones; otherwise every cell (the floor is the
+// kernel's share alone, on each interface).
+bool floor_io_uring_copy(Scenario s, const std::string&, bool chosen, const std::string&) {
+  return !chosen || s == Scenario::rpc;
+}
+
 ServerLaunch floor_launch(const RunPlan& p, const std::string& exe, const CellPlan& cp) {
   ServerLaunch l;
   l.spec.cpus = p.cfg.server_cpus;
@@ -36,6 +42,9 @@ ServerLaunch floor_launch(const RunPlan& p, const std::string& exe, const CellPl
                  std::to_string(p.cfg.server_cpus.size()),
                  "--cpus",
                  net::cpu_list_text(p.cfg.server_cpus)};
+  // epoll is floor's default: an epoll cell's command line stays what it was before the io axis.
+  if (cp.cell.io != Io::epoll)
+    l.spec.argv.insert(l.spec.argv.end(), {"--io", std::string(matrix::to_string(cp.cell.io))});
   return l;
 }
 

@@ -60,6 +60,15 @@ bool zapbench_quick(Arm, Scenario s, Framing f, const std::string& b, const std:
   }
 }
 
+// quick: the rpc ZAP cells (the headline). Otherwise the cells of ZAP, of the fastest JSON body and
+// hello's (no body), on every framing and scenario: the two bodies' gap on each interface is what
+// shows the codec's share stay while the kernel's moves, and a copy of every other body would
+// double the full run (its first rounds past its 3-hour budget) to repeat it.
+bool zapbench_io_uring_copy(Scenario s, const std::string& body, bool chosen, const std::string& json) {
+  if (chosen) return s == Scenario::rpc && body == "zap";
+  return body.empty() || body == "zap" || body == json;
+}
+
 ServerLaunch zapbench_launch(const RunPlan& p, const std::string& exe, const CellPlan& cp) {
   const report::Cell& c = cp.cell;
   ServerLaunch l;
@@ -74,6 +83,9 @@ ServerLaunch zapbench_launch(const RunPlan& p, const std::string& exe, const Cel
                  "--cpus",
                  net::cpu_list_text(p.cfg.server_cpus)};
   if (!c.body.empty() && c.body != "zap") l.spec.argv.insert(l.spec.argv.end(), {"--codec", c.body});
+  // epoll is serve's default: an epoll cell's command line stays what it was before the io axis.
+  if (c.io != Io::epoll)
+    l.spec.argv.insert(l.spec.argv.end(), {"--io", std::string(matrix::to_string(c.io))});
   return l;
 }
 

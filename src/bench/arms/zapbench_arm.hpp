@@ -18,7 +18,10 @@ void zapbench_cells(CellPlanner& planner, matrix::Arm arm);
 // with ZAP; logs on HTTP/1.1 + JSON and ZAP-HTTP + ZAP.
 bool zapbench_quick(matrix::Arm arm, matrix::Scenario s, matrix::Framing f, const std::string& body,
                     const std::string& json, const std::string& peer);
-// `zapbench serve <flag> HOST:0 --threads N --cpus LIST [--codec BODY]`.
+// quick's io_uring copies: the rpc cells with a ZAP body (the headline cells, on each framing quick runs).
+bool zapbench_io_uring_copy(matrix::Scenario s, const std::string& body, bool chosen,
+                            const std::string& json);
+// `zapbench serve <flag> HOST:0 --threads N --cpus LIST [--codec BODY] [--io io_uring]`.
 ServerLaunch zapbench_launch(const RunPlan& plan, const std::string& zapbench_exe, const CellPlan& cell);
 
 }  // namespace bench

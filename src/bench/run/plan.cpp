@@ -14,6 +14,7 @@
 #include "bench/run/host.hpp"
 #include "bench/run/progress.hpp"
 #include "net/affinity.hpp"
+#include "net/uring.hpp"
 #include "record/logs.hpp"
 #include "record/registry.hpp"
 
@@ -138,6 +139,13 @@ RunPlan plan_run(const RunRequest& q) {
                                                           Framing::zap_http, Framing::zap_rpc};
   p.chosen_cells =
       !full && q.framings.empty() && q.bodies.empty() && q.connections.empty() && q.pipelines.empty();
+  // Both I/O interfaces by default (quick: io_uring for the headline cells only, io_uring_copy); in
+  // matrix order whatever the order given (an io_uring cell right after its epoll one), each once.
+  for (Io io : matrix::kIos)
+    if (q.ios.empty() || std::find(q.ios.begin(), q.ios.end(), io) != q.ios.end()) p.ios.push_back(io);
+  if (std::find(p.ios.begin(), p.ios.end(), Io::io_uring) != p.ios.end())
+    if (const net::UringSupport uring = net::probe_uring(); !uring.available)
+      p.io_uring_unavailable = uring.describe();
   if (!q.arms.empty()) {
     p.arms = q.arms;
   } else {
@@ -217,28 +225,46 @@ bool CellPlanner::chosen(Arm a, Scenario s, Framing f, const std::string& b) con
   return !p_.chosen_cells || quick_cell(a, s, f, b, json_body_, peer_body_);
 }
 
+std::vector<Io> CellPlanner::ios(Arm arm, Scenario scenario, const std::string& body) const {
+  // The other arms' servers are not ours: epoll, their only one.
+  const ArmRow& row = arm_row(arm);
+  if (row.io_uring_copy == nullptr) return {Io::epoll};
+  const bool epoll = std::find(p_.ios.begin(), p_.ios.end(), Io::epoll) != p_.ios.end();
+  std::vector<Io> out;
+  for (Io io : p_.ios)
+    // Beside their epoll originals, io_uring copies of the cells the row names; io_uring alone: all.
+    if (io == Io::epoll || !epoll || row.io_uring_copy(scenario, body, p_.chosen_cells, json_body_))
+      out.push_back(io);
+  return out;
+}
+
 void CellPlanner::add(Arm arm, Scenario scenario, Framing framing, const std::string& body,
                       const std::string& unavailable, ExchangeBytes floor, unsigned logs,
                       const std::string& server_codec) {
+  const std::vector<Io> ios = this->ios(arm, scenario, body);
   for (unsigned c : p_.connections)
     for (unsigned d : p_.pipelines) {
       // quick's chosen cells: depth 16 on one connection only (what pipelining and multiplexing win
       // on a connection); 16 connections at depth 1 (what concurrency does).
       if (p_.chosen_cells && c > 1 && d > 1) continue;
-      CellPlan cp;
-      cp.cell.arm = arm;
-      cp.cell.scenario = scenario;
-      cp.cell.logs = logs;
-      cp.cell.framing = framing;
-      cp.cell.body = body;
-      cp.cell.connections = c;
-      cp.cell.pipeline = d;
-      cp.cell.unavailable = unavailable;
-      cp.cell.server_codec = server_codec;
-      if (cp.cell.unavailable.empty() && scenario == Scenario::logs)
-        cp.cell.unavailable = logs_over_budget(logs, c, d);
-      cp.floor = floor;
-      out_.push_back(std::move(cp));
+      for (Io io : ios) {  // io_uring right after epoll: the pair a finding compares runs side by side
+        CellPlan cp;
+        cp.cell.io = io;
+        cp.cell.arm = arm;
+        cp.cell.scenario = scenario;
+        cp.cell.logs = logs;
+        cp.cell.framing = framing;
+        cp.cell.body = body;
+        cp.cell.connections = c;
+        cp.cell.pipeline = d;
+        cp.cell.unavailable = unavailable;
+        cp.cell.server_codec = server_codec;
+        if (cp.cell.unavailable.empty() && scenario == Scenario::logs)
+          cp.cell.unavailable = logs_over_budget(logs, c, d);
+        if (cp.cell.unavailable.empty() && io == Io::io_uring) cp.cell.unavailable = p_.io_uring_unavailable;
+        cp.floor = floor;
+        out_.push_back(std::move(cp));
+      }
     }
 }
 
@@ -260,11 +286,12 @@ std::vector<CellPlan> plan_cells(const RunPlan& p, ExchangeBytes (*floor_bytes_o
 std::size_t control_of(const std::vector<CellPlan>& cells) {
   std::size_t best = cells.size();
   auto better = [&](const report::Cell& c, const report::Cell& b) {
-    // The headline first: ZAP-RPC + ZAP on rpc, then the deepest depth, then the fewest connections.
+    // The headline first: ZAP-RPC + ZAP on rpc, on epoll, then the deepest depth, then the fewest
+    // connections.
     auto key = [](const report::Cell& x) {
       return std::make_tuple(
           !(x.framing == Framing::zap_rpc && x.body == "zap" && x.scenario == Scenario::rpc),
-          -int(x.pipeline), x.connections);
+          x.io != Io::epoll, -int(x.pipeline), x.connections);
     };
     return key(c) < key(b);
   };
@@ -334,7 +361,8 @@ std::string cell_label(const report::Cell& c) {
       c.scenario_label() + " " + std::string(to_string(c.arm)) + " " + std::string(to_string(c.framing));
   if (!c.body.empty()) s += "+" + c.body;
   return s + " c" + std::to_string(c.connections) + " p" + std::to_string(c.pipeline) +
-         (c.control ? " (control)" : "") + (c.server.empty() ? "" : " [" + c.server + "]");
+         (c.io != Io::epoll ? " " + std::string(to_string(c.io)) : "") + (c.control ? " (control)" : "") +
+         (c.server.empty() ? "" : " [" + c.server + "]");
 }
 
 }  // namespace bench

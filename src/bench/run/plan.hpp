@@ -25,6 +25,7 @@ namespace bench {
 // The matrix's axes, as bench spells them (the types are matrix's).
 using matrix::Arm;
 using matrix::Framing;
+using matrix::Io;
 using matrix::Scenario;
 
 // Where the server and the loaders run (docs/spec/hosts.md): this machine
@@ -62,6 +63,8 @@ struct RunRequest {
   std::vector<Framing> framings;
   std::vector<std::string> bodies;
   std::vector<Arm> arms;
+  // --io: the I/O interfaces of the servers that have both (zapbench's, the floor).
+  std::vector<Io> ios;
   std::vector<int> server_cpus, loader_cpus;
   double noisy_spread = 0.10;
   std::string nginx;              // the nginx binary; empty: find_nginx()
@@ -91,6 +94,15 @@ struct RunPlan {
   // rpc and logs body codecs (unavailable ones stay: reported, never dropped)
   std::vector<std::string> bodies;
   std::vector<Arm> arms;
+  // The server's I/O interface (report::Cell::io), for the arms whose server
+  // has both (zapbench's and the floor's event core); the other arms' servers
+  // are their own, on epoll, whatever this says.
+  std::vector<Io> ios;
+  // Why this kernel refuses io_uring (net::probe_uring's describe()), "" when
+  // it allows it or the run has no io_uring: its io_uring cells are then
+  // planned unavailable with this reason, never dropped. plan_run asks the
+  // kernel; a test sets it to plan a kernel that refuses.
+  std::string io_uring_unavailable;
   bool micro = true;
   std::string micro_filter;
   std::string nginx;  // "" when not found: the nginx arm is unavailable
@@ -118,7 +130,8 @@ struct RunPlan {
 // a 10-minute budget;
 // full: 1,16,125,1000, every codec and every framing × body, logs N = 1, 100,
 // 10000, every arm, 0.5 s samples after 0.5 s, microbenchmarks at 200 ms,
-// findings to ±2% within 3 hours; both: 3 first rounds, the control copy;
+// findings to ±2% within 3 hours; both: 3 first rounds, the control copy,
+// the servers on epoll and on io_uring (io_uring asked of the kernel);
 // server on the first half of the allowed CPUs, loader on the rest) and
 // checks the request (--logs: N from 1 to record::kMaxLogs, and only with the
 // logs scenario). Throws std::invalid_argument with the message a user should see
@@ -184,13 +197,19 @@ double run_budget_s(const RunPlan& plan, const std::vector<CellPlan>& cells);
 // N for logs), each x connections x depth. A cell that cannot run carries the reason in cell.unavailable (a
 // logs body codec without the record, a logs cell over kLogsInFlightBudgetBytes). Last, with plan.control,
 // the control copy of the first cell of control_order() that the plan has and can run
-// (report::Cell::control). `floor_bytes_of` measures the floor's byte counts (exchange.hpp).
+// (report::Cell::control). Each cell of zapbench and of the floor is planned once per I/O interface
+// of plan.ios, io_uring right after epoll — with epoll too, io_uring copies of the cells the arm's
+// row names (ArmRow::io_uring_copy): in quick's chosen cells the headline ones (zapbench's rpc
+// ZAP cells, the floor's rpc cells), else zapbench's ZAP, fastest-JSON and hello cells and every
+// floor cell. The io_uring cells carry
+// plan.io_uring_unavailable when the kernel refuses it. `floor_bytes_of` measures the floor's byte
+// counts (exchange.hpp).
 std::vector<CellPlan> plan_cells(const RunPlan& plan,
                                  ExchangeBytes (*floor_bytes_of)(Scenario, unsigned) = floor_bytes);
 
 // The cells a control copy is made of, in preference: the headline ZAP cells
-// (ZAP-RPC + ZAP, rpc, deepest depth, fewest connections), else any zapbench
-// cell that runs. Index into cells; cells.size() when none can run.
+// (ZAP-RPC + ZAP, rpc, epoll, deepest depth, fewest connections), else any
+// zapbench cell that runs (on epoll first). Index into cells; cells.size() when none can run.
 std::size_t control_of(const std::vector<CellPlan>& cells);
 
 // The load that measures a cell against a server on 127.0.0.1:port (with
@@ -198,6 +217,7 @@ std::size_t control_of(const std::vector<CellPlan>& cells);
 load::Options load_options(const RunPlan& plan, const CellPlan& cp, std::uint16_t port);
 
 // "rpc zapbench http+simdjson c16 p1", "logs N=100 zapbench zap+zap c1 p16",
+// "rpc floor tcp c1 p16 io_uring" (an io_uring cell's ends in its io),
 // "rpc go-zip zap-rpc+zap c1 p1 [zap-proto/go v1.8.1 ZAP-RPC]" (its server
 // when the arm does not name it): a cell in progress lines and notes.
 std::string cell_label(const report::Cell& c);
