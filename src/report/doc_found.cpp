@@ -100,7 +100,8 @@ Runs finding_item(const Results& r, const Finding& f, bool legacy) {
     item.push_back(strong(verdict_text(f.estimate, f.better)));
   if (!legacy && !within_precision(r, f))
     item.push_back(" — not within the ±" + fixed(r.config.precision * 100, 1) + "% asked: ±" +
-                   fixed(f.estimate.half_width() * 100, 1) + "%");
+                   // rounded up: a half-width just past the precision never reads as equal to it
+                   fixed(std::ceil(f.estimate.half_width() * 1000 - 1e-9) / 10, 1) + "%");
   item.push_back(" — ");
   item.push_back(link("table", f.anchor));
   item.push_back(".");
