@@ -223,8 +223,8 @@ std::vector<Block> glance(const Results& r) {
   return std::move(out.blocks);
 }
 
-// " 14 of 16 findings are within the ±5.0% asked; the others say so." (empty
-// when the run asked for no precision).
+// " 14 of 16 findings are within the ±5.0% the run asked for; the others are
+// listed apart, ..." (empty when the run asked for no precision).
 std::string precision_count(const Results& r, const std::vector<Finding>& all) {
   if (!std::isfinite(r.config.precision)) return "";
   std::size_t n = 0, within = 0;
@@ -235,7 +235,8 @@ std::string precision_count(const Results& r, const std::vector<Finding>& all) {
   }
   return " " + std::to_string(within) + " of " + std::to_string(n) + " findings are within the ±" +
          fixed(r.config.precision * 100, 1) + "% the run asked for" +
-         (within < n ? "; the others say by how much they are not (the budget ran out first)." : ".");
+         (within < n ? "; the others are listed apart, with their intervals (the budget ran out first)."
+                     : ".");
 }
 
 void found(const Results& r, Out& out) {
@@ -261,7 +262,9 @@ void found(const Results& r, Out& out) {
          margin_text(r) +
          ". What the interval did not decide is listed apart as undecided, never as a result." +
          precision_count(r, all)});
-  std::vector<Runs> undecided;
+  // Decided, but the interval wider than the run's precision: listed apart, after the findings that
+  // reached it — a verdict that holds at 95%, with a ratio not yet known as well as the run asked.
+  std::vector<Runs> wide, undecided;
   for (auto [section, what] : {std::pair{Finding::Section::micro, "Per op, in process (ns per op):"},
                                std::pair{Finding::Section::logs,
                                          "Cost against work, in process (the eth_getLogs answer of N logs):"},
@@ -272,6 +275,8 @@ void found(const Results& r, Out& out) {
       if (f.section != section) continue;  // the floor's: in the table above
       if (!legacy && f.estimate.verdict == stats::Verdict::undecided && section != Finding::Section::control)
         undecided.push_back(finding_item(r, f, legacy));
+      else if (!legacy && section != Finding::Section::control && !within_precision(r, f))
+        wide.push_back(finding_item(r, f, legacy));
       else
         items.push_back(finding_item(r, f, legacy));
     }
@@ -298,6 +303,15 @@ void found(const Results& r, Out& out) {
     else
       out.para({what});
     out.bullets(std::move(items));
+  }
+  if (!wide.empty()) {
+    out.para(
+        {"Not within the precision asked — the interval excludes 1×, so the verdict holds at 95%, but "
+         "it is wider than ±" +
+         fixed(r.config.precision * 100, 1) +
+         ": the budget ran out before more rounds narrowed it (the ratio is known only as well as its "
+         "interval says):"});
+    out.bullets(std::move(wide));
   }
   if (!undecided.empty()) {
     out.para({"Undecided — the interval crosses 1× and reaches beyond ±" + margin_text(r) +

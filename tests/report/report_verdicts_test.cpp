@@ -147,8 +147,13 @@ TEST(report_verdicts, a_decided_finding_beyond_the_precision_asked_says_so) {
   const std::string item = found.substr(line, found.find('\n', line) - line);
   EXPECT_TRUE(contains(item, "**ahead, ")) << item;
   EXPECT_TRUE(contains(item, " — not within the ±3.0% asked: ±")) << item;
-  EXPECT_TRUE(contains(found, "findings are within the ±3.0% the run asked for; the others say by how much"))
+  EXPECT_TRUE(contains(found, "findings are within the ±3.0% the run asked for; the others are listed apart"))
       << found;
+  // Listed apart, after the findings that reached the precision, before the undecided ones.
+  const std::size_t apart = found.find("Not within the precision asked — the interval excludes 1×");
+  ASSERT_NE(apart, std::string::npos) << found;
+  EXPECT_GT(line, apart);
+  EXPECT_LT(line, found.find("Undecided —"));
   // The findings whose rounds agree say nothing of the kind.
   const std::size_t decode = found.find("- **Decode** — time per op");
   ASSERT_NE(decode, std::string::npos);
