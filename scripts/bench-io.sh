@@ -7,6 +7,11 @@
 # median per cell and the ratios io_uring / epoll. LOADER_IO picks the loader's own backend (epoll).
 #   scripts/bench-io.sh                   # defaults: 3 rounds of 3 s
 #   ROUNDS=5 DURATION=5s scripts/bench-io.sh
+#   PROFILE=1 scripts/bench-io.sh         # instead: where the floor's CPU goes on each backend
+# PROFILE=1: `perf record -g -C SERVER_CPU` of the floor (a quiet machine: the whole CPU is recorded)
+# in the middle of a DURATION load at 16 x 1 and 1 x 16 on each
+# backend, its kernel and user symbols grouped (scripts/perf-groups.py: TCP/IP, epoll readiness,
+# io_uring, syscall entry and exit, ...) — how much of a request the interface is (docs/io-uring-plan.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/ready.sh
@@ -66,6 +71,37 @@ sample() {
   echo "$io $target $c $p $requests $syscalls $(echo "($ticks_after - $ticks_before) / $(getconf CLK_TCK)" | bc -l)" \
     >>"$work/samples"
 }
+
+# profile C P: the floor's CPU on each backend, grouped, one column per backend.
+profile() {
+  local c=$1 p=$2 io port
+  for io in epoll io_uring; do
+    start_ready taskset -c "$SERVER_CPU" "$ZAPBENCH" floor --listen 127.0.0.1:0 --request-bytes 100 \
+      --response-bytes 100 --io "$io" >"$work/server.log" 2>&1
+    port=$(ready_port floor)
+    server_pid=$ready_pid
+    "$ZAPBENCH" load --framing tcp --request-bytes 100 --response-bytes 100 --addr "127.0.0.1:$port" \
+      -c "$c" -p "$p" -d "$DURATION" --warmup 0 --cpus "$LOADER_CPU" --io "$LOADER_IO" >/dev/null &
+    local load_pid=$!
+    # The whole CPU, not the PID: on loopback the peer's TCP input runs in the sender's softirq. The
+    # load's middle only: its first second (connects) and last (drain) left out.
+    sleep 1
+    perf record -q -g -C "$SERVER_CPU" -o "$work/$io.data" -- sleep $((${DURATION%s} - 2)) 2>/dev/null
+    wait "$load_pid"
+    kill "$server_pid"
+    wait "$server_pid" 2>/dev/null || true
+    server_pid=
+    perf report -i "$work/$io.data" --no-children --sort symbol -g none -q 2>/dev/null >"$work/$io.txt"
+  done
+  echo "# the floor, $c x $p, CPU $SERVER_CPU in the middle $((${DURATION%s} - 2)) s of a $DURATION load: share of its samples"
+  python3 scripts/perf-groups.py "epoll=$work/epoll.txt" "io_uring=$work/io_uring.txt"
+}
+if [ "${PROFILE:-0}" = 1 ]; then
+  [ "${DURATION%s}" -ge 4 ] 2>/dev/null || { echo "bench-io.sh: PROFILE=1 wants DURATION of 4s or more, in whole seconds" >&2; exit 2; }
+  profile 16 1
+  profile 1 16
+  exit 0
+fi
 
 for round in $(seq "$ROUNDS"); do
   for shape in "16 1" "1 16"; do
