@@ -4,7 +4,7 @@
 // running out (ENOBUFS ends a multishot receive, which must be re-armed with
 // no byte lost or repeated), close() with a receive and a send in flight (one
 // on_closed, the old generation's completions ignored by the slot's next
-// socket), backpressure (a cancelled receive reads nothing more), flush() of
+// socket; a connect's poll cancelled too), backpressure (a cancelled receive reads nothing more), flush() of
 // a large `out` to a slow, closing or resetting peer, eof after the last data,
 // stop() from another thread, and release_pending at teardown. Every test is
 // skipped when the kernel refuses io_uring. Waits are for events (await.hpp),
