@@ -38,6 +38,7 @@ struct RingState {
   bool recv_armed = false;           // a receive is in the kernel
   bool recv_cancelled = false;       // ... and asked to end (the handler stopped reading)
   bool send_in_flight = false;       // `out` is pinned under a send
+  bool poll_armed = false;           // a connect's one-shot poll is in the kernel (close cancels it)
   bool closed = false;               // close() was called; freed when in_flight reaches 0
 };
 

@@ -155,7 +155,10 @@ void UringLoop::arm_poll(int fd, std::uint32_t events, Pollable* p, bool multish
   const std::uint16_t generation =
       p->kind == Pollable::Kind::connection ? static_cast<Connection*>(p)->ring.generation : 0;
   io_uring_sqe_set_data64(e, tag(p, kOpPoll, generation));
-  if (p->kind == Pollable::Kind::connection) ++static_cast<Connection*>(p)->ring.in_flight;
+  if (p->kind == Pollable::Kind::connection) {
+    ++static_cast<Connection*>(p)->ring.in_flight;
+    static_cast<Connection*>(p)->ring.poll_armed = true;
+  }
 }
 
 void UringLoop::arm_recv(Connection& c) noexcept {
@@ -260,7 +263,11 @@ FlushResult UringLoop::flush(Connection& c) noexcept {
 bool UringLoop::close(Connection& c) noexcept {
   if (c.ring.recv_armed && !c.ring.recv_cancelled) cancel(tag(&c, kOpRecv, c.ring.generation));
   if (c.ring.send_in_flight) cancel(tag(&c, kOpSend, c.ring.generation));
-  // A connect's poll: the socket's close ends it (a poll holds no file reference).
+  // A connect's poll is cancelled too: the ring's poll holds a reference to
+  // the socket's file, so close(fd) alone does not end it, and a socket that
+  // never becomes writable (a peer that does not read, a connect that hangs)
+  // would keep its slot from on_closed (net_uring_loop_test found it).
+  if (c.ring.poll_armed) cancel(tag(&c, kOpPoll, c.ring.generation));
   ::close(c.fd);
   ++c.ring.generation;
   if (c.ring.in_flight == 0) return true;
@@ -314,6 +321,7 @@ std::uint32_t UringLoop::apply(Connection& c, Op op, std::uint16_t generation, i
       }
       return EPOLLOUT;
     case kOpPoll:
+      if (!more) c.ring.poll_armed = false;
       if (stale) return 0;
       return res > 0 ? static_cast<std::uint32_t>(res) : EPOLLERR;
     case kOpNone:
