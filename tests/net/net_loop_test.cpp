@@ -24,22 +24,11 @@
 #include "net/zap_http.hpp"
 #include "support/await.hpp"
 #include "support/loopback.hpp"
+#include "support/socket_pair.hpp"
 
 namespace {
 
-// A non-blocking Unix stream pair: [0] is the connection under test, [1] its peer.
-struct Pair {
-  Pair() { EXPECT_EQ(socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, fd), 0); }
-  ~Pair() {
-    for (int f : fd)
-      if (f >= 0) close(f);
-  }
-  void close_peer() {
-    close(fd[1]);
-    fd[1] = -1;
-  }
-  int fd[2] = {-1, -1};
-};
+using zaptest::SocketPair;
 
 // Counts what the loop hands it; stops the loop after `stop_after` events.
 struct Recorder {
@@ -114,7 +103,7 @@ TEST(net_loop, an_event_reaches_the_handler_with_its_tag_and_a_fresh_clock) {
   net::EpollLoop loop;
   Recorder r{loop};
   r.stop_after = 1;
-  Pair p;
+  SocketPair p;
   net::Connection c(64, 64);
   c.fd = p.fd[0];
   loop.add(c.fd, EPOLLIN, &c);
@@ -188,7 +177,7 @@ TEST(net_listener, a_second_listener_joins_the_port_with_reuseport) {
 // ---- connections: flush, read, list ----------------------------------------
 
 TEST(net_connection, flush_drains_what_fits_and_says_blocked_then_failed) {
-  Pair p;
+  SocketPair p;
   net::Connection c(64, 64);
   c.fd = p.fd[0];
   c.out.append("hello");
@@ -211,7 +200,7 @@ TEST(net_connection, flush_drains_what_fits_and_says_blocked_then_failed) {
 }
 
 TEST(net_connection, read_into_says_data_again_and_eof) {
-  Pair p;
+  SocketPair p;
   net::Connection c(16, 16);
   c.fd = p.fd[0];
   EXPECT_EQ(net::read_into(c, 16).status, net::ReadResult::Status::again);
@@ -227,7 +216,7 @@ TEST(net_connection, read_into_says_data_again_and_eof) {
 
 TEST(net_connection, set_interest_changes_epoll_only_on_change) {
   net::EpollLoop loop;
-  Pair p;
+  SocketPair p;
   net::Connection c(16, 16);
   c.fd = p.fd[0];
   c.events = EPOLLIN;
@@ -243,7 +232,7 @@ TEST(net_connection, set_interest_changes_epoll_only_on_change) {
 }
 
 TEST(net_connection, unread_bytes_probe) {
-  Pair p;
+  SocketPair p;
   EXPECT_FALSE(net::unread_bytes_waiting(p.fd[0]));
   ASSERT_EQ(write(p.fd[1], "x", 1), 1);
   EXPECT_TRUE(net::unread_bytes_waiting(p.fd[0]));

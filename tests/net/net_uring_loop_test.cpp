@@ -31,6 +31,7 @@
 #include "net/uring_loop.hpp"
 #include "support/await.hpp"
 #include "support/loopback.hpp"
+#include "support/socket_pair.hpp"
 
 namespace {
 
@@ -40,21 +41,7 @@ namespace {
     if (!s.available) GTEST_SKIP() << s.describe(); \
   } while (0)
 
-// A non-blocking Unix stream pair: [0] is the connection under test, [1] its
-// peer. (As net_loop_test's; the loop's fd[0] is closed by UringLoop::close
-// when a test calls it, so that test sets it to -1 here.)
-struct Pair {
-  Pair() { EXPECT_EQ(socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, fd), 0); }
-  ~Pair() {
-    for (int f : fd)
-      if (f >= 0) close(f);
-  }
-  void close_peer() {
-    close(fd[1]);
-    fd[1] = -1;
-  }
-  int fd[2] = {-1, -1};
-};
+using zaptest::SocketPair;
 
 // The bytes a peer sends: a pattern that differs per stream and per offset, so
 // a byte lost, repeated or out of order changes the checksum.
@@ -214,11 +201,11 @@ TEST(uring_loop, more_connections_with_data_than_buffers_lose_nothing) {
   Handler h(loop);
   constexpr unsigned kConns = net::UringLoop::kBufferCount + 72;
   constexpr std::uint64_t kBytes = 3 * net::UringLoop::kBufferBytes;  // several buffers each
-  std::vector<std::unique_ptr<Pair>> pairs;
+  std::vector<std::unique_ptr<SocketPair>> pairs;
   std::vector<std::unique_ptr<net::Connection>> conns;
   std::vector<Sender> senders;
   for (unsigned i = 0; i < kConns; ++i) {
-    pairs.push_back(std::make_unique<Pair>());
+    pairs.push_back(std::make_unique<SocketPair>());
     senders.push_back(Sender{pairs.back()->fd[1], i, kBytes});
     senders.back().pump();  // all of it waits before the first receive (a socketpair's buffer holds it)
   }
@@ -268,11 +255,11 @@ TEST(uring_loop, peers_sending_far_more_than_the_ring_holds_lose_nothing) {
   constexpr unsigned kConns = 16;
   constexpr std::uint64_t kBytes =
       6ull * net::UringLoop::kBufferCount * net::UringLoop::kBufferBytes / kConns;
-  std::vector<std::unique_ptr<Pair>> pairs;
+  std::vector<std::unique_ptr<SocketPair>> pairs;
   std::vector<std::unique_ptr<net::Connection>> conns;
   std::vector<Sender> senders;
   for (unsigned i = 0; i < kConns; ++i) {
-    pairs.push_back(std::make_unique<Pair>());
+    pairs.push_back(std::make_unique<SocketPair>());
     senders.push_back(Sender{pairs.back()->fd[1], 100 + i, kBytes});
     senders.back().pump();  // as much as the socketpair holds, before the first receive
     conns.push_back(std::make_unique<net::Connection>(1024, 1024));
@@ -319,7 +306,7 @@ TEST(uring_loop, close_with_receive_and_send_in_flight_frees_once_and_ignores_th
   SKIP_WITHOUT_URING();
   net::UringLoop loop;
   Handler h(loop);
-  Pair old_pair;
+  SocketPair old_pair;
   net::Connection c(1024, 1024);
   c.fd = old_pair.fd[0];
   c.events = EPOLLIN;
@@ -349,7 +336,7 @@ TEST(uring_loop, close_with_receive_and_send_in_flight_frees_once_and_ignores_th
   // The slot takes a new socket (the owner reuses it after on_closed).
   c.in.clear();
   c.out.clear();
-  Pair new_pair;
+  SocketPair new_pair;
   c.fd = new_pair.fd[0];
   c.events = EPOLLIN;
   loop.add(c.fd, EPOLLIN, &c);
@@ -372,7 +359,7 @@ TEST(uring_loop, close_with_nothing_in_flight_is_at_once) {
   SKIP_WITHOUT_URING();
   net::UringLoop loop;
   Handler h(loop);
-  Pair p;
+  SocketPair p;
   net::Connection c(64, 64);
   c.fd = p.fd[0];
   loop.add(c.fd, EPOLLIN, &c);
@@ -392,7 +379,7 @@ TEST(uring_loop, close_of_a_socket_waiting_for_epollout_ends_its_poll) {
   SKIP_WITHOUT_URING();
   net::UringLoop loop;
   Handler h(loop);
-  Pair p;
+  SocketPair p;
   // Not writable: its send buffer full, the peer not reading.
   const std::string chunk(64 * 1024, 'f');
   while (::send(p.fd[0], chunk.data(), chunk.size(), MSG_NOSIGNAL) > 0) {
@@ -414,7 +401,7 @@ TEST(uring_loop, interest_without_epollin_reads_nothing_more_and_with_it_again_l
   SKIP_WITHOUT_URING();
   net::UringLoop loop;
   Handler h(loop);
-  Pair p;
+  SocketPair p;
   net::Connection c(1024, 1024);
   c.fd = p.fd[0];
   c.events = EPOLLIN;
@@ -459,7 +446,7 @@ TEST(uring_loop, flush_of_a_large_out_to_a_slow_reader_is_blocked_then_drained) 
   SKIP_WITHOUT_URING();
   net::UringLoop loop;
   Handler h(loop);
-  Pair p;
+  SocketPair p;
   net::Connection c(1024, 1024);
   c.fd = p.fd[0];
   c.events = EPOLLIN;
@@ -496,7 +483,7 @@ TEST(uring_loop, flush_to_a_peer_that_closes_fails_with_an_errno) {
   SKIP_WITHOUT_URING();
   net::UringLoop loop;
   Handler h(loop);
-  Pair p;
+  SocketPair p;
   net::Connection c(1024, 1024);
   c.fd = p.fd[0];
   c.events = EPOLLIN;
@@ -553,7 +540,7 @@ TEST(uring_loop, a_peer_shutdown_gives_eof_after_the_last_bytes) {
   SKIP_WITHOUT_URING();
   net::UringLoop loop;
   Handler h(loop);
-  Pair p;
+  SocketPair p;
   net::Connection c(1024, 1024);
   c.fd = p.fd[0];
   c.events = EPOLLIN | EPOLLRDHUP;
@@ -597,14 +584,14 @@ TEST(uring_loop, stop_from_another_thread_ends_run) {
 
 TEST(uring_loop, release_pending_frees_what_close_left_pending) {
   SKIP_WITHOUT_URING();
-  std::vector<std::unique_ptr<Pair>> pairs;
+  std::vector<std::unique_ptr<SocketPair>> pairs;
   int released = 0;
   {
     net::UringLoop loop;
     Handler h(loop);
     std::vector<net::Connection*> conns;
     for (int i = 0; i < 3; ++i) {
-      pairs.push_back(std::make_unique<Pair>());
+      pairs.push_back(std::make_unique<SocketPair>());
       auto* c = new net::Connection(1024, 1024);  // freed by release_pending's callback
       c->fd = pairs.back()->fd[0];
       c->events = EPOLLIN;
