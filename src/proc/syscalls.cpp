@@ -8,9 +8,12 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <set>
+#include <thread>
 
 namespace proc {
 namespace {
@@ -42,6 +45,9 @@ long long tracepoint_id(std::string& why) {
   return -1;
 }
 
+// How long the threads' list must stay the same before counting is set up.
+constexpr std::chrono::milliseconds kSettle{50};
+
 // The threads of `pid` and of its descendants, through /proc/PID/task/TID/children.
 void collect_threads(pid_t pid, std::vector<pid_t>& out, int depth) {
   std::error_code ec;
@@ -58,34 +64,53 @@ void collect_threads(pid_t pid, std::vector<pid_t>& out, int depth) {
 
 }  // namespace
 
-SyscallCounter::SyscallCounter(pid_t pid) {
+SyscallCounter::SyscallCounter(pid_t pid) : pid_(pid) {
   const long long id = tracepoint_id(unavailable_);
   if (id < 0) return;
-  std::vector<pid_t> threads;
-  collect_threads(pid, threads, 0);
-  if (threads.empty()) {
-    unavailable_ = "no process " + std::to_string(pid) + " to count the system calls of";
-    return;
-  }
   perf_event_attr attr{};
   attr.size = sizeof attr;
   attr.type = PERF_TYPE_TRACEPOINT;
   attr.config = std::uint64_t(id);
-  attr.inherit = 1;  // threads (and processes) started after opening count into their parent's
   attr.exclude_hv = 1;
-  for (const pid_t tid : threads) {
-    const long fd = ::syscall(SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
-    if (fd >= 0) {
-      fds_.push_back(int(fd));
-      continue;
+  // Not inherited: a thread started between a listing and its parent's
+  // counter would then count twice or not at all, depending on which came
+  // first. Instead, listed again until the list settles (below), and read()
+  // refuses a count when a thread without a counter has appeared since.
+  std::set<pid_t>& opened = threads_;
+  auto quiet_since = std::chrono::steady_clock::now();
+  for (int listing = 0; listing < 500 && unavailable_.empty(); ++listing) {
+    std::vector<pid_t> threads;
+    collect_threads(pid, threads, 0);
+    if (threads.empty() && listing == 0) {
+      unavailable_ = "no process " + std::to_string(pid) + " to count the system calls of";
+      return;
     }
-    if (errno == ESRCH) continue;  // a thread that ended since it was listed
-    const int err = errno;
-    std::string paranoid;
-    if (std::ifstream in("/proc/sys/kernel/perf_event_paranoid"); in >> paranoid)
-      paranoid = ", perf_event_paranoid " + paranoid;
-    unavailable_ = std::string("perf_event_open of raw_syscalls:sys_enter: ") + std::strerror(err) + paranoid;
-    break;
+    bool fresh = false;
+    for (const pid_t tid : threads) {
+      if (!opened.insert(tid).second) continue;
+      fresh = true;
+      const long fd = ::syscall(SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+      if (fd >= 0) {
+        fds_.push_back(int(fd));
+        continue;
+      }
+      if (errno == ESRCH) continue;  // a thread that ended since it was listed
+      const int err = errno;
+      std::string paranoid;
+      if (std::ifstream in("/proc/sys/kernel/perf_event_paranoid"); in >> paranoid)
+        paranoid = ", perf_event_paranoid " + paranoid;
+      unavailable_ =
+          std::string("perf_event_open of raw_syscalls:sys_enter: ") + std::strerror(err) + paranoid;
+      break;
+    }
+    // Settled when no thread appeared for kSettle: a server that said it is
+    // ready may start its workers a moment later (zapbench's do), and is
+    // idle until the load starts, so the wait costs the sample nothing.
+    if (fresh)
+      quiet_since = std::chrono::steady_clock::now();
+    else if (std::chrono::steady_clock::now() - quiet_since >= kSettle)
+      break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
   if (unavailable_.empty() && fds_.empty())
     unavailable_ = "every thread of " + std::to_string(pid) + " ended";
@@ -104,6 +129,13 @@ std::optional<std::uint64_t> SyscallCounter::read(std::string* error) const {
     if (error) *error = unavailable_;
     return std::nullopt;
   }
+  std::vector<pid_t> now;
+  collect_threads(pid_, now, 0);
+  for (const pid_t tid : now)
+    if (!threads_.contains(tid)) {
+      if (error) *error = "thread " + std::to_string(tid) + " started after counting began: not counted";
+      return std::nullopt;
+    }
   std::uint64_t sum = 0;
   for (const int fd : fds_) {
     std::uint64_t n = 0;

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -17,8 +18,9 @@ namespace proc {
 class SyscallCounter {
  public:
   // Opens the counters on every thread of `pid` and of its descendants now;
-  // counting starts here. Threads started later are counted through the
-  // counters' inheritance. Never throws: where it cannot count (no tracefs,
+  // counting starts here. A thread that starts later is not counted: read()
+  // then says so rather than give a short count (one that starts and ends
+  // between opening and read() goes unseen). Never throws: where it cannot count (no tracefs,
   // perf_event_paranoid, a container's seccomp, the process gone),
   // unavailable() says why.
   explicit SyscallCounter(pid_t pid);
@@ -29,10 +31,12 @@ class SyscallCounter {
   // Empty when counting; otherwise one line saying why not.
   [[nodiscard]] const std::string& unavailable() const { return unavailable_; }
   // The system calls since the counter was opened; nullopt (and error, when
-  // given, set) when unavailable or a read fails.
+  // given, set) when unavailable, a read fails or a thread started since.
   [[nodiscard]] std::optional<std::uint64_t> read(std::string* error = nullptr) const;
 
  private:
+  pid_t pid_;
+  std::set<pid_t> threads_;  // every thread a counter was opened on (or that ended before)
   std::vector<int> fds_;
   std::string unavailable_;
 };

@@ -216,9 +216,9 @@ report::E2ESample measure(const SampleContext& ctx, CellPlan& cp, unsigned round
   const double load_avg = !p.hosts.several() || p.hosts.netns > 0 ? load_average_1m() : NAN;
   const fs::path server_log = ctx.folder.sample_file(cp.cell.id(), round + 1, ".server.log");
   SampleServer server(ctx, cp, server_log, cp.cell.server_command, failure);
-  // Opened once the server is ready: its worker threads exist then (later
-  // ones count through the counter's inheritance). Where perf cannot count,
-  // the sample simply has no count.
+  // Opened once the server is ready: its worker threads exist then, or start
+  // while it opens (proc/syscalls.hpp). Where perf cannot count, or a thread
+  // started later, the sample simply has no count.
   std::optional<proc::SyscallCounter> syscalls;
   if (failure.empty() && server.local_pid() > 0) syscalls.emplace(server.local_pid());
   report::E2ESample s;
