@@ -160,7 +160,8 @@ struct E2ESample {
   double server_cpu_s = 0;  // user + sys of the server process over its lifetime
   // The server's system calls from ready to stop (perf, raw_syscalls:sys_enter
   // on its threads; proc/syscalls.hpp). NaN where not counted: a server on
-  // another host, perf unavailable, a failed sample, runs before the count.
+  // another host, perf unavailable, a server thread started after counting
+  // began, a failed sample, runs before the count.
   double server_syscalls = NAN;
   // The machine's 1-minute load average (/proc/loadavg) just before the
   // sample started; NaN when not recorded (runs before the load gate).
