@@ -3,7 +3,6 @@
 #include "proc/syscalls.hpp"
 
 #include <linux/perf_event.h>
-#include <sys/mount.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -24,29 +23,28 @@ constexpr const char* kTracefs = "/sys/kernel/tracing";
 constexpr const char* kIdFiles[] = {"/sys/kernel/tracing/events/raw_syscalls/sys_enter/id",
                                     "/sys/kernel/debug/tracing/events/raw_syscalls/sys_enter/id"};
 
-// The tracepoint's id, or -1 with `why` set. When tracefs is not mounted
-// (a fresh boot: nothing mounted it yet), it is mounted where it belongs, as
-// perf itself does: that needs root, and the error says so otherwise.
+// The tracepoint's id, or -1 with `why` set. tracefs is not mounted here
+// when nothing mounted it since boot: a benchmark does not change the
+// machine's mounts, so the reason says how to (perf mounts it on first use).
 long long tracepoint_id(std::string& why) {
-  for (int attempt = 0; attempt < 2; ++attempt) {
-    for (const char* path : kIdFiles) {
-      std::ifstream in(path);
-      long long id = -1;
-      if (in && in >> id && id >= 0) return id;
-    }
-    std::error_code ec;
-    if (attempt == 0 && fs::is_directory(kTracefs, ec) && fs::is_empty(kTracefs, ec) &&
-        ::mount("nodev", kTracefs, "tracefs", 0, nullptr) != 0) {
-      why = std::string("no tracefs (mounting it on ") + kTracefs + ": " + std::strerror(errno) + ")";
-      return -1;
-    }
+  for (const char* path : kIdFiles) {
+    std::ifstream in(path);
+    long long id = -1;
+    if (in && in >> id && id >= 0) return id;
+  }
+  std::error_code ec;
+  if (fs::is_directory(kTracefs, ec) && fs::is_empty(kTracefs, ec)) {
+    why = std::string("tracefs is not mounted (as root: mount -t tracefs nodev ") + kTracefs + ")";
+    return -1;
   }
   why = "no raw_syscalls:sys_enter tracepoint in tracefs (" + std::string(kIdFiles[0]) + ")";
   return -1;
 }
 
 // How long the threads' list must stay the same before counting is set up.
-constexpr std::chrono::milliseconds kSettle{50};
+// Short: it is paid by every sample (a 10-minute quick run has ~900); a worker
+// that starts later than this costs that sample its count, never its figures.
+constexpr std::chrono::milliseconds kSettle{10};
 
 // The threads of `pid` and of its descendants, through /proc/PID/task/TID/children.
 void collect_threads(pid_t pid, std::vector<pid_t>& out, int depth) {
