@@ -99,6 +99,42 @@ void statistics(const Results& r, Out& out) {
   out.bullets(std::move(items));
 }
 
+// The io bullet's measured system calls: for each io_uring-against-epoll
+// finding (findings.cpp picks the twins), the median system calls per request
+// on both; empty when no such pair has counts (servers on other hosts, perf
+// unavailable, runs before the count).
+std::string syscalls_text(const Results& r) {
+  // The median of the samples that have a count (a failed or uncounted one is NaN); NaN when none has.
+  auto counted_median = [](const Samples& s) {
+    Samples counted;
+    for (const double v : s.values)
+      if (std::isfinite(v)) counted.values.push_back(v);
+    return counted.values.empty() ? NAN : counted.median();
+  };
+  auto cell_of = [&](const std::string& id) -> const Cell* {
+    for (const Cell& c : r.cells)
+      if (c.id() == id) return &c;
+    return nullptr;
+  };
+  std::string pairs;
+  for (const Finding& f : findings(r)) {
+    if (f.section != Finding::Section::io || f.keys.size() != 2) continue;
+    const Cell* uring = cell_of(f.keys[0]);
+    const Cell* epoll = cell_of(f.keys[1]);
+    if (!uring || !epoll) continue;
+    const double u = counted_median(uring->server_syscalls_per_request(r.config));
+    const double e = counted_median(epoll->server_syscalls_per_request(r.config));
+    if (!std::isfinite(u) || !std::isfinite(e)) continue;
+    pairs += (pairs.empty() ? "" : "; ") + fixed(e, 2) + " on epoll and " + fixed(u, 2) +
+             " on io_uring for " + f.title;
+  }
+  if (pairs.empty()) return "";
+  return " System calls per request, counted (perf, raw_syscalls:sys_enter on the server's threads from "
+         "ready "
+         "to stop, over the requests served at the measured rate), median: " +
+         pairs + ".";
+}
+
 void how_measured(const Results& r, Out& out) {
   const Config& c = r.config;
   const Environment& env = r.env;
@@ -156,7 +192,8 @@ void how_measured(const Results& r, Out& out) {
          "cells with the server's event core on io_uring (completions, one enter per loop turn) "
          "instead of epoll (readiness, a read and a send call each) — zapbench's server and the "
          "floor only, whose event core has both (the other arms' servers are their own, on epoll), "
-         "and the loader on epoll in both."});
+         "and the loader on epoll in both." +
+         syscalls_text(r)});
   out.bullets(std::move(items));
   statistics(r, out);
   if (!env.hosts.empty()) {

@@ -125,6 +125,19 @@ Samples Cell::server_cpu_per_request_ns(const Config& c) const {
   return s;
 }
 
+Samples Cell::server_syscalls_per_request(const Config& c) const {
+  // The count runs from ready to stop: the warm-up, the window and the drain,
+  // as the CPU time does less the start-up. So the same basis, warm-up plus
+  // window at the window's measured rate; the drain's few calls (and the
+  // warm-up's rate, if it differs) are the approximation.
+  const double seconds = c.warmup_s + c.duration_s;
+  return per_sample(samples, [&](const E2ESample& e) {
+    return e.requests_per_s > 0 && seconds > 0 && std::isfinite(e.server_syscalls)
+               ? e.server_syscalls / (e.requests_per_s * seconds)
+               : std::nan("");
+  });
+}
+
 stats::Method method(const Config& c) {
   stats::Method m;
   if (std::isfinite(c.margin)) m.margin = c.margin;

@@ -158,6 +158,11 @@ struct E2ESample {
   double received_mb_per_s = NAN;
   double loader_cpu_s = 0;  // user + sys of the loader process
   double server_cpu_s = 0;  // user + sys of the server process over its lifetime
+  // The server's system calls from ready to stop (perf, raw_syscalls:sys_enter
+  // on its threads; proc/syscalls.hpp). NaN where not counted: a server on
+  // another host, perf unavailable, a server thread started after counting
+  // began, a failed sample, runs before the count.
+  double server_syscalls = NAN;
   // The machine's 1-minute load average (/proc/loadavg) just before the
   // sample started; NaN when not recorded (runs before the load gate).
   double load_avg_1m = NAN;
@@ -224,6 +229,9 @@ struct Cell {
   // over the whole sample (warm-up and window) ÷ the requests it served at
   // the measured rate in that time (report: "server CPU per request").
   [[nodiscard]] Samples server_cpu_per_request_ns(const Config& c) const;
+  // The server's system calls per request served, per sample, on the same
+  // time basis as server_cpu_per_request_ns; NaN for a sample without a count.
+  [[nodiscard]] Samples server_syscalls_per_request(const Config& c) const;
   [[nodiscard]] bool noisy(double threshold) const { return rate().spread() > threshold; }
 };
 

@@ -129,6 +129,7 @@ json to_j(const E2ESample& s) {
                 {"bytes_received_per_response", s.bytes_received_per_response},
                 {"loader_cpu_s", s.loader_cpu_s},
                 {"server_cpu_s", s.server_cpu_s}});
+  if (std::isfinite(s.server_syscalls)) j["server_syscalls"] = s.server_syscalls;
   if (std::isfinite(s.load_avg_1m)) j["load_avg_1m"] = s.load_avg_1m;
   if (std::isfinite(s.received_mb_per_s)) j["received_mb_per_s"] = s.received_mb_per_s;
   if (!s.loader_hosts.empty()) {
@@ -484,6 +485,7 @@ Results parse(const std::string& text) {
       s.bytes_received_per_response = num(so, sp, "bytes_received_per_response");
       s.loader_cpu_s = num(so, sp, "loader_cpu_s");
       s.server_cpu_s = num(so, sp, "server_cpu_s");
+      if (so.contains("server_syscalls")) s.server_syscalls = num(so, sp, "server_syscalls");
       if (so.contains("load_avg_1m")) s.load_avg_1m = num(so, sp, "load_avg_1m");
       if (so.contains("received_mb_per_s")) s.received_mb_per_s = num(so, sp, "received_mb_per_s");
       if (so.contains("loader_hosts"))

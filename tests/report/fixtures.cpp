@@ -290,6 +290,14 @@ Cell io_uring_of(Cell c, double cpu_factor) {
   return c;
 }
 
+Results with_syscalls(Results r, double epoll, double io_uring) {
+  const double seconds = r.config.warmup_s + r.config.duration_s;
+  for (Cell& c : r.cells)
+    for (E2ESample& s : c.samples)
+      s.server_syscalls = s.requests_per_s * seconds * (c.io == matrix::Io::io_uring ? io_uring : epoll);
+  return r;
+}
+
 Results with_io_uring() {
   Results r = synthetic();
   std::vector<Cell> copies;

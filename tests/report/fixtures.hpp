@@ -66,6 +66,10 @@ Results with_io_uring();
 // `c` with its server on io_uring: its id, its server's command line and its
 // server CPU time (× cpu_factor in every sample).
 Cell io_uring_of(Cell c, double cpu_factor);
+// `r` with the server's system calls counted in every sample: per request
+// served (over warm-up and window at the sample's rate, as the report divides)
+// `epoll` for a cell on epoll, `io_uring` for one on io_uring.
+Results with_syscalls(Results r, double epoll, double io_uring);
 
 // The shape of a quick run (zapbench run --quick): binary peers with long names
 // (flatbuffers-trusted), one connection count at depth 16 (every end-to-end

@@ -326,6 +326,22 @@ TEST(report_markdown, go_zap_encode_also_against_the_pair_the_encode_target_name
       << md;
 }
 
+// The io bullet of "How it was measured" states the system calls per request counted on both
+// backends, for the cells the io_uring findings compare; a run without counts says nothing of them.
+TEST(report_markdown, the_io_bullet_states_the_counted_system_calls_per_request) {
+  const std::string md = report::markdown(with_syscalls(with_io_uring(), 2.31, 0.34));
+  EXPECT_TRUE(contains(md,
+                       "System calls per request, counted (perf, raw\\_syscalls:sys\\_enter on the server's "
+                       "threads from ready to stop"))
+      << md;
+  EXPECT_TRUE(
+      contains(md, "2.31 on epoll and 0.34 on io\\_uring for the floor, a raw TCP echo, rpc, depth 1, "))
+      << md;
+  EXPECT_TRUE(contains(md, "2.31 on epoll and 0.34 on io\\_uring for ZAP-HTTP + ZAP, rpc, depth 16, ")) << md;
+  EXPECT_FALSE(contains(report::markdown(with_io_uring()), "ystem calls"));
+  EXPECT_FALSE(contains(report::markdown(with_syscalls(synthetic(), 2.31, 0.34)), "ystem calls"));
+}
+
 // The io axis: an io_uring cell is a row of its own, right after its epoll row and labelled " on io_uring",
 // compared in the ratios with the cells on io_uring (JSON has none there: —; the io_uring floor); the
 // Go reference's table keeps our epoll rows only; its command line is listed apart.

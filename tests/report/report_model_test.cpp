@@ -122,6 +122,28 @@ TEST(report_json, io_round_trips_and_a_cell_without_it_is_epoll) {
   EXPECT_EQ(error_of(j.dump()), "results.json: cells[0].io: unknown \"kqueue\" (one of: epoll, io_uring)");
 }
 
+// The server's system calls: written after its CPU time when counted, read back as written; a sample
+// without them (a server on another host, perf unavailable, an earlier run) is NaN and writes back without.
+TEST(report_json, server_syscalls_round_trip_and_a_sample_without_them_is_nan) {
+  const Results r = with_syscalls(with_io_uring(), 2.5, 0.4);
+  const std::string json = report::to_json(r);
+  const Results back = report::from_json(json);
+  EXPECT_EQ(report::to_json(back), json);
+  EXPECT_EQ(back.cells[0].samples[1].server_syscalls, r.cells[0].samples[1].server_syscalls);
+  EXPECT_DOUBLE_EQ(back.cells[0].server_syscalls_per_request(back.config).median(), 2.5);
+  EXPECT_LT(json.find("\"server_cpu_s\""), json.find("\"server_syscalls\""));
+  nlohmann::ordered_json j = nlohmann::ordered_json::parse(json);
+  j["cells"][0]["samples"][0]["server_syscalls"] = "many";
+  EXPECT_EQ(error_of(j.dump()), "results.json: cells[0].samples[0].server_syscalls: expected a number");
+
+  const std::string without = report::to_json(with_io_uring());
+  EXPECT_FALSE(contains(without, "server_syscalls"));
+  const Results earlier = report::from_json(without);
+  EXPECT_TRUE(std::isnan(earlier.cells[0].samples[0].server_syscalls));
+  EXPECT_TRUE(std::isnan(earlier.cells[0].server_syscalls_per_request(earlier.config).values[0]));
+  EXPECT_EQ(report::to_json(earlier), without);
+}
+
 TEST(report_json, round_trip_is_exact_and_reproduces_both_reports) {
   const Results r = synthetic();
   const std::string json = report::to_json(r);

@@ -15,6 +15,7 @@
 #include "bench/hosts/remote_child.hpp"
 #include "bench/run/host.hpp"
 #include "bench/run/instructions.hpp"
+#include "proc/syscalls.hpp"
 #include "report/gbench.hpp"
 
 namespace bench {
@@ -103,6 +104,9 @@ class SampleServer {
   }
 
   [[nodiscard]] std::uint16_t port() const { return port_; }
+  // The server's process when it is a child here (0 over ssh and in the
+  // namespace mode, whose server runs under `zapbench child` behind ssh).
+  [[nodiscard]] pid_t local_pid() const { return local_ ? local_->pid() : 0; }
 
   // SIGTERM, then reaped with its CPU time: zapbench servers stop gracefully;
   // nginx's master stops its workers and reaps them, so the CPU time covers
@@ -203,7 +207,8 @@ report::E2ESample load_on_hosts(const SampleContext& ctx, CellPlan& cp, unsigned
 }
 
 // One sample: the cell's server started and ready, the load here or over
-// the loader hosts, the server stopped with its CPU time.
+// the loader hosts, the server stopped with its CPU time and, for a server
+// here, its system calls from ready to stop.
 report::E2ESample measure(const SampleContext& ctx, CellPlan& cp, unsigned round, std::string& failure) {
   const RunPlan& p = ctx.plan;
   // Read before anything of this sample runs: the load gate (report/model.hpp).
@@ -211,10 +216,17 @@ report::E2ESample measure(const SampleContext& ctx, CellPlan& cp, unsigned round
   const double load_avg = !p.hosts.several() || p.hosts.netns > 0 ? load_average_1m() : NAN;
   const fs::path server_log = ctx.folder.sample_file(cp.cell.id(), round + 1, ".server.log");
   SampleServer server(ctx, cp, server_log, cp.cell.server_command, failure);
+  // Opened once the server is ready: its worker threads exist then, or start
+  // while it opens (proc/syscalls.hpp). Where perf cannot count, or a thread
+  // started later, the sample simply has no count.
+  std::optional<proc::SyscallCounter> syscalls;
+  if (failure.empty() && server.local_pid() > 0) syscalls.emplace(server.local_pid());
   report::E2ESample s;
   if (failure.empty())
     s = p.hosts.several() ? load_on_hosts(ctx, cp, round, server.port(), failure)
                           : load_here(ctx, cp, round, server.port(), failure);
+  const std::optional<std::uint64_t> syscall_count = syscalls ? syscalls->read() : std::nullopt;
+  syscalls.reset();
   const ExitStatus server_exit = server.stop();
   if (failure.empty() && !server_exit.lost.empty()) failure = "the server's host: " + server_exit.lost;
   // A server that ended by itself (crashed, killed) fails the sample with its
@@ -229,6 +241,7 @@ report::E2ESample measure(const SampleContext& ctx, CellPlan& cp, unsigned round
     s = std::move(failed);
   }
   s.server_cpu_s = server_exit.cpu_s;
+  if (failure.empty() && syscall_count) s.server_syscalls = double(*syscall_count);
   s.load_avg_1m = load_avg;
   return s;
 }
