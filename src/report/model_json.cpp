@@ -387,20 +387,21 @@ Results parse(const std::string& text) {
 
   for_each_object(j, "", "codecs", [&](const json& o, const std::string& p) {
     // trusted_input_only: written since the binary peers; absent (false) in earlier runs.
-    Codec c{str(o, p, "name"),
-            str(o, p, "content_type"),
-            boolean(o, p, "available"),
-            str(o, p, "unavailable_reason"),
-            str(o, p, "encode_path"),
-            str(o, p, "decode_path"),
-            o.contains("trusted_input_only") && boolean(o, p, "trusted_input_only")};
+    Codec codec{str(o, p, "name"),
+                str(o, p, "content_type"),
+                boolean(o, p, "available"),
+                str(o, p, "unavailable_reason"),
+                str(o, p, "encode_path"),
+                str(o, p, "decode_path"),
+                o.contains("trusted_input_only") && boolean(o, p, "trusted_input_only"),
+                {}};
     // family: written since issue 33 (Codec::family_name() reads earlier runs' from the content type).
     if (o.contains("family")) {
-      c.family = str(o, p, "family");
-      if (c.family != "zap" && c.family != "json" && c.family != "peer")
+      codec.family = str(o, p, "family");
+      if (codec.family != "zap" && codec.family != "json" && codec.family != "peer")
         fail(p + ".family", "expected \"zap\", \"json\" or \"peer\"");
     }
-    r.codecs.push_back(std::move(c));
+    r.codecs.push_back(std::move(codec));
   });
 
   const json& m = object_at(j, "", "micro");
