@@ -517,7 +517,10 @@ void attack_http2(unsigned threads, net::Io io = net::Io::epoll) {
       threads, fds_base, fds_end, static_cast<long long>(rss_base), static_cast<long long>(rss_end),
       static_cast<long long>(rss_end - rss_base), cases.size(),
       static_cast<unsigned long long>(n.http2_pool_mallocs));
-  EXPECT_EQ(fds_end, fds_base) << "fds leaked";
+  // A leak is more descriptors at the end than at the start; fewer is not one: the baseline, taken as
+  // the server has just started, has been seen to hold one descriptor that was gone by the end (under
+  // ASan, in both hostile suites of one run: 14 at the start, 13 at the end; which one is not known).
+  EXPECT_LE(fds_end, fds_base) << "fds leaked";
   if (kRssMeaningful) {
     EXPECT_LT(rss_end - rss_base, kRssBoundKib) << "RSS grew past the bound";
   }

@@ -830,7 +830,10 @@ void attack(unsigned threads, net::Io io = net::Io::epoll) {
       static_cast<long long>(rss_end - rss_base), cases.size(), attack_ms,
       static_cast<unsigned long long>(n.connections),
       static_cast<unsigned long long>(n.errors[static_cast<int>(ErrorKind::io)]));
-  EXPECT_EQ(fds_end, fds_base) << "fds leaked";
+  // A leak is more descriptors at the end than at the start; fewer is not one: the baseline, taken as
+  // the server has just started, has been seen to hold one descriptor that was gone by the end (under
+  // ASan, in both hostile suites of one run: 14 at the start, 13 at the end; which one is not known).
+  EXPECT_LE(fds_end, fds_base) << "fds leaked";
   if (kRssMeaningful) {
     EXPECT_LT(rss_end - rss_base, kRssBoundKib) << "RSS grew past the bound";
   }
