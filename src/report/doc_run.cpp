@@ -111,16 +111,11 @@ std::string syscalls_text(const Results& r) {
       if (std::isfinite(v)) counted.values.push_back(v);
     return counted.values.empty() ? NAN : counted.median();
   };
-  auto cell_of = [&](const std::string& id) -> const Cell* {
-    for (const Cell& c : r.cells)
-      if (c.id() == id) return &c;
-    return nullptr;
-  };
   std::string pairs;
   for (const Finding& f : findings(r)) {
     if (f.section != Finding::Section::io || f.keys.size() != 2) continue;
-    const Cell* uring = cell_of(f.keys[0]);
-    const Cell* epoll = cell_of(f.keys[1]);
+    const Cell* uring = cell_of(r, f.keys[0]);
+    const Cell* epoll = cell_of(r, f.keys[1]);
     if (!uring || !epoll) continue;
     const double u = counted_median(uring->server_syscalls_per_request(r.config));
     const double e = counted_median(epoll->server_syscalls_per_request(r.config));
@@ -130,8 +125,7 @@ std::string syscalls_text(const Results& r) {
   }
   if (pairs.empty()) return "";
   return " System calls per request, counted (perf, raw_syscalls:sys_enter on the server's threads from "
-         "ready "
-         "to stop, over the requests served at the measured rate), median: " +
+         "ready to stop, over the requests served at the measured rate), median: " +
          pairs + ".";
 }
 

@@ -92,6 +92,8 @@ std::string verdict_text(const stats::Estimate& e,
                          stats::Better better);  // "ahead, 1.24× (1.15–1.33×), 12 rounds"
 std::string interval_text(const stats::Estimate& e, bool percent);  // "41% (39–43%)"
 Runs mark_legend(const Results& r);
+// The cell a finding's key (Cell::id) names; null for none (doc_found.cpp).
+const Cell* cell_of(const Results& r, const std::string& key);
 
 // A row of the end-to-end tables by name: "zapbench ZAP-RPC + ZAP", the floor
 // with its byte counts (doc_end_to_end.cpp; the command lines name rows alike).

@@ -113,29 +113,33 @@ Samples Cell::p99() const {
   return per_sample(samples, [](const E2ESample& e) { return e.p99_ns; });
 }
 
-Samples Cell::server_cpu_per_request_ns(const Config& c) const {
-  // Approximate by the server's start-up and the drain (milliseconds), exact
-  // enough to show where the server, not the loader, is the cost. A failed
-  // sample (no rate) gives NaN: the statistics leave it out.
+namespace {
+
+// A server's whole-sample total (CPU time, system calls) per request served:
+// ÷ the requests at the window's measured rate over the warm-up and window.
+// The totals also hold the drain (and the CPU time the start-up): that is the
+// approximation, milliseconds against seconds, exact enough to show where the
+// server, not the loader, is the cost. A failed sample (no rate) or one
+// without the total gives NaN: the statistics leave it out.
+Samples per_request_served(const std::vector<E2ESample>& samples, const Config& c,
+                           double (*total)(const E2ESample&)) {
   const double seconds = c.warmup_s + c.duration_s;
-  Samples s = per_sample(samples, [&](const E2ESample& e) {
-    return e.requests_per_s > 0 && seconds > 0 ? e.server_cpu_s * 1e9 / (e.requests_per_s * seconds)
-                                               : std::nan("");
+  return per_sample(samples, [&](const E2ESample& e) {
+    const double t = total(e);
+    return e.requests_per_s > 0 && seconds > 0 && std::isfinite(t) ? t / (e.requests_per_s * seconds)
+                                                                   : std::nan("");
   });
-  return s;
+}
+
+}  // namespace
+
+Samples Cell::server_cpu_per_request_ns(const Config& c) const {
+  return per_request_served(samples, c, [](const E2ESample& e) { return e.server_cpu_s * 1e9; });
 }
 
 Samples Cell::server_syscalls_per_request(const Config& c) const {
-  // The count runs from ready to stop: the warm-up, the window and the drain,
-  // as the CPU time does less the start-up. So the same basis, warm-up plus
-  // window at the window's measured rate; the drain's few calls (and the
-  // warm-up's rate, if it differs) are the approximation.
-  const double seconds = c.warmup_s + c.duration_s;
-  return per_sample(samples, [&](const E2ESample& e) {
-    return e.requests_per_s > 0 && seconds > 0 && std::isfinite(e.server_syscalls)
-               ? e.server_syscalls / (e.requests_per_s * seconds)
-               : std::nan("");
-  });
+  // The count runs from ready to stop: the warm-up, the window and the drain.
+  return per_request_served(samples, c, [](const E2ESample& e) { return e.server_syscalls; });
 }
 
 stats::Method method(const Config& c) {
