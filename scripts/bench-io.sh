@@ -36,13 +36,18 @@ trap 'exit 130' INT TERM
 
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 
+# start_floor IO: the floor on SERVER_CPU, 100 B each way, ready (its PID in $ready_pid).
+start_floor() {
+  start_ready taskset -c "$SERVER_CPU" "$ZAPBENCH" floor --listen 127.0.0.1:0 --request-bytes 100 \
+    --response-bytes 100 --io "$1" >"$work/server.log" 2>&1
+}
+
 # sample IO TARGET CONNECTIONS DEPTH: one line "io target c p requests syscalls cpu_s" to $work/samples.
 sample() {
   local io=$1 target=$2 c=$3 p=$4 port load_args
   case $target in
     floor)
-      start_ready taskset -c "$SERVER_CPU" "$ZAPBENCH" floor --listen 127.0.0.1:0 --request-bytes 100 \
-        --response-bytes 100 --io "$io" >"$work/server.log" 2>&1
+      start_floor "$io"
       port=$(ready_port floor)
       load_args=(--framing tcp --request-bytes 100 --response-bytes 100) ;;
     zap-rpc | zap)
@@ -76,8 +81,7 @@ sample() {
 profile() {
   local c=$1 p=$2 io port
   for io in epoll io_uring; do
-    start_ready taskset -c "$SERVER_CPU" "$ZAPBENCH" floor --listen 127.0.0.1:0 --request-bytes 100 \
-      --response-bytes 100 --io "$io" >"$work/server.log" 2>&1
+    start_floor "$io"
     port=$(ready_port floor)
     server_pid=$ready_pid
     "$ZAPBENCH" load --framing tcp --request-bytes 100 --response-bytes 100 --addr "127.0.0.1:$port" \

@@ -177,6 +177,21 @@ bool pump(net::UringLoop& loop, Handler& h, Done&& done) {
 }
 
 // The bytes waiting unread in a socket's receive queue.
+// c on fd, watched for `events` (with EPOLLIN its receive armed), as a server's accept does.
+void watch(net::UringLoop& loop, net::Connection& c, int fd, std::uint32_t events) {
+  c.fd = fd;
+  c.events = events;
+  loop.add(fd, events, &c);
+}
+
+// Closes c with an operation in flight: close() says the owner must wait (false), the socket is the
+// loop's now (no longer the pair's to close), and on_closed comes, once.
+void close_in_flight(net::UringLoop& loop, Handler& h, net::Connection& c, SocketPair& p) {
+  EXPECT_FALSE(loop.close(c)) << "an operation in flight: the owner waits for on_closed";
+  p.fd[0] = -1;
+  EXPECT_TRUE(pump(loop, h, [&] { return h.closed[&c] == 1; })) << "awaited on_closed";
+}
+
 int unread(int fd) {
   int n = -1;
   EXPECT_EQ(ioctl(fd, FIONREAD, &n), 0);
@@ -308,9 +323,7 @@ TEST(uring_loop, close_with_receive_and_send_in_flight_frees_once_and_ignores_th
   Handler h(loop);
   SocketPair old_pair;
   net::Connection c(1024, 1024);
-  c.fd = old_pair.fd[0];
-  c.events = EPOLLIN;
-  loop.add(c.fd, EPOLLIN, &c);
+  watch(loop, c, old_pair.fd[0], EPOLLIN);
   // More than the socketpair holds, the peer not reading: the send stays in the kernel.
   c.out.append(random_like(4 << 20, 1));
   EXPECT_EQ(loop.flush(c).status, net::FlushResult::Status::blocked);
@@ -337,9 +350,7 @@ TEST(uring_loop, close_with_receive_and_send_in_flight_frees_once_and_ignores_th
   c.in.clear();
   c.out.clear();
   SocketPair new_pair;
-  c.fd = new_pair.fd[0];
-  c.events = EPOLLIN;
-  loop.add(c.fd, EPOLLIN, &c);
+  watch(loop, c, new_pair.fd[0], EPOLLIN);
   EXPECT_EQ(::send(new_pair.fd[1], "new", 3, MSG_NOSIGNAL), 3);
   EXPECT_TRUE(pump(loop, h, [&] { return h.seen[&c].in.bytes >= 3; })) << "awaited the new socket's bytes";
   // A few more turns: nothing of the old socket arrives late.
@@ -389,9 +400,7 @@ TEST(uring_loop, close_of_a_socket_waiting_for_epollout_ends_its_poll) {
   loop.add(c.fd, EPOLLOUT, &c);
   loop.turn(h, 0);  // the poll into the kernel
   ASSERT_FALSE(loop.idle(c));
-  EXPECT_FALSE(loop.close(c));
-  p.fd[0] = -1;
-  EXPECT_TRUE(pump(loop, h, [&] { return h.closed[&c] == 1; })) << "awaited on_closed";
+  close_in_flight(loop, h, c, p);
   EXPECT_TRUE(h.seen.empty()) << "no event for the closed socket's poll";
 }
 
@@ -403,9 +412,7 @@ TEST(uring_loop, interest_without_epollin_reads_nothing_more_and_with_it_again_l
   Handler h(loop);
   SocketPair p;
   net::Connection c(1024, 1024);
-  c.fd = p.fd[0];
-  c.events = EPOLLIN;
-  loop.add(c.fd, EPOLLIN, &c);
+  watch(loop, c, p.fd[0], EPOLLIN);
   Sender peer{p.fd[1], 3, 100'000};
   peer.total = 20'000;
   peer.pump();
@@ -435,9 +442,7 @@ TEST(uring_loop, interest_without_epollin_reads_nothing_more_and_with_it_again_l
   EXPECT_TRUE(pump(loop, h, [&] { return h.seen[&c].in.bytes >= 150'000; }))
       << "awaited the bytes after off-on";
   EXPECT_EQ(h.seen[&c].in.h, expected(3, 150'000).h);
-  EXPECT_FALSE(loop.close(c));
-  p.fd[0] = -1;
-  EXPECT_TRUE(pump(loop, h, [&] { return h.closed[&c] == 1; }));
+  close_in_flight(loop, h, c, p);
 }
 
 // ---- 4. flush ------------------------------------------------------------------
@@ -448,9 +453,7 @@ TEST(uring_loop, flush_of_a_large_out_to_a_slow_reader_is_blocked_then_drained) 
   Handler h(loop);
   SocketPair p;
   net::Connection c(1024, 1024);
-  c.fd = p.fd[0];
-  c.events = EPOLLIN;
-  loop.add(c.fd, EPOLLIN, &c);
+  watch(loop, c, p.fd[0], EPOLLIN);
   constexpr std::size_t kTotal = 6 << 20;
   c.out.append(random_like(kTotal, 4));
   const net::FlushResult first = loop.flush(c);
@@ -474,9 +477,7 @@ TEST(uring_loop, flush_of_a_large_out_to_a_slow_reader_is_blocked_then_drained) 
   EXPECT_TRUE(c.out.empty());
   EXPECT_FALSE(c.out.pinned());
   EXPECT_EQ(got.h, expected(4, kTotal).h) << "the peer got every byte, in order";
-  EXPECT_FALSE(loop.close(c));
-  p.fd[0] = -1;
-  EXPECT_TRUE(pump(loop, h, [&] { return h.closed[&c] == 1; }));
+  close_in_flight(loop, h, c, p);
 }
 
 TEST(uring_loop, flush_to_a_peer_that_closes_fails_with_an_errno) {
@@ -485,9 +486,7 @@ TEST(uring_loop, flush_to_a_peer_that_closes_fails_with_an_errno) {
   Handler h(loop);
   SocketPair p;
   net::Connection c(1024, 1024);
-  c.fd = p.fd[0];
-  c.events = EPOLLIN;
-  loop.add(c.fd, EPOLLIN, &c);
+  watch(loop, c, p.fd[0], EPOLLIN);
   c.out.append(random_like(4 << 20, 5));
   EXPECT_EQ(loop.flush(c).status, net::FlushResult::Status::blocked);
   loop.turn(h, 0);
@@ -514,9 +513,7 @@ TEST(uring_loop, flush_to_a_peer_that_resets_fails_with_an_errno) {
     return fd >= 0;
   })) << "awaited the accept";
   net::Connection c(1024, 1024);
-  c.fd = fd;
-  c.events = EPOLLIN;
-  loop.add(c.fd, EPOLLIN, &c);
+  watch(loop, c, fd, EPOLLIN);
   c.out.append(random_like(8 << 20, 6));
   EXPECT_EQ(loop.flush(c).status, net::FlushResult::Status::blocked);
   loop.turn(h, 0);
@@ -542,9 +539,7 @@ TEST(uring_loop, a_peer_shutdown_gives_eof_after_the_last_bytes) {
   Handler h(loop);
   SocketPair p;
   net::Connection c(1024, 1024);
-  c.fd = p.fd[0];
-  c.events = EPOLLIN | EPOLLRDHUP;
-  loop.add(c.fd, c.events, &c);
+  watch(loop, c, p.fd[0], EPOLLIN | EPOLLRDHUP);
   Sender peer{p.fd[1], 7, 50'000};
   peer.pump();
   ASSERT_EQ(peer.sent, 50'000u);
