@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "bench/arms/launch.hpp"
+#include "bench/run/calibration.hpp"
 #include "bench/run/host.hpp"
 #include "bench/run/plan.hpp"
 #include "bench/run/progress.hpp"
@@ -145,14 +146,17 @@ TEST(bench_plan, quick_runs_the_chosen_cells) {
     want.insert(std::string("zapbench/rpc/") + f + "/zap/c1/p16/io_uring");
   want.insert("floor/rpc/tcp//c1/p16/io_uring");
   EXPECT_EQ(ids, want);
-  // The estimate counts every sample that runs (unavailable cells take no time) and the microbenchmarks.
+  // The estimate counts every sample that runs (unavailable cells take no time), the calibration's
+  // ping-pongs at the start of each round, and the microbenchmarks.
   const std::vector<bench::CellPlan> cells = bench::plan_cells(p, fake_floor);
   std::size_t runnable = 0;
   for (const bench::CellPlan& c : cells) runnable += c.cell.unavailable.empty();
   bench::RunPlan no_micro = p;
   no_micro.micro = false;
   EXPECT_NEAR(bench::estimated_run_s(no_micro, cells),
-              double(runnable) * p.cfg.repeats * (0.25 + 0.25 + bench::kSampleOverheadS), 1e-6);
+              double(runnable) * p.cfg.repeats * (0.25 + 0.25 + bench::kSampleOverheadS) +
+                  p.cfg.repeats * bench::calibration_round_s(p),
+              1e-6);
   EXPECT_GT(bench::estimated_run_s(p, cells), bench::estimated_run_s(no_micro, cells));
 
   // No cell with both connections and depth above 1.
@@ -628,7 +632,9 @@ TEST(bench_plan, io_uring_cells_beside_their_epoll_ones) {
   std::size_t runnable = 0;
   for (const bench::CellPlan& c : cells) runnable += c.cell.unavailable.empty();
   EXPECT_NEAR(bench::estimated_run_s(no_micro, cells),
-              double(runnable) * p.cfg.repeats * (0.25 + 0.25 + bench::kSampleOverheadS), 1e-6);
+              double(runnable) * p.cfg.repeats * (0.25 + 0.25 + bench::kSampleOverheadS) +
+                  p.cfg.repeats * bench::calibration_round_s(p),
+              1e-6);
 
   // A kernel that refuses io_uring: the same cells, unavailable with its reason; nothing else changes.
   const std::string refused = "io_uring unavailable: kernel.io_uring_disabled is 2";

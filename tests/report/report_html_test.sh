@@ -41,9 +41,63 @@ check "report names a file it cannot write ($(head -c 200 "$work/err_blocked"))"
 check "report without a path is a usage error" $?
 
 "$bin" compare "$work/run" "$work/run/results.json" >"$work/cmp" 2>&1
-[ $? = 0 ] && grep -q " figures: 0 changed (0 improved, 0 regressed), " "$work/cmp" &&
-  grep -q "^key  *figure  *A  *B  *B ÷ A  *÷ run shift (95% interval)  *p  *verdict$" "$work/cmp"
+[ $? = 0 ] && grep -q " figures of ours: 0 changed (0 improved, 0 regressed), " "$work/cmp" &&
+  grep -q "^our figure  *kind  *A  *B  *B ÷ A  *judged (95% interval)  *p  *resolves  *verdict$" "$work/cmp"
 check "compare of a run with itself: no figure changed" $?
+
+# B: one cell of ours at half its rate (its CPU per request the same); --gate fails on it (exit 1), the
+# offending line last.
+python3 - "$work/run/results.json" "$work/slower.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+for c in r["cells"]:
+    if (c["arm"], c["scenario"], c["framing"], c["body"], c["connections"], c["pipeline"]) == \
+            ("zapbench", "rpc", "zap", "zap", 10, 1):
+        for s in c["samples"]:
+            s["requests_per_s"] *= 0.5
+            s["server_cpu_s"] *= 0.5
+json.dump(r, open(sys.argv[2], "w"))
+PY
+"$bin" compare --gate "$work/run" "$work/slower.json" >"$work/gate" 2>&1
+rc=$?
+[ $rc = 1 ] && grep -q "^gate: FAIL — " "$work/gate" && tail -n 1 "$work/gate" | grep -q "^zapbench/rpc/zap/zap/c10/p1 "
+check "compare --gate exits 1 on a regression, the offending figures last (exit $rc)" $?
+"$bin" compare --gate --threshold 60% "$work/run" "$work/slower.json" >"$work/gate2" 2>&1
+rc=$?
+[ $rc = 0 ] && grep -q "^gate: pass — no figure of ours regressed by more than 60%" "$work/gate2"
+check "compare --gate --threshold 60% passes a 50% regression (exit $rc)" $?
+"$bin" compare --gate "$work/run" "$work/run" >"$work/gate3" 2>&1
+check "compare --gate of a run with itself exits 0" $?
+
+# Results that are no measurement: exit 2, the file and the field named, nothing compared.
+bad() {  # name python-edit expected-stderr
+  python3 - "$work/run/results.json" "$work/$1.json" "$2" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+exec(sys.argv[3])
+json.dump(r, open(sys.argv[2], "w"))
+PY
+  "$bin" compare "$work/run" "$work/$1.json" >"$work/$1.out" 2>"$work/$1.err"
+  local rc=$?
+  [ $rc = 2 ] && [ ! -s "$work/$1.out" ] && grep -qF "zapbench: $work/$1.json: $3" "$work/$1.err"
+  check "compare refuses $1 (exit $rc: $(head -c 200 "$work/$1.err"))" $?
+}
+bad negative 'r["cells"][0]["samples"][1]["requests_per_s"] = -5' \
+  'cells[0].samples[1].requests_per_s: -5 is not a rate (expected a finite number >= 0); nothing of it is compared'
+bad nan 'r["cells"][2]["samples"][0]["p99_ns"] = None' 'cells[2].samples[0].p99_ns: NaN (null) is not a latency'
+bad empty 'r["cells"][1]["samples"] = []' 'cells[1].samples: empty, though the cell ran'
+bad micro 'r["micro"]["figures"][0]["ns_per_op"] = []' 'micro.figures[0].ns_per_op: empty'
+bad future 'r["schema"] = "zapbench.results/9"' 'schema: expected "zapbench.results/1", got "zapbench.results/9"'
+head -c 3000 "$work/run/results.json" >"$work/truncated.json"
+"$bin" compare "$work/run" "$work/truncated.json" >/dev/null 2>"$work/truncated.err"
+[ $? = 2 ] && grep -q "^zapbench: $work/truncated.json: not JSON: " "$work/truncated.err"
+check "compare refuses a truncated results.json ($(head -c 200 "$work/truncated.err"))" $?
+# Nothing in common: said, exit 2.
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); r["cells"]=[]; r["micro"]["figures"]=[]; r["micro"].pop("instructions",None); json.dump(r,open(sys.argv[2],"w"))' \
+  "$work/run/results.json" "$work/nothing.json"
+"$bin" compare "$work/run" "$work/nothing.json" >/dev/null 2>"$work/nothing.err"
+[ $? = 2 ] && grep -q "^zapbench: nothing to compare: .* have no figure in common" "$work/nothing.err"
+check "compare of runs with nothing in common says so ($(head -c 200 "$work/nothing.err"))" $?
 
 "$bin" compare --margin 0 "$work/run" "$work/run" >/dev/null 2>"$work/err_margin"
 [ $? = 2 ] && grep -q "^zapbench compare: --margin" "$work/err_margin"
@@ -62,7 +116,7 @@ echo '{"schema": "zapbench.results/1", "env": []}' >"$work/bad.json"
 [ $? = 2 ] && grep -q "^zapbench: $work/bad.json: env: expected an object$" "$work/err4"
 check "report names the malformed member" $?
 
-"$bin" compare --help | grep -q "^usage: zapbench compare \[--margin FRACTION\] \[--absolute\] \[--fdr Q\] A B"
+"$bin" compare --help | grep -q "^usage: zapbench compare \[--gate \[--threshold FRACTION\]\] \[flags\] A B"
 check "compare --help" $?
 
 # Chromium: dump the DOM after the page's script ran, at the report's width (its body is 1180 px at most).

@@ -10,6 +10,7 @@
 
 #include "bench/arms/arm.hpp"
 #include "bench/arms/nginx.hpp"
+#include "bench/run/calibration.hpp"
 #include "bench/run/cells.hpp"
 #include "bench/run/host.hpp"
 #include "bench/run/progress.hpp"
@@ -314,6 +315,8 @@ double estimated_run_s(const RunPlan& p, const std::vector<CellPlan>& cells) {
     if (cp.cell.unavailable.empty())
       s += double(p.cfg.repeats) * (p.cfg.warmup_s + p.cfg.duration_s + kSampleOverheadS +
                                     (p.hosts.several() ? kHostsSampleOverheadS : 0));
+  // The calibration's ping-pongs, at the start of every round.
+  s += double(p.cfg.repeats) * calibration_round_s(p);
   // The microbenchmarks: quick's filter runs some 170 of them, the full run some 470.
   if (p.micro)
     s += double(p.cfg.micro_repetitions) * p.cfg.micro_min_time_s * kMicroCalibrationFactor *

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <set>
 
+#include "bench/run/calibration.hpp"
 #include "report/findings.hpp"
 
 namespace bench {
@@ -43,6 +44,7 @@ RoundsHooks real_hooks(const SampleContext& ctx, Clock::time_point started) {
     run_micro(ctx, res, round, filter);
   };
   h.go_micro = [&ctx](report::Results& res, unsigned round) { run_go_micro(ctx, res, round); };
+  h.calibrate = [&ctx](report::Results& res, unsigned round) { run_calibration(ctx.plan, res, round); };
   h.elapsed_s = [started] { return seconds_since(started); };
   return h;
 }
@@ -77,6 +79,7 @@ void Rounds::micro() {
 }
 
 void Rounds::e2e_round(const std::vector<std::size_t>& which, unsigned round) {
+  if (hooks_.calibrate) hooks_.calibrate(res_, round);
   for (std::size_t k = 0; k < which.size(); ++k) {
     // Odd rounds backwards: no cell always follows the same neighbour.
     CellPlan& cp = cells_[which[round % 2 == 0 ? k : which.size() - 1 - k]];
@@ -142,7 +145,7 @@ ExtraRounds Rounds::until_precise() {
         micro.push_back(f.name);
     if (cells.empty() && micro.empty()) break;
     const double next_s =
-        double(cells.size()) * sample_s() +
+        double(cells.size()) * sample_s() + (hooks_.calibrate ? calibration_round_s(ctx_.plan) : 0) +
         (micro.empty() ? 0 : kMicroProcessS + double(micro.size()) * micro_s_per_benchmark_);
     if (elapsed_s() + next_s > cfg.budget_s) {
       out.budget_spent = true;

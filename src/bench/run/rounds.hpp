@@ -40,7 +40,8 @@ struct ExtraRounds {
 };
 
 // How the work of a round is done: by default (real_hooks) run_sample, a
-// `zapbench micro` round, a `zapbench-go micro` round and the steady clock;
+// `zapbench micro` round, a `zapbench-go micro` round, the calibration and
+// the steady clock;
 // the unit tests give their own, so the schedule is tested without processes
 // or time.
 struct RoundsHooks {
@@ -48,6 +49,9 @@ struct RoundsHooks {
   // A round of the microbenchmarks into res.micro; `filter` "" for the plan's.
   std::function<void(report::Results& res, unsigned round, const std::string& filter)> micro;
   std::function<void(report::Results& res, unsigned round)> go_micro;
+  // The calibration's ping-pongs of an end-to-end round, before its samples
+  // (calibration.hpp); none in the unit tests.
+  std::function<void(report::Results& res, unsigned round)> calibrate;
   std::function<double()> elapsed_s;  // since the run began: what the budget counts
 };
 RoundsHooks real_hooks(const SampleContext& ctx, std::chrono::steady_clock::time_point started);

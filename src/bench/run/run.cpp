@@ -16,6 +16,7 @@
 
 #include "bench/hosts/netns.hpp"
 #include "bench/hosts/ssh.hpp"
+#include "bench/run/calibration.hpp"
 #include "bench/run/host.hpp"
 #include "bench/run/instructions.hpp"
 #include "bench/run/rounds.hpp"
@@ -236,6 +237,7 @@ int run(RunPlan& p, std::vector<CellPlan>& cells, const RunContext& run_ctx, Run
   res.env.hosts = hosts.hosts;
   res.config = p.cfg;
   res.codecs = codecs();
+  start_calibration(p, res);
   if (p.go.runs()) {
     res.env.libraries["go (the Go arms)"] = p.go.go_version;
     const std::string go_module(report::kGoModuleSuffix);

@@ -13,6 +13,7 @@
 #include "bench/children/supervisor.hpp"
 #include "bench/hosts/loaders.hpp"
 #include "bench/hosts/remote_child.hpp"
+#include "bench/run/calibration.hpp"
 #include "bench/run/host.hpp"
 #include "bench/run/instructions.hpp"
 #include "proc/syscalls.hpp"
@@ -276,7 +277,8 @@ void run_micro(const SampleContext& ctx, report::Results& res, unsigned round, c
                                    std::to_string(p.micro_cpu),
                                    "--json-out",
                                    json_path.string()};
-  const std::string& f = filter.empty() ? p.micro_filter : filter;
+  // The calibration's rows in every round, whatever the filter.
+  const std::string f = with_calibration_rows(filter.empty() ? p.micro_filter : filter);
   if (!f.empty()) argv.insert(argv.end(), {"--filter", f});
   const std::vector<int> cpu = {p.micro_cpu};
   if (res.micro.command.empty()) res.micro.command = command_text(ctx.folder.portable(argv), cpu);
