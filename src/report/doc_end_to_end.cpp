@@ -383,8 +383,11 @@ void end_to_end(const Results& r, Out& out) {
   }
   out.para(
       {"Rows: server arm, framing and body codec; columns: concurrent connections. Each figure: median of "
-       "the cell's samples, one a round (min–max); ",
-       kModesMark, " where its rounds fall in separate modes, named under the table with their rounds."});
+       "the cell's samples (min–max)" +
+       (rounds_recorded(r) ? std::string(", one a round; ") + kModesMark +
+                                 " where its rounds fall in separate modes, named under the table with "
+                                 "their rounds."
+                           : std::string("."))});
   go_rows(r, out);
   for (const Group& g : groups(r)) {
     const std::string where = group_scenario(g) + ", pipeline depth " + std::to_string(g.pipeline);

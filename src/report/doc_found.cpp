@@ -209,12 +209,16 @@ void glance_micro(const Results& r, const std::vector<Finding>& all, bool links,
     t.rows.push_back(std::move(row));
   }
   if (t.rows.empty()) return;
+  // A run without rounds: medians, and the ratio theirs.
   Runs what{
-      "In process, time per op: ZAP against the fastest JSON codec and the fastest binary peer of each op; "
-      "ZAP against it = how many times faster ZAP is. Each time is the geometric mean over the rounds its "
-      "comparison pairs (those both codecs ran), so a comparison's two times divide to its ratio; ZAP's "
-      "column is over the JSON comparison's rounds, and where the binary one pairs others, ZAP's time in "
-      "them is beside the peer's as \"(ZAP …)\"."};
+      rounds_recorded(r)
+          ? "In process, time per op: ZAP against the fastest JSON codec and the fastest binary peer of "
+            "each op; ZAP against it = how many times faster ZAP is. Each time is the geometric mean over "
+            "the rounds its comparison pairs (those both codecs ran), so a comparison's two times divide "
+            "to its ratio; ZAP's column is over the JSON comparison's rounds, and where the binary one "
+            "pairs others, ZAP's time in them is beside the peer's as \"(ZAP …)\"."
+          : "In process, time per op (median): ZAP against the fastest JSON codec and the fastest binary "
+            "peer of each op; ZAP against it = how many times faster ZAP is."};
   if (links) what.insert(what.end(), {" ", link("Microbenchmarks", "micro"), " has every codec."});
   out.para(std::move(what));
   out.blocks.push_back(std::move(b));
@@ -282,10 +286,13 @@ void glance_floor(const Results& r, const std::vector<Finding>& all, bool links,
       "End to end over " + transport(r.env) + ", " + first->title +
       ": the server's CPU time per request with ZAP, the fastest JSON and the fastest binary peer body on "
       "each framing, against the floor's, a raw TCP echo of the same bytes (what no server can shed; "
-      "above 1× = cheaper than the floor). Each figure is the geometric mean over the rounds its "
-      "comparison with the floor pairs, so the floor's figure ÷ a row's is its ratio; the floor's row is "
-      "over the first row's rounds, and where a row pairs others, the floor's figure in them is beside its "
-      "own as \"(the floor …)\"."};
+      "above 1× = cheaper than the floor). " +
+      (rounds_recorded(r)
+           ? "Each figure is the geometric mean over the rounds its comparison with the floor pairs, so the "
+             "floor's figure ÷ a row's is its ratio; the floor's row is over the first row's rounds, and "
+             "where "
+             "a row pairs others, the floor's figure in them is beside its own as \"(the floor …)\"."
+           : "Each figure is the median of the cell's samples.")};
   if (links) what.insert(what.end(), {" ", link("End to end", first->anchor), " has every cell."});
   out.para(std::move(what));
   out.blocks.push_back(std::move(b));

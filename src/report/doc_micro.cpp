@@ -119,15 +119,18 @@ void request_path(const Results& r, Out& out) {
   out.para(
       {"Server/<framing>/<body> runs the server's own per-request code — the framing's scan, the "
        "route, the codec, the answer written into the connection's output buffer — on 16 pipelined "
-       "requests at a time in memory, with no syscalls; ns per request (median of its rounds, "
-       "min–max). Beside it the codec's part (Handler/<body>: decode, compute, encode; its median over "
-       "the rounds the path ran), the rest (framing, routing, the answer's head) and the codec's share of "
-       "the path (Handler ÷ path, paired by round: the geometric mean of the rounds' shares, with its 95% "
-       "interval); and, where this run measured the same cell end to end "
-       "at pipeline depth 16, the server's CPU per request there: the difference is the kernel's and "
-       "the event loop's, and end to end ÷ in memory says how many times the request costs in a real "
-       "server (unpaired: two kinds of measurement, with its 95% interval; ? with the samples there were "
-       "where the end-to-end cell has fewer than the " +
+       "requests at a time in memory, with no syscalls; ns per request (" +
+           std::string(rounds_recorded(r) ? "median of its rounds" : "median of the repetitions") +
+           ", min–max). Beside it the codec's part (Handler/<body>: decode, compute, encode; its median over "
+           "the rounds the path ran), the rest (framing, routing, the answer's head) and the codec's share "
+           "of "
+           "the path (Handler ÷ path, paired by round: the geometric mean of the rounds' shares, with its "
+           "95% "
+           "interval); and, where this run measured the same cell end to end "
+           "at pipeline depth 16, the server's CPU per request there: the difference is the kernel's and "
+           "the event loop's, and end to end ÷ in memory says how many times the request costs in a real "
+           "server (unpaired: two kinds of measurement, with its 95% interval; ? with the samples there were "
+           "where the end-to-end cell has fewer than the " +
            std::to_string(method(r.config).min_samples) + " the unpaired interval needs). ",
        code("zapbench instructions"), " counts the same paths' instructions per request (callgrind, ",
        ins.requests > 0 ? grouped(static_cast<double>(ins.requests)) + " requests each" : "not run",
@@ -193,9 +196,12 @@ void micro(const Results& r, Out& out) {
 
   if (!codecs.empty()) {
     out.para(
-        {"CPU time per op in ns, median of its rounds (min–max; a round is a process of its own, and "
-         "its figure that process's repetitions); allocs = heap allocations per op; wire bytes = the "
-         "request plus the response as the codec encodes them. Command: ",
+        {"CPU time per op in ns, " +
+             std::string(rounds_recorded(r) ? "median of its rounds (min–max; a round is a process of its "
+                                              "own, and its figure that process's repetitions)"
+                                            : "median of the repetitions (min–max)") +
+             "; allocs = heap allocations per op; wire bytes = the "
+             "request plus the response as the codec encodes them. Command: ",
          code(m.command)});
     std::vector<Runs> notes;  // on figures whose rounds fall in separate modes
     Table t{{"format", "codec"}, "ll", {}};
@@ -432,8 +438,8 @@ void logs_micro(const Results& r, Out& out) {
     if (std::string_view(op) == "ScanField") add("structs", "ScanField", "limit", true);
     if (tab.rows.empty()) continue;
     out.para({strong(std::string("Logs/") + op),
-              ": time per op (median of its rounds, min–max), GB/s of wire bytes and heap "
-              "allocations per op at the largest N."});
+              ": time per op (median of its " + std::string(rounds_recorded(r) ? "rounds" : "repetitions") +
+                  ", min–max), GB/s of wire bytes and heap allocations per op at the largest N."});
     out.table(std::move(tab));
     if (!notes.empty()) out.bullets(std::move(notes));
     out.chart(
