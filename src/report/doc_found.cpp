@@ -152,7 +152,8 @@ void glance_micro(const Results& r, const std::vector<Finding>& all, bool links,
   Chart& c = b.chart;
   c = {"findings-micro",
        "Time per op, in process",
-       "over the rounds each comparison pairs, whisker min–max (log scale)",
+       // The value over the rounds its comparison pairs (the caption says so; short, beside the table).
+       std::string(rounds_recorded(r) ? "paired" : "median") + ", whisker min–max (log scale)",
        "",
        true,
        {},
@@ -238,7 +239,7 @@ void glance_floor(const Results& r, const std::vector<Finding>& all, bool links,
   Chart& c = b.chart;
   c = {"findings-e2e",
        "Server CPU per request, end to end",
-       "over the rounds each comparison pairs, whisker min–max",
+       std::string(rounds_recorded(r) ? "paired" : "median") + ", whisker min–max",
        "",
        false,
        {},

@@ -170,6 +170,52 @@ int check_glance_tables(const std::string& md, const std::string& what) {
   return checked;
 }
 
+// The other tables that print figures beside a ratio with its interval: the Go reference's (Go
+// ns/op and its C++ counterpart's beside C++ ÷ Go = Go ÷ C++), and the request path's (Handler ns
+// and the path's beside the codec's share = Handler ÷ path, in percent, or a † and its note saying
+// why its medians divide outside it). Returns how many were checked.
+int check_beside_tables(const std::string& md) {
+  int checked = 0;
+  bool go = false, path = false;
+  static const std::regex share_re(R"(^([0-9.]+)% \(([0-9.]+)–([0-9.]+)%\)( †)?$)");
+  auto first_figure = [](const std::string& cell) { return figure_of(cell.substr(0, cell.find(" ("))); };
+  for (const std::string& line : lines_of(md)) {
+    if (line.starts_with("| Go codec | op | Go ns/op |")) go = true;
+    if (line.starts_with("| request path | ns/request |")) path = true;
+    if (!line.starts_with("|")) go = path = false;
+    if (!line.starts_with("| ") || line.starts_with("| Go codec") || line.starts_with("| request path"))
+      continue;
+    const std::vector<std::string> c = cells_of(line);
+    if (go && c.size() == 8) {
+      const std::optional<Interval> in = interval_of(c[6]);
+      const std::optional<Printed> g = first_figure(c[2]), cpp = figure_of(c[5]);
+      if (!in) continue;
+      EXPECT_TRUE(g && cpp) << line;
+      if (!g || !cpp) continue;
+      EXPECT_TRUE(divides_inside(*g, *cpp, *in)) << "Go ÷ C++ outside C++ ÷ Go\n" << line;
+      ++checked;
+    }
+    std::smatch m;
+    if (path && c.size() == 10 && std::regex_match(c[5], m, share_re)) {
+      if (m[4].matched) {  // the row says why: a note under the table names it
+        EXPECT_NE(md.find("- † " + c[0] + ": the medians beside the share divide to"), std::string::npos)
+            << line;
+        continue;
+      }
+      const std::optional<Printed> handler = figure_of(c[3]), whole = first_figure(c[1]);
+      EXPECT_TRUE(handler && whole) << line;
+      if (!handler || !whole) continue;
+      // In whole percent: the printed interval stands for one up to half a percent wider either side.
+      const double lo = (std::stod(m[2]) - 0.5) / 100, hi = (std::stod(m[3]) + 0.5) / 100;
+      const double q_lo = (handler->value - handler->half) / (whole->value + whole->half),
+                   q_hi = (handler->value + handler->half) / (whole->value - whole->half);
+      EXPECT_TRUE(q_hi >= lo && q_lo <= hi) << "Handler ÷ path outside the share\n" << line;
+      ++checked;
+    }
+  }
+  return checked;
+}
+
 // Every finding in words with an interval: "— FIGURE: S (V1) against B (V2): **verdict, X× (LO–HI×)".
 // Returns how many were checked.
 int check_in_words(const std::string& md) {
@@ -359,6 +405,7 @@ TEST(report_figures, every_finding_of_the_committed_quick_run_divides_inside_its
   EXPECT_GT(tables, 0);
   EXPECT_EQ(check_glance_tables(findings_md(r), "findings.md"), tables);
   EXPECT_EQ(std::size_t(check_in_words(md.substr(md.find("### In words")))), in_words);
+  EXPECT_GT(check_beside_tables(md), 0) << "the Go reference's and the request path's tables";
   const std::string text = report::findings_text(r);
   for (const std::string& line : lines_of(glance))
     if (line.starts_with("| ") && !line.starts_with("|---"))
