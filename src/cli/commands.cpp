@@ -21,6 +21,10 @@ constexpr Command kCommands[] = {
      "host or several; results.json and the report",
      cmd_run},
     {"compare", "two result sets: each figure's change with its interval and a verdict", cmd_compare},
+    {"calibrate",
+     "the machine's yardstick for compare: CPU and memory work and a TCP ping-pong over loopback, on code "
+     "apart from the product",
+     cmd_calibrate},
     {"report", "rewrite the reports and findings (md, html, svg) from a results.json", cmd_report},
     {"floor", "raw TCP echo of fixed byte counts (the floor arm's server)", cmd_floor},
     {"codecs", "list every codec: available or not (and why), its encode and decode path, its package",

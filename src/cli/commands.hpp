@@ -15,6 +15,7 @@ int cmd_micro(int argc, char** argv);
 int cmd_instructions(int argc, char** argv);
 int cmd_run(int argc, char** argv);
 int cmd_compare(int argc, char** argv);
+int cmd_calibrate(int argc, char** argv);
 int cmd_report(int argc, char** argv);
 int cmd_floor(int argc, char** argv);
 int cmd_codecs(int argc, char** argv);

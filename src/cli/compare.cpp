@@ -1,6 +1,8 @@
 // cli/compare.cpp — `zapbench compare A B` and `zapbench report DIR`: the two
 // subcommands that read results back. Argument handling and file output only;
 // what is compared and written belongs to src/report.
+#include "report/compare.hpp"
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -30,35 +32,62 @@ report::Results load(const std::string& path) {
 int cmd_compare(int argc, char** argv) {
   std::string path_a, path_b;
   report::CompareOptions o;
+  bool gate = false;
   flags::Table t("compare");
   t.summary(std::string(summary("compare")));
   t.about(
       "Compares two result sets (each a directory holding results.json, or the\n"
-      "results.json itself): every end-to-end cell present in both (requests/s and\n"
-      "p99) and every microbenchmark (ns/op). Two runs share no rounds, so each\n"
-      "figure is compared unpaired: B / A as the ratio of the medians with its 95%\n"
-      "bootstrap interval, and a Mann-Whitney U test, whose false-discovery rate is\n"
-      "held at --fdr over every figure by Benjamini-Hochberg. Verdicts: 'improved' or\n"
-      "'regressed' (a discovery whose interval excludes 1), 'held' (the interval\n"
-      "lies within +-margin), 'undecided' (neither). Each figure is judged against\n"
-      "how the whole run moved for its kind (requests/s, p99, ns/op: the median of\n"
-      "their B/A, printed with its interval): a machine that changed between the\n"
-      "runs moves every figure alike, and two runs cannot tell that from the code;\n"
-      "--absolute judges against 1 instead. A figure with fewer than 5\n"
-      "samples on a side (runs before verdicts took 3) cannot be tested: it gets the\n"
-      "older spread rule ('beyond noise' when the change exceeds both runs' spread\n"
-      "(max - min) / median), labelled so. Cells present on one side only are listed.");
+      "results.json itself), B against A: every figure present in both — per cell\n"
+      "requests/s, p99, server CPU per request and (logs) MB/s; per microbenchmark\n"
+      "ns/op and allocations per op; per request path instructions per request.\n"
+      "\n"
+      "The machine moves between two runs, so each of our figures (zapbench's server,\n"
+      "the floor, our microbenchmarks) is judged against a yardstick no change to this\n"
+      "repository can move: the reference arms (nginx, grpc++, the Go arms) and the\n"
+      "calibration every run measures in each round (src/calibrate: a fixed CPU loop,\n"
+      "memcpy, a loopback ping-pong of its own). The summary says which moved: the\n"
+      "build, the machine (by how much, with its interval), both or neither. Runs\n"
+      "without a common calibration fall back to the rule of earlier versions (the\n"
+      "whole run's move), and say so.\n"
+      "\n"
+      "Each figure: the ratio of the runs' geometric means, judged against the\n"
+      "machine's move of its kind with a 95% interval and a t test on the log samples\n"
+      "(the variance moderated over the figures of its kind, so 3 samples a side are\n"
+      "testable), the false-discovery rate held at --fdr by Benjamini-Hochberg.\n"
+      "Allocations and instructions are exact: any difference beyond a repeat's is a\n"
+      "change. Verdicts: improved, regressed, held (the interval within +-margin),\n"
+      "undecided, untestable (with what would make it testable).\n"
+      "\n"
+      "--gate makes it a CI step: exit 1 when any figure of ours regressed by more\n"
+      "than --threshold against the machine's move, the offending figures printed\n"
+      "last; exit 0 otherwise. A results.json that cannot be read, or holds a figure\n"
+      "that is no measurement, is an error naming the file and the field: exit 2.");
+  t.usage("[--gate [--threshold FRACTION]] [flags] A B");
   t.positional("A", &path_a, "the first result set (before)").positional("B", &path_b, "the second (after)");
-  t.real("--margin", &o.margin, {.min = 0, .max = 1, .min_exclusive = true},
-         "'held' is B/A within 1 +- this (0.03 = 3%)", "FRACTION");
-  t.set("--absolute", &o.absolute, true, "judge each figure against 1, not against its kind's run shift");
-  t.real("--fdr", &o.fdr, {.min = 0, .max = 0.5, .min_exclusive = true},
-         "false-discovery rate of the tests over every figure", "Q");
+  t.set("--gate", &gate, true,
+        "exit 1 when a figure of ours regressed by more than --threshold (the offending lines last)");
+  t.fraction("--threshold", &o.threshold, {.min = 0, .max = 10, .min_exclusive = true},
+             "the change the gate fails on and each figure's resolution is judged at (5% or 0.05)");
+  t.fraction("--margin", &o.margin, {.min = 0, .max = 1, .min_exclusive = true},
+             "'held' is an interval within 1 +- this");
+  t.set("--absolute", &o.absolute, true, "judge each figure against 1, not against the machine's move");
+  t.fraction("--fdr", &o.fdr, {.min = 0, .max = 0.5, .min_exclusive = true},
+             "false-discovery rate of the tests over our figures");
   t.parse(argc, argv);
   const report::Results a = load(path_a), b = load(path_b);
-  std::printf("A: %s\nB: %s\n\n%s", path_a.c_str(), path_b.c_str(),
-              report::compare_text(report::compare(a, b, o)).c_str());
-  return 0;
+  for (const auto& [path, r] : {std::pair{&path_a, &a}, std::pair{&path_b, &b}})
+    if (const std::string bad = report::nonsense(*r); !bad.empty())
+      die(*path + ": " + bad + "; nothing of it is compared");
+  const report::Comparison c = report::compare(a, b, o);
+  if (c.changes.empty() && c.yardstick.empty())
+    die("nothing to compare: " + path_a + " and " + path_b + " have no figure in common (" +
+        std::to_string(c.only_in_a.size()) + " only in A, " + std::to_string(c.only_in_b.size()) +
+        " only in B)");
+  std::printf("A: %s (%s, commit %s, %s)\nB: %s (%s, commit %s, %s)\n\n%s", path_a.c_str(),
+              a.env.started_utc.c_str(), a.env.git_commit.c_str(), a.env.cpu_model.c_str(), path_b.c_str(),
+              b.env.started_utc.c_str(), b.env.git_commit.c_str(), b.env.cpu_model.c_str(),
+              report::compare_text(c, gate).c_str());
+  return gate && !report::gate_failures(c).empty() ? 1 : 0;
 }
 
 int cmd_report(int argc, char** argv) {

@@ -37,6 +37,13 @@ std::optional<double> parse_real(std::string_view s) {
   return v;
 }
 
+std::optional<double> parse_fraction(std::string_view s) {
+  const bool hundredths = s.ends_with('%');
+  const std::optional<double> v = parse_real(hundredths ? s.substr(0, s.size() - 1) : s);
+  if (!v) return std::nullopt;
+  return hundredths ? *v / 100 : *v;
+}
+
 namespace {
 
 // Splits "500ms" into 500 and "ms": the number is everything up to the first

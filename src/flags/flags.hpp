@@ -45,6 +45,8 @@ namespace flags {
 std::optional<std::uint64_t> parse_whole(std::string_view s);
 // A finite decimal number ("0.1", "3", "1e3"); no leading '+', no "inf"/"nan".
 std::optional<double> parse_real(std::string_view s);
+// A fraction from "0.05" or "5%" (a number, or a number of hundredths).
+std::optional<double> parse_fraction(std::string_view s);
 // Seconds from "10", "10s", "500ms", "250us", "1m", "2h", "1.5s"; never negative.
 std::optional<double> parse_duration_s(std::string_view s);
 // Requests per second from "1000" or "1000/s"; never negative.
@@ -232,6 +234,10 @@ class Table {
   template <class Out>
   Flag& real(std::string names, Out* out, Range<double> range, std::string help,
              std::string value_name = "X");
+  // A fraction, given as "0.05" or "5%"; its default shown as a percentage.
+  template <class Out>
+  Flag& fraction(std::string names, Out* out, Range<double> range, std::string help,
+                 std::string value_name = "FRACTION");
   // A duration, stored in seconds; `range` in seconds.
   template <class Out>
   Flag& duration(std::string names, Out* out_s, Range<double> range_s, std::string help,
@@ -361,6 +367,23 @@ Flag& Table::real(std::string names, Out* out, Range<double> range, std::string 
                   const std::optional<double> x = parse_real(v);
                   if (!x || !range.contains(*x))
                     return Problem{"a number" + (bound.empty() ? "" : " " + bound), ""};
+                  store(out, *x);
+                  return std::nullopt;
+                });
+  f.default_text_ = default_of(out, show);
+  return f;
+}
+
+template <class Out>
+Flag& Table::fraction(std::string names, Out* out, Range<double> range, std::string help,
+                      std::string value_name) {
+  auto show = [](double v) { return format_number(v * 100) + "%"; };
+  Flag& f = add(std::move(names), std::move(value_name), std::move(help),
+                [out, range, show](std::string_view v) -> std::optional<Problem> {
+                  const std::string bound = describe<double>(range, show);
+                  const std::optional<double> x = parse_fraction(v);
+                  if (!x || !range.contains(*x))
+                    return Problem{"a fraction (0.05 or 5%)" + (bound.empty() ? "" : " " + bound), ""};
                   store(out, *x);
                   return std::nullopt;
                 });

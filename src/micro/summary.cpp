@@ -1,4 +1,5 @@
-// micro/summary.cpp — the summary table printed after `zapbench micro`.
+// micro/summary.cpp — the summary tables printed after `zapbench micro` (the calibration's rows in their
+// own).
 #include "micro/summary.hpp"
 
 #include <algorithm>
@@ -6,6 +7,7 @@
 #include <map>
 #include <optional>
 
+#include "calibrate/calibrate.hpp"
 #include "record/registry.hpp"
 #include "report/gbench.hpp"
 
@@ -164,6 +166,22 @@ void print_logs(std::FILE* out, const std::vector<Result>& rs) {
                  100 * (e->wire_bytes / e->ns_per_op) / (c->wire_bytes / c->ns_per_op));
 }
 
+// The calibration's rows (Calibrate/<work>), apart: the machine's yardstick, not a codec.
+void print_calibration(std::FILE* out, const std::vector<Result>& rs) {
+  bool heading = false;
+  for (const Result& r : rs) {
+    if (r.op != "Calibrate" || !r.error.empty()) continue;
+    if (!heading) {
+      std::fprintf(out,
+                   "\nCalibration v%.*s (Calibrate/<work>, CPU ns/op: the machine's yardstick, no product "
+                   "code)\n\n| work | ns/op |\n|---|---:|\n",
+                   int(calibrate::kVersion.size()), calibrate::kVersion.data());
+      heading = true;
+    }
+    std::fprintf(out, "| %s | %.1f |\n", r.codec.c_str(), r.ns_per_op);
+  }
+}
+
 }  // namespace
 
 void print_summary(std::FILE* out, const std::vector<Result>& rs) {
@@ -176,6 +194,7 @@ void print_summary(std::FILE* out, const std::vector<Result>& rs) {
   if (codecs.empty()) {
     print_request_paths(out, rs);
     print_logs(out, rs);
+    print_calibration(out, rs);
     return;
   }
   // zap-fresh right after zap, whatever order the benchmarks ran in.
@@ -227,6 +246,7 @@ void print_summary(std::FILE* out, const std::vector<Result>& rs) {
   }
   print_request_paths(out, rs);
   print_logs(out, rs);
+  print_calibration(out, rs);
   for (const Result& r : rs)
     if (!r.error.empty())
       std::fprintf(out, "- %s/%s skipped: %s\n", r.op.c_str(), r.codec.c_str(), r.error.c_str());

@@ -1,6 +1,7 @@
 // micro/summary.hpp — turns Google Benchmark runs into zapbench's summary: a
 // table of codec × {decode, encode, serde, handler} × {ns/op, allocs/op},
-// wire sizes, and the headline ratios against the fastest JSON codec.
+// wire sizes, and the headline ratios against the fastest JSON codec; the request
+// path, the logs record and the calibration (Calibrate/<work>) in tables of their own.
 #pragma once
 
 #include <benchmark/benchmark.h>

@@ -1,86 +1,178 @@
-// report/compare.cpp — `zapbench compare A B`: per cell (requests/s, p99) and
-// per microbenchmark (ns/op), run B against run A, unpaired (two runs share
-// no rounds): the ratio of medians B ÷ A with its 95% bootstrap interval and
-// a Mann–Whitney U test per figure, the tests' false-discovery rate held at
-// q by Benjamini–Hochberg across every figure compared (hundreds are: at a
-// per-figure 5%, a tenth of an identical pair's figures would "change"). Each
-// figure is judged against how the whole run moved for its kind (RunShift:
-// the machine between two runs moves every figure alike; measured here,
-// 9% between two quick runs ten minutes apart), unless --absolute. A figure
-// is improved or regressed only when it is a discovery and its interval
-// excludes 1; held when its interval lies within ±margin; undecided
-// otherwise. A side with too few samples for the test (results of
-// runs before verdicts had 3) falls back to the rule of those runs — beyond
-// both runs' spreads — labelled as such. Cells that did not run
-// (unavailable or without samples) count as absent on that side.
+// report/compare.cpp — `zapbench compare A B` (compare.hpp): the figures of
+// two runs paired, each kind's yardstick, our figures judged against it, the
+// exact figures, the text and the gate.
+#include "report/compare.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <set>
 
 #include "report/document.hpp"
-#include "stats/rng.hpp"
+#include "report/findings.hpp"
 
 namespace report {
 namespace {
 
+constexpr double kConfidence = 0.95;
+constexpr double kPower = 0.80;  // of the resolution: the change found 4 times in 5
+
 bool usable(const Cell& c) { return c.unavailable.empty() && !c.samples.empty(); }
 
-Change change(const std::string& key, const std::string& figure, stats::Better better, const Samples& a,
-              const Samples& b) {
-  Change c;
-  c.key = key;
-  c.figure = figure;
-  c.better = better;
-  c.a = a.median();
-  c.b = b.median();
-  c.samples_a = unsigned(a.values.size());
-  c.samples_b = unsigned(b.values.size());
-  c.a_samples = a;
-  c.b_samples = b;
-  return c;
+Role role_of(const Cell& c) {
+  return c.arm == matrix::Arm::zapbench || c.arm == matrix::Arm::floor ? Role::ours : Role::reference;
 }
 
-std::string value(const Change& c, double v) {
-  if (c.figure == "requests/s") return doc::grouped(v) + " req/s";
-  return doc::with_unit(v * 1e-9, "s");  // p99 and ns/op: ns
+Role role_of(const MicroFigure& f) {
+  if (f.name.starts_with(kCalibrationMicroPrefix)) return Role::calibration;
+  return f.codec.starts_with("go/") ? Role::reference : Role::ours;
 }
 
-std::string percent(double v) { return doc::fixed(v * 100, v * 100 < 10 ? 1 : 0) + "%"; }
+// One figure of one run: its samples (an exact figure: its one value).
+struct Figure {
+  std::string key;
+  FigureKind kind;
+  Role role;
+  std::vector<double> values;
+};
 
-// The run shift of one kind of figure: the median over the figures of that
-// kind the test will judge of log(B ÷ A), a percentile bootstrap over them.
-// Those figures, not all: in a run whose later rounds went to the findings'
-// cells, the figures with enough samples to test were sampled in those
-// rounds, and share that moment of the machine (measured: the findings'
-// cells of one quick run 9% slower than another's, the other cells not).
-stats::Estimate run_shift(const std::vector<Change>& changes, const std::string& figure,
-                          const stats::Method& m) {
-  std::vector<double> x;
-  for (const Change& c : changes)
-    if (c.figure == figure && c.tested && c.a > 0 && c.b > 0 && std::isfinite(c.a) && std::isfinite(c.b))
-      x.push_back(std::log(c.b / c.a));
-  stats::Estimate e;
-  e.n = unsigned(x.size());
-  if (x.size() < kMinShiftFigures) {
-    e.why = std::to_string(x.size()) + " figures: a shift needs " + std::to_string(kMinShiftFigures);
-    return e;
+std::vector<Figure> figures_of(const Results& r) {
+  std::vector<Figure> out;
+  for (const Cell& c : r.cells) {
+    if (!usable(c)) continue;
+    const std::string key = c.id();
+    const Role role = role_of(c);
+    out.push_back({key, FigureKind::requests_per_s, role, c.rate().values});
+    out.push_back({key, FigureKind::p99, role, c.p99().values});
+    std::vector<double> cpu = c.server_cpu_per_request_ns(r.config).values;
+    if (std::any_of(cpu.begin(), cpu.end(), [](double v) { return std::isfinite(v) && v > 0; }))
+      out.push_back({key, FigureKind::server_cpu, role, std::move(cpu)});
+    if (c.scenario == matrix::Scenario::logs)
+      out.push_back({key, FigureKind::mb_per_s, role, c.mb_per_s().values});
   }
-  e.ratio = std::exp(stats::median(x));
-  stats::Rng rng(stats::seed_of("run shift " + figure));
-  std::vector<double> medians(m.resamples), r(x.size());
-  for (double& med : medians) {
-    for (double& v : r) v = x[rng.below(std::uint32_t(x.size()))];
-    med = stats::median(r);
+  for (const MicroFigure& f : r.micro.figures) {
+    const std::string key = std::string(kMicroKey) + f.name;
+    const Role role = role_of(f);
+    out.push_back({key, FigureKind::ns_per_op, role, f.ns_per_op.values});
+    if (role == Role::ours && std::isfinite(f.allocs_per_op))
+      out.push_back({key, FigureKind::allocs_per_op, role, {f.allocs_per_op}});
   }
-  std::sort(medians.begin(), medians.end());
-  e.lo = std::exp(stats::quantile(medians, (1 - m.confidence) / 2));
-  e.hi = std::exp(stats::quantile(medians, 1 - (1 - m.confidence) / 2));
-  e.verdict = stats::decide(e.lo, e.hi, stats::Better::higher, m.margin);
-  return e;
+  for (const InstructionFigure& f : r.micro.instructions.figures)
+    if (std::isfinite(f.callgrind_ir))
+      out.push_back({"instructions/" + f.name, FigureKind::instructions, Role::ours, {f.callgrind_ir}});
+  if (!r.calibration.version.empty())
+    for (const PingPong& p : r.calibration.ping_pongs) {
+      const std::string key = "calibration/ping-pong/d" + std::to_string(p.depth);
+      out.push_back({key, FigureKind::requests_per_s, Role::calibration, p.round_trips_per_s.values});
+      out.push_back({key, FigureKind::p99, Role::calibration, p.p99_ns.values});
+      out.push_back({key, FigureKind::server_cpu, Role::calibration, p.server_cpu_ns.values});
+    }
+  return out;
+}
+
+std::string pair_key(const std::string& key, FigureKind k) { return key + "|" + std::string(to_string(k)); }
+
+// The kind whose yardstick judges a kind: MB/s is requests/s times a
+// response's fixed size, so the machine moves it as it moves requests/s.
+FigureKind yardstick_kind(FigureKind k) { return k == FigureKind::mb_per_s ? FigureKind::requests_per_s : k; }
+
+constexpr FigureKind kJudgedKinds[] = {FigureKind::requests_per_s, FigureKind::p99, FigureKind::server_cpu,
+                                       FigureKind::ns_per_op};
+
+// An exact figure's change: beyond the kind's tolerance, or held.
+void judge_exact(Change& c) {
+  c.judged.ratio = c.b / c.a;
+  const double diff = c.b - c.a;
+  const bool beyond = c.kind == FigureKind::allocs_per_op
+                          ? std::fabs(diff) > kAllocsPerOpTolerance
+                          : std::fabs(diff) > kInstructionRepeatability * std::fabs(c.a);
+  c.verdict = !beyond    ? Change::Verdict::held
+              : diff > 0 ? Change::Verdict::regressed
+                         : Change::Verdict::improved;
+}
+
+// The samples a side a figure would need to resolve `threshold`: its own
+// variance shrinks with them, the yardstick's does not.
+unsigned samples_needed(const Change& c, const Comparison& cmp, double yard_var) {
+  const double t = stats::student_central_quantile(1 - cmp.options.fdr, c.judged.df) +
+                   stats::student_central_quantile(2 * kPower - 1, c.judged.df);
+  const double room = std::pow(std::log1p(cmp.options.threshold) / t, 2) - yard_var;
+  if (!(room > 0) || !std::isfinite(c.spread.var)) return 0;
+  return unsigned(std::ceil(2 * c.spread.var / room));
+}
+
+std::string percent(double v) {
+  const double pct = v * 100;
+  return doc::fixed(pct, pct < 10 ? 1 : 0) + "%";
+}
+
+std::string value_text(FigureKind k, double v) {
+  if (!std::isfinite(v)) return "—";
+  switch (k) {
+    case FigureKind::requests_per_s:
+      return doc::grouped(v) + " req/s";
+    case FigureKind::mb_per_s:
+      return doc::sig(v) + " MB/s";
+    case FigureKind::allocs_per_op:
+      return doc::fixed(v, v < 10 ? 2 : 1) + " allocs";
+    case FigureKind::instructions:
+      return doc::grouped(v) + " Ir";
+    case FigureKind::p99:
+    case FigureKind::server_cpu:
+    case FigureKind::ns_per_op:
+      break;
+  }
+  return doc::with_unit(v * 1e-9, "s");
+}
+
+std::string ratio_text(double r) { return std::isfinite(r) ? doc::fixed(r, 3) + "×" : "—"; }
+
+std::string interval_text(const stats::Judged& j) {
+  if (!j.computed()) return ratio_text(j.ratio);
+  return ratio_text(j.ratio) + " (" + doc::fixed(j.lo, 3) + "–" + doc::fixed(j.hi, 3) + ")";
 }
 
 }  // namespace
+
+std::string_view to_string(Role r) noexcept {
+  switch (r) {
+    case Role::ours:
+      return "ours";
+    case Role::reference:
+      return "reference";
+    case Role::calibration:
+      break;
+  }
+  return "calibration";
+}
+
+std::string_view to_string(FigureKind k) noexcept {
+  switch (k) {
+    case FigureKind::requests_per_s:
+      return "requests/s";
+    case FigureKind::p99:
+      return "p99";
+    case FigureKind::server_cpu:
+      return "server CPU/req";
+    case FigureKind::mb_per_s:
+      return "MB/s";
+    case FigureKind::ns_per_op:
+      return "ns/op";
+    case FigureKind::allocs_per_op:
+      return "allocs/op";
+    case FigureKind::instructions:
+      break;
+  }
+  return "instructions/req";
+}
+
+bool exact(FigureKind k) noexcept { return k == FigureKind::allocs_per_op || k == FigureKind::instructions; }
+
+stats::Better better(FigureKind k) noexcept {
+  return k == FigureKind::requests_per_s || k == FigureKind::mb_per_s ? stats::Better::higher
+                                                                      : stats::Better::lower;
+}
 
 std::string_view to_string(Change::Verdict v) noexcept {
   switch (v) {
@@ -90,203 +182,404 @@ std::string_view to_string(Change::Verdict v) noexcept {
       return "regressed";
     case Change::Verdict::held:
       return "held";
+    case Change::Verdict::untestable:
+      return "untestable";
     case Change::Verdict::undecided:
       break;
   }
   return "undecided";
 }
 
+unsigned Comparison::count(Change::Verdict v) const {
+  return unsigned(
+      std::count_if(changes.begin(), changes.end(), [v](const Change& c) { return c.verdict == v; }));
+}
+
 Comparison compare(const Results& a, const Results& b, const CompareOptions& o) {
   Comparison out;
   out.options = o;
-  std::map<std::string, const Cell*> cells_b;
-  for (const Cell& c : b.cells)
-    if (usable(c)) cells_b.emplace(c.id(), &c);
-  std::map<std::string, bool> seen_in_a;
-  for (const Cell& ca : a.cells) {
-    if (!usable(ca) || seen_in_a[ca.id()]) continue;
-    seen_in_a[ca.id()] = true;
-    const auto it = cells_b.find(ca.id());
-    if (it == cells_b.end()) {
-      out.only_in_a.push_back(ca.id());
+  out.calibrated = !a.calibration.version.empty() && a.calibration.version == b.calibration.version;
+
+  // What differs beyond the build.
+  if (a.env.cpu_model != b.env.cpu_model || a.env.cpu_count != b.env.cpu_count)
+    out.differences.push_back("the machines differ (A: " + a.env.cpu_model + ", " +
+                              std::to_string(a.env.cpu_count) + " CPUs; B: " + b.env.cpu_model + ", " +
+                              std::to_string(b.env.cpu_count) +
+                              " CPUs): the machine's move includes the change of machine");
+  if (a.config.duration_s != b.config.duration_s || a.config.warmup_s != b.config.warmup_s)
+    out.differences.push_back("the samples differ in length (A: " + doc::sig(a.config.duration_s) +
+                              " s after " + doc::sig(a.config.warmup_s) +
+                              " s; B: " + doc::sig(b.config.duration_s) + " s after " +
+                              doc::sig(b.config.warmup_s) + " s): p99 and the rates depend on it");
+  if (a.config.server_cpus != b.config.server_cpus || a.config.loader_cpus != b.config.loader_cpus)
+    out.differences.push_back("the server and loader CPUs differ between the runs");
+  if (a.env.link != b.env.link)
+    out.differences.push_back("the link differs (A: " + (a.env.link.empty() ? "loopback" : a.env.link) +
+                              "; B: " + (b.env.link.empty() ? "loopback" : b.env.link) + ")");
+  if (!out.calibrated) {
+    if (a.calibration.version.empty() || b.calibration.version.empty())
+      out.differences.push_back(std::string(a.calibration.version.empty() && b.calibration.version.empty()
+                                                ? "neither run has"
+                                            : a.calibration.version.empty() ? "A has no"
+                                                                            : "B has no") +
+                                " calibration (a results.json from before it): the machine's move is "
+                                "estimated by the rule of earlier versions, from every figure of a kind, "
+                                "ours included, so a change to our whole build is divided out as if the "
+                                "machine had moved");
+    else
+      out.differences.push_back("the calibration differs (A: version " + a.calibration.version +
+                                ", B: version " + b.calibration.version +
+                                "): it is no yardstick across them; the rule of earlier versions instead");
+  }
+  for (const auto& [name, r] : {std::pair{"A", &a}, std::pair{"B", &b}})
+    if (!r->interrupted.empty())
+      out.differences.push_back(std::string(name) + " was interrupted (" + r->interrupted +
+                                "): only what it measured is compared");
+
+  // The figures paired.
+  const std::vector<Figure> fa = figures_of(a), fb = figures_of(b);
+  std::map<std::string, const Figure*> in_b;
+  for (const Figure& f : fb) in_b.emplace(pair_key(f.key, f.kind), &f);
+  std::set<std::string> seen, keys_a, keys_b;
+  struct Pair {
+    const Figure* a;
+    const Figure* b;
+    stats::LogSample la, lb;
+  };
+  std::vector<Pair> pairs;
+  for (const Figure& f : fa) {
+    keys_a.insert(f.key);
+    if (!seen.insert(pair_key(f.key, f.kind)).second) continue;
+    const auto it = in_b.find(pair_key(f.key, f.kind));
+    if (it == in_b.end()) continue;
+    pairs.push_back({&f, it->second, stats::log_sample(f.values), stats::log_sample(it->second->values)});
+  }
+  for (const Figure& f : fb) keys_b.insert(f.key);
+  for (const std::string& k : keys_a)
+    if (!keys_b.count(k)) out.only_in_a.push_back(k);
+  for (const std::string& k : keys_b)
+    if (!keys_a.count(k)) out.only_in_b.push_back(k);
+
+  // The figures the findings rest on, of either run.
+  std::set<std::string> finding_keys;
+  for (const Results* r : {&a, &b})
+    for (const Finding& f : findings(*r)) {
+      const FigureKind kind = f.unit == Finding::Unit::ns               ? FigureKind::ns_per_op
+                              : f.unit == Finding::Unit::requests_per_s ? FigureKind::requests_per_s
+                              : f.unit == Finding::Unit::cpu_ns         ? FigureKind::server_cpu
+                                                                        : FigureKind::mb_per_s;
+      for (const std::string& k : f.keys) finding_keys.insert(pair_key(k, kind));
+    }
+
+  // Each kind's prior of the within-run variance, over every figure of it.
+  std::map<FigureKind, stats::VariancePrior> prior;
+  {
+    std::map<FigureKind, std::vector<stats::Spread>> spreads;
+    for (const Pair& p : pairs)
+      if (!exact(p.a->kind)) spreads[p.a->kind].push_back(stats::pooled(p.la, p.lb));
+    for (const auto& [kind, s] : spreads) prior[kind] = stats::fit_prior(s);
+  }
+  std::vector<Change> all;
+  for (const Pair& p : pairs) {
+    Change c;
+    c.key = p.a->key;
+    c.kind = p.a->kind;
+    c.role = p.a->role;
+    c.finding = finding_keys.count(pair_key(c.key, c.kind)) > 0;
+    c.a = std::exp(p.la.mean);
+    c.b = std::exp(p.lb.mean);
+    c.samples_a = p.la.n;
+    c.samples_b = p.lb.n;
+    if (exact(c.kind)) {
+      if (p.la.n == 0 || p.lb.n == 0 || !(c.a > 0)) {
+        // An exact count of 0 (no allocation): its log is no use; compared as counts.
+        c.a = p.a->values.empty() ? NAN : p.a->values[0];
+        c.b = p.b->values.empty() ? NAN : p.b->values[0];
+      }
+      if (std::isfinite(c.a) && std::isfinite(c.b) && c.a >= 0 && c.b >= 0) {
+        judge_exact(c);
+      } else {
+        c.verdict = Change::Verdict::untestable;
+        c.why = "not a count on one side";
+      }
+    } else if (p.la.n < kMinCompareSamples || p.lb.n < kMinCompareSamples) {
+      c.verdict = Change::Verdict::untestable;
+      c.why = std::to_string(p.la.n) + " sample" + (p.la.n == 1 ? "" : "s") + " in A, " +
+              std::to_string(p.lb.n) + " in B: a test needs " + std::to_string(kMinCompareSamples) +
+              " a side (more rounds: --repeats, --micro-repetitions)";
+    } else {
+      c.spread = stats::moderated(stats::pooled(p.la, p.lb), prior[c.kind]);
+      if (!(c.spread.df > 0)) {
+        c.verdict = Change::Verdict::untestable;
+        c.why = "no spread to judge it by (every sample equal, and no other figure of its kind has one)";
+      }
+    }
+    all.push_back(std::move(c));
+  }
+
+  // Each kind's yardstick: the independent figures' moves combined; with no
+  // common calibration (or none of a kind), every figure's.
+  std::map<FigureKind, Yardstick> yard;
+  for (const FigureKind kind : kJudgedKinds) {
+    Yardstick y;
+    y.kind = kind;
+    std::vector<stats::Move> independent, every;
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+      const Change& c = all[i];
+      if (c.kind != kind || c.verdict == Change::Verdict::untestable) continue;
+      const stats::Move m = stats::move(pairs[i].la, pairs[i].lb, c.spread);
+      every.push_back(m);
+      if (c.role == Role::ours) {
+        ++y.our_figures;
+      } else {
+        independent.push_back(m);
+        ++(c.role == Role::reference ? y.reference_figures : y.calibration_figures);
+      }
+    }
+    y.independent = out.calibrated && !independent.empty();
+    if (!y.independent) y.reference_figures = y.calibration_figures = 0;
+    if (y.independent) y.our_figures = 0;
+    y.move = stats::combine(y.independent ? independent : every);
+    if (y.move.figures > 0) {
+      y.judged = stats::judge(y.move.mean, stats::Combined{}, kConfidence);
+      y.verdict = stats::decide(y.judged.lo, y.judged.hi, stats::Better::higher, o.margin);
+      yard[kind] = y;
+      out.machine.push_back(y);
+    }
+  }
+
+  // Our figures judged against their kind's yardstick; the references' and the calibration's against 1.
+  std::vector<double> p;
+  std::vector<std::size_t> tested;
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    Change& c = all[i];
+    if (exact(c.kind) || c.verdict == Change::Verdict::untestable) continue;
+    const stats::Move m = stats::move(pairs[i].la, pairs[i].lb, c.spread);
+    const auto y = yard.find(yardstick_kind(c.kind));
+    const bool against = c.role == Role::ours && !o.absolute && y != yard.end();
+    c.judged = stats::judge(m, against ? y->second.move : stats::Combined{}, kConfidence);
+    if (c.role != Role::ours) {
+      c.verdict =
+          stats::decide(c.judged.lo, c.judged.hi, better(c.kind), o.margin) == stats::Verdict::equivalent
+              ? Change::Verdict::held
+              : Change::Verdict::undecided;
       continue;
     }
-    out.changes.push_back(
-        change(ca.id(), "requests/s", stats::Better::higher, ca.rate(), it->second->rate()));
-    out.changes.push_back(change(ca.id(), "p99", stats::Better::lower, ca.p99(), it->second->p99()));
-  }
-  std::map<std::string, const MicroFigure*> micro_b;
-  for (const MicroFigure& f : b.micro.figures) micro_b.emplace(f.name, &f);
-  for (const MicroFigure& f : a.micro.figures) {
-    if (seen_in_a["micro/" + f.name]) continue;
-    seen_in_a["micro/" + f.name] = true;
-    const auto it = micro_b.find(f.name);
-    if (it == micro_b.end())
-      out.only_in_a.push_back("micro/" + f.name);
-    else
-      out.changes.push_back(
-          change("micro/" + f.name, "ns/op", stats::Better::lower, f.ns_per_op, it->second->ns_per_op));
-  }
-  for (const Cell& c : b.cells)
-    if (usable(c) && !seen_in_a.count(c.id()) &&
-        std::find(out.only_in_b.begin(), out.only_in_b.end(), c.id()) == out.only_in_b.end())
-      out.only_in_b.push_back(c.id());
-  for (const MicroFigure& f : b.micro.figures)
-    if (!seen_in_a.count("micro/" + f.name) &&
-        std::find(out.only_in_b.begin(), out.only_in_b.end(), "micro/" + f.name) == out.only_in_b.end())
-      out.only_in_b.push_back("micro/" + f.name);
-
-  // Each kind's run shift; then the tests, over every figure both runs can
-  // test, of A against B with its kind's shift divided out; then each
-  // figure's interval and verdict, a difference decided only for a discovery.
-  stats::Method m;
-  m.margin = o.margin;
-  const unsigned need = m.min_samples;
-  for (Change& c : out.changes) c.tested = c.samples_a >= need && c.samples_b >= need;
-  std::map<std::string, double> divide;
-  for (const char* figure : {"requests/s", "p99", "ns/op"}) {
-    RunShift s{figure, run_shift(out.changes, figure, m), false};
-    if (s.estimate.n == 0) continue;
-    s.applied = !o.absolute && s.estimate.computed();
-    divide[figure] = s.applied ? s.estimate.ratio : 1;
-    out.shifts.push_back(std::move(s));
-  }
-  std::vector<double> p;
-  for (Change& c : out.changes) {
-    c.shift = divide.count(c.figure) ? divide[c.figure] : 1;
-    for (double& v : c.b_samples.values) v /= c.shift;
-    p.push_back(c.tested ? stats::mann_whitney_p(c.a_samples.values, c.b_samples.values) : NAN);
+    c.resolution = stats::resolution(c.judged, o.fdr, kPower);
+    if (c.resolution > o.threshold) {
+      const double yard_var = against ? y->second.move.mean.var + y->second.move.tau2 : 0;
+      c.samples_needed = samples_needed(c, out, yard_var);
+    }
+    p.push_back(c.judged.p);
+    tested.push_back(i);
   }
   const std::vector<bool> discovery = stats::benjamini_hochberg(p, o.fdr);
-  for (std::size_t i = 0; i < out.changes.size(); ++i) {
-    Change& c = out.changes[i];
-    if (!c.tested) {
-      // The rule of runs before verdicts: beyond the spread (max - min) / median of A and of B.
-      const double change = c.a != 0 ? c.b / c.a - 1 : 0;
-      const bool spreads = c.samples_a >= 2 && c.samples_b >= 2;
+  for (std::size_t t = 0; t < tested.size(); ++t) {
+    Change& c = all[tested[t]];
+    if (discovery[t]) {
+      const bool up = c.judged.log_ratio > 0;
+      c.verdict = up == (better(c.kind) == stats::Better::higher) ? Change::Verdict::improved
+                                                                  : Change::Verdict::regressed;
+    } else if (c.judged.computed() && c.judged.lo >= 1 - o.margin && c.judged.hi <= 1 + o.margin) {
+      c.verdict = Change::Verdict::held;
+    } else {
       c.verdict = Change::Verdict::undecided;
-      c.fallback =
-          spreads && std::fabs(change) > c.a_samples.spread() && std::fabs(change) > c.b_samples.spread()
-              ? "beyond noise"
-          : spreads ? "within noise"
-                    : "no noise estimate";
-      c.estimate.ratio = c.a != 0 ? c.b / c.a : NAN;
-      continue;
     }
-    // A figure that is no discovery gets an alpha no p can meet: its interval alone can only say held.
-    c.estimate = stats::unpaired(c.b_samples.values, c.a_samples.values, c.better,
-                                 stats::seed_of(c.key + "|" + c.figure), m, discovery[i] ? 1.0 : -1.0);
-    c.estimate.p = p[i];
-    switch (c.estimate.verdict) {
-      case stats::Verdict::ahead:
-        c.verdict = Change::Verdict::improved;
-        break;
-      case stats::Verdict::behind:
-        c.verdict = Change::Verdict::regressed;
-        break;
-      case stats::Verdict::equivalent:
-        c.verdict = Change::Verdict::held;
-        break;
-      case stats::Verdict::undecided:
-        c.verdict = Change::Verdict::undecided;
-        break;
-    }
+  }
+  for (Change& c : all) (c.role == Role::ours ? out.changes : out.yardstick).push_back(std::move(c));
+  return out;
+}
+
+std::vector<const Change*> gate_failures(const Comparison& c) {
+  std::vector<const Change*> out;
+  const double t = c.options.threshold;
+  for (const Change& ch : c.changes) {
+    if (ch.verdict != Change::Verdict::regressed) continue;
+    const double r = ch.judged.ratio;
+    if (ch.kind == FigureKind::allocs_per_op ? ch.b - ch.a > kAllocsPerOpTolerance && (ch.a == 0 || r > 1 + t)
+        : better(ch.kind) == stats::Better::higher ? r < 1 - t
+                                                   : r > 1 + t)
+      out.push_back(&ch);
   }
   return out;
 }
 
-std::string compare_text(const Comparison& c) {
-  const CompareOptions& o = c.options;
-  // Text columns left-aligned, numbers right-aligned.
-  doc::Table table{{"key", "figure", "A", "B", "B ÷ A",
-                    o.absolute ? "95% interval" : "÷ run shift (95% interval)", "p", "verdict"},
-                   "llrrrrrl",
-                   {}};
-  std::size_t improved = 0, regressed = 0, held = 0, undecided = 0, fallback = 0;
-  for (const Change& ch : c.changes) {
-    const std::string raw = ch.a > 0 ? doc::fixed(ch.b / ch.a, 3) + "×" : "n/a";
-    std::string judged = "—", p = "—", verdict(to_string(ch.verdict));
-    if (!ch.fallback.empty()) {
-      ++fallback;
-      const unsigned n = std::min(ch.samples_a, ch.samples_b);
-      verdict = "undecided: " + std::to_string(n) + (n == 1 ? " sample" : " samples") + ", the test needs " +
-                std::to_string(stats::kMethod.min_samples) +
-                " (the spread rule of older runs: " + ch.fallback + ")";
-    } else {
-      if (ch.estimate.computed())
-        judged = doc::fixed(ch.estimate.ratio, 3) + "× (" + doc::fixed(ch.estimate.lo, 3) + "–" +
-                 doc::fixed(ch.estimate.hi, 3) + ")";
-      if (std::isfinite(ch.estimate.p)) {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%.2g", ch.estimate.p);
-        p = buf;
-      }
-      switch (ch.verdict) {
-        case Change::Verdict::improved:
-          ++improved;
-          break;
-        case Change::Verdict::regressed:
-          ++regressed;
-          break;
-        case Change::Verdict::held:
-          ++held;
-          break;
-        case Change::Verdict::undecided:
-          ++undecided;
-          break;
-      }
-    }
-    table.rows.push_back({ch.key, ch.figure, value(ch, ch.a), value(ch, ch.b), raw, judged, p, verdict});
+namespace {
+
+std::vector<doc::Text> row(const Change& c, bool ours) {
+  std::string verdict(to_string(c.verdict));
+  if (!c.why.empty()) verdict += ": " + c.why;
+  std::string p = "—";
+  if (std::isfinite(c.judged.p)) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2g", c.judged.p);
+    p = buf;
   }
+  std::string judged = "—", resolves = "—";
+  if (c.verdict != Change::Verdict::untestable) {
+    judged = exact(c.kind) ? ratio_text(c.judged.ratio) + " (exact)" : interval_text(c.judged);
+    if (std::isfinite(c.resolution)) resolves = "±" + percent(c.resolution);
+  }
+  std::vector<doc::Text> r = {c.key,
+                              std::string(to_string(c.kind)),
+                              value_text(c.kind, c.a),
+                              value_text(c.kind, c.b),
+                              ratio_text(c.raw_ratio()),
+                              judged,
+                              p};
+  if (ours) r.push_back(resolves);
+  r.push_back(verdict);
+  return r;
+}
+
+std::string machine_line(const Yardstick& y, const CompareOptions& o) {
+  std::string s = ratio_text(y.judged.ratio);
+  if (y.judged.computed()) s += " (" + doc::fixed(y.judged.lo, 3) + "–" + doc::fixed(y.judged.hi, 3) + ")";
+  s += y.moved()                                 ? "  moved"
+       : y.verdict == stats::Verdict::equivalent ? "  held (within ±" + percent(o.margin) + ")"
+                                                 : "  undecided";
+  s += ", over " + std::to_string(y.move.figures) + " figures";
+  if (y.independent)
+    s += " (" + std::to_string(y.reference_figures) + " of the references, " +
+         std::to_string(y.calibration_figures) + " of the calibration)";
+  else
+    s += " (every figure of the kind, " + std::to_string(y.our_figures) +
+         " of ours: the rule of earlier versions)";
+  if (y.move.tau2 > 0) s += "; uneven by ±" + percent(std::expm1(std::sqrt(y.move.tau2)));
+  return s;
+}
+
+}  // namespace
+
+std::string compare_text(const Comparison& c, bool gate) {
+  const CompareOptions& o = c.options;
   std::string out =
-      "Unpaired, each figure: B ÷ A = median B / median A" +
-      std::string(o.absolute ? ", with its 95% bootstrap interval"
-                             : "; ÷ run shift = B ÷ A with its kind's run shift\n(below) divided out, with "
-                               "its 95% bootstrap interval") +
-      "; p = the two-sided Mann–Whitney U test's.\nBenjamini–Hochberg holds the false-discovery rate of the "
-      "tests at " +
-      percent(o.fdr) +
-      ". improved / regressed: a\ndiscovery whose interval excludes 1 (requests/s up, p99 and ns/op down is "
-      "improved); held: the\ninterval lies within ±" +
-      percent(o.margin) + "; undecided: neither (more samples, or a quieter machine, could decide).\n\n";
-  out += doc::text_table(table);
-  out += "\n" + std::to_string(c.changes.size()) + " figures: " + std::to_string(improved + regressed) +
-         " changed (" + std::to_string(improved) + " improved, " + std::to_string(regressed) +
-         " regressed), " + std::to_string(held) + " held, " + std::to_string(undecided) + " undecided";
-  if (fallback > 0)
-    out += ", " + std::to_string(fallback) +
-           " with too few samples for the test (undecided; the spread rule beside)";
-  out += ".\n";
-  if (!c.shifts.empty()) {
-    out +=
-        "Run shifts, how the whole of B moved against A (the median of a kind's tested figures' B ÷ A, 95% "
-        "interval\nover them); " +
-        std::string(o.absolute ? "each figure above is judged against 1 (--absolute):\n"
-                               : "each figure above is judged against its kind's shift:\n");
-    for (const RunShift& sh : c.shifts) {
-      const stats::Estimate& e = sh.estimate;
-      out += "  " + sh.figure + ": ";
-      if (!e.computed()) {
-        out += e.why + " tested (its figures judged against 1)\n";
-        continue;
-      }
-      out += doc::fixed(e.ratio, 3) + "× (" + doc::fixed(e.lo, 3) + "–" + doc::fixed(e.hi, 3) + "×) over " +
-             std::to_string(e.n) + " tested figures: ";
-      if (e.lo > 1 + o.margin || e.hi < 1 - o.margin)
-        out += "the whole run moved beyond ±" + percent(o.margin) +
-               " (the machine, or the whole build, changed between the runs)\n";
-      else if (e.verdict == stats::Verdict::equivalent)
-        out += "within ±" + percent(o.margin) + "\n";
-      else
-        out += "not decided beyond ±" + percent(o.margin) + "\n";
-    }
+      "A, B: the geometric mean of each run's samples (exact figures: the count); B ÷ A their ratio; " +
+      std::string(o.absolute
+                      ? "judged: B ÷ A with its 95% interval, against 1 (--absolute)"
+                      : "judged: B ÷ A ÷ the\nmachine's move of its kind (below), with its 95% interval") +
+      "; p: its two-sided test (t on the log samples, the\nvariance moderated over the figures of its kind); "
+      "resolves: the smallest change it finds 4 times in 5.\nBenjamini–Hochberg holds the false-discovery "
+      "rate "
+      "of our figures' tests at " +
+      percent(o.fdr) + ". improved / regressed: a discovery;\nheld: the interval within ±" +
+      percent(o.margin) +
+      "; undecided: neither. Exact figures (allocations per op, instructions per\nrequest) change when they "
+      "differ "
+      "beyond what repeats of one build give.\n\n";
+
+  out += std::string("The machine") +
+         (c.calibrated
+              ? " (the yardstick: the reference arms' and the calibration's figures, which no change to "
+                "this\nrepository moves)"
+              : " (no calibration common to both runs: the rule of earlier versions)") +
+         ":\n";
+  if (c.machine.empty()) out += "  no figure to estimate it from: our figures are judged against 1\n";
+  for (const Yardstick& y : c.machine) {
+    out += "  " + std::string(to_string(y.kind)) + ": " + machine_line(y, o) + "\n";
+    if (y.kind == FigureKind::requests_per_s)
+      out += "  MB/s: as requests/s (a response's size times the rate)\n";
+  }
+
+  doc::Table ours{
+      {"our figure", "kind", "A", "B", "B ÷ A", "judged (95% interval)", "p", "resolves", "verdict"},
+      "llrrrrrrl",
+      {}};
+  for (const Change& ch : c.changes) ours.rows.push_back(row(ch, true));
+  out += "\nOur figures (" + std::to_string(c.changes.size()) + "):\n" + doc::text_table(ours);
+  if (!c.yardstick.empty()) {
+    doc::Table yt{{"yardstick figure", "kind", "A", "B", "B ÷ A", "against 1 (95% interval)", "p", "verdict"},
+                  "llrrrrrl",
+                  {}};
+    for (const Change& ch : c.yardstick) yt.rows.push_back(row(ch, false));
+    out += "\nThe references' and the calibration's figures (" + std::to_string(c.yardstick.size()) +
+           "), each against 1:\n" + doc::text_table(yt);
   }
   for (const auto& [title, keys] :
-       {std::pair{"only in A", &c.only_in_a}, std::pair{"only in B", &c.only_in_b}}) {
+       {std::pair{"Only in A", &c.only_in_a}, std::pair{"Only in B", &c.only_in_b}}) {
     if (keys->empty()) continue;
-    out += std::string(title) + " (" + std::to_string(keys->size()) + "):\n";
+    out += "\n" + std::string(title) + " (" + std::to_string(keys->size()) + ", not compared):\n";
     for (const std::string& k : *keys) out += "  " + k + "\n";
   }
+  if (!c.differences.empty()) {
+    out += "\nWhat differs between the runs besides the build:\n";
+    for (const std::string& d : c.differences) out += "  - " + d + "\n";
+  }
+
+  // The summary: what moved.
+  const unsigned improved = c.count(Change::Verdict::improved),
+                 regressed = c.count(Change::Verdict::regressed);
+  const unsigned untestable = c.count(Change::Verdict::untestable);
+  const bool build = improved + regressed > 0;
+  std::vector<const Yardstick*> moved;
+  for (const Yardstick& y : c.machine)
+    if (y.moved()) moved.push_back(&y);
+  const bool machine = !moved.empty() && c.calibrated;
+  out += "\nSummary: " + std::to_string(c.changes.size()) +
+         " figures of ours: " + std::to_string(improved + regressed) + " changed (" +
+         std::to_string(improved) + " improved, " + std::to_string(regressed) + " regressed), " +
+         std::to_string(c.count(Change::Verdict::held)) + " held, " +
+         std::to_string(c.count(Change::Verdict::undecided)) + " undecided, " + std::to_string(untestable) +
+         " untestable.\n";
+  if (!c.calibrated)
+    out +=
+        "  Without a common calibration the machine and the build cannot be told apart: a change of the "
+        "whole\n"
+        "  build reads as the machine's move.\n";
+  else if (build && machine)
+    out +=
+        "  Both moved: the machine (the yardstick moved) and the build (figures of ours moved beyond it).\n";
+  else if (build)
+    out += "  The build moved: figures of ours changed while the yardstick held or stayed undecided.\n";
+  else if (machine)
+    out += "  The machine moved: the yardstick moved, and no figure of ours moved beyond it.\n";
+  else
+    out += "  Neither moved beyond what these samples resolve.\n";
+  for (const Yardstick* y : moved)
+    out +=
+        "  The machine's move, " + std::string(to_string(y->kind)) + ": " + interval_text(y->judged) + "\n";
+
+  // Power where it matters: the figures the findings rest on.
+  unsigned on = 0, tested = 0, resolved = 0;
+  std::vector<const Change*> coarse;
+  for (const Change& ch : c.changes) {
+    if (!ch.finding) continue;
+    ++on;
+    if (ch.verdict == Change::Verdict::untestable) continue;
+    ++tested;
+    if (ch.resolution <= o.threshold)
+      ++resolved;
+    else
+      coarse.push_back(&ch);
+  }
+  if (on > 0) {
+    out += "  The findings rest on " + std::to_string(on) + " of these figures: " + std::to_string(tested) +
+           " tested, " + std::to_string(resolved) + " resolve a change of " + percent(o.threshold) + ".\n";
+    for (const Change* ch : coarse)
+      out += "    " + ch->key + " " + std::string(to_string(ch->kind)) + " resolves ±" +
+             percent(ch->resolution) +
+             (ch->samples_needed > 0
+                  ? ": " + std::to_string(ch->samples_needed) + " samples a side would resolve " +
+                        percent(o.threshold)
+                  : ": no number of samples of its own would (the yardstick's uncertainty is wider)") +
+             "\n";
+  }
+
+  if (!gate) return out;
+  const std::vector<const Change*> failures = gate_failures(c);
+  if (failures.empty()) {
+    out += "\ngate: pass — no figure of ours regressed by more than " + percent(o.threshold) +
+           (o.absolute ? "" : " against the machine's move") + " (" + std::to_string(regressed) +
+           " regressed by less).\n";
+    return out;
+  }
+  doc::Table t{{"regressed", "kind", "A", "B", "B ÷ A", "judged (95% interval)", "p", "resolves", "verdict"},
+               "llrrrrrrl",
+               {}};
+  for (const Change* ch : failures) t.rows.push_back(row(*ch, true));
+  out += "\ngate: FAIL — " + std::to_string(failures.size()) + " figure" + (failures.size() == 1 ? "" : "s") +
+         " of ours regressed by more than " + percent(o.threshold) +
+         (o.absolute ? "" : " against the machine's move") + ":\n" + doc::text_table(t);
   return out;
 }
 

@@ -304,7 +304,8 @@ void micro(const Results& r, Out& out) {
   Table other{{"benchmark", "ns/op", "allocs/op", "wire bytes"}, "lrrr", {}};
   std::vector<Runs> other_notes;  // on figures whose rounds fall in separate modes
   for (const MicroFigure& f : m.figures)
-    if (!is_main_op(f.op) && f.op != "Server" && f.op != "Logs" && !is_go_codec(f.codec))
+    if (!is_main_op(f.op) && f.op != "Server" && f.op != "Logs" && !is_go_codec(f.codec) &&
+        !f.name.starts_with(kCalibrationMicroPrefix))  // How it was measured shows those
       other.rows.push_back(
           {f.name, with_modes(med_range(f.ns_per_op, 1, false), f.ns_per_op, f.name, ns_text, other_notes),
            count(f.allocs_per_op), f.wire_bytes > 0 ? count(f.wire_bytes) : "—"});

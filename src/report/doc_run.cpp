@@ -134,6 +134,36 @@ std::string syscalls_text(const Results& r) {
          pairs + ".";
 }
 
+// The calibration (src/calibrate): what no change to this repository moves,
+// measured in every round, for compare's yardstick.
+void calibration(const Results& r, Out& out) {
+  const Calibration& cal = r.calibration;
+  if (cal.version.empty()) return;
+  out.para({"The calibration (version " + cal.version +
+                "): figures no change to zapbench's code can move, measured in every round so that ",
+            code("zapbench compare"),
+            " can tell the machine's move between two runs from the build's — a fixed CPU loop and memcpy "
+            "in every microbenchmark round, and a loopback ping-pong of its own (a TCP echo sharing no code "
+            "with the server or the loader, pinned as they are) at the start of every end-to-end round."});
+  Table t{{"calibration", "figure", "median (min–max)", "samples"}, "llrr", {}};
+  for (const MicroFigure& f : r.micro.figures)
+    if (f.name.starts_with(kCalibrationMicroPrefix))
+      t.rows.push_back({f.name, "CPU time per op", med_range_in(f.ns_per_op, 1e-9, "s"),
+                        std::to_string(f.ns_per_op.values.size())});
+  for (const PingPong& p : cal.ping_pongs) {
+    const std::string name = "ping-pong, depth " + std::to_string(p.depth) + ", " +
+                             std::to_string(p.message_bytes) + " B each way";
+    t.rows.push_back({name, "round trips/s", med_range(p.round_trips_per_s, 1, true),
+                      std::to_string(p.round_trips_per_s.values.size())});
+    t.rows.push_back({name, "p99 of a round trip", med_range_in(p.p99_ns, 1e-9, "s"),
+                      std::to_string(p.p99_ns.values.size())});
+    t.rows.push_back({name, "server CPU per round trip", med_range_in(p.server_cpu_ns, 1e-9, "s"),
+                      std::to_string(p.server_cpu_ns.values.size())});
+  }
+  if (!t.rows.empty()) out.table(std::move(t));
+  if (!cal.unavailable.empty()) out.para({"No ping-pong: " + cal.unavailable + "."});
+}
+
 void how_measured(const Results& r, Out& out) {
   const Config& c = r.config;
   const Environment& env = r.env;
@@ -195,6 +225,7 @@ void how_measured(const Results& r, Out& out) {
          syscalls_text(r)});
   out.bullets(std::move(items));
   statistics(r, out);
+  calibration(r, out);
   if (!env.hosts.empty()) {
     out.para({"Hosts, as their preflight found them (the same build on each):"});
     Table hosts{{"role", "host", "CPU", "CPUs", "commit"}, "lllrl", {}};

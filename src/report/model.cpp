@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdio>
 #include <map>
+#include <tuple>
 
 #include "report/paired_figures.hpp"
 #include "stats/rng.hpp"
@@ -171,6 +173,79 @@ stats::Estimate unpaired(const Samples& subject, const Samples& baseline, stats:
 
 double busy_load_threshold(const Results& r) {
   return double(r.env.online_cpus != 0 ? r.env.online_cpus : r.env.cpu_count);
+}
+
+}  // namespace report
+
+namespace report {
+namespace {
+
+// "-5 is not a rate (expected a finite number >= 0)"
+std::string not_a(double v, const char* what) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return std::string(std::isnan(v) ? "NaN (null)" : buf) + " is not " + what +
+         " (expected a finite number >= 0)";
+}
+
+bool measured(double v) { return std::isfinite(v) && v >= 0; }
+
+}  // namespace
+
+std::string nonsense(const Results& r) {
+  for (std::size_t i = 0; i < r.cells.size(); ++i) {
+    const Cell& c = r.cells[i];
+    const std::string at = "cells[" + std::to_string(i) + "]";
+    if (c.unavailable.empty() && c.samples.empty() && r.interrupted.empty())
+      return at +
+             ".samples: empty, though the cell ran (a cell that could not run says why in \"unavailable\")";
+    for (std::size_t k = 0; k < c.samples.size(); ++k) {
+      const E2ESample& s = c.samples[k];
+      const std::string sp = at + ".samples[" + std::to_string(k) + "].";
+      for (const auto& [name, v, what] :
+           {std::tuple{"requests_per_s", s.requests_per_s, "a rate"},
+            std::tuple{"p50_ns", s.p50_ns, "a latency"}, std::tuple{"p90_ns", s.p90_ns, "a latency"},
+            std::tuple{"p99_ns", s.p99_ns, "a latency"}, std::tuple{"p999_ns", s.p999_ns, "a latency"},
+            std::tuple{"max_ns", s.max_ns, "a latency"}, std::tuple{"mean_ns", s.mean_ns, "a latency"},
+            std::tuple{"bytes_sent_per_request", s.bytes_sent_per_request, "a size"},
+            std::tuple{"bytes_received_per_response", s.bytes_received_per_response, "a size"},
+            std::tuple{"loader_cpu_s", s.loader_cpu_s, "a CPU time"},
+            std::tuple{"server_cpu_s", s.server_cpu_s, "a CPU time"}})
+        if (!measured(v)) return sp + name + ": " + not_a(v, what);
+      // Optional figures: NaN is "not measured", anything else must be one.
+      for (const auto& [name, v, what] : {std::tuple{"server_syscalls", s.server_syscalls, "a count"},
+                                          std::tuple{"received_mb_per_s", s.received_mb_per_s, "a rate"},
+                                          std::tuple{"load_avg_1m", s.load_avg_1m, "a load average"}})
+        if (!std::isnan(v) && !measured(v)) return sp + name + ": " + not_a(v, what);
+    }
+  }
+  for (std::size_t i = 0; i < r.micro.figures.size(); ++i) {
+    const MicroFigure& f = r.micro.figures[i];
+    const std::string at = "micro.figures[" + std::to_string(i) + "]";
+    if (f.ns_per_op.values.empty()) return at + ".ns_per_op: empty (a row that ran has a value per round)";
+    for (std::size_t k = 0; k < f.ns_per_op.values.size(); ++k)
+      if (!measured(f.ns_per_op.values[k]))
+        return at + ".ns_per_op[" + std::to_string(k) + "]: " + not_a(f.ns_per_op.values[k], "a time");
+    if (!measured(f.allocs_per_op)) return at + ".allocs_per_op: " + not_a(f.allocs_per_op, "a count");
+    if (!measured(f.wire_bytes)) return at + ".wire_bytes: " + not_a(f.wire_bytes, "a size");
+  }
+  const std::vector<InstructionFigure>& ins = r.micro.instructions.figures;
+  for (std::size_t i = 0; i < ins.size(); ++i)
+    for (const auto& [name, v] : {std::pair{"callgrind_ir", ins[i].callgrind_ir},
+                                  std::pair{"perf_instructions", ins[i].perf_instructions}})
+      if (!std::isnan(v) && !measured(v))
+        return "micro.instructions.figures[" + std::to_string(i) + "]." + name + ": " + not_a(v, "a count");
+  for (std::size_t i = 0; i < r.calibration.ping_pongs.size(); ++i) {
+    const PingPong& p = r.calibration.ping_pongs[i];
+    const std::string at = "calibration.ping_pongs[" + std::to_string(i) + "].";
+    for (const auto& [name, s, what] : {std::tuple{"round_trips_per_s", &p.round_trips_per_s, "a rate"},
+                                        std::tuple{"p99_ns", &p.p99_ns, "a latency"},
+                                        std::tuple{"server_cpu_ns", &p.server_cpu_ns, "a CPU time"}})
+      for (std::size_t k = 0; k < s->values.size(); ++k)
+        if (!measured(s->values[k]))
+          return at + name + "[" + std::to_string(k) + "]: " + not_a(s->values[k], what);
+  }
+  return "";
 }
 
 }  // namespace report

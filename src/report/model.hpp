@@ -293,6 +293,32 @@ struct Results;
   return std::isfinite(s.load_avg_1m) && s.load_avg_1m > threshold;
 }
 
+// The calibration (src/calibrate): figures that no change to zapbench's
+// product code can move, measured in every round of the run, so that
+// `zapbench compare` can tell how the machine moved between two runs apart
+// from how the build did. Its microbenchmark rows are in Micro (named
+// "Calibrate/..."); the loopback ping-pong, one per depth, is here: a tiny
+// TCP echo of its own (no code shared with src/net), its server and client
+// pinned as a sample's server and loader, a sample per end-to-end round.
+struct PingPong {
+  unsigned depth = 1;           // messages in flight
+  unsigned message_bytes = 64;  // each way
+  // Per sample: round trips per second, the p99 of a round trip, and the
+  // server thread's CPU time per round trip (ns); `round_trips_per_s.rounds`
+  // holds the rounds of all three.
+  Samples round_trips_per_s, p99_ns, server_cpu_ns;
+};
+struct Calibration {
+  // calibrate::kVersion of the build that measured it: two runs' calibrations
+  // are one yardstick only when equal. "" for a run without one (runs before
+  // it, or one that measured no end-to-end round).
+  std::string version;
+  // Why the run has no ping-pong although it has a version (several hosts:
+  // it would measure this machine, not theirs); "" otherwise.
+  std::string unavailable;
+  std::vector<PingPong> ping_pongs;
+};
+
 struct Results {
   std::string schema = kSchema;
   Environment env;
@@ -300,6 +326,7 @@ struct Results {
   std::vector<Codec> codecs;
   Micro micro;
   std::vector<Cell> cells;
+  Calibration calibration;
   std::vector<std::string> notes;  // caveats the run itself found (e.g. "nginx unavailable: ...")
   // Why the run ended early ("SIGTERM during the microbenchmarks"): its
   // results are partial, only what was measured before. "" for a run that
@@ -329,6 +356,17 @@ stats::Method method(const Config& c);
   return !s.values.empty() && s.rounds.size() == s.values.size();
 }
 
+// The first figure of r that is not a measurement — a negative or infinite
+// rate, time or count, a NaN where a sample must have a value, an empty
+// sample list of a cell that ran — as "cells[3].samples[0].requests_per_s:
+// -5 is not a rate (expected a finite number >= 0)", with the member's path
+// in results.json; "" when every figure is one (model.cpp). What a reader of
+// two runs checks before it reads any (compare).
+std::string nonsense(const Results& r);
+
+// The microbenchmark rows of the calibration (src/calibrate) are named so.
+inline constexpr std::string_view kCalibrationMicroPrefix = "Calibrate/";
+
 // results.json (model_json.cpp). load throws std::runtime_error with a clear
 // message (file, what is wrong) on anything it cannot read.
 std::string to_json(const Results& r);
@@ -348,56 +386,5 @@ std::vector<std::string> write_reports(const Results& r, const std::string& dir)
 // The same tables as plain text for a terminal: what `zapbench run` ends with
 // ("" when the run has no finding).
 std::string findings_text(const Results& r);
-
-// `zapbench compare A B` (compare.cpp): per cell and micro figure, run B
-// against run A, unpaired (two runs share no rounds), with the
-// false-discovery rate held across every figure (Benjamini–Hochberg).
-struct CompareOptions {
-  double margin = stats::kMethod.margin;  // "held": B ÷ A within 1 ± margin
-  double fdr = 0.05;                      // q of Benjamini–Hochberg over the Mann–Whitney tests
-  // Judge each figure against 1, not against its kind's run shift (below).
-  bool absolute = false;
-};
-// How the whole of run B moved against run A for one kind of figure
-// (requests/s, p99, ns/op): the median over the tested figures of that kind
-// (those with the samples the test needs) of their ratios of medians B ÷ A,
-// with a percentile bootstrap interval over them. A machine that changed between the runs (a neighbour, the
-// clock, the host) moves every figure of a kind alike — the floor's too —
-// and two runs cannot tell that from a change of the code; so each figure is
-// judged against its kind's shift (what moved beyond the run), and the shift
-// is stated with its own verdict.
-struct RunShift {
-  std::string figure;
-  stats::Estimate estimate;  // B ÷ A; not computed: too few figures to say
-  bool applied = false;      // figures of this kind were divided by it
-};
-// A kind needs this many tested figures for its shift to be estimated (and applied).
-inline constexpr unsigned kMinShiftFigures = 10;
-struct Change {
-  enum class Verdict { improved, regressed, held, undecided };
-  std::string key;     // cell id or "micro/<name>"
-  std::string figure;  // "requests/s", "p99", "ns/op"
-  stats::Better better = stats::Better::higher;
-  double a = 0, b = 0;  // medians
-  Samples a_samples, b_samples;
-  unsigned samples_a = 0, samples_b = 0;
-  // Both sides have the samples the test needs (stats::Method::min_samples).
-  bool tested = false;
-  double shift = 1;          // its kind's run shift, divided out of B (1: none)
-  stats::Estimate estimate;  // B ÷ A ÷ shift; its p the Mann–Whitney test's
-  Verdict verdict = Verdict::undecided;
-  // Not tested: the older rule's word ("beyond noise": |change| exceeds the
-  // spread of A and of B; "within noise"; "no noise estimate"), labelled so.
-  std::string fallback;
-};
-std::string_view to_string(Change::Verdict v) noexcept;
-struct Comparison {
-  CompareOptions options;
-  std::vector<Change> changes;
-  std::vector<std::string> only_in_a, only_in_b;
-  std::vector<RunShift> shifts;  // requests/s, p99, ns/op (the kinds compared)
-};
-Comparison compare(const Results& a, const Results& b, const CompareOptions& o = {});
-std::string compare_text(const Comparison& c);  // the table and summary `zapbench compare` prints
 
 }  // namespace report

@@ -7,7 +7,8 @@
 // samples[].received_mb_per_s, samples[].loader_hosts, samples[].start_skew_ns;
 // cells[].logs, required of logs cells; since verdicts: samples[].round,
 // micro.figures[].rounds, cells[].control, config.precision, config.budget_s,
-// config.margin; since the io axis: cells[].io, epoll when absent) are optional, so
+// config.margin; since the io axis: cells[].io, epoll when absent; since the
+// calibration: calibration) are optional, so
 // every earlier results.json still loads, and are written only when known, so
 // such a file writes back byte for byte. The matrix's names (arm, scenario,
 // framing) are matrix/matrix.hpp's stable names.
@@ -172,6 +173,18 @@ json to_j(const Cell& c, bool io_recorded) {
   // Every cell since the io axis; none of a results.json from before it (read back as it was).
   if (io_recorded || c.io != matrix::Io::epoll) j["io"] = std::string(matrix::to_string(c.io));
   return j;
+}
+
+json to_j(const Calibration& c) {
+  json pings = json::array();
+  for (const PingPong& p : c.ping_pongs)
+    pings.push_back({{"depth", p.depth},
+                     {"message_bytes", p.message_bytes},
+                     {"rounds", p.round_trips_per_s.rounds},
+                     {"round_trips_per_s", samples_json(p.round_trips_per_s)},
+                     {"p99_ns", samples_json(p.p99_ns)},
+                     {"server_cpu_ns", samples_json(p.server_cpu_ns)}});
+  return {{"version", c.version}, {"unavailable", c.unavailable}, {"ping_pongs", pings}};
 }
 
 json to_j(const Codec& c) {
@@ -513,6 +526,33 @@ Results parse(const std::string& text) {
 
   for_each(j, "", "notes", [&](const json& v, const std::string& p) { r.notes.push_back(as_string(v, p)); });
   if (j.contains("interrupted")) r.interrupted = str(j, "", "interrupted");
+  if (j.contains("calibration")) {  // since the calibration
+    const json& cal = object_at(j, "", "calibration");
+    const std::string calp = "calibration";
+    r.calibration.version = str(cal, calp, "version");
+    if (r.calibration.version.empty()) fail(calp + ".version", "expected the calibration's version");
+    r.calibration.unavailable = str(cal, calp, "unavailable");
+    for_each_object(cal, calp, "ping_pongs", [&](const json& o, const std::string& p) {
+      PingPong pp;
+      pp.depth = uns(o, p, "depth");
+      pp.message_bytes = uns(o, p, "message_bytes");
+      pp.round_trips_per_s = samples(o, p, "round_trips_per_s");
+      pp.p99_ns = samples(o, p, "p99_ns");
+      pp.server_cpu_ns = samples(o, p, "server_cpu_ns");
+      for_each(o, p, "rounds", [&](const json& v, const std::string& rp) {
+        pp.round_trips_per_s.rounds.push_back(as_unsigned(v, rp));
+      });
+      const std::size_t n = pp.round_trips_per_s.values.size();
+      for (const auto& [key, got] : {std::pair{"rounds", pp.round_trips_per_s.rounds.size()},
+                                     std::pair{"p99_ns", pp.p99_ns.values.size()},
+                                     std::pair{"server_cpu_ns", pp.server_cpu_ns.values.size()}})
+        if (got != n)
+          fail(member_path(p, key), "expected one value per value of round_trips_per_s (" +
+                                        std::to_string(n) + "), got " + std::to_string(got));
+      pp.p99_ns.rounds = pp.server_cpu_ns.rounds = pp.round_trips_per_s.rounds;
+      r.calibration.ping_pongs.push_back(std::move(pp));
+    });
+  }
   return r;
 }
 
@@ -533,6 +573,8 @@ std::string to_json(const Results& r) {
   json j = {{"schema", r.schema},     {"env", env_j(r.env)}, {"config", to_j(r.config)}, {"codecs", codecs},
             {"micro", to_j(r.micro)}, {"cells", cells},      {"notes", r.notes}};
   if (!r.interrupted.empty()) j["interrupted"] = r.interrupted;
+  // Since the calibration; a run without one writes none (earlier files write back as they were).
+  if (!r.calibration.version.empty()) j["calibration"] = to_j(r.calibration);
   return j.dump(1) + "\n";
 }
 

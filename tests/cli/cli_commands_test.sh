@@ -44,7 +44,7 @@ check "host-info: version equal to --version's, cpu_count, allowed_cpus, kernel,
 # ---- help
 "$bin" --help >"$work/help" 2>&1
 [ $? = 0 ] && grep -q "^usage: zapbench <command>" "$work/help"; check "zapbench --help" $?
-commands="serve load micro instructions run compare report floor codecs version host-info child"
+commands="serve load micro instructions run compare calibrate report floor codecs version host-info child"
 for c in $commands; do
   grep -q "^  $c " "$work/help"; check "top-level help lists $c" $?
   "$bin" "$c" --help >"$work/help_$c" 2>&1
@@ -224,6 +224,41 @@ check "micro: a missing Go arm is reported with the reason (exit $rc: $(tail -c 
 rc=$?
 [ "$rc" = 0 ] && ! grep -q "go/" "$work/micro_nogo" && grep -q "Decode/zap" "$work/micro_nogo"
 check "micro --no-go: only the C++ rows (exit $rc)" $?
+# ---- calibrate: the machine's yardstick; its JSON lines parse, a bad flag is one line
+usage_error "calibrate --depth 0" \
+  "zapbench calibrate: --depth wants a comma-separated list of whole numbers, each 1..1024, got '0': bad item '0' (see 'zapbench calibrate --help')" \
+  calibrate --depth 0
+usage_error "calibrate: more in flight than one connection holds" \
+  "zapbench calibrate: --depth 16 x --bytes 8192: at most 65536 bytes in flight (see 'zapbench calibrate --help')" \
+  calibrate --depth 1,16 --bytes 8192
+"$bin" calibrate --json -d 0.05s --warmup 0.02s -n 1 >"$work/calibrate.json" 2>"$work/calibrate.err"
+rc=$?
+[ "$rc" = 0 ] && [ "$(wc -l <"$work/calibrate.json")" = 2 ] &&
+  python3 -c 'import json,sys; [json.loads(l) for l in sys.stdin]' <"$work/calibrate.json" &&
+  python3 -c '
+import json, sys
+rows = [json.loads(l) for l in sys.stdin]
+keys = ["calibration", "depth", "bytes", "round_trips", "round_trips_per_s", "p50_ns", "p99_ns",
+        "server_cpu_ns_per_round_trip", "client_cpu_ns_per_round_trip", "spin_ns_per_op",
+        "memcpy_4kib_ns_per_op", "memcpy_1mib_ns_per_op", "chase_16mib_ns_per_op"]
+sys.exit(0 if [r["depth"] for r in rows] == [1, 16] and all(k in r for r in rows for k in keys)
+         and all(r["round_trips"] > 0 for r in rows) else 1)' <"$work/calibrate.json"
+check "calibrate --json: one JSON object per depth, every figure (exit $rc: $(head -c 300 "$work/calibrate.err"))" $?
+"$bin" calibrate -d 0.05s --warmup 0.02s -n 1 --depth 1 >"$work/calibrate.out" 2>&1
+rc=$?
+[ "$rc" = 0 ] && grep -q "^zapbench calibrate: calibration v[0-9]" "$work/calibrate.out" &&
+  grep -Eq "^ +1 +1 +[0-9]+ " "$work/calibrate.out" && grep -q "^work (CPU ns/op" "$work/calibrate.out"
+check "calibrate: the table, its CPU line and the work (exit $rc)" $?
+usage_error "calibrate: a CPU this process may not use" \
+  "zapbench calibrate: --server-cpus: CPU 1023 is not available to this process ($(sed -n 's/^allowed_cpus: //p' "$work/host_info")) (see 'zapbench calibrate --help')" \
+  calibrate --server-cpus 1023
+# A ping-pong that fails exits 1 with one line naming what failed: here its sockets, past a limit of 5
+# descriptors (stdin, stdout, stderr, the listener, the client: the accept has none left).
+(ulimit -n 5 && exec "$bin" calibrate --json -d 0.05s --warmup 0 -n 1 --depth 1) >/dev/null 2>"$work/err"
+rc=$?
+[ "$rc" = 1 ] && [ "$(wc -l <"$work/err")" = 1 ] &&
+  grep -q "^zapbench: calibrate: ping-pong at depth 1: .*: Too many open files$" "$work/err"
+check "calibrate: a ping-pong that fails exits 1, naming what failed (exit $rc: $(head -c 300 "$work/err"))" $?
 usage_error "codecs takes no flags" "zapbench codecs: unknown option '--all' (see 'zapbench codecs --help')" codecs --all
 usage_error "version takes no arguments" "zapbench version: unexpected argument 'x' (see 'zapbench version --help')" version x
 

@@ -1,8 +1,7 @@
 // tests/report/report_verdicts_test.cpp — verdicts in the report (decided,
-// undecided, too few rounds, the control copy, the method stated) and
-// compare's (a change only where the interval decides it, the run shift, the
-// margin, the spread rule's fallback, keys on one side, the text table), and
-// the io axis's findings (io_uring against epoll; the others unchanged by it).
+// undecided, too few rounds, the control copy, the method stated), and the io
+// axis's findings (io_uring against epoll; the others unchanged by it).
+// compare's are report_compare_test.cpp's.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -25,13 +24,6 @@
 namespace {
 
 using namespace fixtures;
-
-const report::Change* find_change(const report::Comparison& c, const std::string& key,
-                                  const std::string& figure) {
-  for (const report::Change& ch : c.changes)
-    if (ch.key == key && ch.figure == figure) return &ch;
-  return nullptr;
-}
 
 TEST(report_verdicts, an_undecided_finding_is_listed_apart_with_its_interval) {
   Results r = with_peers();
@@ -242,188 +234,6 @@ TEST(report_verdicts, how_it_was_measured_states_the_method_and_the_runs_setting
         "equivalent when it lies within ±3%", "until each finding's interval was within ±3.0%",
         "its budget of 600.0 s (10 min 0 s)", "**The control.**", "Benjamini–Hochberg"})
     EXPECT_TRUE(contains(md, s)) << s;
-}
-
-TEST(report_compare, calls_a_change_only_for_a_discovery_whose_interval_excludes_one) {
-  const Results a = with_eight_samples(synthetic());
-  Results b = a;
-  for (Cell& c : b.cells) {
-    if (c.id() == "zapbench/rpc/http/direct/c10/p1")
-      for (E2ESample& s : c.samples) s.requests_per_s *= 1.5;  // +50%: improved
-    if (c.id() == "zapbench/rpc/zap/zap/c10/p1")
-      for (E2ESample& s : c.samples) s.p99_ns *= 2;  // p99 twice as long: regressed
-  }
-  const report::Comparison cmp = report::compare(a, b);
-  const report::Change* up = find_change(cmp, "zapbench/rpc/http/direct/c10/p1", "requests/s");
-  ASSERT_NE(up, nullptr);
-  EXPECT_TRUE(up->tested);
-  EXPECT_NEAR(up->estimate.ratio, 1.5, 1e-12);
-  EXPECT_GT(up->estimate.lo, 1.4);
-  EXPECT_LT(up->estimate.p, 0.001);
-  EXPECT_EQ(up->verdict, report::Change::Verdict::improved);
-  const report::Change* slower = find_change(cmp, "zapbench/rpc/zap/zap/c10/p1", "p99");
-  ASSERT_NE(slower, nullptr);
-  EXPECT_EQ(slower->verdict, report::Change::Verdict::regressed);
-  // Everything else is the same samples on both sides: never called changed.
-  std::size_t changed = 0;
-  for (const report::Change& ch : cmp.changes)
-    changed +=
-        ch.verdict == report::Change::Verdict::improved || ch.verdict == report::Change::Verdict::regressed;
-  EXPECT_EQ(changed, 2u);
-  const report::Change* same = find_change(cmp, "micro/Decode/zap", "ns/op");
-  ASSERT_NE(same, nullptr);
-  EXPECT_DOUBLE_EQ(same->estimate.ratio, 1);
-  EXPECT_NE(same->verdict, report::Change::Verdict::improved);
-  EXPECT_TRUE(cmp.only_in_a.empty());
-  EXPECT_TRUE(cmp.only_in_b.empty());
-  const std::string text = report::compare_text(cmp);
-  EXPECT_TRUE(contains(text, "1.500× (")) << text;
-  EXPECT_TRUE(contains(text, " improved\n"));
-  EXPECT_TRUE(contains(text, " regressed\n"));
-  EXPECT_TRUE(contains(text, "Benjamini–Hochberg holds the false-discovery rate of the tests at 5.0%"));
-  EXPECT_TRUE(contains(text, " figures: 2 changed (1 improved, 1 regressed), ")) << text;
-}
-
-TEST(report_compare, judges_each_figure_against_its_kinds_run_shift) {
-  const Results a = with_eight_samples(synthetic());
-  const report::Comparison same = report::compare(a, a);
-  ASSERT_EQ(same.shifts.size(), 3u);
-  EXPECT_EQ(same.shifts[0].figure, "requests/s");
-  EXPECT_DOUBLE_EQ(same.shifts[0].estimate.ratio, 1);
-  EXPECT_TRUE(contains(report::compare_text(same), "  requests/s: 1.000× (1.000–1.000×) over "));
-  EXPECT_TRUE(contains(report::compare_text(same), " tested figures: within ±3.0%\n"));
-  // Every figure 20% slower in B (rates down, times up): the machine, or the whole build. Judged against
-  // that shift, nothing changed; the shift itself is named.
-  Results b = a;
-  for (Cell& c : b.cells)
-    for (E2ESample& s : c.samples) {
-      s.requests_per_s *= 0.8;
-      s.p99_ns /= 0.8;
-    }
-  for (report::MicroFigure& f : b.micro.figures)
-    for (double& v : f.ns_per_op.values) v /= 0.8;
-  const report::Comparison slower = report::compare(a, b);
-  for (const report::RunShift& sh : slower.shifts) {
-    EXPECT_TRUE(sh.applied) << sh.figure;
-    EXPECT_NEAR(sh.estimate.ratio, sh.figure == "requests/s" ? 0.8 : 1.25, 1e-9) << sh.figure;
-  }
-  for (const report::Change& c : slower.changes)
-    EXPECT_TRUE(c.verdict != report::Change::Verdict::improved &&
-                c.verdict != report::Change::Verdict::regressed)
-        << c.key << " " << c.figure;
-  const std::string text = report::compare_text(slower);
-  EXPECT_TRUE(contains(text, "  requests/s: 0.800× (0.800–0.800×) over ")) << text;
-  EXPECT_TRUE(
-      contains(text, "the whole run moved beyond ±3.0% (the machine, or the whole build, changed between"));
-  // --absolute: each figure against 1, and then every tested one moved.
-  report::CompareOptions absolute;
-  absolute.absolute = true;
-  std::size_t regressed = 0, tested = 0;
-  for (const report::Change& c : report::compare(a, b, absolute).changes) {
-    tested += c.tested;
-    regressed += c.verdict == report::Change::Verdict::regressed;
-  }
-  EXPECT_EQ(regressed, tested);
-  EXPECT_TRUE(
-      contains(report::compare_text(report::compare(a, b, absolute)), "judged against 1 (--absolute)"));
-}
-
-TEST(report_compare, too_few_tested_figures_give_no_shift) {
-  // 3 samples a cell and a figure: nothing tested, so no shift to divide by; every figure against 1.
-  const report::Comparison none = report::compare(synthetic(), synthetic());
-  EXPECT_TRUE(none.shifts.empty());
-  EXPECT_FALSE(contains(report::compare_text(none), "Run shifts"));
-  // Fewer tested figures of a kind than a shift needs: said so, and not applied.
-  Results a = synthetic();
-  const Results eight = with_eight_samples(synthetic());
-  a.micro = eight.micro;
-  a.micro.figures.resize(4);
-  const report::Comparison few = report::compare(a, a);
-  ASSERT_EQ(few.shifts.size(), 1u);
-  EXPECT_FALSE(few.shifts[0].applied);
-  EXPECT_TRUE(contains(report::compare_text(few),
-                       "  ns/op: 4 figures: a shift needs 10 tested (its figures judged against 1)"))
-      << report::compare_text(few);
-}
-
-TEST(report_compare, a_wider_margin_holds_what_a_narrow_one_leaves_undecided) {
-  const Results a = with_eight_samples(synthetic());
-  report::CompareOptions wide;
-  wide.margin = 0.2;
-  report::CompareOptions narrow;
-  narrow.margin = 0.001;
-  auto held = [&](const report::CompareOptions& o) {
-    std::size_t n = 0;
-    for (const report::Change& ch : report::compare(a, a, o).changes)
-      n += ch.verdict == report::Change::Verdict::held;
-    return n;
-  };
-  const report::Comparison all = report::compare(a, a, wide);
-  EXPECT_EQ(held(wide), all.changes.size());
-  EXPECT_EQ(held(narrow), 0u);
-  EXPECT_TRUE(contains(report::compare_text(report::compare(a, a, narrow)), "; undecided: neither"));
-}
-
-TEST(report_compare, too_few_samples_fall_back_to_the_spread_rule_labelled_so) {
-  Results a = synthetic(), b = synthetic();  // 3 samples a cell: too few for the test
-  for (Cell& c : b.cells)
-    if (c.id() == "floor/hello/tcp//c1/p1")
-      for (E2ESample& s : c.samples) s.requests_per_s *= 3;
-  for (Results* r : {&a, &b})
-    for (Cell& c : r->cells)
-      if (c.id() == "floor/hello/tcp//c10/p1") c.samples.resize(1);
-  const report::Comparison cmp = report::compare(a, b);
-  const report::Change* ch = find_change(cmp, "floor/hello/tcp//c1/p1", "requests/s");
-  ASSERT_NE(ch, nullptr);
-  EXPECT_FALSE(ch->tested);
-  EXPECT_EQ(ch->fallback, "beyond noise");
-  EXPECT_EQ(ch->verdict, report::Change::Verdict::undecided);
-  const report::Change* one = find_change(cmp, "floor/hello/tcp//c10/p1", "requests/s");
-  ASSERT_NE(one, nullptr);
-  EXPECT_EQ(one->fallback, "no noise estimate");
-  const std::string text = report::compare_text(cmp);
-  EXPECT_TRUE(
-      contains(text, "undecided: 3 samples, the test needs 5 (the spread rule of older runs: beyond noise)"))
-      << text;
-  EXPECT_TRUE(contains(
-      text, "undecided: 1 sample, the test needs 5 (the spread rule of older runs: no noise estimate)"));
-  EXPECT_TRUE(contains(text, " with too few samples for the test (undecided; the spread rule beside).\n"));
-}
-
-TEST(report_compare, lists_keys_present_on_one_side_only) {
-  Results a = synthetic(), b = synthetic();
-  a.cells.push_back(cell("zapbench", "rpc", "http", "direct", 1000, 1, 1, 1));
-  b.cells.push_back(cell("zapbench", "rpc", "zap", "zap", 1000, 1, 1, 1));
-  b.micro.figures.pop_back();  // Http/parse/own
-  const report::Comparison cmp = report::compare(a, b);
-  EXPECT_EQ(cmp.only_in_a,
-            (std::vector<std::string>{"zapbench/rpc/http/direct/c1000/p1", "micro/Http/parse/own"}));
-  EXPECT_EQ(cmp.only_in_b, (std::vector<std::string>{"zapbench/rpc/zap/zap/c1000/p1"}));
-  // Unavailable cells are absent on both sides, not "only in".
-  EXPECT_EQ(find_change(cmp, "zapbench/rpc/http/rapidjson/c1/p1", "requests/s"), nullptr);
-  const std::string text = report::compare_text(cmp);
-  EXPECT_TRUE(
-      contains(text, "only in A (2):\n  zapbench/rpc/http/direct/c1000/p1\n  micro/Http/parse/own\n"));
-  EXPECT_TRUE(contains(text, "only in B (1):\n  zapbench/rpc/zap/zap/c1000/p1\n"));
-}
-
-TEST(report_compare, text_is_an_aligned_table_with_units) {
-  const std::string text = report::compare_text(report::compare(synthetic(), synthetic()));
-  const std::size_t header = text.find("key ");
-  ASSERT_NE(header, std::string::npos);
-  EXPECT_TRUE(contains(text, " req/s"));
-  EXPECT_TRUE(contains(text, " µs"));
-  EXPECT_TRUE(contains(text, " ns"));
-  // Every row has its "figure" column at the same character position.
-  const std::size_t figure_col = text.find("figure", header) - header;
-  std::size_t rows = 0;
-  for (std::size_t at = text.find('\n', header) + 1; at < text.size() && text[at] != '\n';
-       at = text.find('\n', at) + 1, ++rows) {
-    const std::string line = text.substr(at, text.find('\n', at) - at);
-    EXPECT_EQ(line[figure_col - 1], ' ') << line;
-    EXPECT_NE(line[figure_col], ' ') << line;
-  }
-  EXPECT_GT(rows, 50u);
 }
 
 }  // namespace
