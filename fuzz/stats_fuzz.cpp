@@ -8,7 +8,10 @@
 //   - the Mann–Whitney p is NaN (a side without a number: NaN has no rank)
 //     or within [0, 1], and the same with the sides swapped;
 //   - Benjamini–Hochberg answers one flag per p-value, never for a NaN;
-//   - precise() is false whenever the interval is not computed.
+//   - precise() is false whenever the interval is not computed;
+//   - modes() puts every finite positive value in exactly one mode and no
+//     other value in any, its modes in increasing order of value, each as
+//     large as the rule asks when there are several.
 // Any crash, sanitizer report or broken invariant (a trap) is a finding.
 #include <algorithm>
 #include <cmath>
@@ -18,6 +21,7 @@
 #include <vector>
 
 #include "stats/estimate.hpp"
+#include "stats/modes.hpp"
 
 namespace {
 
@@ -66,5 +70,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   check(d.size() == all.size());
   for (std::size_t i = 0; i < all.size(); ++i)
     if (std::isnan(all[i])) check(!d[i]);
+  const std::vector<std::vector<std::size_t>> modes = stats::modes(all);
+  std::vector<int> seen(all.size(), 0);
+  double below = -INFINITY;
+  for (const std::vector<std::size_t>& mode : modes) {
+    check(!mode.empty() && std::is_sorted(mode.begin(), mode.end()));
+    if (modes.size() > 1) check(mode.size() >= stats::kModeRule.min_values);
+    double lo = INFINITY, hi = -INFINITY;
+    for (std::size_t i : mode) {
+      ++seen[i];
+      lo = std::min(lo, all[i]);
+      hi = std::max(hi, all[i]);
+    }
+    check(lo >= below);
+    below = hi;
+  }
+  for (std::size_t i = 0; i < all.size(); ++i)
+    check(seen[i] == (std::isfinite(all[i]) && all[i] > 0 ? 1 : 0));
   return 0;
 }

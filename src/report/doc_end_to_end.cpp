@@ -1,7 +1,8 @@
 // report/doc_end_to_end.cpp — the end-to-end sections: per scenario and
 // framing, the tables of requests/s, latency and server CPU per request with
-// their ÷ columns, the Go arms' ratios, the charts, the rounds each cell got,
-// and the loader hosts' own figures.
+// their ÷ columns, the Go arms' ratios, the charts, the rounds each cell got
+// (and a cell's modes, where its rounds fall in separate ones), and the loader
+// hosts' own figures.
 
 #include <algorithm>
 #include <cmath>
@@ -9,6 +10,7 @@
 #include <map>
 #include <set>
 #include <tuple>
+#include <utility>
 
 #include "report/document_parts.hpp"
 #include "report/findings.hpp"
@@ -76,8 +78,9 @@ std::string whole_row_unavailable(const std::vector<const Cell*>& cells) {
 enum class Figure { rate, p99, server_cpu, mb_per_s };
 
 // One e2e table: rows = arm/framing/body, columns = connections.
+// mode_notes: a line per cell whose rounds fall in separate modes (its cell marked).
 Table e2e_table(const Results& r, const Group& g, Figure fig, std::vector<std::string>* error_notes,
-                bool* any_noisy, std::vector<std::string>* busy_notes) {
+                bool* any_noisy, std::vector<std::string>* busy_notes, std::vector<Runs>* mode_notes) {
   Table t{{fig == Figure::rate       ? "requests/s"
            : fig == Figure::p99      ? "p99 µs"
            : fig == Figure::mb_per_s ? "MB/s of responses"
@@ -104,6 +107,7 @@ Table e2e_table(const Results& r, const Group& g, Figure fig, std::vector<std::s
     }
     for (unsigned conns : g.connections) {
       const Cell* c = g.find(k, conns);
+      const std::string where = label + ", c " + std::to_string(conns);  // a note's name for the cell
       if (!c) {
         row.emplace_back("—");
       } else if (!c->unavailable.empty()) {
@@ -111,13 +115,21 @@ Table e2e_table(const Results& r, const Group& g, Figure fig, std::vector<std::s
       } else if (c->samples.empty()) {
         row.emplace_back("no samples");
       } else if (fig == Figure::p99) {
-        row.emplace_back(med_range(c->p99(), 1000, false));
+        const Samples p99 = c->p99();
+        row.emplace_back(with_modes(med_range(p99, 1000, false), p99, where, ns_text, *mode_notes));
       } else if (fig == Figure::server_cpu) {
-        row.emplace_back(med_range(c->server_cpu_per_request_ns(r.config), 1000, false));
+        const Samples cpu = c->server_cpu_per_request_ns(r.config);
+        row.emplace_back(with_modes(med_range(cpu, 1000, false), cpu, where, ns_text, *mode_notes));
       } else if (fig == Figure::mb_per_s) {
-        row.emplace_back(med_range(c->mb_per_s(), 1, false));
+        const Samples mb = c->mb_per_s();
+        row.emplace_back(with_modes(
+            med_range(mb, 1, false), mb, where, [](double v) { return with_unit(v * 1e6, "B/s"); },
+            *mode_notes));
       } else {
-        std::string s = med_range(c->rate(), 1, true);
+        const Samples rate = c->rate();
+        std::string s = with_modes(
+            med_range(rate, 1, true), rate, where, [](double v) { return grouped(v) + " requests/s"; },
+            *mode_notes);
         if (c->noisy(r.config.noisy_spread)) {
           s += " ⚠";
           *any_noisy = true;
@@ -203,7 +215,10 @@ void ratios(const Results& r, const Group& g, Out& out) {
     }
     t.rows.push_back(std::move(row));
   }
-  Runs caption{"Requests/s against the best of each kind, paired by round (above 1× = this row faster): "};
+  Runs caption{
+      "Requests/s against the best of each kind, paired by round (above 1× = this row faster; the geometric "
+      "mean of the ratios of the rounds both cells ran, so not always the quotient of the medians above, "
+      "each over its own cell's rounds): "};
   if (has_json)
     caption.push_back(
         "÷ best JSON divides by the fastest zapbench JSON body on the same framing, connections and depth; ");
@@ -265,9 +280,10 @@ void go_ratios(const Results& r, const Group& g, Out& out) {
   }
   if (t.rows.empty()) return;
   out.para(
-      {"Against the Go reference's servers on the same cells, paired by round: zapbench's requests/s ÷ the "
-       "Go arm's, then the Go arm's server CPU per request ÷ zapbench's (above 1× = zapbench faster, "
-       "cheaper). The body on the wire is the same JSON; the Go arm decodes it with its own codec."});
+      {"Against the Go reference's servers on the same cells, paired by round (over the rounds both cells "
+       "ran, so not always the quotient of the medians above): zapbench's requests/s ÷ the Go arm's, then "
+       "the Go arm's server CPU per request ÷ zapbench's (above 1× = zapbench faster, cheaper). The body "
+       "on the wire is the same JSON; the Go arm decodes it with its own codec."});
   out.table(std::move(t));
   out.para(mark_legend(r));
 }
@@ -367,19 +383,28 @@ void end_to_end(const Results& r, Out& out) {
   }
   out.para(
       {"Rows: server arm, framing and body codec; columns: concurrent connections. Each figure: median of "
-       "the "
-       "cell's samples (min–max)."});
+       "the cell's samples (min–max)" +
+       (rounds_recorded(r) ? std::string(", one a round; ") + kModesMark +
+                                 " where its rounds fall in separate modes, named under the table with "
+                                 "their rounds."
+                           : std::string("."))});
   go_rows(r, out);
   for (const Group& g : groups(r)) {
     const std::string where = group_scenario(g) + ", pipeline depth " + std::to_string(g.pipeline);
     out.heading(3, where, group_id(g));
     std::vector<std::string> error_notes, busy_notes;
+    std::vector<Runs> mode_notes;
     bool any_noisy = false;
-    Table rate = e2e_table(r, g, Figure::rate, &error_notes, &any_noisy, &busy_notes);
+    Table rate = e2e_table(r, g, Figure::rate, &error_notes, &any_noisy, &busy_notes, &mode_notes);
     std::vector<std::string> unused_notes_mb;
     bool unused_noisy_mb = false;
+    // The notes on modes under the table they mark.
+    auto modes_after = [&](std::vector<Runs>& notes) {
+      if (!notes.empty()) out.bullets(std::exchange(notes, {}));
+    };
     out.para({strong("Requests per second")});
     out.table(std::move(rate));
+    modes_after(mode_notes);
     if (Runs note = rounds_note(r, g); !note.empty()) out.para(std::move(note));
     if (any_noisy)
       out.para({"⚠ noisy: requests/s spread (max − min) / median above " +
@@ -403,17 +428,21 @@ void end_to_end(const Results& r, Out& out) {
       // A workload that grows: bytes per second say what requests per second cannot.
       out.para({strong("MB/s of responses"),
                 " — response bytes received per second of the window (10^6 bytes), framing included."});
-      out.table(e2e_table(r, g, Figure::mb_per_s, &unused_notes_mb, &unused_noisy_mb, &unused_notes_mb));
+      out.table(e2e_table(r, g, Figure::mb_per_s, &unused_notes_mb, &unused_noisy_mb, &unused_notes_mb,
+                          &mode_notes));
+      modes_after(mode_notes);
     }
     out.para({strong("p99 latency, µs")});
     std::vector<std::string> unused_notes;
     bool unused_noisy = false;
-    out.table(e2e_table(r, g, Figure::p99, &unused_notes, &unused_noisy, &unused_notes));
+    out.table(e2e_table(r, g, Figure::p99, &unused_notes, &unused_noisy, &unused_notes, &mode_notes));
+    modes_after(mode_notes);
     out.para({strong("Server CPU per request, µs"),
               " — the server process's CPU time (user + system, all its threads or workers) over the sample "
               "÷ the requests it served at the measured rate; the cost that stays when the loader is the "
               "bottleneck."});
-    out.table(e2e_table(r, g, Figure::server_cpu, &unused_notes, &unused_noisy, &unused_notes));
+    out.table(e2e_table(r, g, Figure::server_cpu, &unused_notes, &unused_noisy, &unused_notes, &mode_notes));
+    modes_after(mode_notes);
     ratios(r, g, out);
     go_ratios(r, g, out);
     charts(r, g, where, out);

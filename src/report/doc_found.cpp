@@ -3,11 +3,13 @@
 // a chart beside each (per op, ZAP against the fastest JSON and binary peer;
 // end to end, server CPU per request against the floor), which are also
 // findings.md and the summary `zapbench run` prints; then in words, each with
-// its verdict, undecided ones listed as such.
+// its verdict, undecided ones listed as such. Every figure beside a ratio is
+// over the rounds that ratio pairs, its modes named (paired_figures.hpp).
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <set>
 #include <tuple>
@@ -62,23 +64,40 @@ const Cell* cell_of(const Results& r, const std::string& key) {
   return nullptr;
 }
 
+// The samples a finding's key names, in the finding's unit; none when the key names nothing.
+Samples figure_samples(const Results& r, const Finding& f, const std::string& key) {
+  if (const MicroFigure* m = micro_of(r, key)) return m->ns_per_op;
+  if (const Cell* c = cell_of(r, key))
+    return f.unit == Finding::Unit::requests_per_s ? c->rate()
+           : f.unit == Finding::Unit::mb_per_s     ? c->mb_per_s()
+                                                   : c->server_cpu_per_request_ns(r.config);
+  return {};
+}
+
+// A finding's two figures over the rounds its ratio pairs (paired_figures.hpp), for a chart's bars and
+// whiskers; each side whole in a run without rounds.
+Paired paired_samples(const Results& r, const Finding& f) {
+  if (f.keys.size() != 2) return {};
+  const Samples s = figure_samples(r, f, f.keys[0]), b = figure_samples(r, f, f.keys[1]);
+  Paired p = paired_rounds(s, b);
+  if (p.subject.values.empty()) return {s, b};
+  return p;
+}
+
 // "23.1× (20.5–25.0×, min–max)": a run without rounds has no interval, only
 // the ratio of medians and the extremes its min–max ranges allow.
 std::string legacy_text(const Finding& f, const Results& r) {
   const std::string s = f.keys.size() == 2 ? f.keys[0] : "", b = f.keys.size() == 2 ? f.keys[1] : "";
-  auto samples_of = [&](const std::string& key) -> Samples {
-    if (const MicroFigure* m = micro_of(r, key)) return m->ns_per_op;
-    if (const Cell* c = cell_of(r, key))
-      return f.unit == Finding::Unit::requests_per_s ? c->rate()
-             : f.unit == Finding::Unit::mb_per_s     ? c->mb_per_s()
-                                                     : c->server_cpu_per_request_ns(r.config);
-    return {};
-  };
-  Samples x = samples_of(s), y = samples_of(b);
+  Samples x = figure_samples(r, f, s), y = figure_samples(r, f, b);
   if (f.better == stats::Better::lower) std::swap(x, y);  // above 1× = the first is better
   if (x.values.empty() || y.values.empty() || y.median() <= 0 || y.min() <= 0) return "—";
   return times(x.median() / y.median()) + " (" + fixed(x.min() / y.max(), 2) + "–" +
          fixed(x.max() / y.min(), 2) + "×, min–max)";
+}
+
+// How a finding's figure is said, for the notes on its modes.
+std::function<std::string(double)> value_of(const Finding& f) {
+  return [&f](double v) { return value_text(f, v); };
 }
 
 // Whether a finding's interval reached the precision the run asked for (its
@@ -92,12 +111,18 @@ bool within_precision(const Results& r, const Finding& f) {
 
 Runs finding_item(const Results& r, const Finding& f, bool legacy) {
   Runs item{strong(f.title), " — " + std::string(figure_text(f.unit)) + ": " + f.subject + " (" +
-                                 value_text(f, f.subject_value) + ") against " + f.baseline + " (" +
-                                 value_text(f, f.baseline_value) + "): "};
+                                 value_text(f, f.subject_value) + modes_mark(f.subject_modes) + ") against " +
+                                 f.baseline + " (" + value_text(f, f.baseline_value) +
+                                 modes_mark(f.baseline_modes) + "): "};
   if (legacy)
     item.push_back(legacy_text(f, r) + " (no verdict: no rounds recorded)");
   else
     item.push_back(strong(verdict_text(f.estimate, f.better)));
+  // A figure whose rounds fall in separate modes is named as its modes too, never as one number alone.
+  for (const auto& [who, modes] :
+       {std::pair{&f.subject, &f.subject_modes}, std::pair{&f.baseline, &f.baseline_modes}})
+    if (modes->size() > 1)
+      item.push_back(" — " + std::string(kModesMark) + " " + *who + ": " + modes_text(*modes, value_of(f)));
   if (!legacy && !within_precision(r, f))
     item.push_back(" — not within the ±" + fixed(r.config.precision * 100, 1) + "% asked: ±" +
                    // rounded up: a half-width just past the precision never reads as equal to it
@@ -112,7 +137,11 @@ Runs finding_item(const Results& r, const Finding& f, bool legacy) {
 
 // Per op (and the logs record's DecodeAll): ZAP's time against the fastest
 // JSON codec's and the fastest binary peer's, one row per op; beside it their
-// bars.
+// bars. Every time is over the rounds its comparison pairs, so the two times
+// of a comparison divide to its ratio: ZAP's column is over the rounds of the
+// row's first comparison, and a second that pairs other rounds (a finding
+// that gave one codec more rounds than the other) shows ZAP's time in those
+// beside its peer's.
 void glance_micro(const Results& r, const std::vector<Finding>& all, bool links, Out& out) {
   Block b;
   b.kind = Block::Kind::glance;
@@ -121,8 +150,16 @@ void glance_micro(const Results& r, const std::vector<Finding>& all, bool links,
        "lrrrrr",
        {}};
   Chart& c = b.chart;
-  c = {"findings-micro", "Time per op, in process", "median, whisker min–max (log scale)", "", true, {}, {}};
+  c = {"findings-micro",
+       "Time per op, in process",
+       // The value over the rounds its comparison pairs (the caption says so; short, beside the table).
+       std::string(rounds_recorded(r) ? "paired" : "median") + ", whisker min–max (log scale)",
+       "",
+       true,
+       {},
+       {}};
   c.narrow = true;
+  std::vector<Runs> notes;
   std::vector<std::string> titles;
   for (const Finding& f : all)
     if ((f.section == Finding::Section::micro || f.section == Finding::Section::logs) &&
@@ -137,45 +174,78 @@ void glance_micro(const Results& r, const std::vector<Finding>& all, bool links,
         if (f.against == Finding::Against::fastest_json) json = &f;
         if (f.against == Finding::Against::fastest_peer) peer = &f;
       }
-    const Finding* any = json ? json : peer;
-    std::vector<Text> row{title, value_text(*any, any->subject_value)};
-    auto bar = [&](const std::string& key, const std::string& label, Family fam) {
-      if (const MicroFigure* m = micro_of(r, key))
-        c.bars.push_back(
-            {label, m->ns_per_op.median(), m->ns_per_op.min(), m->ns_per_op.max(), fam, false, title});
+    const Finding* any = json ? json : peer;  // ZAP's column: over the rounds of this one
+    std::vector<Text> row{title, value_text(*any, any->subject_value) + modes_mark(any->subject_modes)};
+    if (any->subject_modes.size() > 1)
+      notes.push_back({std::string(kModesMark) + " " + title +
+                       ", ZAP: " + modes_text(any->subject_modes, value_of(*any))});
+    auto bar = [&](const Samples& s, double value, const std::string& label, Family fam) {
+      if (!s.values.empty()) c.bars.push_back({label, value, s.min(), s.max(), fam, false, title});
     };
-    bar(any->keys[0], "ZAP", Family::zap);
+    bar(paired_samples(r, *any).subject, any->subject_value, "ZAP", Family::zap);
     for (const Finding* f : {json, peer}) {
       if (!f) {
         row.emplace_back("—");
         row.emplace_back("—");
         continue;
       }
-      row.emplace_back(f->baseline_codec + " " + value_text(*f, f->baseline_value));
+      std::string baseline =
+          f->baseline_codec + " " + value_text(*f, f->baseline_value) + modes_mark(f->baseline_modes);
+      // ZAP's time over the rounds this comparison pairs, where it reads otherwise than its column.
+      const std::string zap_here = value_text(*f, f->subject_value) + modes_mark(f->subject_modes);
+      if (f != any && f->rounds != any->rounds && zap_here != row[1].s) {
+        baseline += " (ZAP " + zap_here + ")";
+        if (f->subject_modes.size() > 1)
+          notes.push_back({std::string(kModesMark) + " " + title + ", ZAP in " + rounds_text(f->rounds) +
+                           ": " + modes_text(f->subject_modes, value_of(*f))});
+      }
+      if (f->baseline_modes.size() > 1)
+        notes.push_back({std::string(kModesMark) + " " + title + ", " + f->baseline_codec + ": " +
+                         modes_text(f->baseline_modes, value_of(*f))});
+      row.emplace_back(std::move(baseline));
       row.emplace_back(verdict_cell(f->estimate, f->better));
-      bar(f->keys[1], f->baseline_codec, f == json ? Family::json : Family::peer);
+      bar(paired_samples(r, *f).baseline, f->baseline_value, f->baseline_codec,
+          f == json ? Family::json : Family::peer);
     }
     t.rows.push_back(std::move(row));
   }
   if (t.rows.empty()) return;
+  // A run without rounds: medians, and the ratio theirs.
   Runs what{
-      "In process, time per op (median): ZAP against the fastest JSON codec and the fastest binary peer of "
-      "each op; ZAP against it = how many times faster ZAP is."};
+      rounds_recorded(r)
+          ? "In process, time per op: ZAP against the fastest JSON codec and the fastest binary peer of "
+            "each op; ZAP against it = how many times faster ZAP is. Each time is the geometric mean over "
+            "the rounds its comparison pairs (those both codecs ran), so a comparison's two times divide "
+            "to its ratio; ZAP's column is over the JSON comparison's rounds, and where the binary one "
+            "pairs others, ZAP's time in them is beside the peer's as \"(ZAP …)\"."
+          : "In process, time per op (median): ZAP against the fastest JSON codec and the fastest binary "
+            "peer of each op; ZAP against it = how many times faster ZAP is."};
   if (links) what.insert(what.end(), {" ", link("Microbenchmarks", "micro"), " has every codec."});
   out.para(std::move(what));
   out.blocks.push_back(std::move(b));
+  if (!notes.empty()) out.bullets(std::move(notes));  // a line per figure marked ¦, naming its modes' rounds
 }
 
 // End to end: each framing × body's server CPU per request against the
-// floor's; beside it their bars, the floor's in grey.
+// floor's; beside it their bars, the floor's in grey. The floor's row is over
+// the rounds of the first comparison; a row that pairs other rounds (a cell
+// with fewer rounds than the floor) shows the floor's figure in those beside
+// its own.
 void glance_floor(const Results& r, const std::vector<Finding>& all, bool links, Out& out) {
   Block b;
   b.kind = Block::Kind::glance;
   Table& t = b.table;
   t = {{"framing", "body", "server CPU per request", "against the floor"}, "llrr", {}};
   Chart& c = b.chart;
-  c = {"findings-e2e", "Server CPU per request, end to end", "median, whisker min–max", "", false, {}, {}};
+  c = {"findings-e2e",
+       "Server CPU per request, end to end",
+       std::string(rounds_recorded(r) ? "paired" : "median") + ", whisker min–max",
+       "",
+       false,
+       {},
+       {}};
   c.narrow = true;
+  std::vector<Runs> notes;
   const Finding* first = nullptr;
   for (const Finding& f : all) {
     if (f.section != Finding::Section::floor) continue;
@@ -185,28 +255,49 @@ void glance_floor(const Results& r, const std::vector<Finding>& all, bool links,
         : f.subject_kind == Finding::Against::fastest_json ? f.subject_codec + " (fastest JSON)"
         : f.subject_kind == Finding::Against::fastest_peer ? f.subject_codec + " (fastest binary)"
                                                            : f.subject_codec;
-    t.rows.push_back({f.framing, body, value_text(f, f.subject_value), verdict_cell(f.estimate, f.better)});
-    if (const Cell* cell = cell_of(r, f.keys[0])) {
-      const Samples s = cell->server_cpu_per_request_ns(r.config);
-      // The bar's colour says the body's family; its label the codec alone.
-      c.bars.push_back({f.subject_codec == "zap" ? "ZAP" : f.subject_codec, s.median(), s.min(), s.max(),
-                        family(r, f.subject_codec), false, f.framing});
+    std::string value = value_text(f, f.subject_value) + modes_mark(f.subject_modes);
+    // The floor's figure over the rounds this comparison pairs, where it reads otherwise than its row.
+    const std::string floor_here = value_text(f, f.baseline_value) + modes_mark(f.baseline_modes);
+    if (f.rounds != first->rounds &&
+        floor_here != value_text(*first, first->baseline_value) + modes_mark(first->baseline_modes)) {
+      value += " (the floor " + floor_here + ")";
+      if (f.baseline_modes.size() > 1)
+        notes.push_back({std::string(kModesMark) + " " + f.framing + ", " + body + ", the floor in " +
+                         rounds_text(f.rounds) + ": " + modes_text(f.baseline_modes, value_of(f))});
     }
+    if (f.subject_modes.size() > 1)
+      notes.push_back({std::string(kModesMark) + " " + f.framing + ", " + body + ": " +
+                       modes_text(f.subject_modes, value_of(f))});
+    t.rows.push_back({f.framing, body, std::move(value), verdict_cell(f.estimate, f.better)});
+    // The bar's colour says the body's family; its label the codec alone.
+    if (const Samples s = paired_samples(r, f).subject; !s.values.empty())
+      c.bars.push_back({f.subject_codec == "zap" ? "ZAP" : f.subject_codec, f.subject_value, s.min(), s.max(),
+                        family(r, f.subject_codec), false, f.framing});
   }
   if (!first) return;
-  t.rows.push_back({"the floor", "raw TCP echo", value_text(*first, first->baseline_value), "—"});
-  if (const Cell* cell = cell_of(r, first->keys[1])) {
-    const Samples s = cell->server_cpu_per_request_ns(r.config);
-    c.bars.push_back({"echo", s.median(), s.min(), s.max(), Family::json, true, "the floor (raw TCP)"});
-  }
+  t.rows.push_back({"the floor", "raw TCP echo",
+                    value_text(*first, first->baseline_value) + modes_mark(first->baseline_modes), "—"});
+  if (first->baseline_modes.size() > 1)
+    notes.push_back(
+        {std::string(kModesMark) + " the floor: " + modes_text(first->baseline_modes, value_of(*first))});
+  if (const Samples s = paired_samples(r, *first).baseline; !s.values.empty())
+    c.bars.push_back(
+        {"echo", first->baseline_value, s.min(), s.max(), Family::json, true, "the floor (raw TCP)"});
   Runs what{
       "End to end over " + transport(r.env) + ", " + first->title +
-      ": the server's CPU time per request (median) with ZAP, the fastest JSON and the fastest binary peer "
-      "body on each framing, against the floor's, a raw TCP echo of the same bytes (what no server can "
-      "shed; above 1× = cheaper than the floor)."};
+      ": the server's CPU time per request with ZAP, the fastest JSON and the fastest binary peer body on "
+      "each framing, against the floor's, a raw TCP echo of the same bytes (what no server can shed; "
+      "above 1× = cheaper than the floor). " +
+      (rounds_recorded(r)
+           ? "Each figure is the geometric mean over the rounds its comparison with the floor pairs, so the "
+             "floor's figure ÷ a row's is its ratio; the floor's row is over the first row's rounds, and "
+             "where "
+             "a row pairs others, the floor's figure in them is beside its own as \"(the floor …)\"."
+           : "Each figure is the median of the cell's samples.")};
   if (links) what.insert(what.end(), {" ", link("End to end", first->anchor), " has every cell."});
   out.para(std::move(what));
   out.blocks.push_back(std::move(b));
+  if (!notes.empty()) out.bullets(std::move(notes));  // a line per figure marked ¦, naming its modes' rounds
 }
 
 // links: to the report's sections, which findings.md and the terminal do not have.
@@ -254,13 +345,14 @@ void found(const Results& r, Out& out) {
          "times better the first named is (its rate ÷ the other's, or the other's time ÷ its own)."});
   else
     out.para(
-        {"Generated from this run's figures. Each line compares two figures measured in the same rounds: "
-         "× is how many times better the first named is (its rate ÷ the other's, or the other's time "
-         "÷ its own; the geometric mean of the per-round ratios), with its 95% confidence interval, and "
-         "the verdict — ahead or behind when the interval excludes 1×, equivalent when it lies within "
-         "±" +
-         margin_text(r) +
-         ". What the interval did not decide is listed apart as undecided, never as a result." +
+        {"Generated from this run's figures. Each line compares two figures measured in the same rounds, "
+         "each the geometric mean over the rounds both have: × is how many times better the first named "
+         "is (its rate ÷ the other's, or the other's time ÷ its own; the geometric mean of the per-round "
+         "ratios, and so the quotient of the two figures), with its 95% confidence interval, and the "
+         "verdict — ahead or behind when the interval excludes 1×, equivalent when it lies within ±" +
+         margin_text(r) + ". A figure whose rounds fall in separate modes is marked " + kModesMark +
+         ", its modes named with their rounds. What the interval did not decide is listed apart as "
+         "undecided, never as a result." +
          precision_count(r, all)});
   // Decided, but the interval wider than the run's precision: listed apart, after the findings that
   // reached it — a verdict that holds at 95%, with a ratio not yet known as well as the run asked.

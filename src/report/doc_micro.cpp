@@ -1,5 +1,6 @@
 // report/doc_micro.cpp — the microbenchmark sections: per op and codec, the
-// request path (Server/<framing>/<body>), the logs record as N grows.
+// request path (Server/<framing>/<body>), the logs record as N grows. A
+// figure whose rounds fall in separate modes is marked, its modes named.
 
 #include <algorithm>
 #include <cmath>
@@ -52,6 +53,7 @@ void request_path(const Results& r, Out& out) {
       if (f.name == name) return &f;
     return nullptr;
   };
+  std::vector<Runs> notes;  // on modes, and a share its medians do not divide to
   Table t{{"request path", "ns/request", "instructions/request", "codec: Handler ns",
            "framing, routing, answer ns", "codec's share", "allocs", "end to end: server CPU ns/request",
            "kernel and event loop ns", "end to end ÷ in memory"},
@@ -63,17 +65,41 @@ void request_path(const Results& r, Out& out) {
     const std::string body = f.codec.substr(f.codec.find('/') + 1);
     const double path_ns = f.ns_per_op.median();
     const MicroFigure* handler = body == "hello" ? nullptr : find("Handler/" + body);
-    std::vector<Text> row{f.name, med_range(f.ns_per_op, 1, false)};
+    std::vector<Text> row{f.name,
+                          with_modes(med_range(f.ns_per_op, 1, false), f.ns_per_op, f.name, ns_text, notes)};
     const InstructionFigure* counted = instructions_of(f.name);
     row.emplace_back(counted && std::isfinite(counted->callgrind_ir) ? grouped(counted->callgrind_ir) : "—");
-    row.emplace_back(handler ? sig(handler->ns_per_op.median()) : body == "hello" ? "0" : "—");
-    row.emplace_back(handler || body == "hello" ? sig(path_ns - (handler ? handler->ns_per_op.median() : 0))
-                                                : "—");
-    // The codec's share of the path, paired by round (both are microbenchmarks of the same process).
-    row.emplace_back(
-        handler ? interval_text(paired(handler->ns_per_op, f.ns_per_op, stats::Better::lower, r.config), true)
-        : body == "hello" ? "0%"
-                          : "—");
+    // The codec's part: Handler's median over the rounds the path ran (those its share pairs; all of
+    // Handler's in a run without rounds), so that it and the path's median are over the same rounds.
+    const Paired both = handler ? paired_rounds(handler->ns_per_op, f.ns_per_op) : Paired{};
+    const Samples& codec_rounds = both.subject.values.empty() && handler ? handler->ns_per_op : both.subject;
+    const double handler_ns = handler ? codec_rounds.median() : 0;
+    row.emplace_back(handler           ? with_modes(sig(handler_ns), codec_rounds,
+                                                    handler->name + " in the path's rounds", ns_text, notes)
+                     : body == "hello" ? "0"
+                                       : "—");
+    row.emplace_back(handler || body == "hello" ? sig(path_ns - handler_ns) : "—");
+    // The codec's share of the path, paired by round (both are microbenchmarks of the same process): the
+    // geometric mean of the per-round shares, which the two medians beside it divide to only nearly; where
+    // their quotient falls outside its interval, the row says so, with the figures the share is of.
+    if (handler) {
+      const stats::Estimate share = paired(handler->ns_per_op, f.ns_per_op, stats::Better::lower, r.config);
+      std::string cell = interval_text(share, true);
+      const double medians = handler_ns / path_ns;
+      if (share.computed() && !(share.lo <= medians && medians <= share.hi)) {
+        cell += std::string(" ") + kOutsideMark;
+        notes.push_back({std::string(kOutsideMark) + " " + f.name +
+                         ": the medians beside the share divide to " + fixed(medians * 100, 0) +
+                         "%, outside its interval — the share is the geometric mean "
+                         "of the rounds' shares over " +
+                         rounds_text(both.subject.rounds) + ", Handler " +
+                         ns_text(geometric_mean(both.subject)) + " against the path's " +
+                         ns_text(geometric_mean(both.baseline)) + " (their geometric means there)"});
+      }
+      row.emplace_back(std::move(cell));
+    } else {
+      row.emplace_back(body == "hello" ? "0%" : "—");
+    }
     row.emplace_back(count(f.allocs_per_op));
     if (const Cell* c = cell_of(framing, body)) {
       const Samples e2e = c->server_cpu_per_request_ns(r.config);
@@ -93,20 +119,25 @@ void request_path(const Results& r, Out& out) {
   out.para(
       {"Server/<framing>/<body> runs the server's own per-request code — the framing's scan, the "
        "route, the codec, the answer written into the connection's output buffer — on 16 pipelined "
-       "requests at a time in memory, with no syscalls; ns per request (median of the repetitions, "
-       "min–max). Beside it the codec's part (Handler/<body>: decode, compute, encode), the rest "
-       "(framing, routing, the answer's head) and the codec's share of the path (Handler ÷ path, "
-       "paired by round, with its 95% interval); and, where this run measured the same cell end to end "
-       "at pipeline depth 16, the server's CPU per request there: the difference is the kernel's and "
-       "the event loop's, and end to end ÷ in memory says how many times the request costs in a real "
-       "server (unpaired: two kinds of measurement, with its 95% interval; ? with the samples there were "
-       "where the end-to-end cell has fewer than the " +
+       "requests at a time in memory, with no syscalls; ns per request (" +
+           std::string(rounds_recorded(r) ? "median of its rounds" : "median of the repetitions") +
+           ", min–max). Beside it the codec's part (Handler/<body>: decode, compute, encode; its median over "
+           "the rounds the path ran), the rest (framing, routing, the answer's head) and the codec's share "
+           "of "
+           "the path (Handler ÷ path, paired by round: the geometric mean of the rounds' shares, with its "
+           "95% "
+           "interval); and, where this run measured the same cell end to end "
+           "at pipeline depth 16, the server's CPU per request there: the difference is the kernel's and "
+           "the event loop's, and end to end ÷ in memory says how many times the request costs in a real "
+           "server (unpaired: two kinds of measurement, with its 95% interval; ? with the samples there were "
+           "where the end-to-end cell has fewer than the " +
            std::to_string(method(r.config).min_samples) + " the unpaired interval needs). ",
        code("zapbench instructions"), " counts the same paths' instructions per request (callgrind, ",
        ins.requests > 0 ? grouped(static_cast<double>(ins.requests)) + " requests each" : "not run",
        ins.tools.empty() ? "" : ", " + ins.tools,
        "): a figure that does not move with the machine's noise."});
   out.table(std::move(t));
+  if (!notes.empty()) out.bullets(std::move(notes));
   std::vector<Runs> unavailable;
   if (!ins.callgrind_unavailable.empty()) unavailable.push_back({"callgrind: " + ins.callgrind_unavailable});
   if (!ins.perf_unavailable.empty()) unavailable.push_back({ins.perf_unavailable});
@@ -119,6 +150,23 @@ void request_path(const Results& r, Out& out) {
     out.table(std::move(p));
   }
   if (!unavailable.empty()) out.bullets(std::move(unavailable));
+}
+
+// How many rounds the microbenchmarks got: the first rounds every one had,
+// and those a finding gave more (the Go reference's and the logs record's
+// too). Empty for runs without rounds.
+Runs micro_rounds_note(const Results& r) {
+  if (!rounds_recorded(r)) return {};
+  std::size_t least = SIZE_MAX;
+  for (const MicroFigure& f : r.micro.figures)
+    if (!f.ns_per_op.values.empty()) least = std::min(least, f.ns_per_op.values.size());
+  if (least == SIZE_MAX) return {};
+  std::string more;
+  for (const MicroFigure& f : r.micro.figures)
+    if (f.ns_per_op.values.size() > least)
+      more += (more.empty() ? "" : "; ") + f.name + ": " + std::to_string(f.ns_per_op.values.size());
+  return {"Rounds: " + std::to_string(least) + " for every microbenchmark" +
+          (more.empty() ? "." : "; more where a finding needed them — " + more + ".")};
 }
 
 void logs_micro(const Results& r, Out& out);
@@ -148,9 +196,14 @@ void micro(const Results& r, Out& out) {
 
   if (!codecs.empty()) {
     out.para(
-        {"CPU time per op in ns, median of the repetitions (min–max); allocs = heap allocations per op; "
-         "wire bytes = the request plus the response as the codec encodes them. Command: ",
+        {"CPU time per op in ns, " +
+             std::string(rounds_recorded(r) ? "median of its rounds (min–max; a round is a process of its "
+                                              "own, and its figure that process's repetitions)"
+                                            : "median of the repetitions (min–max)") +
+             "; allocs = heap allocations per op; wire bytes = the "
+             "request plus the response as the codec encodes them. Command: ",
          code(m.command)});
+    std::vector<Runs> notes;  // on figures whose rounds fall in separate modes
     Table t{{"format", "codec"}, "ll", {}};
     for (const char* op : kOps) {
       t.header.push_back(std::string(op) + " ns");
@@ -166,20 +219,25 @@ void micro(const Results& r, Out& out) {
         if (const MicroFigure* f = find(op, codec); f && wire == 0) wire = f->wire_bytes;
       for (const char* op : kOps) {
         const MicroFigure* f = find(op, codec);
-        row.emplace_back(f ? med_range(f->ns_per_op, 1, false) : "—");
+        row.emplace_back(
+            f ? with_modes(med_range(f->ns_per_op, 1, false), f->ns_per_op, f->name, ns_text, notes) : "—");
         row.emplace_back(f ? count(f->allocs_per_op) : "—");
       }
       row.emplace_back(wire > 0 ? count(wire) : "—");
       t.rows.push_back(std::move(row));
     }
     out.table(std::move(t));
+    if (Runs note = micro_rounds_note(r); !note.empty()) out.para(std::move(note));
+    if (!notes.empty()) out.bullets(std::move(notes));
 
     // Against the fastest JSON codec and the fastest binary peer of each op (by median).
     Table ratios{{"format", "codec"}, "ll", {}};
     Runs fastest{
         "Speed against the fastest JSON codec and the fastest binary peer of each op: their ns/op ÷ this "
-        "codec's, paired by round (above 1× = faster than the best of them; a decoder for trusted input "
-        "only is never the best peer). Fastest:"};
+        "codec's, paired by round — the geometric mean of the ratios of the rounds both ran, which can "
+        "differ from the quotient of the medians above, each over its own codec's rounds (above 1× = "
+        "faster than the best of them; a decoder for trusted input only is never the best peer). "
+        "Fastest, by median:"};
     std::map<std::string, const MicroFigure*> best_json, best_peer;
     bool first = true;
     for (const char* op : kOps) {
@@ -244,14 +302,17 @@ void micro(const Results& r, Out& out) {
   logs_micro(r, out);
 
   Table other{{"benchmark", "ns/op", "allocs/op", "wire bytes"}, "lrrr", {}};
+  std::vector<Runs> other_notes;  // on figures whose rounds fall in separate modes
   for (const MicroFigure& f : m.figures)
     if (!is_main_op(f.op) && f.op != "Server" && f.op != "Logs" && !is_go_codec(f.codec) &&
         !f.name.starts_with(kCalibrationMicroPrefix))  // How it was measured shows those
-      other.rows.push_back({f.name, med_range(f.ns_per_op, 1, false), count(f.allocs_per_op),
-                            f.wire_bytes > 0 ? count(f.wire_bytes) : "—"});
+      other.rows.push_back(
+          {f.name, with_modes(med_range(f.ns_per_op, 1, false), f.ns_per_op, f.name, ns_text, other_notes),
+           count(f.allocs_per_op), f.wire_bytes > 0 ? count(f.wire_bytes) : "—"});
   if (!other.rows.empty()) {
     out.heading(3, "Other microbenchmarks");
     out.table(std::move(other));
+    if (!other_notes.empty()) out.bullets(std::move(other_notes));
   }
   if (!m.unavailable_codecs.empty()) {
     std::vector<Runs> items;
@@ -331,6 +392,7 @@ void logs_micro(const Results& r, Out& out) {
   out.table(std::move(g));
 
   for (const char* op : kLogOps) {
+    std::vector<Runs> notes;  // on figures whose rounds fall in separate modes
     Table tab{{"format", "codec"}, "ll", {}};
     for (double n : t.ns) {
       tab.header.push_back("N=" + n_label(n));
@@ -359,7 +421,9 @@ void logs_micro(const Results& r, Out& out) {
       Series se{codec, {}, limit, limit ? Family::json : family(r, codec)};
       for (double n : t.ns) {
         const LogFigure* f = t.find(fig_op, codec, n);
-        row.emplace_back(f ? med_range_in(f->f->ns_per_op, 1e-9, "s") : "—");
+        row.emplace_back(f ? with_modes(med_range_in(f->f->ns_per_op, 1e-9, "s"), f->f->ns_per_op, f->f->name,
+                                        ns_text, notes)
+                           : "—");
         if (f && (!limit || codec_ns.empty() || codec_ns.count(n)))
           se.points.push_back({n, f->f->ns_per_op.median(), f->f->ns_per_op.min(), f->f->ns_per_op.max()});
       }
@@ -375,9 +439,10 @@ void logs_micro(const Results& r, Out& out) {
     if (std::string_view(op) == "ScanField") add("structs", "ScanField", "limit", true);
     if (tab.rows.empty()) continue;
     out.para({strong(std::string("Logs/") + op),
-              ": time per op (median, min–max), GB/s of wire bytes and heap "
-              "allocations per op at the largest N."});
+              ": time per op (median of its " + std::string(rounds_recorded(r) ? "rounds" : "repetitions") +
+                  ", min–max), GB/s of wire bytes and heap allocations per op at the largest N."});
     out.table(std::move(tab));
+    if (!notes.empty()) out.bullets(std::move(notes));
     out.chart(
         bars_if_one_x(std::move(c), std::string("Logs/") + op + ": time per op at N = " + n_label(n_max)));
   }

@@ -71,8 +71,13 @@ void statistics(const Results& r, Out& out) {
            "rounds). Verdicts: ahead or behind when the interval excludes 1×; equivalent when it lies within "
            "±" +
            margin_text(r) + "; undecided otherwise, or with fewer than " + std::to_string(m.min_rounds) +
-           " rounds. Where two kinds of measurement meet (a microbenchmark against an end-to-end sample), "
-           "the comparison is unpaired: the ratio of medians and a percentile bootstrap."},
+           " rounds. The two figures printed beside a paired ratio are each side's geometric mean over the "
+           "rounds it pairs, so they divide to it; a figure whose rounds fall in separate modes is marked " +
+           kModesMark +
+           ", its modes named with their rounds. Where two kinds of measurement meet (a microbenchmark "
+           "against "
+           "an end-to-end sample), the comparison is unpaired: the ratio of medians and a percentile "
+           "bootstrap."},
       {strong("Rounds until decided."),
        std::isfinite(c.precision)
            ? " After the first rounds, the cells and microbenchmarks that What it found compares got more "

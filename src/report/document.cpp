@@ -166,6 +166,49 @@ std::string version_commit(const std::string& version) {
   return version.substr(from, version.find(' ', from) - from);
 }
 
+// --- figures beside a ratio, and modes ---------------------------------------------
+
+std::string rounds_text(std::vector<unsigned> rounds) {
+  std::sort(rounds.begin(), rounds.end());
+  rounds.erase(std::unique(rounds.begin(), rounds.end()), rounds.end());
+  std::string s = rounds.size() == 1 ? "round " : "rounds ";
+  for (std::size_t i = 0; i < rounds.size();) {
+    std::size_t j = i;  // a run of consecutive rounds: "5–7" (two: "5, 6")
+    while (j + 1 < rounds.size() && rounds[j + 1] == rounds[j] + 1) ++j;
+    s += (i == 0 ? "" : ", ") + std::to_string(rounds[i]);
+    if (j >= i + 2)
+      s += "–" + std::to_string(rounds[j]);
+    else if (j == i + 1)
+      s += ", " + std::to_string(rounds[j]);
+    i = j + 1;
+  }
+  return s;
+}
+
+std::string modes_text(const std::vector<Mode>& modes, const std::function<std::string(double)>& value) {
+  static const char* const kCount[] = {"no", "one", "two", "three", "four", "five"};
+  std::string s =
+      (modes.size() < std::size(kCount) ? std::string(kCount[modes.size()]) : std::to_string(modes.size())) +
+      " modes: ";
+  for (std::size_t i = 0; i < modes.size(); ++i)
+    s += (i == 0 ? "" : "; ") + value(modes[i].median) + " in " + rounds_text(modes[i].rounds);
+  return s;
+}
+
+std::string modes_mark(const std::vector<Mode>& modes) {
+  return modes.size() > 1 ? std::string(" ") + kModesMark : "";
+}
+
+std::string with_modes(std::string cell, const Samples& s, const std::string& what,
+                       const std::function<std::string(double)>& value, std::vector<Runs>& notes) {
+  const std::vector<Mode> modes = modes_of(s);
+  if (modes.size() < 2) return cell;
+  notes.push_back({std::string(kModesMark) + " " + what + ": " + modes_text(modes, value)});
+  return cell + modes_mark(modes);
+}
+
+std::string ns_text(double ns) { return with_unit(ns * 1e-9, "s"); }
+
 // --- building blocks -----------------------------------------------------------
 
 // --- verdicts ---------------------------------------------------------------------

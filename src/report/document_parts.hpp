@@ -9,10 +9,12 @@
 #pragma once
 
 #include <cmath>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "report/document.hpp"
+#include "report/paired_figures.hpp"
 #include "report/select.hpp"
 #include "stats/estimate.hpp"
 
@@ -75,6 +77,29 @@ std::string link_of(const Environment& e);
 bool one_host(const Environment& e);
 std::string transport(const Environment& e);  // "loopback TCP", "TCP between hosts (...)"
 std::string version_commit(const std::string& version);
+
+// ---- figures beside a ratio, and modes (paired_figures.hpp; document.cpp)
+
+// The mark after a figure whose rounds fall in separate modes; a note under
+// its table names them.
+inline constexpr const char* kModesMark = "¦";
+// The mark after a ratio whose figures beside it divide to something outside
+// its interval (figures that are not the geometric means over its rounds); a
+// note under its table says why, with the figures it is of.
+inline constexpr const char* kOutsideMark = "†";
+// "rounds 0–3", "round 5", "rounds 0, 3, 5–7" (0-based, as results.json numbers them).
+std::string rounds_text(std::vector<unsigned> rounds);
+// "two modes: 32.1 ns in rounds 0–3; 52.0 ns in rounds 4–16", each median as `value` says it.
+std::string modes_text(const std::vector<Mode>& modes, const std::function<std::string(double)>& value);
+// " ¦" after a figure whose rounds fall in separate modes; "" otherwise.
+std::string modes_mark(const std::vector<Mode>& modes);
+// A table's cell for the figure `s` (its text `cell`), with the modes mark
+// when its rounds fall in separate modes, and then a note for under the
+// table, "¦ <what>: two modes: ...", each median as `value` says it.
+std::string with_modes(std::string cell, const Samples& s, const std::string& what,
+                       const std::function<std::string(double)>& value, std::vector<Runs>& notes);
+// How the notes on modes read: a time in ns ("23.7 ns"), in µs, and so on.
+std::string ns_text(double ns);
 
 // ---- verdicts (document.cpp): every comparison shown the same way
 

@@ -25,6 +25,16 @@ using Unit = Finding::Unit;
 
 std::string micro_key(const MicroFigure& f) { return std::string(kMicroKey) + f.name; }
 
+// The figures a finding shows beside its ratio: over the rounds it pairs.
+void shown(Finding& f, const Samples& subject, const Samples& baseline) {
+  PairedFigures p = paired_figures(subject, baseline);
+  f.subject_value = p.subject_value;
+  f.baseline_value = p.baseline_value;
+  f.rounds = std::move(p.rounds);
+  f.subject_modes = std::move(p.subject_modes);
+  f.baseline_modes = std::move(p.baseline_modes);
+}
+
 struct Add {
   const Results& r;
   std::vector<Finding>& out;
@@ -37,10 +47,9 @@ struct Add {
     f.unit = Unit::ns;
     f.subject = std::move(subject);
     f.baseline = std::move(baseline);
-    f.subject_value = s.ns_per_op.median();
-    f.baseline_value = b.ns_per_op.median();
     f.better = stats::Better::lower;
     f.estimate = paired(s.ns_per_op, b.ns_per_op, f.better, r.config);
+    shown(f, s.ns_per_op, b.ns_per_op);
     f.keys = {micro_key(s), micro_key(b)};
     f.anchor = std::move(anchor);
     f.subject_codec = s.codec;
@@ -63,10 +72,9 @@ struct Add {
     const Samples bs = unit == Unit::requests_per_s ? b.rate()
                        : unit == Unit::mb_per_s     ? b.mb_per_s()
                                                     : b.server_cpu_per_request_ns(r.config);
-    f.subject_value = ss.median();
-    f.baseline_value = bs.median();
     f.better = unit == Unit::cpu_ns ? stats::Better::lower : stats::Better::higher;
     f.estimate = paired(ss, bs, f.better, r.config);
+    shown(f, ss, bs);
     f.keys = {s.id(), b.id()};
     f.anchor = std::move(anchor);
     f.subject_codec = s.body;

@@ -9,13 +9,15 @@
 // op ZAP against the fastest JSON and binary peer, and end to end each
 // framing × body's server CPU per request against the floor. Every finding
 // but io_uring against epoll's compares cells on epoll (a run's io_uring
-// cells change none of them).
+// cells change none of them). The figures a finding shows are over the rounds
+// its ratio pairs, with their modes (paired_figures.hpp).
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "report/model.hpp"
+#include "report/paired_figures.hpp"
 
 namespace report {
 
@@ -42,7 +44,15 @@ struct Finding {
   std::string subject_codec, baseline_codec, framing;
   // floor: which body the subject is (the fastest JSON or binary peer; other: ZAP's, or an arm's own).
   Against subject_kind = Against::other;
-  double subject_value = NAN, baseline_value = NAN;  // medians, in `unit`
+  // The figures shown beside the ratio, in `unit`: each side's geometric
+  // mean over the rounds the ratio pairs, so subject_value ÷ baseline_value
+  // is estimate.ratio (paired_figures.hpp says why not medians); in a run
+  // without rounds, the medians of all samples (and the ratio is theirs).
+  double subject_value = NAN, baseline_value = NAN;
+  // Those rounds, ascending (empty: none recorded), and each side's modes in
+  // them (empty: one), which the report names beside the figure.
+  std::vector<unsigned> rounds;
+  std::vector<Mode> subject_modes, baseline_modes;
   stats::Better better = stats::Better::lower;
   stats::Estimate estimate;  // subject ÷ baseline
   // The figures compared, as zapbench run names what it samples: a cell's

@@ -9,6 +9,7 @@
 #include <map>
 #include <tuple>
 
+#include "report/paired_figures.hpp"
 #include "stats/rng.hpp"
 
 namespace report {
@@ -159,15 +160,9 @@ stats::Estimate paired(const Samples& subject, const Samples& baseline, stats::B
     e.why = "no rounds recorded (a results.json from before verdicts): the ratio of medians, no interval";
     return e;
   }
-  std::map<unsigned, double> by_round;
-  for (std::size_t i = 0; i < baseline.values.size(); ++i) by_round[baseline.rounds[i]] = baseline.values[i];
-  std::vector<double> s, b;
-  for (std::size_t i = 0; i < subject.values.size(); ++i)
-    if (const auto it = by_round.find(subject.rounds[i]); it != by_round.end()) {
-      s.push_back(subject.values[i]);
-      b.push_back(it->second);
-    }
-  return stats::paired(s, b, better, seed_of(subject, baseline), method(c));
+  // The rounds both have (paired_figures.hpp): the figures printed beside the ratio are over the same.
+  const Paired p = paired_rounds(subject, baseline);
+  return stats::paired(p.subject.values, p.baseline.values, better, seed_of(subject, baseline), method(c));
 }
 
 stats::Estimate unpaired(const Samples& subject, const Samples& baseline, stats::Better better,

@@ -24,7 +24,7 @@ written=0
 for f in findings.md findings-micro.svg findings-e2e.svg; do
   grep -qx "wrote $work/run/$f" "$work/out1" && [ -s "$work/run/$f" ] || written=1
 done
-[ "$written" = 0 ] && grep -q '^| Decode | 4.00 ns | direct 68.0 ns | 17.00× (17.00–17.00) ▲ |' "$work/run/findings.md"
+[ "$written" = 0 ] && grep -q '^| Decode | 4.01 ns | direct 68.2 ns | 17.00× (17.00–17.00) ▲ |' "$work/run/findings.md"
 check "and findings.md, the table What it found opens with, and its charts" $?
 
 "$bin" report "$work/run/results.json" --out "$work/again" >/dev/null 2>&1
