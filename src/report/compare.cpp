@@ -29,12 +29,24 @@ Role role_of(const MicroFigure& f) {
   return f.codec.starts_with("go/") ? Role::reference : Role::ours;
 }
 
-// One figure of one run: its samples (an exact figure: its one value).
+// Which figures of a run share their rounds' effects (stats::round_effects):
+// the end-to-end cells of every arm (a round's slow phase of the machine),
+// our microbenchmarks (a `zapbench micro` process per round: its layout moves
+// them together), the Go reference's (a process of its own per round). Not
+// the calibration: its rows do not share our process's layout (buffers of
+// their own mapping, a register loop) and the ping-pong runs at the round's
+// start; it stays as measured.
+enum class Stream { none, e2e, micro, go_micro };
+
+// One figure of one run: its samples (an exact figure: its one value) and
+// their rounds (empty: none recorded).
 struct Figure {
   std::string key;
   FigureKind kind;
   Role role;
   std::vector<double> values;
+  std::vector<unsigned> rounds = {};
+  Stream stream = Stream::none;
 };
 
 std::vector<Figure> figures_of(const Results& r) {
@@ -43,18 +55,23 @@ std::vector<Figure> figures_of(const Results& r) {
     if (!usable(c)) continue;
     const std::string key = c.id();
     const Role role = role_of(c);
-    out.push_back({key, FigureKind::requests_per_s, role, c.rate().values});
-    out.push_back({key, FigureKind::p99, role, c.p99().values});
-    std::vector<double> cpu = c.server_cpu_per_request_ns(r.config).values;
-    if (std::any_of(cpu.begin(), cpu.end(), [](double v) { return std::isfinite(v) && v > 0; }))
-      out.push_back({key, FigureKind::server_cpu, role, std::move(cpu)});
-    if (c.scenario == matrix::Scenario::logs)
-      out.push_back({key, FigureKind::mb_per_s, role, c.mb_per_s().values});
+    const Samples rate = c.rate(), p99 = c.p99(), cpu = c.server_cpu_per_request_ns(r.config);
+    out.push_back({key, FigureKind::requests_per_s, role, rate.values, rate.rounds, Stream::e2e});
+    out.push_back({key, FigureKind::p99, role, p99.values, p99.rounds, Stream::e2e});
+    if (std::any_of(cpu.values.begin(), cpu.values.end(), [](double v) { return std::isfinite(v) && v > 0; }))
+      out.push_back({key, FigureKind::server_cpu, role, cpu.values, cpu.rounds, Stream::e2e});
+    if (c.scenario == matrix::Scenario::logs) {
+      const Samples mb = c.mb_per_s();
+      out.push_back({key, FigureKind::mb_per_s, role, mb.values, mb.rounds, Stream::e2e});
+    }
   }
   for (const MicroFigure& f : r.micro.figures) {
     const std::string key = std::string(kMicroKey) + f.name;
     const Role role = role_of(f);
-    out.push_back({key, FigureKind::ns_per_op, role, f.ns_per_op.values});
+    const Stream stream = role == Role::ours        ? Stream::micro
+                          : role == Role::reference ? Stream::go_micro
+                                                    : Stream::none;
+    out.push_back({key, FigureKind::ns_per_op, role, f.ns_per_op.values, f.ns_per_op.rounds, stream});
     if (role == Role::ours && std::isfinite(f.allocs_per_op))
       out.push_back({key, FigureKind::allocs_per_op, role, {f.allocs_per_op}});
   }
@@ -77,8 +94,66 @@ std::string pair_key(const std::string& key, FigureKind k) { return key + "|" + 
 // response's fixed size, so the machine moves it as it moves requests/s.
 FigureKind yardstick_kind(FigureKind k) { return k == FigureKind::mb_per_s ? FigureKind::requests_per_s : k; }
 
+// Removes from each figure of a stream its rounds' effects (stats::round_effects,
+// per kind; MB/s takes requests/s's); returns each (stream, kind)'s effects'
+// spread (their standard deviation, log scale), for the text.
+std::map<std::string, double> remove_round_effects(std::vector<Figure>& figures) {
+  std::map<std::string, double> spread;
+  for (const Stream stream : {Stream::e2e, Stream::micro, Stream::go_micro})
+    for (const FigureKind kind :
+         {FigureKind::requests_per_s, FigureKind::p99, FigureKind::server_cpu, FigureKind::ns_per_op}) {
+      std::vector<stats::RoundSeries> series;
+      for (const Figure& f : figures) {
+        if (f.stream != stream || f.kind != kind || f.rounds.size() != f.values.size()) continue;
+        stats::RoundSeries s;
+        for (std::size_t k = 0; k < f.values.size(); ++k)
+          if (std::isfinite(f.values[k]) && f.values[k] > 0) {
+            s.rounds.push_back(f.rounds[k]);
+            s.logs.push_back(std::log(f.values[k]));
+          }
+        series.push_back(std::move(s));
+      }
+      if (series.size() < 3) continue;
+      const std::map<unsigned, double> effect = stats::round_effects(series);
+      double ss = 0;
+      for (const auto& [r, e] : effect) ss += e * e;
+      if (effect.size() > 1)
+        spread[std::string(stream == Stream::e2e     ? "end to end"
+                           : stream == Stream::micro ? "micro"
+                                                     : "Go micro") +
+               ", " + std::string(to_string(kind))] = std::sqrt(ss / double(effect.size() - 1));
+      for (Figure& f : figures)
+        if (f.stream == stream && yardstick_kind(f.kind) == kind && f.rounds.size() == f.values.size())
+          for (std::size_t k = 0; k < f.values.size(); ++k)
+            if (const auto it = effect.find(f.rounds[k]); it != effect.end())
+              f.values[k] *= std::exp(-it->second);
+    }
+  return spread;
+}
+
 constexpr FigureKind kJudgedKinds[] = {FigureKind::requests_per_s, FigureKind::p99, FigureKind::server_cpu,
                                        FigureKind::ns_per_op};
+
+// A tested figure's or group's verdict: a discovery is a change, which way
+// its kind says; else held when the interval lies within ±margin.
+Change::Verdict verdict_of(const stats::Judged& j, FigureKind kind, bool discovery, double margin) {
+  if (discovery)
+    return (j.log_ratio > 0) == (better(kind) == stats::Better::higher) ? Change::Verdict::improved
+                                                                        : Change::Verdict::regressed;
+  if (j.computed() && j.lo >= 1 - margin && j.hi <= 1 + margin) return Change::Verdict::held;
+  return Change::Verdict::undecided;
+}
+
+// The group a figure of ours belongs to: its arm's cells, or its op's
+// microbenchmarks ("micro Decode", "micro Logs", "micro Server").
+std::string group_of(const std::string& key) {
+  if (key.starts_with(kMicroKey)) {
+    const std::string name = key.substr(kMicroKey.size());
+    return "micro " + name.substr(0, name.find('/'));
+  }
+  if (key.starts_with("instructions/")) return "";
+  return key.substr(0, key.find('/')) + " cells";
+}
 
 // An exact figure's change: beyond the kind's tolerance, or held.
 void judge_exact(Change& c) {
@@ -236,8 +311,12 @@ Comparison compare(const Results& a, const Results& b, const CompareOptions& o) 
       out.differences.push_back(std::string(name) + " was interrupted (" + r->interrupted +
                                 "): only what it measured is compared");
 
-  // The figures paired.
-  const std::vector<Figure> fa = figures_of(a), fb = figures_of(b);
+  // The figures, each run's rounds' effects removed, paired.
+  std::vector<Figure> fa = figures_of(a), fb = figures_of(b);
+  if (o.round_effects) {
+    out.round_effects_a = remove_round_effects(fa);
+    out.round_effects_b = remove_round_effects(fb);
+  }
   std::map<std::string, const Figure*> in_b;
   for (const Figure& f : fb) in_b.emplace(pair_key(f.key, f.kind), &f);
   std::set<std::string> seen, keys_a, keys_b;
@@ -349,15 +428,14 @@ Comparison compare(const Results& a, const Results& b, const CompareOptions& o) 
   }
 
   // Our figures judged against their kind's yardstick; the references' and the calibration's against 1.
-  std::vector<double> p;
   std::vector<std::size_t> tested;
   for (std::size_t i = 0; i < pairs.size(); ++i) {
     Change& c = all[i];
     if (exact(c.kind) || c.verdict == Change::Verdict::untestable) continue;
-    const stats::Move m = stats::move(pairs[i].la, pairs[i].lb, c.spread);
+    c.move = stats::move(pairs[i].la, pairs[i].lb, c.spread);
     const auto y = yard.find(yardstick_kind(c.kind));
     const bool against = c.role == Role::ours && !o.absolute && y != yard.end();
-    c.judged = stats::judge(m, against ? y->second.move : stats::Combined{}, kConfidence);
+    c.judged = stats::judge(c.move, against ? y->second.move : stats::Combined{}, kConfidence);
     if (c.role != Role::ours) {
       c.verdict =
           stats::decide(c.judged.lo, c.judged.hi, better(c.kind), o.margin) == stats::Verdict::equivalent
@@ -370,37 +448,65 @@ Comparison compare(const Results& a, const Results& b, const CompareOptions& o) 
       const double yard_var = against ? y->second.move.mean.var + y->second.move.tau2 : 0;
       c.samples_needed = samples_needed(c, out, yard_var);
     }
-    p.push_back(c.judged.p);
     tested.push_back(i);
   }
-  const std::vector<bool> discovery = stats::benjamini_hochberg(p, o.fdr);
-  for (std::size_t t = 0; t < tested.size(); ++t) {
-    Change& c = all[tested[t]];
-    if (discovery[t]) {
-      const bool up = c.judged.log_ratio > 0;
-      c.verdict = up == (better(c.kind) == stats::Better::higher) ? Change::Verdict::improved
-                                                                  : Change::Verdict::regressed;
-    } else if (c.judged.computed() && c.judged.lo >= 1 - o.margin && c.judged.hi <= 1 + o.margin) {
-      c.verdict = Change::Verdict::held;
-    } else {
-      c.verdict = Change::Verdict::undecided;
-    }
+  // Two families, each with its own false-discovery rate: the figures the
+  // findings rest on, and the rest.
+  for (const bool finding : {true, false}) {
+    std::vector<double> p;
+    std::vector<std::size_t> family;
+    for (std::size_t i : tested)
+      if (all[i].finding == finding) {
+        p.push_back(all[i].judged.p);
+        family.push_back(i);
+      }
+    const std::vector<bool> discovery = stats::benjamini_hochberg(p, o.fdr);
+    for (std::size_t t = 0; t < family.size(); ++t)
+      all[family[t]].verdict = verdict_of(all[family[t]].judged, all[family[t]].kind, discovery[t], o.margin);
   }
+
+  // The groups: each one's figures' moves combined, judged against the machine; a family of their own.
+  std::map<std::pair<std::string, FigureKind>, std::vector<stats::Move>> members;
+  for (std::size_t i : tested) {
+    const std::string g = group_of(all[i].key);
+    if (!g.empty()) members[{g, all[i].kind}].push_back(all[i].move);
+  }
+  std::vector<double> gp;
+  for (const auto& [id, moves] : members) {
+    if (moves.size() < 3) continue;
+    Group g;
+    g.name = id.first;
+    g.kind = id.second;
+    g.move = stats::combine(moves);
+    const auto y = yard.find(yardstick_kind(g.kind));
+    g.judged = stats::judge(g.move.mean, !o.absolute && y != yard.end() ? y->second.move : stats::Combined{},
+                            kConfidence);
+    gp.push_back(g.judged.p);
+    out.groups.push_back(std::move(g));
+  }
+  const std::vector<bool> group_discovery = stats::benjamini_hochberg(gp, o.fdr);
+  for (std::size_t k = 0; k < out.groups.size(); ++k)
+    out.groups[k].verdict =
+        verdict_of(out.groups[k].judged, out.groups[k].kind, group_discovery[k], o.margin);
   for (Change& c : all) (c.role == Role::ours ? out.changes : out.yardstick).push_back(std::move(c));
   return out;
 }
 
-std::vector<const Change*> gate_failures(const Comparison& c) {
-  std::vector<const Change*> out;
+GateFailures gate_failures(const Comparison& c) {
+  GateFailures out;
   const double t = c.options.threshold;
+  auto beyond = [t](FigureKind kind, double ratio) {
+    return better(kind) == stats::Better::higher ? ratio < 1 - t : ratio > 1 + t;
+  };
   for (const Change& ch : c.changes) {
     if (ch.verdict != Change::Verdict::regressed) continue;
-    const double r = ch.judged.ratio;
-    if (ch.kind == FigureKind::allocs_per_op ? ch.b - ch.a > kAllocsPerOpTolerance && (ch.a == 0 || r > 1 + t)
-        : better(ch.kind) == stats::Better::higher ? r < 1 - t
-                                                   : r > 1 + t)
-      out.push_back(&ch);
+    if (ch.kind == FigureKind::allocs_per_op
+            ? ch.b - ch.a > kAllocsPerOpTolerance && (ch.a == 0 || ch.b > ch.a * (1 + t))
+            : beyond(ch.kind, ch.judged.ratio))
+      out.figures.push_back(&ch);
   }
+  for (const Group& g : c.groups)
+    if (g.verdict == Change::Verdict::regressed && beyond(g.kind, g.judged.ratio)) out.groups.push_back(&g);
   return out;
 }
 
@@ -430,6 +536,24 @@ std::vector<doc::Text> row(const Change& c, bool ours) {
   if (ours) r.push_back(resolves);
   r.push_back(verdict);
   return r;
+}
+
+doc::Table groups_table(const std::vector<Group>& groups, const char* first) {
+  doc::Table t{
+      {first, "kind", "figures", "B ÷ A", "judged (95% interval)", "p", "uneven", "verdict"}, "llrrrrrl", {}};
+  for (const Group& g : groups) {
+    std::string p = "—";
+    if (std::isfinite(g.judged.p)) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%.2g", g.judged.p);
+      p = buf;
+    }
+    t.rows.push_back({g.name, std::string(to_string(g.kind)), std::to_string(g.move.figures),
+                      ratio_text(std::exp(g.move.mean.log_ratio)), interval_text(g.judged), p,
+                      g.move.tau2 > 0 ? "±" + percent(std::expm1(std::sqrt(g.move.tau2))) : "—",
+                      std::string(to_string(g.verdict))});
+  }
+  return t;
 }
 
 std::string machine_line(const Yardstick& y, const CompareOptions& o) {
@@ -481,12 +605,35 @@ std::string compare_text(const Comparison& c, bool gate) {
       out += "  MB/s: as requests/s (a response's size times the rate)\n";
   }
 
+  if (!c.round_effects_a.empty() || !c.round_effects_b.empty()) {
+    out +=
+        "\nWithin each run, each round's effect on the figures measured in it (a slow phase of the machine,\n"
+        "a microbenchmark process's layout) removed first; how much the rounds moved them (sd):\n";
+    for (const auto& [name, fx] : {std::pair{"A", &c.round_effects_a}, std::pair{"B", &c.round_effects_b}}) {
+      out += "  " + std::string(name) + ":";
+      bool first = true;
+      for (const auto& [what, sd] : *fx) {
+        out += std::string(first ? " " : "; ") + what + " ±" + percent(std::expm1(sd));
+        first = false;
+      }
+      out += first ? " no rounds recorded\n" : "\n";
+    }
+  } else if (!o.round_effects) {
+    out += "\nEach figure's samples as measured (--no-round-effects).\n";
+  }
+
   doc::Table ours{
       {"our figure", "kind", "A", "B", "B ÷ A", "judged (95% interval)", "p", "resolves", "verdict"},
       "llrrrrrrl",
       {}};
   for (const Change& ch : c.changes) ours.rows.push_back(row(ch, true));
   out += "\nOur figures (" + std::to_string(c.changes.size()) + "):\n" + doc::text_table(ours);
+  if (!c.groups.empty()) {
+    out +=
+        "\nOur figures by group (an arm's cells, an op's microbenchmarks): their moves combined (random\n"
+        "effects), judged like one figure; a family of tests of their own:\n";
+    out += doc::text_table(groups_table(c.groups, "group"));
+  }
   if (!c.yardstick.empty()) {
     doc::Table yt{{"yardstick figure", "kind", "A", "B", "B ÷ A", "against 1 (95% interval)", "p", "verdict"},
                   "llrrrrrl",
@@ -510,7 +657,11 @@ std::string compare_text(const Comparison& c, bool gate) {
   const unsigned improved = c.count(Change::Verdict::improved),
                  regressed = c.count(Change::Verdict::regressed);
   const unsigned untestable = c.count(Change::Verdict::untestable);
-  const bool build = improved + regressed > 0;
+  std::vector<const Group*> moved_groups;
+  for (const Group& g : c.groups)
+    if (g.verdict == Change::Verdict::improved || g.verdict == Change::Verdict::regressed)
+      moved_groups.push_back(&g);
+  const bool build = improved + regressed > 0 || !moved_groups.empty();
   std::vector<const Yardstick*> moved;
   for (const Yardstick& y : c.machine)
     if (y.moved()) moved.push_back(&y);
@@ -521,20 +672,32 @@ std::string compare_text(const Comparison& c, bool gate) {
          std::to_string(c.count(Change::Verdict::held)) + " held, " +
          std::to_string(c.count(Change::Verdict::undecided)) + " undecided, " + std::to_string(untestable) +
          " untestable.\n";
-  if (!c.calibrated)
+  if (o.absolute)
+    out += build ? "  Judged against 1 (--absolute): figures or groups of ours moved; the machine's move is "
+                   "not divided\n"
+                   "  out, so they may be its.\n"
+                 : "  Judged against 1 (--absolute): no figure or group of ours moved.\n";
+  else if (!c.calibrated)
     out +=
         "  Without a common calibration the machine and the build cannot be told apart: a change of the "
         "whole\n"
         "  build reads as the machine's move.\n";
   else if (build && machine)
     out +=
-        "  Both moved: the machine (the yardstick moved) and the build (figures of ours moved beyond it).\n";
+        "  Both moved: the machine (the yardstick moved) and the build (figures or groups of ours moved\n"
+        "  beyond it).\n";
   else if (build)
-    out += "  The build moved: figures of ours changed while the yardstick held or stayed undecided.\n";
+    out +=
+        "  The build moved: figures or groups of ours changed while the yardstick held or stayed "
+        "undecided.\n";
   else if (machine)
-    out += "  The machine moved: the yardstick moved, and no figure of ours moved beyond it.\n";
+    out += "  The machine moved: the yardstick moved, and no figure or group of ours moved beyond it.\n";
   else
     out += "  Neither moved beyond what these samples resolve.\n";
+  for (const Group* g : moved_groups)
+    out += "  " + std::string(to_string(g->verdict)) + ": " + g->name + ", " +
+           std::string(to_string(g->kind)) + " (" + std::to_string(g->move.figures) + " figures) " +
+           interval_text(g->judged) + (o.absolute ? "" : " against the machine") + "\n";
   for (const Yardstick* y : moved)
     out +=
         "  The machine's move, " + std::string(to_string(y->kind)) + ": " + interval_text(y->judged) + "\n";
@@ -555,6 +718,13 @@ std::string compare_text(const Comparison& c, bool gate) {
   if (on > 0) {
     out += "  The findings rest on " + std::to_string(on) + " of these figures: " + std::to_string(tested) +
            " tested, " + std::to_string(resolved) + " resolve a change of " + percent(o.threshold) + ".\n";
+    constexpr std::size_t kListed = 10;
+    if (coarse.size() > kListed)
+      out += "    (the " + std::to_string(kListed) + " coarsest of " + std::to_string(coarse.size()) +
+             "; every figure's resolution is in its row)\n";
+    std::sort(coarse.begin(), coarse.end(),
+              [](const Change* x, const Change* y) { return x->resolution > y->resolution; });
+    coarse.resize(std::min(coarse.size(), kListed));
     for (const Change* ch : coarse)
       out += "    " + ch->key + " " + std::string(to_string(ch->kind)) + " resolves ±" +
              percent(ch->resolution) +
@@ -566,20 +736,30 @@ std::string compare_text(const Comparison& c, bool gate) {
   }
 
   if (!gate) return out;
-  const std::vector<const Change*> failures = gate_failures(c);
-  if (failures.empty()) {
-    out += "\ngate: pass — no figure of ours regressed by more than " + percent(o.threshold) +
+  const GateFailures failures = gate_failures(c);
+  if (!failures.any()) {
+    out += "\ngate: pass — no figure or group of ours regressed by more than " + percent(o.threshold) +
            (o.absolute ? "" : " against the machine's move") + " (" + std::to_string(regressed) +
-           " regressed by less).\n";
+           " figures regressed by less).\n";
     return out;
   }
-  doc::Table t{{"regressed", "kind", "A", "B", "B ÷ A", "judged (95% interval)", "p", "resolves", "verdict"},
-               "llrrrrrrl",
-               {}};
-  for (const Change* ch : failures) t.rows.push_back(row(*ch, true));
-  out += "\ngate: FAIL — " + std::to_string(failures.size()) + " figure" + (failures.size() == 1 ? "" : "s") +
-         " of ours regressed by more than " + percent(o.threshold) +
-         (o.absolute ? "" : " against the machine's move") + ":\n" + doc::text_table(t);
+  const std::size_t n = failures.figures.size() + failures.groups.size();
+  out += "\ngate: FAIL — " + std::to_string(n) + (n == 1 ? " regression" : " regressions") +
+         " of ours beyond " + percent(o.threshold) + (o.absolute ? "" : " against the machine's move") +
+         ":\n";
+  if (!failures.groups.empty()) {
+    std::vector<Group> groups;
+    for (const Group* g : failures.groups) groups.push_back(*g);
+    out += doc::text_table(groups_table(groups, "regressed group"));
+  }
+  if (!failures.figures.empty()) {
+    doc::Table t{
+        {"regressed", "kind", "A", "B", "B ÷ A", "judged (95% interval)", "p", "resolves", "verdict"},
+        "llrrrrrrl",
+        {}};
+    for (const Change* ch : failures.figures) t.rows.push_back(row(*ch, true));
+    out += doc::text_table(t);
+  }
   return out;
 }
 

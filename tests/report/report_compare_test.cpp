@@ -126,7 +126,8 @@ TEST(report_compare, a_change_of_one_figure_is_found_and_nothing_else) {
   }
   const std::string text = report::compare_text(cmp);
   EXPECT_TRUE(contains(text, "1.500× (")) << text;
-  EXPECT_TRUE(contains(text, "  The build moved: figures of ours changed while the yardstick held")) << text;
+  EXPECT_TRUE(contains(text, "  The build moved: figures or groups of ours changed while the yardstick held"))
+      << text;
   EXPECT_TRUE(contains(text, " figures of ours: 3 changed (2 improved, 1 regressed), ")) << text;
   EXPECT_TRUE(
       contains(text, "Benjamini–Hochberg holds the false-discovery rate of our figures' tests at 5.0%"));
@@ -150,6 +151,19 @@ TEST(report_compare, our_arm_slower_is_the_builds_move_not_the_machines) {
   }
   EXPECT_EQ(regressed, ours);
   for (const report::Yardstick& y : cmp.machine) EXPECT_FALSE(y.moved()) << report::to_string(y.kind);
+  // The arm's cells as a group: regressed on every kind, at 0.9 (1/0.9 for times); the floor's group did not
+  // move.
+  unsigned groups = 0;
+  for (const report::Group& g : cmp.groups) {
+    if (g.name == "zapbench cells") {
+      ++groups;
+      EXPECT_EQ(g.verdict, Change::Verdict::regressed) << report::to_string(g.kind);
+      EXPECT_NEAR(g.judged.ratio, report::better(g.kind) == stats::Better::higher ? 0.9 : 1 / 0.9, 1e-9);
+    }
+    if (g.name == "floor cells") EXPECT_NE(g.verdict, Change::Verdict::regressed);
+  }
+  EXPECT_EQ(groups, 3u);  // requests/s, p99, server CPU per request (no logs cells)
+  EXPECT_EQ(report::gate_failures(cmp).groups.size(), 3u);
 }
 
 TEST(report_compare, the_machine_slower_moves_no_figure_of_ours_and_is_named) {
@@ -159,8 +173,8 @@ TEST(report_compare, the_machine_slower_moves_no_figure_of_ours_and_is_named) {
   EXPECT_EQ(changed(cmp), 0u);
   for (const report::Yardstick& y : cmp.machine) EXPECT_TRUE(y.moved()) << report::to_string(y.kind);
   const std::string text = report::compare_text(cmp);
-  EXPECT_TRUE(
-      contains(text, "  The machine moved: the yardstick moved, and no figure of ours moved beyond it."))
+  EXPECT_TRUE(contains(
+      text, "  The machine moved: the yardstick moved, and no figure or group of ours moved beyond it."))
       << text;
   EXPECT_TRUE(contains(text, "  The machine's move, requests/s: 0.900× ")) << text;
   // --absolute: every figure against 1, and the tested rates regress.
@@ -171,6 +185,8 @@ TEST(report_compare, the_machine_slower_moves_no_figure_of_ours_and_is_named) {
   ASSERT_NE(c, nullptr);
   EXPECT_EQ(c->verdict, Change::Verdict::regressed);
   EXPECT_TRUE(contains(report::compare_text(abs), "against 1 (--absolute)"));
+  EXPECT_TRUE(contains(report::compare_text(abs),
+                       "  Judged against 1 (--absolute): figures or groups of ours moved"));
 }
 
 TEST(report_compare, machine_and_build_together_are_told_apart) {
@@ -269,9 +285,9 @@ TEST(report_compare, the_gate_fails_on_a_regression_beyond_the_threshold_the_off
     if (c.id() == "zapbench/rpc/zap/zap/c10/p1")
       for (E2ESample& s : c.samples) s.requests_per_s *= 0.8;  // -20%
   const report::Comparison cmp = report::compare(a, b);
-  const std::vector<const Change*> failures = report::gate_failures(cmp);
-  ASSERT_FALSE(failures.empty());
-  for (const Change* c : failures) EXPECT_EQ(c->key, "zapbench/rpc/zap/zap/c10/p1");
+  const report::GateFailures failures = report::gate_failures(cmp);
+  ASSERT_FALSE(failures.figures.empty());
+  for (const Change* c : failures.figures) EXPECT_EQ(c->key, "zapbench/rpc/zap/zap/c10/p1");
   const std::string text = report::compare_text(cmp, true);
   const std::size_t gate = text.find("\ngate: FAIL — ");
   ASSERT_NE(gate, std::string::npos) << text;
@@ -281,17 +297,17 @@ TEST(report_compare, the_gate_fails_on_a_regression_beyond_the_threshold_the_off
   report::CompareOptions wide;
   wide.threshold = 0.5;
   const report::Comparison lenient = report::compare(a, b, wide);
-  EXPECT_TRUE(report::gate_failures(lenient).empty());
+  EXPECT_FALSE(report::gate_failures(lenient).any());
   EXPECT_TRUE(contains(report::compare_text(lenient, true),
-                       "gate: pass — no figure of ours regressed by more than 50%"));
+                       "gate: pass — no figure or group of ours regressed by more than 50%"));
   // The machine slower, the build not: the gate passes.
   const report::Comparison machine = report::compare(a, slower(a, 1.25, {"zapbench", "floor"}, true, true));
-  EXPECT_TRUE(report::gate_failures(machine).empty());
+  EXPECT_FALSE(report::gate_failures(machine).any());
   // A new allocation per op fails the gate whatever the threshold.
   Results alloc = a;
   for (report::MicroFigure& f : alloc.micro.figures)
     if (f.name == "Decode/zap") f.allocs_per_op = 1;
-  EXPECT_EQ(report::gate_failures(report::compare(a, alloc, wide)).size(), 1u);
+  EXPECT_EQ(report::gate_failures(report::compare(a, alloc, wide)).figures.size(), 1u);
 }
 
 TEST(report_compare, lists_keys_present_on_one_side_only) {
@@ -330,12 +346,45 @@ TEST(report_compare, a_wider_margin_holds_what_a_narrow_one_leaves_undecided) {
   report::CompareOptions wide, narrow;
   wide.margin = 0.2;
   narrow.margin = 0.001;
+  // The fixture's samples vary by one pattern shared by every figure, all of it the rounds' effect: kept,
+  // so each figure has a spread to judge by.
+  wide.round_effects = narrow.round_effects = false;
   const report::Comparison w = report::compare(a, a, wide), n = report::compare(a, a, narrow);
   unsigned non_exact = 0;
   for (const Change& c : w.changes) non_exact += !report::exact(c.kind);
   EXPECT_EQ(w.count(Change::Verdict::held), w.changes.size());
   EXPECT_EQ(n.count(Change::Verdict::held),
             w.changes.size() - non_exact);  // the exact ones: held at any margin
+}
+
+TEST(report_compare, each_runs_round_effects_are_removed_first) {
+  // Every figure of the fixture varies by one pattern over its 8 rounds: all of it the rounds' effect.
+  // Removed, every figure is exact in each run (no spread), and B = A 5% slower on our arm is decided at 0.95
+  // exactly.
+  const Results a = calibrated();
+  Results b = a;
+  for (Cell& c : b.cells)
+    if (c.arm == matrix::Arm::zapbench)
+      for (E2ESample& s : c.samples) s.requests_per_s *= 0.95;
+  const report::Comparison cmp = report::compare(a, b);
+  const Change* c = find(cmp, "zapbench/rpc/zap/zap/c10/p1", FigureKind::requests_per_s);
+  ASSERT_NE(c, nullptr);
+  EXPECT_NEAR(c->judged.ratio, 0.95, 1e-9);
+  EXPECT_EQ(c->verdict, Change::Verdict::regressed);
+  EXPECT_GT(cmp.round_effects_a.at("end to end, requests/s"), 0.01);
+  EXPECT_TRUE(contains(report::compare_text(cmp),
+                       "Within each run, each round's effect on the figures measured in it"));
+  // Kept (--no-round-effects): the pattern is each figure's noise, and a 5% move of 8 samples at ±3% is less
+  // sure.
+  report::CompareOptions raw;
+  raw.round_effects = false;
+  const report::Comparison kept = report::compare(a, b, raw);
+  const Change* k = find(kept, "zapbench/rpc/zap/zap/c10/p1", FigureKind::requests_per_s);
+  ASSERT_NE(k, nullptr);
+  EXPECT_GT(k->judged.hi - k->judged.lo, 0.01);
+  EXPECT_TRUE(kept.round_effects_a.empty());
+  EXPECT_TRUE(
+      contains(report::compare_text(kept), "Each figure's samples as measured (--no-round-effects)."));
 }
 
 TEST(report_compare, text_is_an_aligned_table_with_units) {
