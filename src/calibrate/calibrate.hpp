@@ -24,7 +24,7 @@ namespace calibrate {
 // The calibration's own version. Two runs' calibrations can only be compared when their versions are
 // equal: bump it whenever anything here that decides what is measured changes — the work's code, its
 // sizes and step counts, the ping-pong's protocol, its defaults, how a figure is computed.
-inline constexpr std::string_view kVersion = "1";
+inline constexpr std::string_view kVersion = "2";
 
 // ---------------------------------------------------------------- CPU and memory work (work.cpp)
 
@@ -145,5 +145,13 @@ struct PingPongResult {
 // timeout of kIoTimeoutS) is ok = false with `error` naming it; it never hangs, always joins its
 // threads and closes its descriptors, and keeps no state between calls: call it as often as you like.
 PingPongResult ping_pong(const PingPongOptions& options);
+
+// The ping-pongs `zapbench run` measures at the start of every end-to-end round, compare's yardstick
+// for the end-to-end figures. Four depths, not one: compare estimates how unevenly the machine moved
+// its yardstick's figures (tau²) on the figures less one, and two gave it one degree of freedom, so
+// that a run without reference arms could not call even a halved rate of ours (version 2).
+inline constexpr unsigned kRunDepths[] = {1, 4, 16, 64};
+inline constexpr unsigned kRunMessageBytes = 64;
+inline constexpr double kRunWarmupS = 0.05, kRunWindowS = 0.2;
 
 }  // namespace calibrate

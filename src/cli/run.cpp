@@ -48,6 +48,10 @@ bench::RunPlan parse(int argc, char** argv, bool& dry_run) {
       .default_text("by mode");
   t.duration("--warmup", &q.warmup_s, {0, 86400}, "unrecorded time before each sample")
       .default_text("by mode");
+  t.rate("-R, --rate", &q.rate_per_s, {.min = 0},
+         "open loop: every cell's load at this total rate (requests/s), latency from each request's "
+         "intended send time (coordinated omission corrected, as wrk2); 0: closed loop")
+      .default_text("closed loop");
   t.number_list("--connections", &q.connections, {1}, "connections, e.g. 1,16,125").default_text("by mode");
   t.number_list("--pipeline", &q.pipelines, {1, 1024}, "requests in flight per connection, e.g. 1,16")
       .default_text("1,16");

@@ -286,6 +286,14 @@ Comparison compare(const Results& a, const Results& b, const CompareOptions& o) 
                               " s after " + doc::sig(a.config.warmup_s) +
                               " s; B: " + doc::sig(b.config.duration_s) + " s after " +
                               doc::sig(b.config.warmup_s) + " s): p99 and the rates depend on it");
+  if (a.config.rate_per_s != b.config.rate_per_s) {
+    auto loop = [](double rate) {
+      return rate > 0 ? "an open loop at " + doc::grouped(rate) + " requests/s"
+                      : std::string("a closed loop");
+    };
+    out.differences.push_back("the load differs (A: " + loop(a.config.rate_per_s) + "; B: " +
+                              loop(b.config.rate_per_s) + "): every cell's rate and latency follow it");
+  }
   if (a.config.server_cpus != b.config.server_cpus || a.config.loader_cpus != b.config.loader_cpus)
     out.differences.push_back("the server and loader CPUs differ between the runs");
   if (a.env.link != b.env.link)

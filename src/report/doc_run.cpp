@@ -214,6 +214,13 @@ void how_measured(const Results& r, Out& out) {
                  seconds(c.micro_min_time_s) +
                  " each; heap allocations counted by a replaced global operator new."},
   };
+  if (c.rate_per_s > 0)
+    items.push_back(
+        {"Open loop (", code("--rate"),
+         "): every cell's load was sent at " + grouped(c.rate_per_s) +
+             " requests/s in total, on a fixed schedule spread over its connections; latency is "
+             "measured from each request's intended send time (coordinated omission corrected, as "
+             "wrk2), so requests/s is the rate kept, not the server's maximum."});
   // The io axis, for a run that has it (one without io_uring cells reads as before it).
   if (std::any_of(r.cells.begin(), r.cells.end(), [](const Cell& x) { return x.io != matrix::Io::epoll; }))
     items.push_back(

@@ -83,6 +83,9 @@ struct Config {
   std::vector<int> server_cpus;
   std::vector<int> loader_cpus;
   double noisy_spread = 0.10;  // a cell whose spread exceeds this is flagged noisy
+  // Open loop (zapbench run --rate): every cell's load at this total rate,
+  // requests/s; 0: closed loop (written only when > 0).
+  double rate_per_s = 0;
   unsigned micro_repetitions = 0;
   double micro_min_time_s = 0;
 };

@@ -75,6 +75,7 @@ json to_j(const Config& c) {
   if (std::isfinite(c.precision)) j["precision"] = c.precision;
   if (std::isfinite(c.budget_s)) j["budget_s"] = c.budget_s;
   if (std::isfinite(c.margin)) j["margin"] = c.margin;
+  if (c.rate_per_s > 0) j["rate_per_s"] = c.rate_per_s;
   return j;
 }
 
@@ -397,6 +398,11 @@ Results parse(const std::string& text) {
   if (c.contains("precision")) r.config.precision = num(c, cp, "precision");
   if (c.contains("budget_s")) r.config.budget_s = num(c, cp, "budget_s");
   if (c.contains("margin")) r.config.margin = num(c, cp, "margin");
+  if (c.contains("rate_per_s")) {
+    r.config.rate_per_s = num(c, cp, "rate_per_s");
+    if (!(r.config.rate_per_s > 0) || !std::isfinite(r.config.rate_per_s))
+      fail("config.rate_per_s", "expected a rate > 0 (closed loop writes none)");
+  }
 
   for_each_object(j, "", "codecs", [&](const json& o, const std::string& p) {
     // trusted_input_only: written since the binary peers; absent (false) in earlier runs.

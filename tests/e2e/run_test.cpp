@@ -17,6 +17,7 @@
 
 #include "net/uring.hpp"
 #include "record/registry.hpp"
+#include "report/compare.hpp"
 #include "report/findings.hpp"
 #include "report/model.hpp"
 #include "support/await.hpp"
@@ -102,9 +103,21 @@ TEST_F(RunCli, MinimalRealRunOneCellPerArm) {
       go_rpc_runs = version.starts_with("v1.8.1");
   EXPECT_EQ(go_rpc_runs, go_runs) << "zapbench-go and zapbench-go-rpc come from the same modules";
 
-  // The microbenchmarks asked for, each with one sample per round, a process each (Go's too, when it runs).
-  ASSERT_EQ(r.micro.figures.size(), go_runs ? 4u : 3u) << e.output;
+  // The microbenchmarks asked for, each with one sample per round, a process each (Go's too, when it runs),
+  // and the calibration's rows beside them in every round, whatever the filter.
+  unsigned calibration_rows = 0;
+  for (const report::MicroFigure& f : r.micro.figures)
+    if (f.name.starts_with(report::kCalibrationMicroPrefix)) {
+      ++calibration_rows;
+      EXPECT_EQ(f.ns_per_op.rounds, (std::vector<unsigned>{0, 1})) << f.name;
+    }
+  EXPECT_EQ(calibration_rows, 4u);
+  EXPECT_EQ(r.calibration.ping_pongs.size(), 4u);  // depth 1, 4, 16 and 64, a sample per end-to-end round
+  for (const report::PingPong& p : r.calibration.ping_pongs)
+    EXPECT_EQ(p.round_trips_per_s.rounds, (std::vector<unsigned>{0, 1})) << p.depth;
+  ASSERT_EQ(r.micro.figures.size() - calibration_rows, go_runs ? 4u : 3u) << e.output;
   for (const report::MicroFigure& f : r.micro.figures) {
+    if (f.name.starts_with(report::kCalibrationMicroPrefix)) continue;
     EXPECT_TRUE(f.op == "Decode" || f.name == "Server/zap-http/zap") << f.name;
     EXPECT_EQ(f.ns_per_op.values.size(), 2u) << f.name;
     EXPECT_EQ(f.ns_per_op.rounds, (std::vector<unsigned>{0, 1})) << f.name;
@@ -320,8 +333,9 @@ TEST_F(RunCli, RoundsUntilPreciseGoToTheFindingsOnly) {
 }
 
 // The Go microbenchmarks do not hang on the C++ ones: a filter that only a Go
-// row matches leaves the C++ micro with nothing (a note), and the Go row is
-// still measured — or, without a Go arm, listed as unavailable with the reason.
+// row matches leaves the C++ micro with nothing but the calibration's rows,
+// and the Go row is still measured — or, without a Go arm, listed as
+// unavailable with the reason.
 TEST_F(RunCli, GoMicroRunsWhateverTheCppMicroGives) {
   const fs::path out = dir_ / "r";
   const Exit e = zapbench(
@@ -331,7 +345,11 @@ TEST_F(RunCli, GoMicroRunsWhateverTheCppMicroGives) {
           out.string(),
       dir_ / "run.log");
   ASSERT_EQ(e.code, 0) << e.output;
-  const report::Results r = report::load_file(out.string());
+  report::Results r = report::load_file(out.string());
+  const auto calibration = std::erase_if(r.micro.figures, [](const report::MicroFigure& f) {
+    return f.name.starts_with(report::kCalibrationMicroPrefix);
+  });
+  EXPECT_EQ(calibration, 4u);
   const std::string go = r.env.libraries.at("go (the Go arms)");
   if (go.starts_with("go1")) {
     ASSERT_EQ(r.micro.figures.size(), 1u) << e.output;
@@ -383,6 +401,48 @@ TEST_F(RunCli, FloorOnEpollAndIoUring) {
   EXPECT_EQ(md, report::markdown(r));
   EXPECT_NE(md.find("| floor (raw TCP echo, "), std::string::npos);
   EXPECT_NE(md.find(" on io\\_uring | "), std::string::npos);
+}
+
+// A live A/B that compare must call: two real runs of one build where B is
+// genuinely different by a known amount — the product's own open loop at a
+// quarter of the rate (--rate) — so every cell of ours keeps a quarter of the
+// requests/s. Its verdict: regressed, at 0.25× within its interval; the gate
+// fails (exit 1); the calibration, which the rate cannot touch, is the
+// yardstick (no reference arm: the rate would move theirs too).
+TEST_F(RunCli, CompareCallsALiveRunAtAQuarterOfTheRateRegressed) {
+  const std::string common =
+      "run --no-micro --arms zapbench,floor --scenarios rpc --framings zap-rpc --bodies zap --connections 1 "
+      "--pipeline 1 --io epoll --no-control --repeats 5 --budget 0 --duration 0.25 --warmup 0.1 ";
+  const fs::path a = dir_ / "a", b = dir_ / "b";
+  const Exit ea = zapbench(common + "--rate 2000 --out " + a.string(), dir_ / "a.log");
+  ASSERT_EQ(ea.code, 0) << ea.output;
+  const Exit eb = zapbench(common + "--rate 500 --out " + b.string(), dir_ / "b.log");
+  ASSERT_EQ(eb.code, 0) << eb.output;
+  const report::Results ra = report::load_file(a.string()), rb = report::load_file(b.string());
+  EXPECT_EQ(ra.config.rate_per_s, 2000);
+  EXPECT_FALSE(ra.calibration.version.empty());
+  ASSERT_EQ(ra.calibration.ping_pongs.size(), 4u);
+  EXPECT_EQ(ra.calibration.ping_pongs[0].round_trips_per_s.values.size(), 5u);  // a sample per round
+
+  const report::Comparison c = report::compare(ra, rb);
+  EXPECT_TRUE(c.calibrated);
+  unsigned cells = 0;
+  for (const report::Change& ch : c.changes)
+    if (ch.kind == report::FigureKind::requests_per_s) {
+      ++cells;
+      EXPECT_EQ(ch.verdict, report::Change::Verdict::regressed) << ch.key;
+      EXPECT_NEAR(ch.raw_ratio(), 0.25, 0.025) << ch.key;
+      EXPECT_LE(ch.judged.lo, 0.25 * 1.05) << ch.key;  // the known amount, within the interval
+      EXPECT_GE(ch.judged.hi, 0.25 / 1.05) << ch.key;
+    }
+  EXPECT_EQ(cells, 2u);  // zapbench's cell and the floor's
+  const Exit gate = zapbench("compare --gate " + a.string() + " " + b.string(), dir_ / "gate.log");
+  EXPECT_EQ(gate.code, 1) << gate.output;
+  EXPECT_NE(gate.output.find("\ngate: FAIL — "), std::string::npos) << gate.output;
+  EXPECT_NE(
+      gate.output.find("the load differs (A: an open loop at 2,000 requests/s; B: an open loop at 500 "),
+      std::string::npos)
+      << gate.output;
 }
 
 TEST_F(RunCli, InterruptedRunWritesWhatItMeasured) {

@@ -9,9 +9,9 @@ namespace {
 // The ping-pongs of a round: the parameters are the calibration's own (its
 // version names them); the run's samples' lengths do not change them, so
 // two runs of different settings still share a yardstick.
-constexpr unsigned kDepths[] = {1, 16};
-constexpr unsigned kMessageBytes = 64;
-constexpr double kWarmupS = 0.1, kWindowS = 0.25;
+constexpr auto& kDepths = calibrate::kRunDepths;
+constexpr unsigned kMessageBytes = calibrate::kRunMessageBytes;
+constexpr double kWarmupS = calibrate::kRunWarmupS, kWindowS = calibrate::kRunWindowS;
 // Thread start, connect, join: measured well under this.
 constexpr double kOverheadS = 0.05;
 

@@ -111,6 +111,7 @@ RunPlan plan_run(const RunRequest& q) {
   p.cfg.margin = q.margin;
   p.control = q.control;
   p.cfg.noisy_spread = q.noisy_spread;
+  p.cfg.rate_per_s = q.rate_per_s;
   p.micro = q.micro;
   p.micro_filter = q.micro_filter;  // quick's default is set below, from its bodies
   p.cfg.micro_repetitions = q.micro ? q.micro_repetitions : 0;
@@ -346,6 +347,7 @@ load::Options load_options(const RunPlan& p, const CellPlan& cp, std::uint16_t p
   o.cpus = p.cfg.loader_cpus;
   o.duration_s = p.cfg.duration_s;
   o.warmup_s = p.cfg.warmup_s;
+  o.rate_per_s = p.cfg.rate_per_s;
   if (c.framing == Framing::raw_tcp) {  // the floor: byte counts, no protocol
     o.framing = Framing::raw_tcp;
     o.floor_request_bytes = cp.floor.request;

@@ -57,6 +57,9 @@ struct RunRequest {
   double margin = stats::kMethod.margin;  // "equivalent": within 1 ± margin
   bool control = true;                    // run the control copy (RunPlan::control)
   std::optional<double> duration_s, warmup_s, micro_min_time_s;
+  // Open loop: every cell's load at this total rate (requests/s, shared over
+  // its connections and loader hosts); 0: closed loop (-c × -p in flight).
+  double rate_per_s = 0;
   std::vector<unsigned> connections, pipelines;
   std::vector<Scenario> scenarios;
   std::vector<unsigned> logs;  // the logs scenario's N values (--logs)
