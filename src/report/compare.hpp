@@ -78,6 +78,7 @@ std::string_view to_string(FigureKind k) noexcept;  // "requests/s", "p99", "ser
 // (its size moves the heap and stack, and libc's paths with them) moved
 // nlohmann's paths by up to 0.083%, the others less; 64,000 requests instead
 // of 16,000 moved HTTP/2's by up to 0.033%. So 0.1%.
+inline constexpr double kAllocsPerOpTolerance = 0.1;
 inline constexpr double kInstructionRepeatability = 0.001;
 
 // A figure needs this many samples in each run to be tested.
