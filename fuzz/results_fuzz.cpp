@@ -1,20 +1,24 @@
 // fuzz/results_fuzz.cpp — libFuzzer target for results.json as `zapbench
 // report` and `zapbench compare` read it (a file a user may have edited, or
 // one an older zapbench wrote): report::from_json, then everything that reads
-// the model — the findings, report.md, report.html, compare against itself.
+// the model — the findings, report.md, report.html, nonsense(), compare
+// against itself (its text and its gate).
 // Any input either throws std::runtime_error starting "results.json: " or
 // loads such that
 //   - written back it reads back and writes the same text (a fixed point);
 //   - the reports render, and render the same twice (seeded statistics);
-//   - compare of the run with itself calls nothing improved or regressed.
+//   - compare of the run with itself calls no figure and no group improved or
+//     regressed, and its gate passes.
 // Any other exception, crash or sanitizer report is a finding. Seeds:
-// fuzz/results_seeds/ (a small run's results.json, with and without rounds).
+// fuzz/results_seeds/ (a small run's results.json, with and without rounds,
+// and one with the calibration).
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 
+#include "report/compare.hpp"
 #include "report/findings.hpp"
 #include "report/model.hpp"
 
@@ -42,7 +46,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string md = report::markdown(r);
   check(report::markdown(r) == md);
   (void)report::html(r);
-  for (const report::Change& c : report::compare(r, r).changes)
+  (void)report::nonsense(r);
+  const report::Comparison cmp = report::compare(r, r);
+  for (const report::Change& c : cmp.changes)
     check(c.verdict != report::Change::Verdict::improved && c.verdict != report::Change::Verdict::regressed);
+  for (const report::Group& g : cmp.groups)
+    check(g.verdict != report::Change::Verdict::improved && g.verdict != report::Change::Verdict::regressed);
+  check(!report::gate_failures(cmp).any());
+  (void)report::compare_text(cmp, true);
   return 0;
 }

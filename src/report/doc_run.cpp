@@ -98,7 +98,8 @@ void statistics(const Results& r, Out& out) {
        "the fastest JSON or binary peer, and where ZAP peaks, is taken from the medians); read a lone ▲ or "
        "▼ in a table with that in mind. ",
        code("zapbench compare"),
-       " controls the false-discovery rate across every figure it compares (Benjamini–Hochberg)."},
+       " judges two runs against what no change to the code can move (the reference arms and this run's "
+       "calibration, below) and controls the false-discovery rate of its verdicts (Benjamini–Hochberg)."},
   };
   out.para({"How the comparisons are made (src/stats, tested on seeded synthetic data in tests/stats):"});
   out.bullets(std::move(items));
