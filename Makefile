@@ -7,7 +7,7 @@
 # Both are idempotent; `make clean` removes build/.
 .PHONY: bench test test-stress build deps sanitize-build fuzz clean format
 
-FUZZ_SECONDS ?= 15
+FUZZ_SECONDS ?= 10
 CLANG_FORMAT ?= $(shell command -v clang-format || command -v clang-format-14)
 JOBS ?= $(shell nproc)
 

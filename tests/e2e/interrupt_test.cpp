@@ -241,8 +241,14 @@ TEST_F(run_interrupt, in_the_go_microbenchmarks) {
   ASSERT_TRUE(zaptest::await([&] { return fs::exists(started); })) << "the Go micro never started:\n"
                                                                    << log();
   ASSERT_TRUE(zaptest::await([&] { return any_runs(token_, "sleep 3600"); })) << log();
-  const report::Results r = interrupt(SIGTERM);
+  report::Results r = interrupt(SIGTERM);
   EXPECT_EQ(r.interrupted, "SIGTERM during the microbenchmarks");
+  // The C++ round measured before is kept: its row, and the calibration's rows beside it.
+  EXPECT_EQ(std::erase_if(r.micro.figures,
+                          [](const report::MicroFigure& f) {
+                            return f.name.starts_with(report::kCalibrationMicroPrefix);
+                          }),
+            4u);
   ASSERT_EQ(r.micro.figures.size(), 1u) << "the C++ round measured before is kept";
   EXPECT_EQ(r.micro.figures[0].name, "Decode/zap");
 }

@@ -146,8 +146,9 @@ TEST(report_compare, our_arm_slower_is_the_builds_move_not_the_machines) {
       regressed += c.verdict == Change::Verdict::regressed;
       EXPECT_NEAR(c.judged.ratio, 0.9, 1e-9) << c.key;
     }
-    if (c.key.starts_with("floor/") || c.key.starts_with("micro/"))
+    if (c.key.starts_with("floor/") || c.key.starts_with("micro/")) {
       EXPECT_NE(c.verdict, Change::Verdict::improved) << c.key;  // untouched: never improved
+    }
   }
   EXPECT_EQ(regressed, ours);
   for (const report::Yardstick& y : cmp.machine) EXPECT_FALSE(y.moved()) << report::to_string(y.kind);
@@ -160,7 +161,9 @@ TEST(report_compare, our_arm_slower_is_the_builds_move_not_the_machines) {
       EXPECT_EQ(g.verdict, Change::Verdict::regressed) << report::to_string(g.kind);
       EXPECT_NEAR(g.judged.ratio, report::better(g.kind) == stats::Better::higher ? 0.9 : 1 / 0.9, 1e-9);
     }
-    if (g.name == "floor cells") EXPECT_NE(g.verdict, Change::Verdict::regressed);
+    if (g.name == "floor cells") {
+      EXPECT_NE(g.verdict, Change::Verdict::regressed);
+    }
   }
   EXPECT_EQ(groups, 3u);  // requests/s, p99, server CPU per request (no logs cells)
   EXPECT_EQ(report::gate_failures(cmp).groups.size(), 3u);

@@ -408,8 +408,9 @@ TEST(report_figures, every_finding_of_the_committed_quick_run_divides_inside_its
   EXPECT_GT(check_beside_tables(md), 0) << "the Go reference's and the request path's tables";
   const std::string text = report::findings_text(r);
   for (const std::string& line : lines_of(glance))
-    if (line.starts_with("| ") && !line.starts_with("|---"))
+    if (line.starts_with("| ") && !line.starts_with("|---")) {
       for (const std::string& cell : cells_of(line)) EXPECT_NE(text.find(cell), std::string::npos) << cell;
+    }
   // A finding whose rounds fall in modes says so in words, mark and note.
   for (const Finding& f : all) {
     if (f.section == Finding::Section::floor) continue;

@@ -262,16 +262,17 @@ Rates family(
       }
     }
     const unsigned false_before = out.groups_false;
-    for (const report::Group& g : c.groups) {
-      const Way w = group_way(g);
-      const bool changed = g.verdict == Change::Verdict::improved || g.verdict == Change::Verdict::regressed;
+    for (const report::Group& group : c.groups) {
+      const Way w = group_way(group);
+      const bool changed =
+          group.verdict == Change::Verdict::improved || group.verdict == Change::Verdict::regressed;
       if (w == uncounted) continue;
       if (w == untouched) {
         ++out.groups_untouched;
         out.groups_false += changed;
       } else {
         ++out.groups_touched;
-        out.groups_found += changed && (g.verdict == Change::Verdict::regressed) == (w == worse);
+        out.groups_found += changed && (group.verdict == Change::Verdict::regressed) == (w == worse);
       }
     }
     out.trials_with_false_group += out.groups_false > false_before;
@@ -291,12 +292,6 @@ Rates family(
   return out;
 }
 
-bool ours_arm(const Change& c, const char* arm) { return c.key.starts_with(std::string(arm) + "/"); }
-bool is_e2e(const Change& c) {
-  return c.kind == FigureKind::requests_per_s || c.kind == FigureKind::p99 ||
-         c.kind == FigureKind::server_cpu;
-}
-
 const Effect kNone{};
 
 // Every family: (almost) no figure called the wrong way — a rare 30%-slow
@@ -305,7 +300,9 @@ const Effect kNone{};
 // find it at least 4 times in 5 (the resolution's claim).
 void expect_claims_hold(const Rates& r) {
   EXPECT_LE(r.wrong_way, r.touched / 2000);
-  if (r.resolved > 0) EXPECT_GE(r.detection_resolved(), 0.80 - three_se(0.80, r.resolved));
+  if (r.resolved > 0) {
+    EXPECT_GE(r.detection_resolved(), 0.80 - three_se(0.80, r.resolved));
+  }
 }
 
 TEST(compare_families, nothing_changed_is_rarely_called_changed) {
