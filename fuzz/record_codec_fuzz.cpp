@@ -15,14 +15,20 @@
 // means ScanField succeeds with the same count, and AccessOne finds every
 // k < N and refuses k = N). Every codec also takes the input as logs values
 // (logs_of_input): encoded, they must read back as the reference answers.
+//
+// ZAP's target also runs the microbenchmarks' limit codec (micro/limit_codec.hpp)
+// on the same input: whatever it accepts, ZAP accepts with the same values, and
+// what it writes for them is ZAP's bytes.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
+#include "micro/limit_codec.hpp"
 #include "record/codecs.hpp"
 #include "record/logs.hpp"
 
@@ -166,6 +172,31 @@ void logs_decode(C& codec, record::Bytes in) {
   }
 }
 
+// The limit codec against ZAP on one input (ZAP's target only).
+void limit_against_zap(record::Bytes in) {
+  static micro::LimitCodec limit;
+  static record::ZapCodec zap;
+  record::RequestView lq, zq;
+  if (limit.decode_request(in, lq) == record::DecodeError::ok) {
+    check(zap.decode_request(in, zq) == record::DecodeError::ok);
+    check(lq.id == zq.id && lq.block == zq.block && lq.method == zq.method && lq.account == zq.account);
+    record::Request r{lq.id, lq.block, lq.method, {}};
+    std::memcpy(r.account.data(), lq.account.data(), record::kAccountBytes);
+    const record::Bytes a = limit.encode_request(r), b = zap.encode_request(r);
+    check(r.method.size() > 64 || (a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size()) == 0));
+  }
+  record::ResponseView lr, zr;
+  if (limit.decode_response(in, lr) == record::DecodeError::ok) {
+    check(zap.decode_response(in, zr) == record::DecodeError::ok);
+    check(lr.id == zr.id && lr.balance == zr.balance && lr.nonce == zr.nonce &&
+          lr.block_hash == zr.block_hash);
+    record::Response r{lr.id, lr.balance, lr.nonce, {}};
+    std::memcpy(r.block_hash.data(), lr.block_hash.data(), record::kHashBytes);
+    const record::Bytes a = limit.encode_response(r), b = zap.encode_response(r);
+    check(a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size()) == 0);
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -179,6 +210,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const record::Bytes in{buf.get(), size};
 
   logs_decode(codec, in);
+  if constexpr (std::is_same_v<ZAPFUZZ_CODEC, record::ZapCodec>) limit_against_zap(in);
 
   record::RequestView q;
   if (codec.decode_request(in, q) == record::DecodeError::ok) {

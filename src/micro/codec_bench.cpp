@@ -3,13 +3,16 @@
 // record, plus the ZAP rows with a fresh builder per message (<op>/zap-fresh;
 // plain "zap" reuses its builders). Every benchmark checks its result against
 // record::compute / the sample before timing and skips with an error on a
-// mismatch, so a fast wrong codec never reaches a table.
+// mismatch, so a fast wrong codec never reaches a table. After the codecs of
+// each op, its limit row (<op>/limit, micro/limit_codec.hpp), measured by the
+// same code.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
 #include <string>
 
 #include "micro/counters.hpp"
+#include "micro/limit_codec.hpp"
 #include "micro/padded.hpp"
 #include "record/codecs.hpp"
 
@@ -246,6 +249,11 @@ const bool registered = [] {
         if (o == "Handler") benchmark::RegisterBenchmark("Handler/zap-fresh", bm_handler_zap_fresh);
       }
     });
+    const std::string limit = o + "/" + std::string(LimitCodec::kName);
+    if (o == "Decode") benchmark::RegisterBenchmark(limit.c_str(), bm_decode<LimitCodec>);
+    if (o == "Encode") benchmark::RegisterBenchmark(limit.c_str(), bm_encode<LimitCodec>);
+    if (o == "Serde") benchmark::RegisterBenchmark(limit.c_str(), bm_serde<LimitCodec>);
+    if (o == "Handler") benchmark::RegisterBenchmark(limit.c_str(), bm_handler<LimitCodec>);
   }
   return true;
 }();

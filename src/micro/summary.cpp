@@ -243,6 +243,10 @@ void print_summary(std::FILE* out, const std::vector<Result>& rs) {
       if (const Result* b = fastest_of(rs, op, family))
         std::fprintf(out, "- %s: zap %.1f ns vs %s %s %.1f ns: %.1fx\n", op, z->ns_per_op, what,
                      b->codec.c_str(), b->ns_per_op, b->ns_per_op / z->ns_per_op);
+    // Its limit (micro/limit_codec.hpp): how close ZAP comes, as limit ns ÷ ZAP ns (1 = at the limit).
+    if (const Result* l = find(rs, op, "limit"))
+      std::fprintf(out, "- %s: zap %.1f ns vs its limit %.1f ns: %.2fx of the limit's speed\n", op,
+                   z->ns_per_op, l->ns_per_op, l->ns_per_op / z->ns_per_op);
   }
   print_request_paths(out, rs);
   print_logs(out, rs);

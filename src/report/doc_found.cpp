@@ -146,8 +146,9 @@ void glance_micro(const Results& r, const std::vector<Finding>& all, bool links,
   Block b;
   b.kind = Block::Kind::glance;
   Table& t = b.table;
-  t = {{"in process", "ZAP", "fastest JSON", "ZAP against it", "fastest binary", "ZAP against it"},
-       "lrrrrr",
+  t = {{"in process", "ZAP", "fastest JSON", "ZAP against it", "fastest binary", "ZAP against it",
+        "the limit", "ZAP against it"},
+       "lrrrrrrr",
        {}};
   Chart& c = b.chart;
   c = {"findings-micro",
@@ -166,24 +167,27 @@ void glance_micro(const Results& r, const std::vector<Finding>& all, bool links,
         f.against != Finding::Against::other &&
         std::find(titles.begin(), titles.end(), f.title) == titles.end())
       titles.push_back(f.title);
+  bool any_limit = false;
   for (const std::string& title : titles) {
     const Finding* json = nullptr;
     const Finding* peer = nullptr;
+    const Finding* limit = nullptr;
     for (const Finding& f : all)
       if (f.title == title && (f.section == Finding::Section::micro || f.section == Finding::Section::logs)) {
         if (f.against == Finding::Against::fastest_json) json = &f;
         if (f.against == Finding::Against::fastest_peer) peer = &f;
+        if (f.against == Finding::Against::limit) limit = &f;
       }
-    const Finding* any = json ? json : peer;  // ZAP's column: over the rounds of this one
+    const Finding* any = json ? json : peer ? peer : limit;  // ZAP's column: over the rounds of this one
     std::vector<Text> row{title, value_text(*any, any->subject_value) + modes_mark(any->subject_modes)};
     if (any->subject_modes.size() > 1)
       notes.push_back({std::string(kModesMark) + " " + title +
                        ", ZAP: " + modes_text(any->subject_modes, value_of(*any))});
-    auto bar = [&](const Samples& s, double value, const std::string& label, Family fam) {
-      if (!s.values.empty()) c.bars.push_back({label, value, s.min(), s.max(), fam, false, title});
+    auto bar = [&](const Samples& s, double value, const std::string& label, Family fam, bool is_limit) {
+      if (!s.values.empty()) c.bars.push_back({label, value, s.min(), s.max(), fam, is_limit, title});
     };
-    bar(paired_samples(r, *any).subject, any->subject_value, "ZAP", Family::zap);
-    for (const Finding* f : {json, peer}) {
+    bar(paired_samples(r, *any).subject, any->subject_value, "ZAP", Family::zap, false);
+    for (const Finding* f : {json, peer, limit}) {
       if (!f) {
         row.emplace_back("—");
         row.emplace_back("—");
@@ -205,21 +209,30 @@ void glance_micro(const Results& r, const std::vector<Finding>& all, bool links,
       row.emplace_back(std::move(baseline));
       row.emplace_back(verdict_cell(f->estimate, f->better));
       bar(paired_samples(r, *f).baseline, f->baseline_value, f->baseline_codec,
-          f == json ? Family::json : Family::peer);
+          f == json ? Family::json : Family::peer, f == limit);
     }
     t.rows.push_back(std::move(row));
+    any_limit = any_limit || limit != nullptr;
   }
   if (t.rows.empty()) return;
+  if (!any_limit) {  // a run without the limit rows (before them, or filtered out): no empty columns
+    t.header.resize(6);
+    t.align.resize(6);
+    for (std::vector<Text>& row : t.rows) row.erase(row.begin() + 6, row.end());
+  }
   // A run without rounds: medians, and the ratio theirs.
   Runs what{
       rounds_recorded(r)
           ? "In process, time per op: ZAP against the fastest JSON codec and the fastest binary peer of "
-            "each op; ZAP against it = how many times faster ZAP is. Each time is the geometric mean over "
+            "each op, and against the op's limit (the least work any codec of the record must do, on the "
+            "same bytes: docs/methodology.md, \"The limits\"); ZAP against it = how many times faster ZAP "
+            "is (against the limit: the share of the limit's speed ZAP reaches). Each time is the geometric "
+            "mean over "
             "the rounds its comparison pairs (those both codecs ran), so a comparison's two times divide "
             "to its ratio; ZAP's column is over the JSON comparison's rounds, and where the binary one "
             "pairs others, ZAP's time in them is beside the peer's as \"(ZAP …)\"."
           : "In process, time per op (median): ZAP against the fastest JSON codec and the fastest binary "
-            "peer of each op; ZAP against it = how many times faster ZAP is."};
+            "peer of each op, and against the op's limit; ZAP against it = how many times faster ZAP is."};
   if (links) what.insert(what.end(), {" ", link("Microbenchmarks", "micro"), " has every codec."});
   out.para(std::move(what));
   out.blocks.push_back(std::move(b));

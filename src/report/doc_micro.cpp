@@ -169,6 +169,46 @@ Runs micro_rounds_note(const Results& r) {
           (more.empty() ? "." : "; more where a finding needed them — " + more + ".")};
 }
 
+// Every codec against its op's limit (<op>/limit, micro/limit_codec.hpp): the
+// limit's ns/op ÷ the codec's, paired by round, with its interval — how much
+// of the machine's limit for the op the codec reaches (1× = at the limit).
+void against_limit(const Results& r, const std::vector<std::string>& codecs, Out& out) {
+  const Micro& m = r.micro;
+  Table t{{"format", "codec"}, "ll", {}};
+  Runs limits{
+      "Against the limit: the limit's ns/op ÷ the codec's, paired by round (the geometric mean of the "
+      "ratios of the rounds both ran), with its 95% interval: how much of the machine's limit for "
+      "the op the codec reaches (1× = at the limit, 0.50× = twice its time). The limit of each op "
+      "(docs/methodology.md, \"The limits\") does the least work any codec of this record must do, "
+      "on ZAP's bytes with the layout known in advance:"};
+  bool any = false;
+  for (const char* op : kOps) {
+    t.header.push_back(std::string(op) + " ÷ limit");
+    t.align += "r";
+    if (const MicroFigure* l = find_figure(m, op, kLimitCodec)) {
+      limits.push_back(std::string(any ? "; " : " ") + op + " " + sig(l->ns_per_op.median()) + " ns");
+      any = true;
+    }
+  }
+  if (!any) return;
+  limits.push_back(" (medians).");
+  for (const std::string& codec : codecs) {
+    if (is_limit(codec)) continue;
+    std::vector<Text> row{format_of(r, codec), codec};
+    for (const char* op : kOps) {
+      const MicroFigure* f = find_figure(m, op, codec);
+      const MicroFigure* l = find_figure(m, op, kLimitCodec);
+      row.push_back(f && l ? verdict_cell(paired(f->ns_per_op, l->ns_per_op, stats::Better::lower, r.config),
+                                          stats::Better::lower)
+                           : "—");
+    }
+    t.rows.push_back(std::move(row));
+  }
+  out.para(std::move(limits));
+  out.table(std::move(t));
+  out.para(mark_legend(r));
+}
+
 void logs_micro(const Results& r, Out& out);
 void micro(const Results& r, Out& out) {
   out.heading(2, "Microbenchmarks", "micro");
@@ -186,11 +226,11 @@ void micro(const Results& r, Out& out) {
         std::find(codecs.begin(), codecs.end(), f.codec) == codecs.end())
       codecs.push_back(f.codec);
   // Grouped: the text codecs (JSON), then the binary ones (ZAP, then the peers), each in registry order;
-  // zap-fresh (a benchmark variant, not a codec of the registry) right after zap.
+  // zap-fresh (a benchmark variant, not a codec of the registry) right after zap; the limit last.
   auto rank = [&](const std::string& c) { return codec_rank(r, c == "zap-fresh" ? "zap" : c); };
   std::stable_sort(codecs.begin(), codecs.end(), [&](const std::string& a, const std::string& b) {
-    return std::make_tuple(!is_json(r, a), rank(a), a == "zap-fresh") <
-           std::make_tuple(!is_json(r, b), rank(b), b == "zap-fresh");
+    return std::make_tuple(is_limit(a), !is_json(r, a), rank(a), a == "zap-fresh") <
+           std::make_tuple(is_limit(b), !is_json(r, b), rank(b), b == "zap-fresh");
   });
   auto find = [&](const std::string& op, const std::string& codec) { return find_figure(m, op, codec); };
 
@@ -267,6 +307,7 @@ void micro(const Results& r, Out& out) {
                           stats::Better::lower);
     };
     for (const std::string& codec : codecs) {
+      if (is_limit(codec)) continue;  // not a codec: against the limit below
       std::vector<Text> row{format_of(r, codec), codec};
       for (const char* op : kOps) {
         const MicroFigure* f = find(op, codec);
@@ -280,6 +321,7 @@ void micro(const Results& r, Out& out) {
       out.table(std::move(ratios));
       out.para(mark_legend(r));
     }
+    against_limit(r, codecs, out);
 
     for (const char* op : kOps) {
       Chart c{std::string("micro-") + op,
@@ -292,7 +334,7 @@ void micro(const Results& r, Out& out) {
       for (const std::string& codec : codecs)
         if (const MicroFigure* f = find(op, codec))
           c.bars.push_back({codec, f->ns_per_op.median(), f->ns_per_op.min(), f->ns_per_op.max(),
-                            family(r, codec), false, ""});
+                            family(r, codec), is_limit(codec), ""});
       if (!c.bars.empty()) out.chart(std::move(c));
     }
   }

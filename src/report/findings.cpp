@@ -1,6 +1,6 @@
 // report/findings.cpp — the findings of a run (findings.hpp): in process, ZAP
-// against the fastest JSON codec and the fastest binary peer per op and on
-// the logs record; end to end, ZAP against the fastest JSON and binary bodies
+// against the fastest JSON codec, the fastest binary peer and the op's limit
+// per op and on the logs record; end to end, ZAP against the fastest JSON and binary bodies
 // on each framing, ZAP-RPC against ZAP-HTTP, ZAP-RPC + ZAP against gRPC C++
 // and the floor with the body and framing corners between them, the logs
 // answer against the floor; each framing × body's server CPU per request
@@ -103,6 +103,11 @@ void per_op(const Results& r, Add& add) {
         add.micro(Section::micro, op, "ZAP", *z, fastest_text(fam, best->codec, false), *best, "micro");
         add.out.back().against = against(fam);
       }
+    // How close ZAP comes to what the machine allows for the op (micro/limit_codec.hpp).
+    if (const MicroFigure* l = doc::find_figure(r.micro, op, doc::kLimitCodec)) {
+      add.micro(Section::micro, op, "ZAP", *z, "its limit", *l, "micro");
+      add.out.back().against = Finding::Against::limit;
+    }
   }
 }
 
@@ -132,9 +137,13 @@ void logs(const Results& r, Add& add) {
               "ZAP at N = " + n_text(t.ns.front()), *a1->f, "logs");
   const doc::LogFigure* e = t.find("Encode", "zap", n_max);
   const doc::LogFigure* c = t.find("Copy", "memcpy", n_max);
-  if (e && c && e->f->wire_bytes > 0 && c->f->wire_bytes > 0)
+  if (e && c && e->f->wire_bytes > 0 && c->f->wire_bytes > 0) {
     add.micro(Section::logs, "Encode, N = " + n_text(n_max), "ZAP writing the answer", *e->f,
               "memcpy of the same bytes", *c->f, "logs");
+    add.out.back().against = Finding::Against::limit;
+    add.out.back().subject_codec = e->codec;
+    add.out.back().baseline_codec = c->codec;
+  }
 }
 
 // The zapbench cell of `g` on `framing` with `body`, at `conns` connections (0: the one with the highest

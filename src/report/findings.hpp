@@ -27,8 +27,9 @@ struct Finding {
   // same cell with its server on io_uring against on epoll.
   enum class Section { micro, logs, e2e, floor, io, control };
   // What the baseline is, for the table: the fastest JSON codec (or body),
-  // the fastest binary peer, the floor; other: anything else.
-  enum class Against { other, fastest_json, fastest_peer, floor };
+  // the fastest binary peer, the floor; the op's limit in process (the
+  // <op>/limit row, or memcpy of the logs answer); other: anything else.
+  enum class Against { other, fastest_json, fastest_peer, floor, limit };
   // What the figures are, for their display: ns per op in process; requests
   // per second; ns of server CPU per request; MB (10^6 bytes) of responses
   // per second.

@@ -23,7 +23,7 @@ Family family(const Results& r, const std::string& name) {
 }
 
 bool is_json(const Results& r, const std::string& name) {
-  return !name.empty() && family(r, name) == Family::json;
+  return !name.empty() && !is_limit(name) && family(r, name) == Family::json;
 }
 
 bool trusted_input_only(const Results& r, const std::string& name) {
@@ -33,7 +33,11 @@ bool trusted_input_only(const Results& r, const std::string& name) {
 }
 
 const char* format_of(const Results& r, const std::string& name) {
-  return is_json(r, name) ? "text" : "binary";
+  return is_limit(name) ? "limit" : is_json(r, name) ? "text" : "binary";
+}
+
+bool is_limit(std::string_view codec) {
+  return codec == kLimitCodec || codec == "memcpy" || codec == "structs";
 }
 
 std::size_t codec_rank(const Results& r, const std::string& name) {
@@ -51,7 +55,8 @@ const MicroFigure* find_figure(const Micro& m, std::string_view op, std::string_
 const MicroFigure* fastest_of(const Results& r, std::string_view op, Family fam) {
   const MicroFigure* best = nullptr;
   for (const MicroFigure& f : r.micro.figures) {
-    if (f.op != op || is_go_codec(f.codec) || family(r, f.codec) != fam || trusted_input_only(r, f.codec))
+    if (f.op != op || is_go_codec(f.codec) || is_limit(f.codec) || family(r, f.codec) != fam ||
+        trusted_input_only(r, f.codec))
       continue;
     const double ns = f.ns_per_op.median();
     if (!best || ns < best->ns_per_op.median() ||
@@ -62,8 +67,6 @@ const MicroFigure* fastest_of(const Results& r, std::string_view op, Family fam)
 }
 
 // --- cost against work ---------------------------------------------------------------
-
-bool is_log_limit(std::string_view codec) { return codec == "memcpy" || codec == "structs"; }
 
 namespace {
 
@@ -107,7 +110,7 @@ double LogTable::slope(std::string_view op, std::string_view codec) const {
 const LogFigure* LogTable::fastest(const Results& r, std::string_view op, double n, Family fam) const {
   const LogFigure* best = nullptr;
   for (const LogFigure& f : figs)
-    if (f.op == op && f.n == n && !is_log_limit(f.codec) && family(r, f.codec) == fam &&
+    if (f.op == op && f.n == n && !is_limit(f.codec) && family(r, f.codec) == fam &&
         !trusted_input_only(r, f.codec) && (!best || f.f->ns_per_op.median() < best->f->ns_per_op.median()))
       best = &f;
   return best;
@@ -118,7 +121,7 @@ LogTable log_table(const Results& r) {
   t.figs = log_figures(r.micro);
   for (const LogFigure& f : t.figs) {
     if (std::find(t.ns.begin(), t.ns.end(), f.n) == t.ns.end()) t.ns.push_back(f.n);
-    if (!is_log_limit(f.codec) && std::find(t.codecs.begin(), t.codecs.end(), f.codec) == t.codecs.end())
+    if (!is_limit(f.codec) && std::find(t.codecs.begin(), t.codecs.end(), f.codec) == t.codecs.end())
       t.codecs.push_back(f.codec);
   }
   std::sort(t.ns.begin(), t.ns.end());

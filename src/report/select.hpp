@@ -23,8 +23,15 @@ enum class Family { zap, json, peer };
 Family family(const Results& r, const std::string& name);
 bool is_json(const Results& r, const std::string& name);
 bool trusted_input_only(const Results& r, const std::string& name);
-// "text" (JSON) or "binary" (ZAP and the binary peers): the groups of every table.
+// "text" (JSON) or "binary" (ZAP and the binary peers): the groups of every table; "limit" for a
+// limit of the machine (is_limit).
 const char* format_of(const Results& r, const std::string& name);
+// A limit row, not a codec: <op>/limit (micro/limit_codec.hpp: the least work any codec of the eth
+// record must do for the op), and the logs record's Logs/Copy/memcpy/<N> and Logs/ScanField/structs/<N>.
+// Never the fastest of a family, always last in a table.
+bool is_limit(std::string_view codec);
+// The name of the limit rows of the eth record's ops.
+inline constexpr std::string_view kLimitCodec = "limit";
 std::size_t codec_rank(const Results& r, const std::string& name);
 
 // The figure of `op` on `codec`, or null.
@@ -44,14 +51,12 @@ inline const MicroFigure* fastest_peer(const Results& r, std::string_view op) {
 // --- cost against work: Logs/<op>/<codec>/<N> --------------------------------------
 
 // One Logs/<op>/<codec>/<N> figure, its name taken apart. The limits are
-// Logs/Copy/memcpy/<N> and Logs/ScanField/structs/<N>: not codecs.
+// Logs/Copy/memcpy/<N> and Logs/ScanField/structs/<N> (is_limit): not codecs.
 struct LogFigure {
   std::string op, codec;
   double n = 0;
   const MicroFigure* f = nullptr;
 };
-bool is_log_limit(std::string_view codec);
-
 struct LogTable {
   std::vector<LogFigure> figs;
   std::vector<double> ns;           // every N measured, ascending
