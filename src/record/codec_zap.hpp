@@ -20,7 +20,10 @@ class ZapCodec {
  public:
   static constexpr std::string_view kName = "zap";
   static constexpr std::string_view kContentType = "application/zap";
-  static constexpr std::string_view kEncodePath = "zap::Builder, reset and reused per direction";
+  static constexpr std::string_view kEncodePath =
+      "zap::RootWriter (one root struct, offsets fixed at compile time) into a zap::Builder's buffer, reset "
+      "and "
+      "reused per direction";
   static constexpr std::string_view kDecodePath = "zap::Message::parse + typed field views (zero-copy)";
 
   // The returned view is valid until the next encode of the same direction.
@@ -28,26 +31,25 @@ class ZapCodec {
   Bytes encode_response(const Response& r) { return encode_response(resp_, r); }
 
   // The same into any builder (reset first), e.g. a fresh one per message.
+  // One root struct and its tails: zap::RootWriter, the runtime's path for
+  // it (the bytes Builder's start_object/set/finish_as_root write, with the
+  // offsets fixed at compile time and one capacity check).
   static Bytes encode_request(zap::Builder& b, const Request& r) {
-    b.reset();
-    zap::ObjectBuilder o = b.start_object(ReqZap::S::size_bytes);
-    o.set(ReqZap::id, r.id);
-    o.set(ReqZap::block, r.block);
-    o.set(ReqZap::method, r.method);
-    o.set(ReqZap::account, zap::Bytes{r.account});
-    o.finish_as_root();
-    return b.finish();
+    zap::RootWriter<ReqZap::S> w(b, r.method.size() + kAccountBytes);
+    w.set<ReqZap::id>(r.id);
+    w.set<ReqZap::block>(r.block);
+    w.set<ReqZap::method>(r.method);
+    w.set<ReqZap::account>(r.account);
+    return w.finish();
   }
 
   static Bytes encode_response(zap::Builder& b, const Response& r) {
-    b.reset();
-    zap::ObjectBuilder o = b.start_object(RespZap::S::size_bytes);
-    o.set(RespZap::id, r.id);
-    o.set(RespZap::balance, r.balance);
-    o.set(RespZap::nonce, r.nonce);
-    o.set(RespZap::block_hash, zap::Bytes{r.block_hash});
-    o.finish_as_root();
-    return b.finish();
+    zap::RootWriter<RespZap::S> w(b, kHashBytes);
+    w.set<RespZap::id>(r.id);
+    w.set<RespZap::balance>(r.balance);
+    w.set<RespZap::nonce>(r.nonce);
+    w.set<RespZap::block_hash>(r.block_hash);
+    return w.finish();
   }
 
   // A missing field reads as zero in ZAP; only the byte fields can be checked

@@ -18,6 +18,8 @@
 namespace zap {
 
 class Builder;
+template <class S>
+class RootWriter;
 
 // Builds one struct. Obtained from Builder::start_object; valid until the
 // builder is reset or destroyed. Setters follow Go's rules: scalars write at
@@ -270,6 +272,8 @@ class Builder {
  private:
   friend class ObjectBuilder;
   friend class ListBuilder;
+  template <class S>
+  friend class RootWriter;
 
   // Inline room for the pending tails of typical messages: tail records are
   // needed for every Text/Bytes field; staged bytes only when a region is
