@@ -31,8 +31,10 @@ class RootWriter {
   RootWriter(Builder& b, std::size_t tail_bytes) : b_(b) {
     b.reset();
     b.reserve(S::size_bytes + tail_bytes);
-    std::memset(b.buf_ + kRoot, 0, S::size_bytes);  // a constant size: a few stores
-    b.pos_ = kRoot + S::size_bytes;
+    buf_ = b.buf_;
+    cap_ = b.cap_;
+    pos_ = kRoot + S::size_bytes;
+    std::memset(buf_ + kRoot, 0, S::size_bytes);  // a constant size: a few stores
   }
   RootWriter(const RootWriter&) = delete;
   RootWriter& operator=(const RootWriter&) = delete;
@@ -49,17 +51,17 @@ class RootWriter {
     static_assert(F.offset + detail::struct_builder_rule(t).width_bytes <= S::size_bytes,
                   "the field is not in S's fixed section");
     if constexpr (t == Type::boolean)
-      detail::store_le<std::uint8_t>(b_.buf_ + at, v ? 1 : 0);
+      detail::store_le<std::uint8_t>(buf_ + at, v ? 1 : 0);
     else if constexpr (t == Type::i32)
-      detail::store_le<std::int32_t>(b_.buf_ + at, v);
+      detail::store_le<std::int32_t>(buf_ + at, v);
     else if constexpr (t == Type::u32)
-      detail::store_le<std::uint32_t>(b_.buf_ + at, v);
+      detail::store_le<std::uint32_t>(buf_ + at, v);
     else if constexpr (t == Type::i64)
-      detail::store_le<std::int64_t>(b_.buf_ + at, v);
+      detail::store_le<std::int64_t>(buf_ + at, v);
     else if constexpr (t == Type::u64)
-      detail::store_le<std::uint64_t>(b_.buf_ + at, v);
+      detail::store_le<std::uint64_t>(buf_ + at, v);
     else if constexpr (t == Type::f64)
-      detail::store_le<double>(b_.buf_ + at, v);
+      detail::store_le<double>(buf_ + at, v);
     else if constexpr (t == Type::text)
       tail(at, as_bytes(std::string_view(v)));
     else
@@ -69,8 +71,11 @@ class RootWriter {
   // Records the root and the size in the header: the message, a view of the
   // builder's buffer (valid until its next write, reset or destruction).
   Bytes finish() {
+    detail::store_le<std::uint32_t>(buf_ + kRootAt, kRoot);
+    detail::store_le<std::uint32_t>(buf_ + kSizeAt, static_cast<std::uint32_t>(pos_));
+    b_.pos_ = pos_;
     b_.root_ = kRoot;
-    return b_.finish();
+    return Bytes{buf_, pos_};
   }
 
  private:
@@ -84,18 +89,34 @@ class RootWriter {
 
   void tail(std::uint32_t slot, Bytes v) {
     if (v.empty()) {
-      detail::store_le<std::uint64_t>(b_.buf_ + slot, 0);
+      detail::store_le<std::uint64_t>(buf_ + slot, 0);
       return;
     }
-    b_.reserve(v.size());
-    const auto at = static_cast<std::uint32_t>(b_.pos_);
-    detail::copy_bytes(b_.buf_ + at, v.data(), v.size());
-    b_.pos_ += v.size();
-    detail::store_le<std::uint32_t>(b_.buf_ + slot, at - slot);
-    detail::store_le<std::uint32_t>(b_.buf_ + slot + 4, static_cast<std::uint32_t>(v.size()));
+    if (pos_ + v.size() > cap_) [[unlikely]]
+      grow(v.size());
+    const auto at = static_cast<std::uint32_t>(pos_);
+    detail::copy_bytes(buf_ + at, v.data(), v.size());
+    pos_ += v.size();
+    detail::store_le<std::uint32_t>(buf_ + slot, at - slot);
+    detail::store_le<std::uint32_t>(buf_ + slot + 4, static_cast<std::uint32_t>(v.size()));
+  }
+
+  // The tails' sum was given too small: the builder grows (or spills) its buffer.
+  [[gnu::noinline]] void grow(std::size_t n) {
+    b_.pos_ = pos_;
+    b_.reserve(n);
+    buf_ = b_.buf_;
+    cap_ = b_.cap_;
   }
 
   Builder& b_;
+  // The builder's buffer, capacity and position, kept here while the message
+  // is written: a byte store may alias anything, so through the builder each
+  // would be reloaded after every store; a local writer's copies stay in
+  // registers. The builder has them back at finish().
+  std::uint8_t* buf_;
+  std::size_t cap_;
+  std::size_t pos_;
 };
 
 }  // namespace zap

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <regex>
 #include <set>
 #include <stdexcept>
 
@@ -61,6 +62,15 @@ TEST(bench_plan, quick_and_full_defaults) {
   EXPECT_EQ(quick.pipelines, (std::vector<unsigned>{1, 16}));
   EXPECT_TRUE(quick.chosen_cells);
   EXPECT_NE(quick.micro_filter.find("^Logs/[A-Za-z]+/("), std::string::npos) << quick.micro_filter;
+  // The Logs rows of every binary peer the build has, beside the run's bodies.
+  const std::regex quick_filter(quick.micro_filter);
+  for (const record::CodecInfo& c : record::all_codecs())
+    if (c.available && c.family() == record::Family::peer)
+      EXPECT_TRUE(std::regex_search("Logs/DecodeAll/" + std::string(c.name) + "/100", quick_filter))
+          << quick.micro_filter;
+  EXPECT_FALSE(std::regex_search(std::string("Logs/DecodeAll/simdjson/100"), quick_filter))
+      << quick.micro_filter;
+  EXPECT_TRUE(std::regex_search(std::string("Encode/limit"), quick_filter)) << quick.micro_filter;
   // The fastest JSON codec, ZAP, the fastest binary peer when the build has one, and protobuf (gRPC's body).
   std::vector<std::string> quick_bodies{std::string(record::default_json_codec().name), "zap"};
   if (const record::CodecInfo* peer = record::fastest_binary_peer()) quick_bodies.emplace_back(peer->name);

@@ -169,15 +169,21 @@ RunPlan plan_run(const RunRequest& q) {
   }
 
   if (!full && p.micro_filter.empty()) {
-    // quick: every codec row and the HTTP/1.1 rows; the request path's rows
-    // and the Logs rows (five ops at five N per codec: two thirds of all
-    // microbenchmarks) for the run's bodies only, Logs at N = 1, 100 and
-    // 10 000, with their limits.
+    // quick: every codec row (and each op's limit) and the HTTP/1.1 rows;
+    // the request path's rows for the run's bodies only; the Logs rows (five
+    // ops at five N per codec: two thirds of all microbenchmarks) at N = 1,
+    // 100 and 10 000, with their limits, for the run's bodies and every binary
+    // peer (ZAP against each of them on every op is a question quick answers).
     // A regex Google Benchmark and Go's regexp both read (no lookahead).
-    std::string bodies;
+    std::string bodies, logs_codecs;
     for (const std::string& b : p.bodies) bodies += (bodies.empty() ? "" : "|") + b;
+    logs_codecs = bodies;
+    for (const record::CodecInfo& c : record::all_codecs())
+      if (c.available && c.family() == record::Family::peer &&
+          std::find(p.bodies.begin(), p.bodies.end(), c.name) == p.bodies.end())
+        logs_codecs += "|" + std::string(c.name);
     p.micro_filter = "^(Decode|Encode|Serde|Handler|Http)/|^Server/[a-z0-9-]+/(hello|" + bodies +
-                     ")$|^Logs/(Copy|ScanField/structs)/|^Logs/[A-Za-z]+/(go/)?(" + bodies +
+                     ")$|^Logs/(Copy|ScanField/structs)/|^Logs/[A-Za-z]+/(go/)?(" + logs_codecs +
                      ")/(1|100|10000)$";
   }
 
