@@ -14,7 +14,8 @@ constexpr Command kCommands[] = {
      cmd_load},
     {"micro", "in-process microbenchmarks: the codecs, the server's request path, the Go reference's",
      cmd_micro},
-    {"instructions", "instructions per request of the server's request path (callgrind, perf)",
+    {"instructions",
+     "instructions per request of the server's request path, per op of the codecs (callgrind, perf)",
      cmd_instructions},
     {"run",
      "the whole benchmark: microbenchmarks, instruction counts, the end-to-end matrix of every arm, on one "

@@ -1,6 +1,7 @@
 // cli/instructions.cpp — `zapbench instructions`: instructions per request of
-// the server's request path (bench/run/instructions.hpp runs callgrind and perf
-// around this same binary), and the child mode --one that they run.
+// the server's request path and per op of the codecs (bench/run/instructions.hpp
+// runs callgrind and perf around this same binary), and the child mode --one
+// that they run.
 #include "bench/run/instructions.hpp"
 
 #include <unistd.h>
@@ -15,6 +16,7 @@
 #include "cli/args.hpp"
 #include "cli/commands.hpp"
 #include "flags/flags.hpp"
+#include "micro/codec_case.hpp"
 #include "micro/request_path.hpp"
 #include "proc/interrupt.hpp"
 #include "proc/programs.hpp"
@@ -24,10 +26,19 @@ namespace cli {
 namespace {
 
 // The child: check the case, then exactly requests ÷ 16 batches in
-// run_batches (where callgrind collects). Exit 0 only when the answers were right.
+// run_batches (where callgrind collects), or `requests` ops of a codec case in
+// run_ops. Exit 0 only when the answers were right.
 int run_one(const std::string& name, std::uint64_t requests) {
+  if (micro::CodecCase op; micro::find_codec_case(name, op)) {
+    micro::CodecRun run(op);
+    if (const std::string why = run.check(); !why.empty()) die("instructions: " + name + ": " + why);
+    run.run_ops(requests);
+    if (const std::string why = run.check(); !why.empty())
+      die("instructions: " + name + " after the ops: " + why);
+    return 0;
+  }
   micro::PathCase c;
-  if (!micro::find_path_case(name, c)) die("instructions: no request path '" + name + "'");
+  if (!micro::find_path_case(name, c)) die("instructions: no request path or codec op '" + name + "'");
   micro::RequestPath path(c);
   if (const std::string why = path.check(); !why.empty()) die("instructions: " + name + ": " + why);
   path.run_batches(requests / micro::RequestPath::kBatchRequests);
@@ -46,15 +57,18 @@ int cmd_instructions(int argc, char** argv) {
   t.summary(std::string(summary("instructions")));
   t.about(
       "Counts the instructions the server's request path executes per request,\n"
-      "a figure that does not move with the machine's noise: each\n"
-      "Server/<framing>/<body> case of `zapbench micro` (16 pipelined requests per\n"
-      "batch, answered by the server's own code on in-memory bytes, no syscalls)\n"
-      "runs as a child under valgrind --tool=callgrind, collecting only inside the\n"
-      "batch loop (Ir ÷ requests, exact), and under perf stat -e instructions:u\n"
-      "where the machine has the counter (two runs; their difference ÷ the\n"
-      "difference of requests). A missing tool is reported with the reason.");
-  t.text("--filter", &filter, "REGEX", "only cases whose name matches (e.g. 'zap-http/zap$')");
-  t.number("--requests", &requests, {16, 1'000'000'000}, "requests per case (rounded up to a batch of 16)");
+      "and each codec op per op, figures that do not move with the machine's\n"
+      "noise: each Server/<framing>/<body> case of `zapbench micro` (16 pipelined\n"
+      "requests per batch, answered by the server's own code on in-memory bytes,\n"
+      "no syscalls) and each <op>/<codec> case (Decode, Encode, Serde, Handler of\n"
+      "every codec and of the limit, the code the benchmarks time) runs as a\n"
+      "child under valgrind --tool=callgrind, collecting only inside the loop\n"
+      "(Ir ÷ requests or ops, exact), and under perf stat -e instructions:u where\n"
+      "the machine has the counter (two runs; their difference ÷ the difference\n"
+      "of requests). A missing tool is reported with the reason.");
+  t.text("--filter", &filter, "REGEX", "only cases whose name matches (e.g. 'zap-http/zap$', '^Encode/')");
+  t.number("--requests", &requests, {16, 1'000'000'000},
+           "requests (codec cases: ops) per case (rounded up to a multiple of 16)");
   t.set("--no-perf", &no_perf, true, "do not try perf stat (callgrind only)");
   t.text("--markdown", &markdown_out, "FILE", "also write the table to FILE");
   t.text("--one", &one, "CASE",
@@ -79,6 +93,8 @@ int cmd_instructions(int argc, char** argv) {
     die("instructions: --filter '" + filter + "' is not a regular expression: " + e.what());
   }
   for (const micro::PathCase& c : micro::path_cases())
+    if (std::regex_search(c.name(), re)) o.cases.push_back(c.name());
+  for (const micro::CodecCase& c : micro::codec_cases())
     if (std::regex_search(c.name(), re)) o.cases.push_back(c.name());
   if (o.cases.empty()) die("instructions: no case matches --filter '" + filter + "'");
 
@@ -107,8 +123,9 @@ int cmd_instructions(int argc, char** argv) {
   }
   if (!failure.empty()) die(failure);
   std::string text = bench::instructions_markdown(counts);
-  text = "Instructions per request of the server's request path (" + std::to_string(counts.requests) +
-         " requests per case; " + (counts.tools.empty() ? "no valgrind" : counts.tools) + "):\n\n" + text;
+  text = "Instructions per request of the server's request path, per op of the codecs (" +
+         std::to_string(counts.requests) + " requests or ops per case; " +
+         (counts.tools.empty() ? "no valgrind" : counts.tools) + "):\n\n" + text;
   std::fputs(text.c_str(), stdout);
   if (t.seen("--markdown")) {
     std::FILE* f = std::fopen(markdown_out.c_str(), "w");

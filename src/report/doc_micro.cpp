@@ -209,6 +209,41 @@ void against_limit(const Results& r, const std::vector<std::string>& codecs, Out
   out.para(mark_legend(r));
 }
 
+// Instructions per op of the codec ops `zapbench instructions` counted (the
+// run counts ZAP's, the fastest JSON codec's, the fastest binary peer's and the
+// limit's of each op): where a ratio's time goes, in a figure the machine's
+// noise does not move.
+void codec_instructions(const Results& r, const std::vector<std::string>& codecs, Out& out) {
+  const Instructions& ins = r.micro.instructions;
+  auto counted = [&](const std::string& name) -> const InstructionFigure* {
+    for (const InstructionFigure& f : ins.figures)
+      if (f.name == name && std::isfinite(f.callgrind_ir)) return &f;
+    return nullptr;
+  };
+  Table t{{"format", "codec"}, "ll", {}};
+  for (const char* op : kOps) {
+    t.header.push_back(std::string(op) + " instructions");
+    t.align += "r";
+  }
+  for (const std::string& codec : codecs) {
+    std::vector<Text> row{format_of(r, codec), codec};
+    bool any = false;
+    for (const char* op : kOps) {
+      const InstructionFigure* f = counted(std::string(op) + "/" + codec);
+      row.emplace_back(f ? grouped(f->callgrind_ir) : "—");
+      any = any || f != nullptr;
+    }
+    if (any) t.rows.push_back(std::move(row));
+  }
+  if (t.rows.empty()) return;
+  out.para(
+      {"Instructions per op (callgrind, ", grouped(static_cast<double>(ins.requests)),
+       " ops each, collecting only inside the loop of the same code the benchmarks time: ",
+       code("zapbench instructions --filter '^(Decode|Encode|Serde|Handler)/'"),
+       " counts every codec): where each op's time goes, in a figure the machine's noise does not move."});
+  out.table(std::move(t));
+}
+
 void logs_micro(const Results& r, Out& out);
 void micro(const Results& r, Out& out) {
   out.heading(2, "Microbenchmarks", "micro");
@@ -322,6 +357,7 @@ void micro(const Results& r, Out& out) {
       out.para(mark_legend(r));
     }
     against_limit(r, codecs, out);
+    codec_instructions(r, codecs, out);
 
     for (const char* op : kOps) {
       Chart c{std::string("micro-") + op,

@@ -15,9 +15,11 @@ namespace bench {
 namespace {
 
 constexpr double kHangS = 600;  // a child that takes longer is stuck, not slow
-// The function callgrind collects in: micro::RequestPath::run_batches, which
-// only loops over run_batch() (its symbol, demangled, with any parameters).
+// The functions callgrind collects in: micro::RequestPath::run_batches, which
+// only loops over run_batch(), and micro::CodecRun::run_ops, which only loops
+// over a codec op (their symbols, demangled, with any parameters).
 constexpr const char* kCollect = "--toggle-collect=micro::RequestPath::run_batches*";
+constexpr const char* kCollectOps = "--toggle-collect=micro::CodecRun::run_ops*";
 
 std::string tail(const std::string& text, std::size_t max_bytes = 2000) {
   return text.size() <= max_bytes ? text : "…" + text.substr(text.size() - max_bytes);
@@ -116,15 +118,16 @@ void count_instructions(const InstructionOptions& o, report::Instructions& c,
       const auto out = o.work_dir / ("callgrind-" + std::to_string(i) + ".out");
       const auto log = o.work_dir / ("callgrind-" + std::to_string(i) + ".log");
       std::vector<std::string> argv = {valgrind, "--tool=callgrind", "--callgrind-out-file=" + out.string(),
-                                       kCollect};
+                                       kCollect, kCollectOps};
       for (std::string& a : one_case(o, name, o.requests)) argv.push_back(std::move(a));
       if (!run_child(argv, log))
         throw std::runtime_error("instructions: " + name + " under callgrind failed:\n" +
                                  tail(proc::read_file(log)));
       const std::optional<double> ir = callgrind_total(out);
       if (!ir || *ir <= 0)
-        throw std::runtime_error("instructions: callgrind collected nothing for " + name +
-                                 " (is micro::RequestPath::run_batches in the binary?)");
+        throw std::runtime_error(
+            "instructions: callgrind collected nothing for " + name +
+            " (are micro::RequestPath::run_batches and micro::CodecRun::run_ops in the binary?)");
       f.callgrind_ir = *ir / static_cast<double>(o.requests);
     }
     if (c.perf_unavailable.empty()) {
@@ -153,7 +156,7 @@ void count_instructions(const InstructionOptions& o, report::Instructions& c,
 }
 
 std::string instructions_markdown(const report::Instructions& c) {
-  std::string s = "| request path | instructions/request (callgrind Ir) | instructions/request (perf) |\n";
+  std::string s = "| case | instructions per request or op (callgrind Ir) | per request or op (perf) |\n";
   s += "|---|---:|---:|\n";
   for (const report::InstructionFigure& f : c.figures)
     s += "| " + f.name + " | " + whole(f.callgrind_ir) + " | " + whole(f.perf_instructions) + " |\n";

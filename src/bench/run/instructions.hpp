@@ -1,11 +1,10 @@
 // bench/run/instructions.hpp — instructions per request of the server's request
-// path, a figure that does not move with the machine's noise: each case of
-// micro/request_path.hpp runs as a child (`zapbench instructions --one CASE`)
-// under `valgrind --tool=callgrind`, collecting only inside the batch loop
-// (exact: Ir ÷ requests), and under `perf stat -e instructions:u` where the
-// machine exposes the counter (two request counts, their difference ÷ the
-// difference of requests, so start-up cancels). A tool that is missing or
-// refused is reported with the reason, never as a number.
+// path and per op of the codecs, figures that do not move with the machine's
+// noise: each case of micro/request_path.hpp and micro/codec_case.hpp runs as a
+// child (`zapbench instructions --one CASE`) under `valgrind --tool=callgrind`,
+// collecting only inside its loop (exact: Ir ÷ requests or ops), and under `perf stat -e instructions:u`
+// where the machine exposes the counter (two request counts, their difference ÷ the difference of requests,
+// so start-up cancels). A tool that is missing or refused is reported with the reason, never as a number.
 #pragma once
 
 #include <cstdint>
@@ -20,7 +19,7 @@ namespace bench {
 
 struct InstructionOptions {
   std::string self;                 // this zapbench binary
-  std::vector<std::string> cases;   // names, as micro::path_cases() gives them
+  std::vector<std::string> cases;   // names, as micro::path_cases() and micro::codec_cases() give them
   std::uint64_t requests = 16'000;  // per case, a multiple of the batch
   std::filesystem::path work_dir;   // callgrind's output and the children's logs
   bool perf = true;                 // also try perf stat

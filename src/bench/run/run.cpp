@@ -169,7 +169,7 @@ void measure(const RunPlan& p, const SampleContext& ctx, std::vector<CellPlan>& 
     say.line(text("[micro] %zu figures in %s", res.micro.figures.size(),
                   duration_text(rounds.elapsed_s()).c_str()));
     phase = "the instruction counts";
-    say.line("[micro] instructions per request of the request paths (callgrind)...");
+    say.line("[micro] instructions per request of the request paths, per op of the codecs (callgrind)...");
     run_instructions(ctx, res);
     const report::Instructions& ins = res.micro.instructions;
     if (!ins.callgrind_unavailable.empty())

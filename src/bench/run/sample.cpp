@@ -18,6 +18,7 @@
 #include "bench/run/instructions.hpp"
 #include "proc/syscalls.hpp"
 #include "report/gbench.hpp"
+#include "report/select.hpp"
 
 namespace bench {
 namespace {
@@ -323,6 +324,17 @@ void run_instructions(const SampleContext& ctx, report::Results& res) {
   o.self = ctx.zapbench_exe;
   for (const report::MicroFigure& f : res.micro.figures)
     if (f.op == "Server") o.cases.push_back(f.name);
+  // And the codec ops the findings compare: ZAP's, the fastest JSON codec's and the fastest binary peer's
+  // of each op, and the op's limit — where their instructions go is what explains a ratio.
+  for (const char* op : report::doc::kOps) {
+    std::vector<const report::MicroFigure*> counted{
+        report::doc::find_figure(res.micro, op, "zap"), report::doc::fastest_json(res, op),
+        report::doc::fastest_peer(res, op),
+        report::doc::find_figure(res.micro, op, report::doc::kLimitCodec)};
+    for (const report::MicroFigure* f : counted)
+      if (f != nullptr && std::find(o.cases.begin(), o.cases.end(), f->name) == o.cases.end())
+        o.cases.push_back(f->name);
+  }
   if (o.cases.empty()) return;
   o.work_dir = ctx.folder.file("instructions");
   // Removed however this ends: a failure, or an interrupt unwinding through.
