@@ -7,6 +7,7 @@
 
 #include <arpa/inet.h>
 #include <dirent.h>
+#include <sched.h>
 #include <netinet/in.h>
 #include <sys/epoll.h>
 #include <sys/resource.h>
@@ -104,6 +105,28 @@ class FdLimit {
   rlimit old_{};
 };
 
+// This thread on the loader CPUs while it connects and holds (the connecting
+// side is this process); its affinity as it was afterwards, however it ends.
+class Pinned {
+ public:
+  explicit Pinned(const std::vector<int>& cpus) {
+    if (cpus.empty() || ::sched_getaffinity(0, sizeof old_, &old_) != 0) return;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    for (const int c : cpus) CPU_SET(c, &set);
+    pinned_ = ::sched_setaffinity(0, sizeof set, &set) == 0;
+  }
+  ~Pinned() {
+    if (pinned_) ::sched_setaffinity(0, sizeof old_, &old_);
+  }
+  Pinned(const Pinned&) = delete;
+  Pinned& operator=(const Pinned&) = delete;
+
+ private:
+  cpu_set_t old_{};
+  bool pinned_ = false;
+};
+
 // The held connections: closed however the scenario ends.
 struct Held {
   std::vector<int> fds;
@@ -142,7 +165,10 @@ std::string limit_of(int err, std::uint64_t sources) {
 // Opens o.connections connections to 127.0.0.1:port, up to kWindow
 // connecting at once, until all are established, a limit is hit or the
 // deadline passes. Fills c.reached, c.connect_s, c.limit or c.error.
-void connect_all(const C100kOptions& o, std::uint16_t port, Held& held, report::C100k& c, Clock::time_point t0) {
+// At most `max_fds` of them: past it the descriptor limit is reached (named
+// as such) with room left for the rest of the scenario.
+void connect_all(const C100kOptions& o, std::uint16_t port, std::uint64_t max_fds, Held& held, report::C100k& c,
+                 Clock::time_point t0) {
   constexpr unsigned kWindow = 256;
   const std::uint64_t sources =
       o.sources != 0 ? o.sources : std::max<std::uint64_t>(1, (o.connections + kConnectionsPerSource - 1) / kConnectionsPerSource);
@@ -170,6 +196,10 @@ void connect_all(const C100kOptions& o, std::uint16_t port, Held& held, report::
   epoll_event events[kWindow];
   while (true) {
     while (!stopped && connecting < kWindow && next < o.connections) {
+      if (held.fds.size() + connecting >= max_fds) {
+        failed(EMFILE, "socket");
+        break;
+      }
       const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
       if (fd < 0) {
         failed(errno, "socket");
@@ -300,14 +330,17 @@ report::C100k run_c100k(const C100kOptions& o) {
   rlimit raised = old;
   if (raised.rlim_cur == RLIM_INFINITY || raised.rlim_cur < need) raised.rlim_cur = need;
   if (raised.rlim_max != RLIM_INFINITY && raised.rlim_max < need) raised.rlim_max = need;
+  std::string refused;
   if (::setrlimit(RLIMIT_NOFILE, &raised) != 0) {  // not allowed past the hard limit: as far as it goes
+    refused = " (" + std::to_string(need) + " refused: " + std::strerror(errno) +
+              "; a hard limit is raised only with CAP_SYS_RESOURCE)";
     raised = old;
     raised.rlim_cur = old.rlim_max;
     ::setrlimit(RLIMIT_NOFILE, &raised);
   }
   ::getrlimit(RLIMIT_NOFILE, &raised);
   c.limits_changed = "RLIMIT_NOFILE (soft/hard) of this process and the server it starts: " + rlimit_text(old) +
-                     " -> " + rlimit_text(raised);
+                     " -> " + rlimit_text(raised) + refused;
 
   const fs::path dir(o.dir);
   std::error_code ec;
@@ -351,9 +384,20 @@ report::C100k run_c100k(const C100kOptions& o) {
     c.limits_changed += "; the connecting side's soft limit then " + std::to_string(low.rlim_cur);
   }
 
+  const Pinned pinned(o.loader_cpus);
   Held held;
   const auto t0 = Clock::now();
-  connect_all(o, port, held, c, t0);
+  // Descriptors for the N: this process's limit and the server's (the same,
+  // inherited), less what each has open and the sample's and the logs' room.
+  rlimit mine{};
+  ::getrlimit(RLIMIT_NOFILE, &mine);
+  const std::uint64_t reserve = o.sample_connections + 128;
+  const std::uint64_t own_open = std::uint64_t(std::max(0L, count_fds("self"))) + reserve;
+  const std::uint64_t server_open = std::uint64_t(std::max(0L, server_fds_before)) + reserve;
+  const std::uint64_t max_fds =
+      std::min(mine.rlim_cur > own_open ? mine.rlim_cur - own_open : 0,
+               raised.rlim_cur > server_open ? raised.rlim_cur - server_open : 0);
+  connect_all(o, port, max_fds, held, c, t0);
   ::setrlimit(RLIMIT_NOFILE, &raised);  // the connecting is over: the logs and the sample need descriptors
   if (!wait_server_fds(server_pid, server_fds_before + long(c.reached), o.deadline_s, true)) {
     const long got = count_fds(std::to_string(server_pid)) - server_fds_before;
