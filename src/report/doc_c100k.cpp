@@ -25,16 +25,17 @@ std::string bytes_text(double b) { return std::isfinite(b) ? grouped(b) + " B" :
 void c100k(const Results& r, Out& out) {
   if (r.c100k.empty()) return;
   out.heading(2, "100,000 connections (c100k)", "c100k");
-  out.para({"N idle connections held open on one zapbench server (one worker thread, ZAP-RPC listener), "
-            "from several source addresses of this machine, while a small `zapbench load` sample on other "
-            "connections of the same server is answered at a modest open-loop rate the whole time. User "
-            "memory is the server's RSS growth over the connections it holds; kernel memory is the growth "
-            "of Slab (/proc/meminfo) and of TCP's page count (/proc/net/sockstat) over them, both ends' "
-            "sockets (client and server) on this one machine. The target: ≤ 4 KiB of user memory per "
-            "connection, the sample answered without an error, nothing left open."});
+  out.para(
+      {"N idle connections held open on one zapbench server (one worker thread, ZAP-RPC listener), "
+       "from several source addresses of this machine, while a small `zapbench load` sample on other "
+       "connections of the same server is answered at a modest open-loop rate the whole time. User "
+       "memory is the server's RSS growth over the connections it holds; kernel memory is the growth "
+       "of Slab (/proc/meminfo) and of TCP's page count (/proc/net/sockstat) over them, both ends' "
+       "sockets (client and server) on this one machine. The target: ≤ 4 KiB of user memory per "
+       "connection, the sample answered without an error, nothing left open."});
   Table t;
-  t.header = {"backend", "held",           "accept time",  "user / conn.", "kernel / conn.",
-              "sample",  "sample p50/p99", "errors",       "all closed"};
+  t.header = {"backend", "held",           "accept time", "user / conn.", "kernel / conn.",
+              "sample",  "sample p50/p99", "errors",      "all closed"};
   t.align = "llrrrrrrl";
   for (const C100k& c : r.c100k) {
     const bool given_back = c.all_closed && c.fds_left == 0;
@@ -50,15 +51,14 @@ void c100k(const Results& r, Out& out) {
   out.table(std::move(t));
   std::vector<Runs> notes;
   for (const C100k& c : r.c100k) {
-    notes.push_back({strong(c.io + ":"), " server RSS " + grouped(c.server_rss_before_kib) + " KiB before, " +
-                                             grouped(c.server_rss_held_kib) + " KiB held; sockets in use " +
-                                             grouped(double(c.sockets_before)) + " → " +
-                                             grouped(double(c.sockets_held)) + ", TCP pages " +
-                                             grouped(double(c.tcp_mem_pages_before)) + " → " +
-                                             grouped(double(c.tcp_mem_pages_held)) + ", Slab " +
-                                             grouped(double(c.slab_kib_before)) + " → " +
-                                             grouped(double(c.slab_kib_held)) + " KiB; connecting took " +
-                                             fixed(c.connect_s, 2) + " s; " + c.limits_changed + "."});
+    notes.push_back({strong(c.io + ":"),
+                     " server RSS " + grouped(c.server_rss_before_kib) + " KiB before, " +
+                         grouped(c.server_rss_held_kib) + " KiB held; sockets in use " +
+                         grouped(double(c.sockets_before)) + " → " + grouped(double(c.sockets_held)) +
+                         ", TCP pages " + grouped(double(c.tcp_mem_pages_before)) + " → " +
+                         grouped(double(c.tcp_mem_pages_held)) + ", Slab " +
+                         grouped(double(c.slab_kib_before)) + " → " + grouped(double(c.slab_kib_held)) +
+                         " KiB; connecting took " + fixed(c.connect_s, 2) + " s; " + c.limits_changed + "."});
     if (!c.server_command.empty()) notes.push_back({"server: ", code(c.server_command)});
     if (!c.loader_command.empty()) notes.push_back({"sample: ", code(c.loader_command)});
   }

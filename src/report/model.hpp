@@ -337,7 +337,7 @@ struct C100k {
   double server_rss_held_kib = 0;
   double user_bytes_per_connection = 0;    // (held - before) RSS / reached
   double kernel_bytes_per_connection = 0;  // (Slab + TCP mem pages) delta / reached: both ends' sockets
-  std::uint64_t sockets_before = 0, sockets_held = 0;  // /proc/net/sockstat "sockets: used"
+  std::uint64_t sockets_before = 0, sockets_held = 0;              // /proc/net/sockstat "sockets: used"
   std::uint64_t tcp_mem_pages_before = 0, tcp_mem_pages_held = 0;  // sockstat "TCP: ... mem"
   std::uint64_t slab_kib_before = 0, slab_kib_held = 0;            // /proc/meminfo Slab
   // The sample: `zapbench load` on other connections of the same server, the whole hold.

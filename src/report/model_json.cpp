@@ -633,7 +633,8 @@ Results parse(const std::string& text) {
     });
   }
   if (j.contains("c100k"))  // since c100k
-    for_each_object(j, "", "c100k", [&](const json& o, const std::string& p) { r.c100k.push_back(c100k_of(o, p)); });
+    for_each_object(j, "", "c100k",
+                    [&](const json& o, const std::string& p) { r.c100k.push_back(c100k_of(o, p)); });
   return r;
 }
 

@@ -6,9 +6,7 @@
 // no child left. Then the refusal: the connecting side's RLIMIT_NOFILE
 // lowered, the scenario stops at it naming the descriptor limit, and the
 // server still answers the sample. No figure is judged by its size (machine
-// speed); the deadlines only catch hangs.
-#include "bench/run/c100k.hpp"
-
+// speed); the deadlines only catch hangs. And results.json's c100k rows, written and read back.
 #include <dirent.h>
 #include <gtest/gtest.h>
 #include <sys/resource.h>
@@ -17,6 +15,7 @@
 #include <cerrno>
 #include <cmath>
 
+#include "bench/run/c100k.hpp"
 #include "net/loop.hpp"
 #include "net/uring.hpp"
 #include "support/await.hpp"
@@ -105,6 +104,30 @@ TEST_P(C100k, ADescriptorLimitStopsItNamedAndTheServerStillAnswers) {
   EXPECT_FALSE(bench::c100k_ok(c));
   EXPECT_EQ(open_fds(), fds);
   EXPECT_TRUE(no_child_left());
+}
+
+// results.json carries the rows and reads them back; a file without them (every earlier run) still loads.
+TEST(C100kResults, RoundTripAndOlderFilesLoad) {
+  report::Results r;
+  report::C100k c;
+  c.io = "io_uring";
+  c.asked = 100000;
+  c.reached = 19800;
+  c.limit = "descriptors (RLIMIT_NOFILE 20000/20000)";
+  c.user_bytes_per_connection = 240;
+  c.sample_p99_ns = 1.2e6;
+  c.fds_left = 0;
+  c.all_closed = true;
+  r.c100k.push_back(c);
+  const std::string text = report::to_json(r);
+  const report::Results back = report::from_json(text);
+  ASSERT_EQ(back.c100k.size(), 1u);
+  EXPECT_EQ(back.c100k[0].limit, c.limit);
+  EXPECT_EQ(back.c100k[0].reached, 19800u);
+  EXPECT_EQ(report::to_json(back), text);
+  r.c100k.clear();
+  EXPECT_EQ(report::to_json(r).find("c100k"), std::string::npos) << "a run without it writes none";
+  EXPECT_TRUE(report::from_json(report::to_json(r)).c100k.empty());
 }
 
 INSTANTIATE_TEST_SUITE_P(Io, C100k, ::testing::Values(net::Io::epoll, net::Io::io_uring),

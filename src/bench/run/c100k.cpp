@@ -7,8 +7,8 @@
 
 #include <arpa/inet.h>
 #include <dirent.h>
-#include <sched.h>
 #include <netinet/in.h>
+#include <sched.h>
 #include <sys/epoll.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -151,8 +151,9 @@ std::string limit_of(int err, std::uint64_t sources) {
       return "descriptors (fs.file-max " + one_line("/proc/sys/fs/file-max") + ")";
     case EADDRNOTAVAIL:
     case EADDRINUSE:
-      return "ephemeral ports (net.ipv4.ip_local_port_range " + one_line("/proc/sys/net/ipv4/ip_local_port_range") +
-             " x " + std::to_string(sources) + " source addresses)";
+      return "ephemeral ports (net.ipv4.ip_local_port_range " +
+             one_line("/proc/sys/net/ipv4/ip_local_port_range") + " x " + std::to_string(sources) +
+             " source addresses)";
     case ENOBUFS:
     case ENOMEM:
       return std::string("memory (") + std::strerror(err) + ", net.ipv4.tcp_mem " +
@@ -167,11 +168,13 @@ std::string limit_of(int err, std::uint64_t sources) {
 // deadline passes. Fills c.reached, c.connect_s, c.limit or c.error.
 // At most `max_fds` of them: past it the descriptor limit is reached (named
 // as such) with room left for the rest of the scenario.
-void connect_all(const C100kOptions& o, std::uint16_t port, std::uint64_t max_fds, Held& held, report::C100k& c,
-                 Clock::time_point t0) {
+void connect_all(const C100kOptions& o, std::uint16_t port, std::uint64_t max_fds, Held& held,
+                 report::C100k& c, Clock::time_point t0) {
   constexpr unsigned kWindow = 256;
   const std::uint64_t sources =
-      o.sources != 0 ? o.sources : std::max<std::uint64_t>(1, (o.connections + kConnectionsPerSource - 1) / kConnectionsPerSource);
+      o.sources != 0
+          ? o.sources
+          : std::max<std::uint64_t>(1, (o.connections + kConnectionsPerSource - 1) / kConnectionsPerSource);
   held.epoll = ::epoll_create1(EPOLL_CLOEXEC);
   if (held.epoll < 0) {
     c.error = std::string("epoll_create1: ") + std::strerror(errno);
@@ -299,11 +302,12 @@ std::string c100k_summary(const report::C100k& c) {
     s += std::to_string(c.reached) + " of " + std::to_string(c.asked) + " held";
   if (!c.error.empty()) s += "; error: " + c.error;
   char buf[256];
-  std::snprintf(buf, sizeof buf, "; accepted in %.2f s; %.0f B user + %.0f B kernel per connection", c.accept_s,
-                c.user_bytes_per_connection, c.kernel_bytes_per_connection);
+  std::snprintf(buf, sizeof buf, "; accepted in %.2f s; %.0f B user + %.0f B kernel per connection",
+                c.accept_s, c.user_bytes_per_connection, c.kernel_bytes_per_connection);
   s += buf;
-  std::snprintf(buf, sizeof buf, "; sample: %llu answers, %llu errors, p99 %.0f us", (unsigned long long)c.sample_responses,
-                (unsigned long long)c.sample_errors, c.sample_p99_ns / 1e3);
+  std::snprintf(buf, sizeof buf, "; sample: %llu answers, %llu errors, p99 %.0f us",
+                (unsigned long long)c.sample_responses, (unsigned long long)c.sample_errors,
+                c.sample_p99_ns / 1e3);
   s += buf;
   if (!c.all_closed) s += "; NOT every connection closed";
   if (c.fds_left != 0) s += "; " + std::to_string(c.fds_left) + " descriptors left open";
@@ -311,8 +315,8 @@ std::string c100k_summary(const report::C100k& c) {
 }
 
 bool c100k_ok(const report::C100k& c) {
-  return c.limit.empty() && c.error.empty() && c.reached == c.asked && c.server_answered && c.sample_errors == 0 &&
-         c.all_closed && c.fds_left == 0;
+  return c.limit.empty() && c.error.empty() && c.reached == c.asked && c.server_answered &&
+         c.sample_errors == 0 && c.all_closed && c.fds_left == 0;
 }
 
 report::C100k run_c100k(const C100kOptions& o) {
@@ -339,8 +343,9 @@ report::C100k run_c100k(const C100kOptions& o) {
     ::setrlimit(RLIMIT_NOFILE, &raised);
   }
   ::getrlimit(RLIMIT_NOFILE, &raised);
-  c.limits_changed = "RLIMIT_NOFILE (soft/hard) of this process and the server it starts: " + rlimit_text(old) +
-                     " -> " + rlimit_text(raised) + refused;
+  c.limits_changed =
+      "RLIMIT_NOFILE (soft/hard) of this process and the server it starts: " + rlimit_text(old) + " -> " +
+      rlimit_text(raised) + refused;
 
   const fs::path dir(o.dir);
   std::error_code ec;
@@ -348,20 +353,22 @@ report::C100k run_c100k(const C100kOptions& o) {
   const std::string io(matrix::to_string(o.io));
   // The server: one worker on the server CPUs, room for every connection, no idle timeout within the run.
   const std::uint64_t max_connections = o.connections + o.sample_connections + 64;
-  std::vector<std::string> server_argv = {o.zapbench,
-                                          "serve",
-                                          "--zap-rpc",
-                                          "127.0.0.1:0",
-                                          "--io",
-                                          io,
-                                          "--threads",
-                                          "1",
-                                          "--max-connections",
-                                          std::to_string(max_connections),
-                                          "--idle-timeout-ms",
-                                          std::to_string(std::uint64_t(1000 * (o.hold_s + 4 * o.deadline_s)))};
+  std::vector<std::string> server_argv = {
+      o.zapbench,
+      "serve",
+      "--zap-rpc",
+      "127.0.0.1:0",
+      "--io",
+      io,
+      "--threads",
+      "1",
+      "--max-connections",
+      std::to_string(max_connections),
+      "--idle-timeout-ms",
+      std::to_string(std::uint64_t(1000 * (o.hold_s + 4 * o.deadline_s)))};
   c.server_command = command_text(server_argv, o.server_cpus);
-  Child server(ChildSpec{server_argv, o.server_cpus, (dir / ("c100k-" + io + ".server.log")).string(), true, {}});
+  Child server(
+      ChildSpec{server_argv, o.server_cpus, (dir / ("c100k-" + io + ".server.log")).string(), true, {}});
   const std::vector<proc::ReadyListener> ready = server.wait_ready(o.deadline_s);
   if (ready.empty()) {
     c.error = "the server did not start (" + server.stop(5).describe() + "; see c100k-" + io + ".server.log)";
@@ -394,16 +401,15 @@ report::C100k run_c100k(const C100kOptions& o) {
   const std::uint64_t reserve = o.sample_connections + 128;
   const std::uint64_t own_open = std::uint64_t(std::max(0L, count_fds("self"))) + reserve;
   const std::uint64_t server_open = std::uint64_t(std::max(0L, server_fds_before)) + reserve;
-  const std::uint64_t max_fds =
-      std::min(mine.rlim_cur > own_open ? mine.rlim_cur - own_open : 0,
-               raised.rlim_cur > server_open ? raised.rlim_cur - server_open : 0);
+  const std::uint64_t max_fds = std::min(mine.rlim_cur > own_open ? mine.rlim_cur - own_open : 0,
+                                         raised.rlim_cur > server_open ? raised.rlim_cur - server_open : 0);
   connect_all(o, port, max_fds, held, c, t0);
   ::setrlimit(RLIMIT_NOFILE, &raised);  // the connecting is over: the logs and the sample need descriptors
   if (!wait_server_fds(server_pid, server_fds_before + long(c.reached), o.deadline_s, true)) {
     const long got = count_fds(std::to_string(server_pid)) - server_fds_before;
     if (c.error.empty())
-      c.error = "the server accepted " + std::to_string(std::max(0L, got)) + " of " + std::to_string(c.reached) +
-                " within the deadline (see c100k-" + io + ".server.log)";
+      c.error = "the server accepted " + std::to_string(std::max(0L, got)) + " of " +
+                std::to_string(c.reached) + " within the deadline (see c100k-" + io + ".server.log)";
   }
   c.accept_s = since_s(t0);
   std::this_thread::sleep_for(std::chrono::milliseconds(300));  // a tick of the server's: its memory settled
@@ -413,7 +419,8 @@ report::C100k run_c100k(const C100kOptions& o) {
   c.tcp_mem_pages_held = with.tcp_mem_pages;
   c.slab_kib_held = with.slab_kib;
   if (c.reached > 0) {
-    c.user_bytes_per_connection = (c.server_rss_held_kib - c.server_rss_before_kib) * 1024 / double(c.reached);
+    c.user_bytes_per_connection =
+        (c.server_rss_held_kib - c.server_rss_before_kib) * 1024 / double(c.reached);
     const double kernel_kib = (double(with.slab_kib) - double(before.slab_kib)) +
                               (double(with.tcp_mem_pages) - double(before.tcp_mem_pages)) * 4;
     c.kernel_bytes_per_connection = kernel_kib * 1024 / double(c.reached);
@@ -436,10 +443,12 @@ report::C100k run_c100k(const C100kOptions& o) {
   const std::vector<std::string> load_argv_ = load_argv(o.zapbench, lo, json_out.string());
   c.loader_command = command_text(load_argv_, o.loader_cpus);
   {
-    Child loader(ChildSpec{load_argv_, o.loader_cpus, (dir / ("c100k-" + io + ".load.log")).string(), false, {}});
+    Child loader(
+        ChildSpec{load_argv_, o.loader_cpus, (dir / ("c100k-" + io + ".load.log")).string(), false, {}});
     const ExitStatus st = loader.wait(lo.warmup_s + lo.duration_s + lo.timeout_ms / 1000.0 + o.deadline_s);
     if (!st.ok()) {
-      if (c.error.empty()) c.error = "the sample's loader failed (" + st.describe() + "; see c100k-" + io + ".load.log)";
+      if (c.error.empty())
+        c.error = "the sample's loader failed (" + st.describe() + "; see c100k-" + io + ".load.log)";
     } else {
       try {
         const load::Result r = parse_load_result(proc::read_file(json_out)).result;

@@ -123,8 +123,8 @@ RunPlan plan_run(const RunRequest& q) {
   for (unsigned d : p.pipelines)
     if (d > 1024) throw std::invalid_argument("--pipeline wants depths of 1..1024");
   p.scenarios = !q.scenarios.empty() ? q.scenarios
-                : q.c100k_only        ? std::vector<Scenario>{}
-                                      : std::vector<Scenario>(matrix::kScenarios.begin(), matrix::kScenarios.end());
+                : q.c100k_only       ? std::vector<Scenario>{}
+                               : std::vector<Scenario>(matrix::kScenarios.begin(), matrix::kScenarios.end());
   p.c100k = q.c100k || q.c100k_only;
   p.c100k_connections = q.c100k_connections;
   p.c100k_hold_s = q.c100k_hold_s;
