@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "bench/arms/go_arm.hpp"
+#include "bench/run/c100k.hpp"
 #include "bench/run/plan.hpp"
 #include "cli/args.hpp"
 #include "cli/commands.hpp"
@@ -55,7 +56,17 @@ bench::RunPlan parse(int argc, char** argv, bool& dry_run) {
   t.number_list("--connections", &q.connections, {1}, "connections, e.g. 1,16,125").default_text("by mode");
   t.number_list("--pipeline", &q.pipelines, {1, 1024}, "requests in flight per connection, e.g. 1,16")
       .default_text("1,16");
-  t.choice_list("--scenarios", &q.scenarios, choices(matrix::kScenarios), "scenarios").default_text("all");
+  // The matrix's scenarios, and c100k (bench/run/c100k.hpp: no cells of its own, -1 here).
+  std::vector<int> scenarios;
+  std::vector<std::pair<std::string, int>> scenario_choices;
+  for (const auto& [name, s] : choices(matrix::kScenarios)) scenario_choices.emplace_back(name, int(s));
+  scenario_choices.emplace_back(std::string(bench::kC100kScenario), -1);
+  t.choice_list("--scenarios", &scenarios, scenario_choices,
+                "scenarios; c100k (100,000 held connections, after the others, on each --io) only when named")
+      .default_text("all but c100k");
+  t.number("--c100k-connections", &q.c100k_connections, {1, 1'000'000}, "c100k: the connections held", "N");
+  t.duration("--c100k-hold", &q.c100k_hold_s, {0, 86400, true},
+             "c100k: the answered sample's window while they are held");
   t.number_list("--logs", &q.logs, {1, record::kMaxLogs}, "the logs scenario's N values, e.g. 1,100,10000")
       .default_text("quick 100, full 1,100,10000");
   std::vector<std::pair<std::string, matrix::Framing>> framings = choices(matrix::kFramings);
@@ -110,6 +121,12 @@ bench::RunPlan parse(int argc, char** argv, bool& dry_run) {
   t.duration("--micro-min-time", &q.micro_min_time_s, {0, 86400, true}, "per benchmark and round")
       .default_text("quick 50ms, full 200ms");
   t.parse(argc, argv);
+  for (const int s : scenarios)
+    if (s < 0)
+      q.c100k = true;
+    else
+      q.scenarios.push_back(static_cast<matrix::Scenario>(s));
+  q.c100k_only = q.c100k && q.scenarios.empty();
   q.hosts.link_delay_ms = link_delay_s * 1000;
   q.go = bench::probe_go(go_binary);
   try {

@@ -1,7 +1,10 @@
 // net/buffer.hpp — the byte buffer a connection owns for input or output: a
 // contiguous region with a read cursor and a write cursor, grown by doubling
-// up to a limit and reused for the connection's life (no per-request
-// allocation in steady state). It always keeps record::kInputPaddingBytes of
+// up to a limit and reused while the connection is active (no per-request
+// allocation in steady state). The region is taken at the first write, not
+// at construction, and given back by release() once the buffer is empty: an
+// idle connection (100,000 held open, the c100k scenario) owns no region at
+// all, only the few words below. It always keeps record::kInputPaddingBytes of
 // slack after the written bytes, so a body can be handed to any decoder in
 // place (simdjson reads up to 64 bytes past the end).
 //
@@ -25,8 +28,8 @@ class Buffer {
  public:
   static constexpr std::size_t kPaddingBytes = 64;  // == record::kInputPaddingBytes
 
-  explicit Buffer(std::size_t initial_bytes = 16 * 1024)
-      : data_(allocate(initial_bytes)), cap_(initial_bytes) {}
+  // No region yet: the first prepare() takes one of initial_bytes (or more).
+  explicit Buffer(std::size_t initial_bytes = 16 * 1024) : initial_(initial_bytes) {}
 
   // The unread bytes [read, write).
   [[nodiscard]] std::span<const std::uint8_t> readable() const noexcept {
@@ -58,7 +61,19 @@ class Buffer {
   }
   void append(std::string_view s) { append(s.data(), s.size()); }
 
+  // 0 while the buffer has no region (before its first write, after release()).
   [[nodiscard]] std::size_t capacity() const noexcept { return cap_; }
+
+  // Gives the region back when nothing is in it and no send reads it: the
+  // connection is idle (the worker's tick). The next prepare() takes a new
+  // one. True when a region was given back.
+  bool release() noexcept {
+    if (data_ == nullptr || !empty() || pinned_) return false;
+    data_.reset();
+    cap_ = 0;
+    r_ = w_ = 0;
+    return true;
+  }
 
   // The unread bytes are being read by the kernel (one send in flight): they
   // stay where they are until unpin(). Appending still works.
@@ -91,7 +106,10 @@ class Buffer {
 
   [[gnu::noinline]] void make_room(std::size_t n) {
     const std::size_t live = w_ - r_;
-    if (pinned_) {  // a send reads the unread bytes where they are: a new region, the old kept
+    if (data_ == nullptr) {  // the first write (or the first since release()): live is 0
+      cap_ = std::max(initial_, n);
+      data_ = allocate(cap_);
+    } else if (pinned_) {  // a send reads the unread bytes where they are: a new region, the old kept
       const std::size_t cap = cap_ - live >= n ? cap_ : std::max(cap_ * 2, live + n);
       std::unique_ptr<std::uint8_t[]> next = allocate(cap);
       std::memcpy(next.get(), data_.get() + r_, live);
@@ -111,8 +129,9 @@ class Buffer {
     w_ = live;
   }
 
-  std::unique_ptr<std::uint8_t[]> data_;
-  std::size_t cap_;
+  std::unique_ptr<std::uint8_t[]> data_;  // null until the first write, and after release()
+  std::size_t cap_ = 0;
+  std::size_t initial_;
   std::size_t r_ = 0;
   std::size_t w_ = 0;
   std::unique_ptr<std::uint8_t[]> retired_;  // the region a pinned send reads, after a move

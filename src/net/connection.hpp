@@ -1,6 +1,7 @@
 // net/connection.hpp — a connection of the event core: its socket, its input
-// and output buffers (owned for the connection's life, reused, so steady
-// state allocates nothing), its interest set, what the io_uring backend
+// and output buffers (each region taken at its first write and kept while
+// the connection is active, so steady state allocates nothing; an idle
+// connection's given back by its owner: net/buffer.hpp), its interest set, what the io_uring backend
 // keeps of its operations in flight, and its place in the worker's list of
 // open connections; flush() and read_into(), the system calls of the epoll
 // backend's send and read; and the listener side: accept under a connection

@@ -4,7 +4,8 @@
 // doc_run.cpp (when and where, how it was measured, fairness, command lines,
 // caveats), doc_found.cpp (what it found), doc_micro.cpp (microbenchmarks,
 // the request path, the logs record), doc_go.cpp (the Go reference's stack),
-// doc_end_to_end.cpp (the end-to-end tables, ratios and charts, loader hosts).
+// doc_end_to_end.cpp (the end-to-end tables, ratios and charts, loader hosts), doc_c100k.cpp (the
+// c100k scenario).
 // Internal to the report component.
 #pragma once
 
@@ -134,6 +135,7 @@ void micro(const Results& r, Out& out);         // doc_micro.cpp, with go_refere
 void go_reference(const Results& r, Out& out);  // doc_go.cpp
 void end_to_end(const Results& r, Out& out);    // doc_end_to_end.cpp
 void loader_hosts(const Results& r, Out& out);  // doc_end_to_end.cpp
+void c100k(const Results& r, Out& out);         // doc_c100k.cpp: absent without the scenario
 void commands(const Results& r, Out& out);      // doc_run.cpp
 void caveats(const Results& r, Out& out);       // doc_run.cpp
 

@@ -322,6 +322,37 @@ struct Calibration {
   std::vector<PingPong> ping_pongs;
 };
 
+// The c100k scenario (bench/run/c100k.hpp): N idle connections held open on
+// one zapbench server (one backend), a small sample of other connections
+// answered the whole time. Since c100k; absent from earlier results.json.
+struct C100k {
+  std::string io;                    // "epoll", "io_uring" (matrix::to_string)
+  std::uint64_t asked = 0;           // connections asked for (--c100k-connections)
+  std::uint64_t reached = 0;         // connected and accepted by the server
+  std::string limit;                 // "" when every one was; else the limit hit, named, with its value
+  std::string error;                 // a failure that is no limit ("" when none)
+  double connect_s = 0;              // the first connect() to the last one established (client side)
+  double accept_s = 0;               // the first connect() to the server holding all (its descriptors)
+  double server_rss_before_kib = 0;  // VmRSS of the server before the connections and with them held
+  double server_rss_held_kib = 0;
+  double user_bytes_per_connection = 0;    // (held - before) RSS / reached
+  double kernel_bytes_per_connection = 0;  // (Slab + TCP mem pages) delta / reached: both ends' sockets
+  std::uint64_t sockets_before = 0, sockets_held = 0;              // /proc/net/sockstat "sockets: used"
+  std::uint64_t tcp_mem_pages_before = 0, tcp_mem_pages_held = 0;  // sockstat "TCP: ... mem"
+  std::uint64_t slab_kib_before = 0, slab_kib_held = 0;            // /proc/meminfo Slab
+  // The sample: `zapbench load` on other connections of the same server, the whole hold.
+  unsigned sample_connections = 0;
+  double sample_rate_per_s = 0;  // its open-loop rate
+  double hold_s = 0;             // how long it ran with the N held
+  std::uint64_t sample_responses = 0, sample_errors = 0;
+  double sample_p50_ns = 0, sample_p99_ns = 0, sample_max_ns = 0;
+  bool server_answered = false;  // the sample got valid answers (also after a refusal)
+  bool all_closed = false;       // every connection closed, the server's descriptors back to before
+  int fds_left = 0;              // this process's descriptors after minus before (0: none left)
+  std::string limits_changed;    // what the run raised and restored ("RLIMIT_NOFILE ... -> ...")
+  std::string server_command, loader_command;
+};
+
 struct Results {
   std::string schema = kSchema;
   Environment env;
@@ -331,6 +362,7 @@ struct Results {
   std::vector<Cell> cells;
   Calibration calibration;
   std::vector<std::string> notes;  // caveats the run itself found (e.g. "nginx unavailable: ...")
+  std::vector<C100k> c100k;        // the c100k scenario, one per backend; empty when not run
   // Why the run ended early ("SIGTERM during the microbenchmarks"): its
   // results are partial, only what was measured before. "" for a run that
   // ran to its end (and absent from results.json then).

@@ -8,7 +8,7 @@
 // cells[].logs, required of logs cells; since verdicts: samples[].round,
 // micro.figures[].rounds, cells[].control, config.precision, config.budget_s,
 // config.margin; since the io axis: cells[].io, epoll when absent; since the
-// calibration: calibration) are optional, so
+// calibration: calibration; since c100k: c100k) are optional, so
 // every earlier results.json still loads, and are written only when known, so
 // such a file writes back byte for byte. The matrix's names (arm, scenario,
 // framing) are matrix/matrix.hpp's stable names.
@@ -335,6 +335,79 @@ void describe_older_go_cells(Results& r, const std::vector<std::size_t>& cells) 
   }
 }
 
+// The c100k scenario's rows, member by member (C100k's order).
+json to_j(const C100k& c) {
+  return {{"io", c.io},
+          {"asked", c.asked},
+          {"reached", c.reached},
+          {"limit", c.limit},
+          {"error", c.error},
+          {"connect_s", c.connect_s},
+          {"accept_s", c.accept_s},
+          {"server_rss_before_kib", c.server_rss_before_kib},
+          {"server_rss_held_kib", c.server_rss_held_kib},
+          {"user_bytes_per_connection", c.user_bytes_per_connection},
+          {"kernel_bytes_per_connection", c.kernel_bytes_per_connection},
+          {"sockets_before", c.sockets_before},
+          {"sockets_held", c.sockets_held},
+          {"tcp_mem_pages_before", c.tcp_mem_pages_before},
+          {"tcp_mem_pages_held", c.tcp_mem_pages_held},
+          {"slab_kib_before", c.slab_kib_before},
+          {"slab_kib_held", c.slab_kib_held},
+          {"sample_connections", c.sample_connections},
+          {"sample_rate_per_s", c.sample_rate_per_s},
+          {"hold_s", c.hold_s},
+          {"sample_responses", c.sample_responses},
+          {"sample_errors", c.sample_errors},
+          {"sample_p50_ns", c.sample_p50_ns},
+          {"sample_p99_ns", c.sample_p99_ns},
+          {"sample_max_ns", c.sample_max_ns},
+          {"server_answered", c.server_answered},
+          {"all_closed", c.all_closed},
+          {"fds_left", c.fds_left},
+          {"limits_changed", c.limits_changed},
+          {"server_command", c.server_command},
+          {"loader_command", c.loader_command}};
+}
+
+C100k c100k_of(const json& o, const std::string& p) {
+  C100k c;
+  c.io = str(o, p, "io");
+  c.asked = u64(o, p, "asked");
+  c.reached = u64(o, p, "reached");
+  c.limit = str(o, p, "limit");
+  c.error = str(o, p, "error");
+  c.connect_s = num(o, p, "connect_s");
+  c.accept_s = num(o, p, "accept_s");
+  c.server_rss_before_kib = num(o, p, "server_rss_before_kib");
+  c.server_rss_held_kib = num(o, p, "server_rss_held_kib");
+  c.user_bytes_per_connection = num(o, p, "user_bytes_per_connection");
+  c.kernel_bytes_per_connection = num(o, p, "kernel_bytes_per_connection");
+  c.sockets_before = u64(o, p, "sockets_before");
+  c.sockets_held = u64(o, p, "sockets_held");
+  c.tcp_mem_pages_before = u64(o, p, "tcp_mem_pages_before");
+  c.tcp_mem_pages_held = u64(o, p, "tcp_mem_pages_held");
+  c.slab_kib_before = u64(o, p, "slab_kib_before");
+  c.slab_kib_held = u64(o, p, "slab_kib_held");
+  c.sample_connections = uns(o, p, "sample_connections");
+  c.sample_rate_per_s = num(o, p, "sample_rate_per_s");
+  c.hold_s = num(o, p, "hold_s");
+  c.sample_responses = u64(o, p, "sample_responses");
+  c.sample_errors = u64(o, p, "sample_errors");
+  c.sample_p50_ns = num(o, p, "sample_p50_ns");
+  c.sample_p99_ns = num(o, p, "sample_p99_ns");
+  c.sample_max_ns = num(o, p, "sample_max_ns");
+  c.server_answered = boolean(o, p, "server_answered");
+  c.all_closed = boolean(o, p, "all_closed");
+  const json& left = member(o, p, "fds_left");
+  if (!left.is_number_integer()) fail(member_path(p, "fds_left"), "expected a whole number");
+  c.fds_left = left.get<int>();
+  c.limits_changed = str(o, p, "limits_changed");
+  c.server_command = str(o, p, "server_command");
+  c.loader_command = str(o, p, "loader_command");
+  return c;
+}
+
 Results parse(const std::string& text) {
   json j;
   try {
@@ -559,6 +632,9 @@ Results parse(const std::string& text) {
       r.calibration.ping_pongs.push_back(std::move(pp));
     });
   }
+  if (j.contains("c100k"))  // since c100k
+    for_each_object(j, "", "c100k",
+                    [&](const json& o, const std::string& p) { r.c100k.push_back(c100k_of(o, p)); });
   return r;
 }
 
@@ -581,6 +657,11 @@ std::string to_json(const Results& r) {
   if (!r.interrupted.empty()) j["interrupted"] = r.interrupted;
   // Since the calibration; a run without one writes none (earlier files write back as they were).
   if (!r.calibration.version.empty()) j["calibration"] = to_j(r.calibration);
+  if (!r.c100k.empty()) {  // since c100k; a run without it writes none
+    json rows = json::array();
+    for (const C100k& c : r.c100k) rows.push_back(to_j(c));
+    j["c100k"] = rows;
+  }
   return j.dump(1) + "\n";
 }
 

@@ -1,9 +1,9 @@
 // server/server.hpp — `zapbench serve`: listeners for HTTP/1.1, ZAP-HTTP
 // (wire A), ZAP-RPC (wire B, docs/spec/zap-rpc.md) and HTTP/2 with gRPC on it
 // (h2c, docs/spec/http2-grpc.md) on the event core (net/: one loop per pinned worker
-// thread, each with its own SO_REUSEPORT listening sockets, connection buffers reused for the connection's
-// life), the limits that protect it, graceful stop and the counters it prints. Routes (what is answered) live
-// in routes.hpp; framing in net/.
+// thread, each with its own SO_REUSEPORT listening sockets, connection buffers reused while the
+// connection is active, given back when it idles), the limits that protect it, graceful stop and the counters
+// it prints. Routes (what is answered) live in routes.hpp; framing in net/.
 #pragma once
 
 #include <atomic>

@@ -122,9 +122,12 @@ RunPlan plan_run(const RunRequest& q) {
   p.pipelines = !q.pipelines.empty() ? q.pipelines : std::vector<unsigned>{1, 16};
   for (unsigned d : p.pipelines)
     if (d > 1024) throw std::invalid_argument("--pipeline wants depths of 1..1024");
-  p.scenarios = !q.scenarios.empty()
-                    ? q.scenarios
-                    : std::vector<Scenario>(matrix::kScenarios.begin(), matrix::kScenarios.end());
+  p.scenarios = !q.scenarios.empty() ? q.scenarios
+                : q.c100k_only       ? std::vector<Scenario>{}
+                               : std::vector<Scenario>(matrix::kScenarios.begin(), matrix::kScenarios.end());
+  p.c100k = q.c100k || q.c100k_only;
+  p.c100k_connections = q.c100k_connections;
+  p.c100k_hold_s = q.c100k_hold_s;
   const bool logs_on = std::find(p.scenarios.begin(), p.scenarios.end(), Scenario::logs) != p.scenarios.end();
   if (!q.logs.empty() && !logs_on)
     throw std::invalid_argument("--logs is for the logs scenario, which --scenarios leaves out");

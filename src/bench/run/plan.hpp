@@ -63,6 +63,12 @@ struct RunRequest {
   std::vector<unsigned> connections, pipelines;
   std::vector<Scenario> scenarios;
   std::vector<unsigned> logs;  // the logs scenario's N values (--logs)
+  // The c100k scenario (bench/run/c100k.hpp), only when asked (--scenarios
+  // c100k): after the end-to-end rounds, once per --io. c100k_only: --scenarios
+  // named no other, so the run plans no cells.
+  bool c100k = false, c100k_only = false;
+  std::uint64_t c100k_connections = 100'000;  // --c100k-connections
+  double c100k_hold_s = 10;                   // --c100k-hold: the sample's window with all of them held
   std::vector<Framing> framings;
   std::vector<std::string> bodies;
   std::vector<Arm> arms;
@@ -93,6 +99,10 @@ struct RunPlan {
   std::vector<unsigned> connections, pipelines;
   std::vector<Scenario> scenarios;
   std::vector<unsigned> logs;  // the logs scenario's N values (empty when it is not run)
+  // The c100k scenario, as RunRequest's (not a cell: its own pass after the rounds).
+  bool c100k = false;
+  std::uint64_t c100k_connections = 100'000;
+  double c100k_hold_s = 10;
   std::vector<Framing> framings;
   // rpc and logs body codecs (unavailable ones stay: reported, never dropped)
   std::vector<std::string> bodies;

@@ -16,6 +16,7 @@
 
 #include "bench/hosts/netns.hpp"
 #include "bench/hosts/ssh.hpp"
+#include "bench/run/c100k.hpp"
 #include "bench/run/calibration.hpp"
 #include "bench/run/host.hpp"
 #include "bench/run/instructions.hpp"
@@ -203,6 +204,40 @@ void measure(const RunPlan& p, const SampleContext& ctx, std::vector<CellPlan>& 
   }
 }
 
+// After the rounds, the c100k scenario (c100k.hpp), when asked: once per I/O interface, the
+// server on the first server CPU, the connecting side and the sample on the
+// loader CPUs. Each row is printed and kept, a refusal as much as a success.
+void measure_c100k(const RunPlan& p, const SampleContext& ctx, report::Results& res, std::string& phase,
+                   RunObserver& say) {
+  phase = "the c100k scenario";
+  for (const Io io : p.ios) {
+    C100kOptions o;
+    o.io = io;
+    o.connections = p.c100k_connections;
+    o.hold_s = p.c100k_hold_s;
+    if (!p.cfg.server_cpus.empty()) o.server_cpus = {p.cfg.server_cpus.front()};
+    o.loader_cpus = p.cfg.loader_cpus;
+    o.zapbench = ctx.zapbench_exe;
+    o.dir = ctx.folder.file("c100k").string();
+    if (io == Io::io_uring && !p.io_uring_unavailable.empty()) {
+      report::C100k c;
+      c.io = std::string(matrix::to_string(io));
+      c.asked = o.connections;
+      c.error = "io_uring unavailable: " + p.io_uring_unavailable;
+      say.line("[c100k] " + c100k_summary(c));
+      res.c100k.push_back(std::move(c));
+      continue;
+    }
+    say.line(text("[c100k] %s: %llu connections held, a sample answered for %s...",
+                  std::string(matrix::to_string(io)).c_str(), (unsigned long long)o.connections,
+                  duration_text(o.hold_s).c_str()));
+    report::C100k c = run_c100k(o);
+    say.line("[c100k] " + c100k_summary(c));
+    say.line("[c100k]   " + c.limits_changed);
+    res.c100k.push_back(std::move(c));
+  }
+}
+
 }  // namespace
 
 int run(RunPlan& p, std::vector<CellPlan>& cells, const RunContext& run_ctx, RunObserver& say) {
@@ -260,6 +295,7 @@ int run(RunPlan& p, std::vector<CellPlan>& cells, const RunContext& run_ctx, Run
   Rounds rounds(ctx, cells, res, real_hooks(ctx, t_start));
   try {
     if (!interrupted) measure(p, ctx, cells, res, rounds, phase, say);
+    if (!interrupted && p.c100k) measure_c100k(p, ctx, res, phase, say);
   } catch (const proc::Interrupted&) {
     interrupted = true;
   }
@@ -282,7 +318,12 @@ int run(RunPlan& p, std::vector<CellPlan>& cells, const RunContext& run_ctx, Run
   say.line(text("zapbench run: %s in %s\n  %s/results.json\n  %s/report.md\n  %s/report.html",
                 res.interrupted.empty() ? "done" : "interrupted", duration_text(res.env.wall_s).c_str(),
                 p.out_dir.c_str(), p.out_dir.c_str(), p.out_dir.c_str()));
-  return proc::interrupted() ? 130 : 0;
+  if (proc::interrupted()) return 130;
+  // The c100k scenario short of its target (a limit, an error, an error of the
+  // sample, something left open): said above and in the report, and exit 3.
+  for (const report::C100k& c : res.c100k)
+    if (!c100k_ok(c)) return 3;
+  return 0;
 }
 
 }  // namespace bench
