@@ -288,7 +288,11 @@ ls -d /tmp/zapbench-instructions-* >/dev/null 2>&1
 "$bin" instructions --one grpc/zap --requests 48 >"$work/one.out" 2>&1
 [ $? = 0 ] && [ ! -s "$work/one.out" ]; check "instructions --one runs an HTTP/2 (gRPC) case's batches quietly" $?
 usage_error "instructions --one names an unknown path (gRPC has no hello)" \
-  "zapbench: instructions: no request path 'Server/grpc/hello'" instructions --one Server/grpc/hello
+  "zapbench: instructions: no request path or codec op 'Server/grpc/hello'" instructions --one Server/grpc/hello
+"$bin" instructions --one Encode/limit --requests 32 >"$work/one.out" 2>&1
+[ $? = 0 ] && [ ! -s "$work/one.out" ]; check "instructions --one runs a codec op's case quietly" $?
+usage_error "instructions --one names an unknown codec op" \
+  "zapbench: instructions: no request path or codec op 'Encode/nosuch'" instructions --one Encode/nosuch
 usage_error "instructions --filter matching nothing" "zapbench: instructions: no case matches --filter 'quic'" \
   instructions --filter quic
 "$bin" instructions --filter '(' >/dev/null 2>"$work/err"

@@ -124,18 +124,22 @@ TEST_F(RunCli, MinimalRealRunOneCellPerArm) {
     EXPECT_GT(f.ns_per_op.median(), 0) << f.name;
     EXPECT_GT(f.wire_bytes, 0) << f.name;
   }
-  // The request path micro ran, counted under callgrind; a sanitizer build
-  // (valgrind cannot run it) or a machine without valgrind says why instead.
+  // The request path micro ran, counted under callgrind, and the codec ops the findings compare (Decode of
+  // ZAP and of the JSON codec: no binary peer, no limit in this filter); a sanitizer build (valgrind cannot
+  // run it) or a machine without valgrind says why instead.
   const report::Instructions& ins = r.micro.instructions;
-  ASSERT_EQ(ins.figures.size(), 1u) << e.output;
+  ASSERT_EQ(ins.figures.size(), 3u) << e.output;
   EXPECT_EQ(ins.figures[0].name, "Server/zap-http/zap");
+  EXPECT_EQ(ins.figures[1].name, "Decode/zap");
+  EXPECT_EQ(ins.figures[2].name, "Decode/" + json);
   EXPECT_GT(ins.requests, 0u);
   if (r.env.build_flags.find("-fsanitize=") != std::string::npos) {
     EXPECT_NE(ins.callgrind_unavailable.find("sanitizer"), std::string::npos) << ins.callgrind_unavailable;
-    EXPECT_FALSE(std::isfinite(ins.figures[0].callgrind_ir));
+    for (const report::InstructionFigure& f : ins.figures)
+      EXPECT_FALSE(std::isfinite(f.callgrind_ir)) << f.name;
   } else if (access("/usr/bin/valgrind", X_OK) == 0) {
     EXPECT_EQ(ins.callgrind_unavailable, "");
-    EXPECT_GT(ins.figures[0].callgrind_ir, 0);
+    for (const report::InstructionFigure& f : ins.figures) EXPECT_GT(f.callgrind_ir, 0) << f.name;
     EXPECT_NE(ins.tools.find("valgrind"), std::string::npos) << ins.tools;
   } else {
     EXPECT_NE(ins.callgrind_unavailable.find("valgrind is not installed"), std::string::npos);
