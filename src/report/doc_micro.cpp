@@ -419,6 +419,48 @@ std::string gbps(const LogFigure* f) {
   return sig(f->f->wire_bytes / f->f->ns_per_op.median());
 }
 
+// ZAP against the fastest binary peer and the fastest JSON codec of each logs
+// op at each N: the peer's ns/op ÷ ZAP's, paired by round, with its verdict
+// (a decoder for trusted input only is never the fastest).
+void zap_against_peers(const Results& r, const LogTable& t, Out& out) {
+  // The N ZAP was measured at (the limits' rows may have more).
+  std::vector<double> ns;
+  for (double n : t.ns)
+    for (const char* op : kLogOps)
+      if (t.find(op, "zap", n) && std::find(ns.begin(), ns.end(), n) == ns.end()) ns.push_back(n);
+  Table v{{"op", "against"}, "ll", {}};
+  for (double n : ns) {
+    v.header.push_back("N=" + n_label(n));
+    v.align += "r";
+  }
+  for (const char* op : kLogOps)
+    for (Family fam : {Family::peer, Family::json}) {
+      std::vector<Text> row{op, fam == Family::peer ? "the fastest binary peer" : "the fastest JSON"};
+      bool any = false;
+      for (double n : ns) {
+        const LogFigure* z = t.find(op, "zap", n);
+        const LogFigure* b = t.fastest(r, op, n, fam);
+        if (!z || !b) {
+          row.emplace_back("—");
+          continue;
+        }
+        row.emplace_back(
+            b->codec + " " +
+            verdict_cell(paired(z->f->ns_per_op, b->f->ns_per_op, stats::Better::lower, r.config),
+                         stats::Better::lower));
+        any = true;
+      }
+      if (any) v.rows.push_back(std::move(row));
+    }
+  if (v.rows.empty()) return;
+  out.para(
+      {"ZAP against the fastest binary peer and the fastest JSON codec of each op at each N (by median "
+       "at that N; a decoder for trusted input only is never the fastest): their ns/op ÷ ZAP's, paired "
+       "by round, with its 95% interval (above 1× = ZAP faster)."});
+  out.table(std::move(v));
+  out.para(mark_legend(r));
+}
+
 void logs_micro(const Results& r, Out& out) {
   const LogTable t = log_table(r);
   if (t.figs.empty()) return;
@@ -468,6 +510,7 @@ void logs_micro(const Results& r, Out& out) {
             " (1 = linear in N, 0 = flat), and the cost per log at the largest N. memcpy's row is the "
             "same under every op."});
   out.table(std::move(g));
+  zap_against_peers(r, t, out);
 
   for (const char* op : kLogOps) {
     std::vector<Runs> notes;  // on figures whose rounds fall in separate modes
