@@ -56,6 +56,7 @@ class Buffer {
   void commit(std::size_t n) noexcept { w_ += n; }
 
   void append(const void* p, std::size_t n) {
+    if (n == 0) return;  // a buffer with no region yet has no address to copy nothing to
     std::memcpy(prepare(n), p, n);
     commit(n);
   }

@@ -175,7 +175,8 @@ void measure(const RunPlan& p, const SampleContext& ctx, std::vector<CellPlan>& 
     const report::Instructions& ins = res.micro.instructions;
     if (!ins.callgrind_unavailable.empty())
       say.line("[micro] callgrind unavailable: " + ins.callgrind_unavailable);
-    if (!ins.figures.empty()) say.line(text("[micro] %zu request paths counted", ins.figures.size()));
+    if (!ins.figures.empty())
+      say.line(text("[micro] %zu request paths and codec ops counted", ins.figures.size()));
   }
 
   // 3. The end-to-end matrix: the first rounds of every cell, then rounds of
