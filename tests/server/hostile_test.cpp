@@ -696,7 +696,8 @@ void resetters(const LiveServer& srv, std::size_t well_behaved) {
       // flight, so the kernel's buffers take the rest: 500 calls (~60 KiB) fit them at their defaults.
       c->send_all(rpc_batch(w, w == matrix::Framing::zap_rpc ? 500 : 5000));
       if (read_first) {
-        EXPECT_TRUE(next_reply(*c, w)) << "resetter: not even one reply";
+        EXPECT_TRUE(next_reply(*c, w)) << "resetter: not even one reply on " << matrix::display_name(w)
+                                       << " (the client's last read: " << c->last_read_text() << ")";
       }
       const linger l{1, 0};  // close() sends RST, discarding what is queued both ways
       setsockopt(c->fd(), SOL_SOCKET, SO_LINGER, &l, sizeof l);

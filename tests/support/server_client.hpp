@@ -143,15 +143,33 @@ class Client {
   // Reads more bytes into in_; false on EOF, error or no data within timeout.
   bool read_some(int timeout_ms = kReadTimeoutMs) {
     pollfd p{fd_, POLLIN, 0};
-    if (poll(&p, 1, timeout_ms) <= 0) return false;
+    if (poll(&p, 1, timeout_ms) <= 0) {
+      last_read_ = "no data within " + std::to_string(timeout_ms) + " ms";
+      return false;
+    }
     std::uint8_t* w = in_.prepare(64 * 1024);
     const ssize_t n = ::recv(fd_, w, in_.writable(), 0);
     if (n <= 0) {
+      last_read_ = n == 0 ? std::string("EOF") : std::string("error: ") + std::strerror(errno);
       eof_ = true;
       return false;
     }
     in_.commit(static_cast<std::size_t>(n));
+    last_read_ = std::to_string(n) + " bytes";
     return true;
+  }
+  // What the last read saw ("EOF", "error: ...", "N bytes"), and what is
+  // buffered unparsed: for a failure message.
+  [[nodiscard]] std::string last_read_text() const {
+    std::string head;
+    const auto b = in_.readable();
+    for (std::size_t i = 0; i < b.size() && i < 16; ++i) {
+      static constexpr char kHex[] = "0123456789abcdef";
+      head += kHex[b[i] >> 4];
+      head += kHex[b[i] & 15];
+    }
+    return last_read_ + ", " + std::to_string(in_.size()) + " bytes unparsed" +
+           (head.empty() ? "" : ", starting " + head);
   }
   // The next HTTP response (head + body), or nullopt on close/timeout.
   std::optional<std::pair<net::http::Response, std::string>> http_response() {
@@ -236,6 +254,7 @@ class Client {
   int fd_ = -1;
   net::Buffer in_{64 * 1024};
   bool eof_ = false;
+  std::string last_read_ = "none";
 };
 
 [[maybe_unused]] std::string http_request(std::string_view method, std::string_view target,
