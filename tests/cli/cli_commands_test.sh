@@ -210,6 +210,9 @@ check "run --budget shorter than the first rounds is refused with their estimate
 "$bin" run --budget 0 --dry-run >"$work/dry_zero" 2>&1
 grep -q "^estimated duration: [0-9].* (the first rounds; no more rounds fit the budget)$" "$work/dry_zero"
 check "run --budget 0: the first rounds only" $?
+"$bin" run --scenarios c100k --c100k-connections 2000 --c100k-hold 1s --budget 0 --dry-run >"$work/dry_c100k" 2>&1
+grep -q "then the c100k scenario, ~.* per I/O interface (2000 connections: connecting, 1s held, closing)" "$work/dry_c100k"
+check "run --scenarios c100k --dry-run estimates the c100k pass" $?
 usage_error "run --precision wants a fraction above 0" \
   "zapbench run: --precision wants a number > 0 and at most 1, got '0' (see 'zapbench run --help')" run --precision 0
 usage_error "run --margin is at most 50%" \

@@ -125,14 +125,26 @@ void StdoutObserver::line(const std::string& text) {
 
 std::string estimate_text(const RunPlan& p, const std::vector<CellPlan>& cells, double budget_s) {
   const double first_s = estimated_run_s(p, cells);
+  // The c100k scenario runs after the budget, once per I/O interface: its hold, plus connecting and
+  // closing at 100 µs a connection (19,000 took 0.6-5.4 s to accept here, with SYN retries), plus the
+  // server's and the sample's start and stop.
+  std::string c100k;
+  if (p.c100k) {
+    const double per_io_s = p.c100k_hold_s + 2 * 100e-6 * static_cast<double>(p.c100k_connections) + 5;
+    c100k = text(
+        "; then the c100k scenario, ~%s per I/O interface (%llu connections: connecting, %s held, "
+        "closing)",
+        duration_text(per_io_s).c_str(), static_cast<unsigned long long>(p.c100k_connections),
+        duration_text(p.c100k_hold_s).c_str());
+  }
   if (budget_s <= 0 || budget_s <= first_s)
     return "estimated duration: " + duration_text(first_s) +
-           " (the first rounds; no more rounds fit the budget)";
+           " (the first rounds; no more rounds fit the budget" + c100k + ")";
   return text(
       "estimated duration: %s, the budget (the first rounds ~%s, then rounds of the findings' cells until "
       "each is "
-      "within +-%g%% or the budget is spent)",
-      duration_text(budget_s).c_str(), duration_text(first_s).c_str(), p.cfg.precision * 100);
+      "within +-%g%% or the budget is spent%s)",
+      duration_text(budget_s).c_str(), duration_text(first_s).c_str(), p.cfg.precision * 100, c100k.c_str());
 }
 
 std::string dry_run_text(const RunPlan& p, const std::vector<CellPlan>& cells, double budget_s) {
