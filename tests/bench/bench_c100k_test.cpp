@@ -7,7 +7,6 @@
 // lowered, the scenario stops at it naming the descriptor limit, and the
 // server still answers the sample. No figure is judged by its size (machine
 // speed); the deadlines only catch hangs. And results.json's c100k rows, written and read back.
-#include <dirent.h>
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -18,19 +17,11 @@
 #include "bench/run/c100k.hpp"
 #include "net/loop.hpp"
 #include "net/uring.hpp"
+#include "proc/usage.hpp"
 #include "support/await.hpp"
 #include "support/scratch.hpp"
 
 namespace {
-
-long open_fds() {
-  DIR* d = ::opendir("/proc/self/fd");
-  long n = 0;
-  while (const dirent* e = ::readdir(d))
-    if (e->d_name[0] != '.') ++n;
-  ::closedir(d);
-  return n - 1;
-}
 
 bool no_child_left() { return ::waitpid(-1, nullptr, WNOHANG) == -1 && errno == ECHILD; }
 
@@ -60,7 +51,7 @@ TEST_P(C100k, HoldsEveryConnectionAnswersTheSampleAndGivesEverythingBack) {
   zaptest::Scratch dir("c100k");
   rlimit before{};
   ::getrlimit(RLIMIT_NOFILE, &before);
-  const long fds = open_fds();
+  const long fds = proc::open_descriptors();
   const report::C100k c = bench::run_c100k(small(GetParam(), dir));
   SCOPED_TRACE(bench::c100k_summary(c));
   EXPECT_EQ(c.error, "");
@@ -76,7 +67,7 @@ TEST_P(C100k, HoldsEveryConnectionAnswersTheSampleAndGivesEverythingBack) {
   EXPECT_TRUE(c.all_closed);
   EXPECT_EQ(c.fds_left, 0);
   EXPECT_TRUE(bench::c100k_ok(c));
-  EXPECT_EQ(open_fds(), fds) << "a descriptor left open";
+  EXPECT_EQ(proc::open_descriptors(), fds) << "a descriptor left open";
   rlimit after{};
   ::getrlimit(RLIMIT_NOFILE, &after);
   EXPECT_EQ(after.rlim_cur, before.rlim_cur);
@@ -86,7 +77,7 @@ TEST_P(C100k, HoldsEveryConnectionAnswersTheSampleAndGivesEverythingBack) {
 
 TEST_P(C100k, ADescriptorLimitStopsItNamedAndTheServerStillAnswers) {
   zaptest::Scratch dir("c100k-refused");
-  const long fds = open_fds();
+  const long fds = proc::open_descriptors();
   bench::C100kOptions o = small(GetParam(), dir);
   o.fd_limit = 512;
   const report::C100k c = bench::run_c100k(o);
@@ -102,7 +93,7 @@ TEST_P(C100k, ADescriptorLimitStopsItNamedAndTheServerStillAnswers) {
   EXPECT_TRUE(c.all_closed);
   EXPECT_EQ(c.fds_left, 0);
   EXPECT_FALSE(bench::c100k_ok(c));
-  EXPECT_EQ(open_fds(), fds);
+  EXPECT_EQ(proc::open_descriptors(), fds);
   EXPECT_TRUE(no_child_left());
 }
 

@@ -161,15 +161,11 @@ class Client {
   // What the last read saw ("EOF", "error: ...", "N bytes"), and what is
   // buffered unparsed: for a failure message.
   [[nodiscard]] std::string last_read_text() const {
-    std::string head;
-    const auto b = in_.readable();
-    for (std::size_t i = 0; i < b.size() && i < 16; ++i) {
-      static constexpr char kHex[] = "0123456789abcdef";
-      head += kHex[b[i] >> 4];
-      head += kHex[b[i] & 15];
-    }
+    const auto b = in_.readable().first(std::min<std::size_t>(in_.size(), 16));
+    std::string head(2 + 2 * b.size(), '\0');
+    record::hex::write(head.data(), b);
     return last_read_ + ", " + std::to_string(in_.size()) + " bytes unparsed" +
-           (head.empty() ? "" : ", starting " + head);
+           (b.empty() ? "" : ", starting " + head);
   }
   // The next HTTP response (head + body), or nullopt on close/timeout.
   std::optional<std::pair<net::http::Response, std::string>> http_response() {

@@ -6,7 +6,6 @@
 #include "bench/run/c100k.hpp"
 
 #include <arpa/inet.h>
-#include <dirent.h>
 #include <netinet/in.h>
 #include <sched.h>
 #include <sys/epoll.h>
@@ -30,6 +29,7 @@
 #include "load/engine.hpp"
 #include "proc/interrupt.hpp"
 #include "proc/io.hpp"
+#include "proc/usage.hpp"
 #include "record/registry.hpp"
 
 namespace bench {
@@ -39,17 +39,6 @@ namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
 double since_s(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
-
-// Descriptors open in process `pid` ("self": this one, less the directory's own).
-long count_fds(const std::string& pid) {
-  DIR* d = ::opendir(("/proc/" + pid + "/fd").c_str());
-  if (d == nullptr) return -1;
-  long n = 0;
-  while (const dirent* e = ::readdir(d))
-    if (e->d_name[0] != '.') ++n;
-  ::closedir(d);
-  return pid == "self" ? n - 1 : n;
-}
 
 // The number after `key` ("": right after the prefix) on the first line of `path` that starts with
 // `line_prefix`; 0 when none.
@@ -80,11 +69,6 @@ struct KernelMemory {
 KernelMemory kernel_memory() {
   return {proc_number("/proc/net/sockstat", "sockets:", "used "),
           proc_number("/proc/net/sockstat", "TCP:", " mem "), proc_number("/proc/meminfo", "Slab:", "")};
-}
-
-double rss_kib(pid_t pid) {
-  const std::string path = "/proc/" + std::to_string(pid) + "/status";
-  return double(proc_number(path.c_str(), "VmRSS:", ""));
 }
 
 std::string rlimit_text(const rlimit& r) {
@@ -272,12 +256,11 @@ void connect_all(const C100kOptions& o, std::uint16_t port, std::uint64_t max_fd
 // when the count stopped growing for a while (a limit of the server's) or
 // the deadline passed.
 bool wait_server_fds(pid_t pid, long want, double deadline_s, bool at_least) {
-  const std::string p = std::to_string(pid);
   const auto deadline = Clock::now() + std::chrono::duration<double>(deadline_s);
   long last = -2;
   auto last_change = Clock::now();
   while (Clock::now() < deadline) {
-    const long n = count_fds(p);
+    const long n = proc::open_descriptors(pid);
     if (n < 0) return false;  // the server is gone
     if (at_least ? n >= want : n <= want) return true;
     if (n != last) {
@@ -326,7 +309,7 @@ report::C100k run_c100k(const C100kOptions& o) {
   c.hold_s = o.hold_s;
   c.sample_connections = o.sample_connections;
   c.sample_rate_per_s = o.sample_rate_per_s;
-  const long own_fds_before = count_fds("self");
+  const long own_fds_before = proc::open_descriptors();
   FdLimit limit_guard;
   const rlimit old = limit_guard.old();
   // Descriptors: the N, the sample's, and room for the rest of the process.
@@ -378,8 +361,8 @@ report::C100k run_c100k(const C100kOptions& o) {
   const pid_t server_pid = server.pid();
   // Its limit as ours (inherited), whatever the caller sets for the connecting side below.
   std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the worker settled: its RSS as it idles
-  const long server_fds_before = count_fds(std::to_string(server_pid));
-  c.server_rss_before_kib = rss_kib(server_pid);
+  const long server_fds_before = proc::open_descriptors(server_pid);
+  c.server_rss_before_kib = proc::rss_kib(server_pid);
   const KernelMemory before = kernel_memory();
   c.sockets_before = before.sockets;
   c.tcp_mem_pages_before = before.tcp_mem_pages;
@@ -399,21 +382,21 @@ report::C100k run_c100k(const C100kOptions& o) {
   rlimit mine{};
   ::getrlimit(RLIMIT_NOFILE, &mine);
   const std::uint64_t reserve = o.sample_connections + 128;
-  const std::uint64_t own_open = std::uint64_t(std::max(0L, count_fds("self"))) + reserve;
+  const std::uint64_t own_open = std::uint64_t(std::max(0L, proc::open_descriptors())) + reserve;
   const std::uint64_t server_open = std::uint64_t(std::max(0L, server_fds_before)) + reserve;
   const std::uint64_t max_fds = std::min(mine.rlim_cur > own_open ? mine.rlim_cur - own_open : 0,
                                          raised.rlim_cur > server_open ? raised.rlim_cur - server_open : 0);
   connect_all(o, port, max_fds, held, c, t0);
   ::setrlimit(RLIMIT_NOFILE, &raised);  // the connecting is over: the logs and the sample need descriptors
   if (!wait_server_fds(server_pid, server_fds_before + long(c.reached), o.deadline_s, true)) {
-    const long got = count_fds(std::to_string(server_pid)) - server_fds_before;
+    const long got = proc::open_descriptors(server_pid) - server_fds_before;
     if (c.error.empty())
       c.error = "the server accepted " + std::to_string(std::max(0L, got)) + " of " +
                 std::to_string(c.reached) + " within the deadline (see c100k-" + io + ".server.log)";
   }
   c.accept_s = since_s(t0);
   std::this_thread::sleep_for(std::chrono::milliseconds(300));  // a tick of the server's: its memory settled
-  c.server_rss_held_kib = rss_kib(server_pid);
+  c.server_rss_held_kib = proc::rss_kib(server_pid);
   const KernelMemory with = kernel_memory();
   c.sockets_held = with.sockets;
   c.tcp_mem_pages_held = with.tcp_mem_pages;
@@ -472,7 +455,7 @@ report::C100k run_c100k(const C100kOptions& o) {
   if (st.ended_before_stop && c.error.empty()) c.error = "the server ended before it was stopped";
   ::setrlimit(RLIMIT_NOFILE, &old);
   c.limits_changed += "; restored to " + rlimit_text(old) + " at the end; no sysctl changed";
-  c.fds_left = int(count_fds("self") - own_fds_before);
+  c.fds_left = int(proc::open_descriptors() - own_fds_before);
   return c;
 }
 
