@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # scripts/deps.sh — installs the Debian packages zapbench needs, only those
 # missing. Used by `make bench` and `make test`; safe to run again. The codecs'
-# libraries come from src/record/codecs.table (its "debian" column), so a codec
-# added there is installed here too. Also the Node test client's npm package
+# libraries come from src/record/codecs.table (its "debian" column) and the
+# arms' servers from src/matrix/arms.def (its debian column), so a codec or an
+# arm added there is installed here too. Also the Node test client's npm package
 # (tests/node, by its package-lock.json) where node and npm are installed.
 #   scripts/deps.sh                    install what is missing (as root, or through sudo)
 #   scripts/deps.sh --print-packages   print every package, one a line, and install nothing
@@ -25,7 +26,6 @@ packages=(
   liburing-dev                         # io_uring, the event core's second I/O backend (--io io_uring)
   nghttp2-client                       # h2load: the independent HTTP/2 loader our own is checked against
   libgrpc++-dev protobuf-compiler-grpc # the grpc++ reference arm and the gRPC C++ client of the tests
-  nginx-light                          # zapbench run's reference arm (nginx serving /health)
   chromium                             # the test that renders report.html headless
   valgrind                             # zapbench instructions: callgrind counts the request path's instructions
   linux-perf                           # ... and perf stat, where the machine exposes the counter
@@ -49,6 +49,18 @@ while IFS='|' read -r name _class _type _rank _sources debian _rest; do
     packages+=("$p")
   done
 done <"$table"
+
+# The arms' servers: the debian column of src/matrix/arms.def (nginx-light,
+# h2o, nghttp2-server), its rows' fifth field, a quoted list.
+arms="$(dirname "${BASH_SOURCE[0]}")/../src/matrix/arms.def"
+while IFS=',' read -r _id _name _display _file debian _rest; do
+  debian="${debian//\"/}"
+  for p in $debian; do
+    if [ -n "${listed[$p]:-}" ]; then continue; fi
+    listed[$p]=1
+    packages+=("$p")
+  done
+done < <(sed -n 's/^ZAPBENCH_ARM(\(.*\))[[:space:]]*$/\1/p' "$arms")
 
 # Packages that cannot be installed beside the others, so they are unpacked
 # (dpkg-deb -x, from `apt-get download`) into $unpack_root, where CMake finds

@@ -17,6 +17,7 @@
 #include "bench/run/host.hpp"
 #include "cli/commands.hpp"
 #include "flags/flags.hpp"
+#include "proc/machine.hpp"
 
 namespace cli {
 namespace {
@@ -28,7 +29,7 @@ struct Row {
 
 void print_header(const calibrate::PingPongOptions& o, const std::vector<unsigned>& depths, bool json) {
   if (json) return;
-  const std::string model = bench::cpu_model();
+  const std::string model = proc::cpu_model();
   std::printf("zapbench calibrate: calibration v%.*s on %s\n", int(calibrate::kVersion.size()),
               calibrate::kVersion.data(), model.empty() ? "an unnamed CPU" : model.c_str());
   std::printf(
@@ -116,7 +117,7 @@ int cmd_calibrate(int argc, char** argv) {
   t.parse(argc, argv);
 
   // As `zapbench run` places its server and loader (bench/run/plan.cpp): halves of the allowed CPUs.
-  const std::vector<int> allowed = bench::allowed_cpus();
+  const std::vector<int> allowed = proc::allowed_cpus();
   const std::size_t half = std::max<std::size_t>(1, allowed.size() / 2);
   if (server_cpus.empty()) server_cpus.assign(allowed.begin(), allowed.begin() + static_cast<long>(half));
   if (loader_cpus.empty())

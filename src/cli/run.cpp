@@ -1,16 +1,20 @@
-// cli/run.cpp — `zapbench run`: flags -> plan (bench/run/plan.hpp) -> run
+// cli/run.cpp — `zapbench run`: flags -> plan (bench/plan/plan.hpp) -> run
 // (bench/run/run.hpp) -> exit code. Owns run's flag table only.
 #include "bench/run/run.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "bench/arms/go_arm.hpp"
+#include "bench/plan/arm.hpp"
+#include "bench/plan/plan.hpp"
 #include "bench/run/c100k.hpp"
-#include "bench/run/plan.hpp"
+#include "bench/run/estimate.hpp"
 #include "cli/args.hpp"
 #include "cli/commands.hpp"
 #include "cli/host_flags.hpp"
@@ -85,17 +89,36 @@ bench::RunPlan parse(int argc, char** argv, bool& dry_run) {
   t.cpu_list("--loader-cpus", &q.loader_cpus, "CPUs of the loader process").default_text("the second half");
   t.real("--noisy", &q.noisy_spread, {.min = 0, .min_exclusive = true},
          "flag cells whose (max-min)/median exceeds it (0.10 = 10%)", "FRACTION");
-  t.text("--nginx", &q.nginx, "PATH", "nginx binary")
-      .default_text("nginx on PATH or /usr/sbin/nginx")
-      .check(flags::executable("an nginx binary"));
-  t.text("--grpc-cpp", &q.grpc_cpp, "PATH", "the grpc++ arm's binary (zapbench-grpc)")
-      .default_text("zapbench-grpc beside zapbench")
-      .check(flags::executable("a zapbench-grpc binary"));
-  std::string go_binary = bench::default_go_binary();
-  t.text("--go", &go_binary, "PATH", "the Go reference arm's binary (zapbench-go)")
-      .default_text(go_binary.empty() ? "none built" : go_binary);
-  t.choice("--go-json", &q.go_json, {{"goccy", "goccy"}, {"sonic", "sonic"}, {"stdlib", "stdlib"}},
-           "JSON codec of the Go arms' servers");
+  // Each arm's own flags (bench/plan/arm.hpp: ArmHooks::flags), its value handed to the arm as given.
+  t.section("arms:");
+  std::map<std::string, std::string> arm_flags;
+  std::vector<const bench::ArmHooks*> listed;  // rows that share hooks (the Go arms) list theirs once
+  for (const matrix::Arm a : matrix::kArms) {
+    const bench::ArmHooks& hooks = bench::arm_hooks(a);
+    if (std::find(listed.begin(), listed.end(), &hooks) != listed.end()) continue;
+    listed.push_back(&hooks);
+    for (const bench::ArmFlag& f : hooks.flags) {
+      flags::Flag& flag = t.text(std::string(f.flag), &arm_flags[std::string(f.flag)], std::string(f.meta),
+                                 std::string(f.help))
+                              .default_text(std::string(f.default_text));
+      if (f.choices.empty()) {
+        flag.check(flags::executable(std::string(f.help)));
+        continue;
+      }
+      std::string wants = "one of " + std::string(f.choices);
+      for (std::size_t at = 0; (at = wants.find(',', at)) != std::string::npos; at += 2)
+        wants.replace(at, 1, ", ");
+      flag.check(
+          [choices = std::string(f.choices), wants](std::string_view v) -> std::optional<flags::Problem> {
+            for (std::size_t at = 0; at <= choices.size();) {
+              const std::size_t end = std::min(choices.find(',', at), choices.size());
+              if (choices.compare(at, end - at, v) == 0) return std::nullopt;
+              at = end + 1;
+            }
+            return flags::Problem{wants, ""};
+          });
+    }
+  }
   t.section("several hosts:");
   t.text("--server-host", &q.hosts.server_host, "HOST", "run the server arms on HOST (an ssh destination)")
       .no_default();
@@ -128,7 +151,8 @@ bench::RunPlan parse(int argc, char** argv, bool& dry_run) {
       q.scenarios.push_back(static_cast<matrix::Scenario>(s));
   q.c100k_only = q.c100k && q.scenarios.empty();
   q.hosts.link_delay_ms = link_delay_s * 1000;
-  q.go = bench::probe_go(go_binary);
+  for (auto& [flag, value] : arm_flags)
+    if (!value.empty()) q.arm_flags[flag] = value;
   try {
     return bench::plan_run(q);
   } catch (const std::invalid_argument& e) {

@@ -13,13 +13,16 @@ struct Names {
   std::string_view also;     // an older spelling still read (framings only; "" for none)
 };
 
-constexpr Names kArmNames[] = {{"zapbench", "zapbench"},
-                               {"go-zip", "Go zip"},
-                               {"go-fasthttp", "Go fasthttp"},
-                               {"go-nethttp", "Go net/http"},
-                               {"nginx", "nginx"},
-                               {"grpc-cpp", "gRPC C++"},
-                               {"floor", "floor"}};
+constexpr Names kArmNames[] = {
+#define ZAPBENCH_ARM(id, name, display, file, debian, quick, web) {name, display},
+#include "matrix/arms.def"
+#undef ZAPBENCH_ARM
+};
+constexpr ArmFacts kArmFacts[] = {
+#define ZAPBENCH_ARM(id, name, display, file, debian, quick, web) {debian, quick != 0, web != 0},
+#include "matrix/arms.def"
+#undef ZAPBENCH_ARM
+};
 constexpr Names kScenarioNames[] = {{"hello", "hello"}, {"rpc", "rpc"}, {"logs", "logs"}};
 constexpr Names kFramingNames[] = {{"http", "HTTP/1.1", "http1", ""},     {"http2", "HTTP/2", "http2", ""},
                                    {"grpc", "gRPC", "grpc", ""},          {"zap", "ZAP-HTTP", "zap-http", ""},
@@ -50,6 +53,8 @@ std::string joined(const Names (&names)[N]) {
 }  // namespace
 
 std::string_view to_string(Arm a) noexcept { return kArmNames[static_cast<std::size_t>(a)].stable; }
+std::string_view display_name(Arm a) noexcept { return kArmNames[static_cast<std::size_t>(a)].display; }
+const ArmFacts& facts(Arm a) noexcept { return kArmFacts[static_cast<std::size_t>(a)]; }
 std::string_view to_string(Scenario s) noexcept { return kScenarioNames[static_cast<std::size_t>(s)].stable; }
 std::string_view to_string(Io io) noexcept { return kIoNames[static_cast<std::size_t>(io)].stable; }
 std::string_view to_string(Framing f) noexcept { return kFramingNames[index(f)].stable; }

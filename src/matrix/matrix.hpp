@@ -23,7 +23,12 @@ namespace matrix {
 // valyala/fasthttp and net/http. grpc_cpp is a gRPC C++ server (grpc++ on
 // its generated service, bench/arms/grpc_arm.hpp): what people deploy for binary
 // RPC, as nginx is for HTTP.
-enum class Arm : std::uint8_t { zapbench, go_zip, go_fasthttp, go_nethttp, nginx, grpc_cpp, floor };
+// The arms are the rows of arms.def (one row each, in report order).
+enum class Arm : std::uint8_t {
+#define ZAPBENCH_ARM(id, name, display, file, debian, quick, web) id,
+#include "matrix/arms.def"
+#undef ZAPBENCH_ARM
+};
 // logs carries N, the logs each request asks for, beside it (report::Cell::logs).
 enum class Scenario : std::uint8_t { hello, rpc, logs };
 // http2 is HTTP/2 in cleartext with prior knowledge (h2c) and grpc unary gRPC
@@ -40,8 +45,11 @@ enum class Framing : std::uint8_t { http1, http2, grpc, zap_http, zap_rpc, raw_t
 enum class Io : std::uint8_t { epoll, io_uring };
 
 inline constexpr std::array kIos{Io::epoll, Io::io_uring};
-inline constexpr std::array kArms{Arm::zapbench, Arm::go_zip,   Arm::go_fasthttp, Arm::go_nethttp,
-                                  Arm::nginx,    Arm::grpc_cpp, Arm::floor};
+inline constexpr std::array kArms{
+#define ZAPBENCH_ARM(id, name, display, file, debian, quick, web) Arm::id,
+#include "matrix/arms.def"
+#undef ZAPBENCH_ARM
+};
 inline constexpr std::array kScenarios{Scenario::hello, Scenario::rpc, Scenario::logs};
 inline constexpr std::array kFramings{Framing::http1,    Framing::http2,   Framing::grpc,
                                       Framing::zap_http, Framing::zap_rpc, Framing::raw_tcp};
@@ -53,6 +61,18 @@ constexpr std::size_t index(Framing f) noexcept { return static_cast<std::size_t
 constexpr bool is_go_arm(Arm a) noexcept {
   return a == Arm::go_zip || a == Arm::go_fasthttp || a == Arm::go_nethttp;
 }
+
+// What arms.def says of an arm beyond its names: the Debian packages of its
+// server ("" when built here), whether `run --quick` runs it, and whether it
+// is a web server people deploy (an anchor for zapbench's HTTP servers).
+struct ArmFacts {
+  std::string_view debian;
+  bool quick;
+  bool web;
+};
+const ArmFacts& facts(Arm a) noexcept;
+// The name shown to a reader of the report: "Go net/http", "gRPC C++", "h2o".
+std::string_view display_name(Arm a) noexcept;
 
 // The stable name of each value: what command lines, results.json and the
 // loader's JSON carry ("http", "http2", "grpc", "zap", "zap-rpc", "tcp").

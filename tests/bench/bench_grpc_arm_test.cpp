@@ -13,6 +13,7 @@
 #include "bench/arms/grpc_arm.hpp"
 #include "bench/arms/nginx.hpp"
 #include "bench/children/supervisor.hpp"
+#include "proc/ports.hpp"
 
 namespace {
 
@@ -85,7 +86,7 @@ TEST(bench_grpc_arm, the_real_server_is_ready_and_stops) {
   EXPECT_EQ(ready[0].kind, "grpc");
   EXPECT_EQ(ready[0].host, "127.0.0.1");
   EXPECT_NE(ready[0].port, 0);
-  EXPECT_TRUE(bench::wait_accepting(ready[0].port, 60));
+  EXPECT_TRUE(proc::wait_accepting(ready[0].port, 60));
   const bench::ExitStatus st = child.stop(60);
   EXPECT_TRUE(st.ok()) << st.describe();
 }

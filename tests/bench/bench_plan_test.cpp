@@ -1,4 +1,4 @@
-// tests/bench_plan_test.cpp — planning a run (bench/run/plan.hpp): the modes'
+// tests/bench_plan_test.cpp — planning a run (bench/plan/plan.hpp): the modes'
 // defaults, the checks a user meets as usage errors, the cells in run order
 // with unavailable ones kept, the children's command lines, the io axis
 // (zapbench's server and the floor on epoll and on io_uring, a refusing kernel
@@ -11,14 +11,17 @@
 #include <set>
 #include <stdexcept>
 
-#include "bench/arms/launch.hpp"
+#include "bench/arms/go_arm.hpp"
+#include "bench/children/launch.hpp"
+#include "bench/plan/plan.hpp"
 #include "bench/run/calibration.hpp"
+#include "bench/run/estimate.hpp"
 #include "bench/run/host.hpp"
-#include "bench/run/plan.hpp"
 #include "bench/run/progress.hpp"
 #include "bench/run/run_folder.hpp"
 #include "net/affinity.hpp"
 #include "net/uring.hpp"
+#include "proc/machine.hpp"
 #include "record/registry.hpp"
 
 namespace {
@@ -35,6 +38,18 @@ bench::ExchangeBytes fake_floor(Scenario s, unsigned logs) {
 }
 bench::ExchangeBytes unmeasurable(Scenario, unsigned) { return {}; }
 
+// The Go arms as `go` describes them, their servers' JSON codec `json` (--go-json).
+void give_go(bench::RunRequest& q, const bench::GoArm& go, const std::string& json = "goccy") {
+  for (Arm a : {Arm::go_zip, Arm::go_fasthttp, Arm::go_nethttp}) q.found[a] = bench::go_found(go, json);
+}
+
+// A request whose Go arms are not built (this machine's zapbench-go is never asked).
+bench::RunRequest request() {
+  bench::RunRequest q;
+  give_go(q, bench::GoArm{});
+  return q;
+}
+
 std::string message_of(const bench::RunRequest& q) {
   try {
     bench::plan_run(q);
@@ -45,7 +60,7 @@ std::string message_of(const bench::RunRequest& q) {
 }
 
 TEST(bench_plan, quick_and_full_defaults) {
-  bench::RunRequest q;
+  bench::RunRequest q = request();
   q.out_dir = "r";
   const bench::RunPlan quick = bench::plan_run(q);
   EXPECT_EQ(quick.cfg.mode, "quick");
@@ -79,8 +94,8 @@ TEST(bench_plan, quick_and_full_defaults) {
   EXPECT_EQ(quick.bodies, quick_bodies);
   EXPECT_EQ(quick.framings, (std::vector<Framing>{Framing::http1, Framing::http2, Framing::grpc,
                                                   Framing::zap_http, Framing::zap_rpc}));
-  EXPECT_EQ(quick.arms, (std::vector<Arm>{Arm::zapbench, Arm::go_zip, Arm::go_fasthttp, Arm::nginx,
-                                          Arm::grpc_cpp, Arm::floor}));
+  EXPECT_EQ(quick.arms, (std::vector<Arm>{Arm::zapbench, Arm::go_zip, Arm::go_fasthttp, Arm::nginx, Arm::h2o,
+                                          Arm::nghttpd, Arm::grpc_cpp, Arm::floor}));
   EXPECT_FALSE(quick.cfg.server_cpus.empty());
   EXPECT_FALSE(quick.cfg.loader_cpus.empty());
   EXPECT_EQ(quick.scenarios, (std::vector<Scenario>{Scenario::hello, Scenario::rpc, Scenario::logs}));
@@ -112,9 +127,9 @@ TEST(bench_plan, quick_and_full_defaults) {
 
 // quick (no --framings, no --bodies) runs only the cells that answer the main questions; each is here.
 TEST(bench_plan, quick_runs_the_chosen_cells) {
-  bench::RunRequest q;
+  bench::RunRequest q = request();
   q.out_dir = "r";
-  q.grpc_cpp = "/opt/zapbench-grpc";  // as given: the arm is planned (find_grpc_arm is not asked)
+  q.found[Arm::grpc_cpp] = {"/opt/zapbench-grpc", "", {}, {}, {}};  // as found: the arm is planned
   const bench::RunPlan p = bench::plan_run(q);
   ASSERT_TRUE(p.chosen_cells);
   std::set<std::string> ids;
@@ -137,7 +152,8 @@ TEST(bench_plan, quick_runs_the_chosen_cells) {
   want.insert("zapbench/logs-100/zap/zap/c1/p16");
   for (const char* cell :
        {"go-zip/hello/zap//c1/p16", "go-zip/rpc/zap/zap/c1/p16", "nginx/hello/http//c1/p16",
-        "nginx/hello/http2//c1/p16", "grpc-cpp/rpc/grpc/protobuf/c1/p16", "floor/hello/tcp//c1/p16",
+        "nginx/hello/http2//c1/p16", "h2o/hello/http//c1/p16", "h2o/hello/http2//c1/p16",
+        "nghttpd/hello/http2//c1/p16", "grpc-cpp/rpc/grpc/protobuf/c1/p16", "floor/hello/tcp//c1/p16",
         "floor/rpc/tcp//c1/p16", "floor/logs-100/tcp//c1/p16"})
     want.insert(cell);
   // The Go arms' JSON cell: the first JSON body of the run (unavailable here: no Go arm was probed).
@@ -181,7 +197,7 @@ TEST(bench_plan, quick_runs_the_chosen_cells) {
 }
 
 TEST(bench_plan, usage_errors_say_what_is_wrong) {
-  bench::RunRequest q;
+  bench::RunRequest q = request();
   q.server_cpus = {4095};
   EXPECT_NE(message_of(q).find("--server-cpus: CPU 4095 is not available"), std::string::npos)
       << message_of(q);
@@ -204,7 +220,7 @@ TEST(bench_plan, usage_errors_say_what_is_wrong) {
 // The control copy: the headline cell (ZAP-RPC + ZAP on rpc, the deepest depth, the fewest connections)
 // once more, last in the run's order, as a cell of its own with the same server and load.
 TEST(bench_plan, control_copy_comes_last) {
-  bench::RunRequest q;
+  bench::RunRequest q = request();
   q.connections = {1, 8};
   q.pipelines = {1, 16};
   q.bodies = {"zap"};
@@ -239,7 +255,7 @@ TEST(bench_plan, control_copy_comes_last) {
 // The budget: the mode's default grows to fit the first rounds; one given shorter than them is refused
 // with the estimate; 0 is the first rounds only.
 TEST(bench_plan, budget_fits_the_first_rounds_or_says_why_not) {
-  bench::RunRequest q;
+  bench::RunRequest q = request();
   const bench::RunPlan quick = bench::plan_run(q);
   const std::vector<bench::CellPlan> cells = bench::plan_cells(quick, fake_floor);
   const double first_s = bench::estimated_run_s(quick, cells);
@@ -266,14 +282,17 @@ TEST(bench_plan, budget_fits_the_first_rounds_or_says_why_not) {
 }
 
 TEST(bench_plan, cells_in_run_order_with_unavailable_ones_kept) {
-  bench::RunRequest q;
+  bench::RunRequest q = request();
   q.connections = {1, 8};
   q.pipelines = {1};
   q.bodies = {"zap"};
-  q.nginx = "/nonexistent/nginx";  // planned as given; only a missing one makes the arm unavailable
-  q.grpc_cpp = "/nonexistent/zapbench-grpc";  // the same
-  q.control = false;                          // (control_copy_comes_last has it)
-  q.ios = {Io::epoll};                        // (io_uring_cells_beside_their_epoll_ones has io_uring)
+  q.found[Arm::nginx] = {
+      "/opt/nginx", "", {}, {}, {}};  // as found: planned (what finding refuses: web_server_test)
+  q.found[Arm::grpc_cpp] = {"/opt/zapbench-grpc", "", {}, {}, {}};  // the same
+  q.found[Arm::h2o] = {"/opt/h2o", "", {}, {}, {}};
+  q.found[Arm::nghttpd] = {"/opt/nghttpd", "", {}, {}, {}};
+  q.control = false;    // (control_copy_comes_last has it)
+  q.ios = {Io::epoll};  // (io_uring_cells_beside_their_epoll_ones has io_uring)
   const bench::RunPlan p = bench::plan_run(q);
   EXPECT_FALSE(p.chosen_cells) << "--bodies: every combination";
   const std::vector<bench::CellPlan> cells = bench::plan_cells(p, fake_floor);
@@ -299,7 +318,9 @@ TEST(bench_plan, cells_in_run_order_with_unavailable_ones_kept) {
   }
   for (const char* cell :
        {"nginx/hello/http//c1/p1", "nginx/hello/http//c8/p1", "nginx/hello/http2//c1/p1",
-        "nginx/hello/http2//c8/p1", "grpc-cpp/rpc/grpc/protobuf/c1/p1", "grpc-cpp/rpc/grpc/protobuf/c8/p1",
+        "nginx/hello/http2//c8/p1", "h2o/hello/http//c1/p1", "h2o/hello/http//c8/p1",
+        "h2o/hello/http2//c1/p1", "h2o/hello/http2//c8/p1", "nghttpd/hello/http2//c1/p1",
+        "nghttpd/hello/http2//c8/p1", "grpc-cpp/rpc/grpc/protobuf/c1/p1", "grpc-cpp/rpc/grpc/protobuf/c8/p1",
         "floor/hello/tcp//c1/p1", "floor/hello/tcp//c8/p1", "floor/rpc/tcp//c1/p1", "floor/rpc/tcp//c8/p1",
         "floor/logs-100/tcp//c1/p1", "floor/logs-100/tcp//c8/p1"})
     want.emplace_back(cell);
@@ -313,7 +334,8 @@ TEST(bench_plan, cells_in_run_order_with_unavailable_ones_kept) {
   EXPECT_EQ(cells.back().cell.logs, 100u);
 
   bench::RunPlan none = p;
-  none.nginx.clear();
+  none.found[static_cast<std::size_t>(Arm::nginx)].unavailable =
+      "nginx not found (Debian package nginx-light)";
   none.arms = {Arm::nginx, Arm::floor};
   for (const bench::CellPlan& c : bench::plan_cells(none, unmeasurable)) {
     if (c.cell.arm == Arm::nginx) {
@@ -337,15 +359,15 @@ bench::GoArm go_without_zap() {
 }
 
 TEST(bench_plan, go_arms_serve_what_their_build_has) {
-  bench::RunRequest q;
-  q.server_cpus = {bench::allowed_cpus().front()};
+  bench::RunRequest q = request();
+  q.server_cpus = {proc::allowed_cpus().front()};
   q.connections = {2};
   q.pipelines = {1};
   q.bodies = {std::string(record::default_json_codec().name), "zap"};
   q.arms = {Arm::go_zip, Arm::go_fasthttp, Arm::go_nethttp};
-  q.go = go_without_zap();
+  give_go(q, go_without_zap());
   const bench::RunPlan p = bench::plan_run(q);
-  EXPECT_EQ(p.go_json, "goccy");
+  EXPECT_EQ(p.arm(Arm::go_zip).option("--go-json"), "goccy");
   const std::vector<bench::CellPlan> cells = bench::plan_cells(p, fake_floor);
   // go-zip: hello x 3 framings, rpc x 3 framings x 2 bodies; go-fasthttp the same without
   // ZAP-RPC (zap-proto/go's transport: the zip arm's stack only); go-nethttp without ZAP-HTTP
@@ -400,24 +422,24 @@ TEST(bench_plan, go_arms_serve_what_their_build_has) {
   q.bodies = {json, "zap"};
 
   // Its chosen JSON codec unavailable: every rpc JSON cell says why.
-  q.go_json = "sonic";
+  give_go(q, go_without_zap(), "sonic");
   for (const bench::CellPlan& cp : bench::plan_cells(bench::plan_run(q), fake_floor))
     if (cp.cell.arm == Arm::go_fasthttp && cp.cell.framing == Framing::http1 && cp.cell.body == json) {
       EXPECT_EQ(cp.cell.unavailable, "no sonic here");
     }
-  q.go_json = "goccy";
 
   // Each Go cell as built: the modules its server used, versions as linked; the ZAP-RPC cell (under
   // go-zip) named by its own server, zapbench-go-rpc's zap-proto/go, with that build's version.
-  q.go = go_without_zap();
-  q.go.modules = {{"github.com/valyala/fasthttp", "v1.78.0"},
-                  {"github.com/goccy/go-json", "v0.12.0"},
-                  {"github.com/zap-proto/go", "v1.3.0"},
-                  {"github.com/zap-proto/http", "v0.3.5"}};
-  q.go.transports = {{"http", ""}, {"zap", ""}, {"zap-rpc", ""}};
-  q.go.codecs["zap"] = "";
-  q.go.rpc_binary = "/opt/zapbench-go-rpc";
-  q.go.rpc_modules = {{"github.com/zap-proto/go", "v1.8.1"}, {"github.com/zap-proto/http", "v0.3.9"}};
+  bench::GoArm built = go_without_zap();
+  built.modules = {{"github.com/valyala/fasthttp", "v1.78.0"},
+                   {"github.com/goccy/go-json", "v0.12.0"},
+                   {"github.com/zap-proto/go", "v1.3.0"},
+                   {"github.com/zap-proto/http", "v0.3.5"}};
+  built.transports = {{"http", ""}, {"zap", ""}, {"zap-rpc", ""}};
+  built.codecs["zap"] = "";
+  built.rpc_binary = "/opt/zapbench-go-rpc";
+  built.rpc_modules = {{"github.com/zap-proto/go", "v1.8.1"}, {"github.com/zap-proto/http", "v0.3.9"}};
+  give_go(q, built);
   std::map<std::string, std::map<std::string, std::string>> modules;
   std::map<std::string, std::string> servers, labels;
   for (const bench::CellPlan& cp : bench::plan_cells(bench::plan_run(q), fake_floor)) {
@@ -440,8 +462,9 @@ TEST(bench_plan, go_arms_serve_what_their_build_has) {
             "rpc go-zip zap-rpc+zap c2 p1 [zap-proto/go v1.8.1 ZAP-RPC]");
 
   // No Go arm at all: the reason it has.
-  q.go = {};
-  q.go.unavailable = "go not found on PATH";
+  bench::GoArm none;
+  none.unavailable = "go not found on PATH";
+  give_go(q, none);
   for (const bench::CellPlan& cp : bench::plan_cells(bench::plan_run(q), fake_floor))
     EXPECT_EQ(cp.cell.unavailable, "go not found on PATH");
 }
@@ -449,15 +472,15 @@ TEST(bench_plan, go_arms_serve_what_their_build_has) {
 // The logs scenario: a cell per N, framing and body; a body codec without the record and a cell with too
 // many answer bytes in flight are kept, unavailable with the reason; the loader asks for N logs.
 TEST(bench_plan, logs_cells_per_n_with_the_floor_at_each_n) {
-  bench::RunRequest q;
-  q.server_cpus = {bench::allowed_cpus().front()};
-  q.loader_cpus = {bench::allowed_cpus().back()};
+  bench::RunRequest q = request();
+  q.server_cpus = {proc::allowed_cpus().front()};
+  q.loader_cpus = {proc::allowed_cpus().back()};
   q.connections = {1, 1000};
   q.pipelines = {16};
   q.scenarios = {Scenario::logs};
   q.framings = {Framing::http1};
   q.arms = {Arm::zapbench, Arm::go_fasthttp, Arm::floor};
-  q.go = go_without_zap();
+  give_go(q, go_without_zap());
   q.full = true;
   q.control = false;
   q.ios = {Io::epoll};
@@ -519,9 +542,9 @@ TEST(bench_plan, logs_cells_per_n_with_the_floor_at_each_n) {
 }
 
 TEST(bench_plan, children_command_lines) {
-  bench::RunRequest q;
-  q.server_cpus = {bench::allowed_cpus().front()};
-  q.loader_cpus = {bench::allowed_cpus().back()};
+  bench::RunRequest q = request();
+  q.server_cpus = {proc::allowed_cpus().front()};
+  q.loader_cpus = {proc::allowed_cpus().back()};
   q.connections = {4};
   q.pipelines = {2};
   q.bodies = {std::string(record::default_json_codec().name)};
@@ -581,9 +604,9 @@ TEST(bench_plan, children_command_lines) {
 // headline cells; the other arms' servers stay on epoll; a kernel that refuses io_uring leaves the
 // cells planned, unavailable with its reason.
 TEST(bench_plan, io_uring_cells_beside_their_epoll_ones) {
-  bench::RunRequest q;
+  bench::RunRequest q = request();
   q.out_dir = "r";
-  q.grpc_cpp = "/opt/zapbench-grpc";
+  q.found[Arm::grpc_cpp] = {"/opt/zapbench-grpc", "", {}, {}, {}};
   bench::RunPlan p = bench::plan_run(q);
   EXPECT_EQ(p.ios, (std::vector<Io>{Io::epoll, Io::io_uring}));
   // plan_run asked this kernel (whatever it says, it says it the probe's way).
@@ -672,9 +695,9 @@ TEST(bench_plan, io_uring_cells_beside_their_epoll_ones) {
   q.connections = {1, 8};
   q.pipelines = {1, 4};
   q.bodies = {"zap", std::string(record::default_json_codec().name), "protobuf"};
-  q.nginx = "/opt/nginx";
-  q.grpc_cpp = "/opt/zapbench-grpc";
-  q.go = go_without_zap();
+  q.found[Arm::nginx] = {"/opt/nginx", "", {}, {}, {}};
+  q.found[Arm::grpc_cpp] = {"/opt/zapbench-grpc", "", {}, {}, {}};
+  give_go(q, go_without_zap());
   q.control = false;
   bench::RunPlan full = bench::plan_run(q);
   full.io_uring_unavailable = "";

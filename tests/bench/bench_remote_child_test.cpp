@@ -28,6 +28,7 @@
 #include "bench/children/supervisor.hpp"
 #include "support/await.hpp"
 #include "support/scratch.hpp"
+#include "proc/machine.hpp"
 
 namespace {
 
@@ -244,7 +245,7 @@ TEST_F(RemoteChildTest, AProgramKilledFromOutsideIsReported) {
 
 TEST_F(RemoteChildTest, AProgramThatExitsReportsItsCode) {
   // Pinned and with its variables, as a local Child; its output in the local log.
-  const int cpu = bench::allowed_cpus().back();
+  const int cpu = proc::allowed_cpus().back();
   bench::ServerLaunch s = spec(
       {"/bin/sh", "-c", "echo \"env=$ZB_REMOTE_TEST\"; grep Cpus_allowed_list /proc/self/status; exit 7"});
   s.spec.env = {"ZB_REMOTE_TEST=a b"};
@@ -361,11 +362,11 @@ class PreflightTest : public RemoteChildTest {
 TEST_F(PreflightTest, HostInfoRoundTrip) {
   const bench::HostInfo h = bench::parse_host_info(bench::host_info_text("zapbench 9.9.9 commit x (R: -O2)"));
   EXPECT_EQ(h.version, "zapbench 9.9.9 commit x (R: -O2)");
-  EXPECT_EQ(h.cpu_model, bench::cpu_model());
-  EXPECT_EQ(h.kernel, bench::kernel_name().kernel);
-  EXPECT_EQ(h.hostname, bench::kernel_name().hostname);
-  EXPECT_EQ(h.cpu_count, bench::online_cpus());
-  EXPECT_EQ(h.allowed_cpus, bench::allowed_cpus());
+  EXPECT_EQ(h.cpu_model, proc::cpu_model());
+  EXPECT_EQ(h.kernel, proc::kernel_name().kernel);
+  EXPECT_EQ(h.hostname, proc::kernel_name().hostname);
+  EXPECT_EQ(h.cpu_count, proc::online_cpus());
+  EXPECT_EQ(h.allowed_cpus, proc::allowed_cpus());
 }
 
 TEST_F(PreflightTest, UnreadableHostInfo) {
@@ -393,7 +394,7 @@ TEST_F(PreflightTest, EveryHostOnceInOrderWithItsRole) {
   const std::vector<bench::HostInfo> info =
       bench::preflight(ssh_,
                        {{"host1", "server", {}},
-                        {"root@host2", "loader", {bench::allowed_cpus().front()}},
+                        {"root@host2", "loader", {proc::allowed_cpus().front()}},
                         {"host1", "loader", {}}},
                        local);
   ASSERT_EQ(info.size(), 3u);
@@ -436,7 +437,7 @@ allowed_cpus: 0-1
 TEST_F(PreflightTest, ACpuNotAllowedIsRefused) {
   const std::string allowed = [] {
     std::string s;
-    for (int c : bench::allowed_cpus()) s += (s.empty() ? "" : ",") + std::to_string(c);
+    for (int c : proc::allowed_cpus()) s += (s.empty() ? "" : ",") + std::to_string(c);
     return s;
   }();
   EXPECT_EQ(preflight_error({{"h1", "server", {}}, {"h1", "loader", {4095}}}),

@@ -133,7 +133,7 @@ std::vector<ControlStream::Command> control_whole(const std::string& text, std::
 }
 
 TEST(bench_control_stream, control_text_reads_back_whole_or_byte_by_byte) {
-  const std::vector<bench::RemoteFile> files = {{"nginx.conf", "worker_processes 1;\nlisten {port};\n"},
+  const std::vector<bench::LaunchFile> files = {{"nginx.conf", "worker_processes 1;\nlisten {port};\n"},
                                                 {"a b", ""},
                                                 {"bin", std::string("\0\n\n", 3)}};
   const std::string text = bench::control_text(files) + "stop\nstart\nwhatever\n";
@@ -222,7 +222,7 @@ TEST(bench_control_stream, control_text_refuses_what_the_agent_would) {
   EXPECT_THROW(bench::control_text({{"", "x"}}), std::invalid_argument);
   EXPECT_THROW(bench::control_text({{"big", std::string(bench::kMaxRemoteFileBytes + 1, 'x')}}),
                std::invalid_argument);
-  EXPECT_THROW(bench::control_text(std::vector<bench::RemoteFile>(bench::kMaxRemoteFiles + 1, {"f", ""})),
+  EXPECT_THROW(bench::control_text(std::vector<bench::LaunchFile>(bench::kMaxRemoteFiles + 1, {"f", ""})),
                std::invalid_argument);
   EXPECT_EQ(bench::control_text({}), "start\n");
 }

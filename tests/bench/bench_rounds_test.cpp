@@ -92,7 +92,7 @@ struct Fixture {
         f->ns_per_op.rounds.push_back(round);
       }
     };
-    h.go_micro = [](report::Results&, unsigned) {};
+    h.arms_micro = [](report::Results&, unsigned) {};
     h.elapsed_s = [this] { return clock_s; };
     return h;
   }

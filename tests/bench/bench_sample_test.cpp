@@ -12,8 +12,10 @@
 #include <optional>
 #include <string>
 
+#include "bench/arms/go_arm.hpp"
 #include "bench/run/host.hpp"
 #include "bench/run/sample.hpp"
+#include "proc/machine.hpp"
 #include "support/scratch.hpp"
 
 namespace {
@@ -28,11 +30,11 @@ class bench_sample : public ::testing::Test {
     fs::create_directories(dir_ / "run" / "samples");
     plan_.cfg.duration_s = 1.0;
     plan_.cfg.warmup_s = 0.2;
-    plan_.cfg.server_cpus = {bench::allowed_cpus().front()};
-    plan_.cfg.loader_cpus = {bench::allowed_cpus().back()};
+    plan_.cfg.server_cpus = {proc::allowed_cpus().front()};
+    plan_.cfg.loader_cpus = {proc::allowed_cpus().back()};
     // The Go arm as probed, but for its ZAP-RPC server only: that cell starts rpc_binary.
-    plan_.go.binary = "/nonexistent/zapbench-go";
-    plan_.go.transports["zap-rpc"] = "";
+    go_.binary = "/nonexistent/zapbench-go";
+    go_.transports["zap-rpc"] = "";
     cp_.cell.arm = matrix::Arm::go_zip;
     cp_.cell.scenario = matrix::Scenario::rpc;
     cp_.cell.framing = matrix::Framing::zap_rpc;
@@ -43,6 +45,7 @@ class bench_sample : public ::testing::Test {
   void TearDown() override { scratch_.reset(); }
 
   report::E2ESample sample(std::string& failure) {
+    plan_.found[static_cast<std::size_t>(matrix::Arm::go_zip)] = bench::go_found(go_);
     const bench::RunFolder folder(dir_ / "run");
     const bench::SampleContext ctx{plan_, folder, ZAPBENCH_BIN};
     return bench::run_sample(ctx, cp_, 0, failure);
@@ -51,11 +54,12 @@ class bench_sample : public ::testing::Test {
   std::optional<zaptest::Scratch> scratch_;
   fs::path dir_;
   bench::RunPlan plan_;
+  bench::GoArm go_;  // the Go arm as found, given to plan_ by sample()
   bench::CellPlan cp_;
 };
 
 TEST_F(bench_sample, a_server_that_stays_up_gives_the_figures) {
-  plan_.go.rpc_binary = ZAPBENCH_BIN;  // `zapbench serve --zap-rpc 127.0.0.1:0`, as zapbench-go-rpc's
+  go_.rpc_binary = ZAPBENCH_BIN;  // `zapbench serve --zap-rpc 127.0.0.1:0`, as zapbench-go-rpc's
   std::string failure;
   const report::E2ESample s = sample(failure);
   EXPECT_EQ(failure, "");
@@ -75,7 +79,7 @@ TEST_F(bench_sample, a_server_killed_mid_sample_fails_it_with_its_own_end) {
                        "( eval \"exec $fd>&-\"; sleep 0.5; kill -9 $$ ) &\n"
                        "exec '" ZAPBENCH_BIN "' serve --zap-rpc \"$3\" --ready-fd \"$fd\"\n");
   ASSERT_EQ(chmod(script.c_str(), 0755), 0);
-  plan_.go.rpc_binary = script.string();
+  go_.rpc_binary = script.string();
   std::string failure;
   const report::E2ESample s = sample(failure);
   EXPECT_EQ(failure.rfind("the server ended before it was stopped (signal 9; see samples/", 0), 0u)

@@ -22,6 +22,8 @@
 #include <thread>
 #include <vector>
 
+#include "proc/machine.hpp"
+#include "proc/usage.hpp"
 #include "support/await.hpp"
 
 namespace {
@@ -31,23 +33,11 @@ std::size_t entries(const char* dir) {
   for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir)) ++n;
   return n;
 }
-// The iterator's own descriptor is open while it counts, alike before and after.
-std::size_t open_descriptors() { return entries("/proc/self/fd"); }
 std::size_t threads() { return entries("/proc/self/task"); }
-
-std::vector<int> allowed_cpus() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  std::vector<int> out;
-  if (sched_getaffinity(0, sizeof set, &set) == 0)
-    for (int c = 0; c < CPU_SETSIZE; ++c)
-      if (CPU_ISSET(c, &set)) out.push_back(c);
-  return out;
-}
 
 // Short: these tests need round trips to have happened, not a precise figure.
 calibrate::PingPongOptions short_run(unsigned depth) {
-  const std::vector<int> cpus = allowed_cpus();
+  const std::vector<int> cpus = proc::allowed_cpus();
   calibrate::PingPongOptions o;
   o.server_cpus = {cpus.front()};
   o.client_cpus = {cpus.back()};
@@ -177,7 +167,8 @@ TEST(calibrate_ping_pong, leaves_no_descriptor_or_thread_behind_and_repeats) {
   calibrate::PingPongOptions first = short_run(1);
   first.duration_s = 0.01;
   expect_figures(ping_pong(first, "the first call"));
-  const std::size_t descriptors = open_descriptors(), tasks = threads();
+  const long descriptors = proc::open_descriptors();
+  const std::size_t tasks = threads();
   for (int i = 0; i < 3; ++i)
     for (unsigned depth : {1u, 16u}) {
       calibrate::PingPongOptions o = short_run(depth);
@@ -187,7 +178,7 @@ TEST(calibrate_ping_pong, leaves_no_descriptor_or_thread_behind_and_repeats) {
   calibrate::PingPongOptions o = short_run(1);
   o.server_cpus = {4096};
   EXPECT_FALSE(ping_pong(o, "CPU 4096").ok);
-  EXPECT_EQ(open_descriptors(), descriptors);
+  EXPECT_EQ(proc::open_descriptors(), descriptors);
   // A joined thread's task may outlive the join by a moment: awaited, not sampled.
   EXPECT_TRUE(zaptest::await([&] { return threads() <= tasks; }))
       << threads() << " threads, " << tasks << " before: one was left running";

@@ -57,7 +57,7 @@ TEST(matrix, older_and_benchmark_spellings) {
 }
 
 TEST(matrix, choices_list_every_name_in_order) {
-  EXPECT_EQ(matrix::arm_names(), "zapbench, go-zip, go-fasthttp, go-nethttp, nginx, grpc-cpp, floor");
+  EXPECT_EQ(matrix::arm_names(), "zapbench, go-zip, go-fasthttp, go-nethttp, nginx, h2o, nghttpd, grpc-cpp, floor");
   EXPECT_EQ(matrix::scenario_names(), "hello, rpc, logs");
   EXPECT_EQ(matrix::framing_names(), "http, http2, grpc, zap, zap-rpc, tcp");
 }

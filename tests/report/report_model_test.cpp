@@ -353,7 +353,7 @@ TEST(report_json, names_an_unknown_matrix_name_with_the_choices) {
   j["cells"][2]["arm"] = "apache";
   EXPECT_EQ(error_of(j.dump()),
             "results.json: cells[2].arm: unknown \"apache\" (one of: zapbench, go-zip, go-fasthttp, "
-            "go-nethttp, nginx, grpc-cpp, floor)");
+            "go-nethttp, nginx, h2o, nghttpd, grpc-cpp, floor)");
   j = nlohmann::json::parse(report::to_json(synthetic()));
   j["cells"][0]["framing"] = "HTTP/1.1";
   EXPECT_EQ(error_of(j.dump()),

@@ -1,9 +1,10 @@
 // bench/arms/floor_arm.cpp — the floor as an arm (floor_arm.hpp).
 #include "bench/arms/floor_arm.hpp"
 
-#include "bench/arms/launch.hpp"
-#include "bench/run/cells.hpp"
+#include "bench/children/launch.hpp"
+#include "bench/plan/cells.hpp"
 #include "net/affinity.hpp"
+#include "proc/programs.hpp"
 
 namespace bench {
 
@@ -47,5 +48,15 @@ ServerLaunch floor_launch(const RunPlan& p, const std::string& exe, const CellPl
     l.spec.argv.insert(l.spec.argv.end(), {"--io", std::string(matrix::to_string(cp.cell.io))});
   return l;
 }
+
+namespace {
+// The floor is `zapbench floor`, this binary.
+FoundArm floor_find(const std::map<std::string, std::string>&) {
+  return {proc::own_executable(), "", {}, {}, {}};
+}
+}  // namespace
+
+extern const ArmHooks floor_arm_hooks{{},           floor_find,          floor_cells, every_cell,
+                                      floor_launch, floor_io_uring_copy, nullptr};
 
 }  // namespace bench

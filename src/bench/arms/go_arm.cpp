@@ -8,9 +8,9 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
-#include "bench/arms/launch.hpp"
+#include "bench/children/launch.hpp"
 #include "bench/children/load_command.hpp"
-#include "bench/run/cells.hpp"
+#include "bench/plan/cells.hpp"
 #include "record/registry.hpp"
 #include "report/gbench.hpp"
 namespace bench {
@@ -81,23 +81,10 @@ std::string missing_binary_reason(const std::string& binary) {
 
 // What `binary capabilities` prints; std::runtime_error when it cannot say.
 std::string ask_capabilities(const std::string& binary) {
-  char path[] = "/tmp/zapbench-go-capabilities-XXXXXX";
-  const int fd = mkstemp(path);
-  if (fd < 0) throw std::runtime_error("cannot make a temporary file to ask its capabilities");
-  close(fd);
-  std::string out;
-  ExitStatus st;
-  try {
-    Child child(ChildSpec{{binary, "capabilities"}, {}, path, false, {}});
-    st = child.wait(kProbeTimeoutS);
-    out = proc::read_file(path);
-  } catch (...) {
-    unlink(path);
-    throw;
-  }
-  unlink(path);
-  if (!st.ok()) throw std::runtime_error("failed (" + st.describe() + "): " + out.substr(0, 300));
-  return out;
+  const ProgramAnswer a = ask_program({binary, "capabilities"}, kProbeTimeoutS);
+  if (!a.status.ok())
+    throw std::runtime_error("failed (" + a.status.describe() + "): " + a.output.substr(0, 300));
+  return a.output;
 }
 
 // The ZAP-RPC server of the Go arm, <binary>-rpc (zap-proto/go v1.8.1, a
@@ -226,11 +213,43 @@ void measure_go_micro(const ChildSpec& spec, const std::string& json_out, report
   }
 }
 
+const GoArm& go_of(const FoundArm& found) {
+  static const GoArm none{};
+  const GoArm* go = std::any_cast<GoArm>(&found.detail);
+  return go != nullptr ? *go : none;
+}
+
+FoundArm go_found(GoArm go, const std::string& json) {
+  FoundArm f;
+  f.binary = go.binary;
+  f.unavailable = go.runs() ? "" : go.unavailable.empty() ? "zapbench-go not found" : go.unavailable;
+  f.options["--go-json"] = json;
+  if (go.runs()) {
+    f.libraries["go (the Go arms)"] = go.go_version;
+    const std::string go_module(report::kGoModuleSuffix);
+    for (const auto& [module, version] : go.modules) f.libraries[module] = version + go_module;
+    // The ZAP-RPC server's own build: the same module at another version, named as such.
+    for (const auto& [module, version] : go.rpc_modules)
+      if (!module.starts_with("zapbench/") &&
+          (go.modules.count(module) == 0 || go.modules.at(module) != version))
+        f.libraries[module + std::string(report::kGoRpcLibrarySuffix)] = version + go_module;
+  } else {
+    f.libraries["go (the Go arms)"] = "unavailable: " + go.unavailable;
+  }
+  f.detail = std::move(go);
+  return f;
+}
+
 void go_cells(CellPlanner& planner, Arm go) {
-  const RunPlan& p = planner.plan();
+  const RunPlan& run = planner.plan();
+  const FoundArm& found = run.arm(go);
+  struct {
+    const GoArm& go;
+    std::string go_json;
+  } p{go_of(found), found.option("--go-json")};
   const std::size_t first = planner.cells().size();
-  for (Scenario s : p.scenarios)
-    for (Framing f : p.framings) {
+  for (Scenario s : run.scenarios)
+    for (Framing f : run.framings) {
       if (s == Scenario::logs) continue;  // the Go reference serves no /logs
       // ZAP-RPC in Go is zap-proto/go's own transport, the zip arm's stack:
       // fasthttp and net/http have no such framing, so no cell to report.
@@ -249,7 +268,7 @@ void go_cells(CellPlanner& planner, Arm go) {
       // The Go server decodes every JSON body with its own codec, so one JSON
       // body (the first the run has) measures it; more would repeat the cell.
       bool json_planned = false;
-      for (const std::string& b : p.bodies) {
+      for (const std::string& b : run.bodies) {
         // The Go reference has JSON and ZAP bodies only: a binary peer is no Go cell.
         if (const record::CodecInfo* c = record::find_codec(b);
             c != nullptr && c->family() == record::Family::peer)
@@ -284,9 +303,42 @@ bool go_quick(Arm arm, Scenario s, Framing f, const std::string& b, const std::s
 }
 
 ServerLaunch go_launch(const RunPlan& p, const std::string&, const CellPlan& cp) {
+  const FoundArm& found = p.arm(cp.cell.arm);
   ServerLaunch l;
-  l.spec = go_server_spec(p.go, cp.cell.arm, cp.cell.framing, p.go_json, p.cfg.server_cpus, p.listen_host);
+  l.spec = go_server_spec(go_of(found), cp.cell.arm, cp.cell.framing, found.option("--go-json"),
+                          p.cfg.server_cpus, p.listen_host);
   return l;
 }
+
+namespace {
+
+constexpr ArmFlag kGoFlags[] = {
+    {"--go", "PATH", "the Go reference arm's binary (zapbench-go)",
+     "$ZAPBENCH_GO, else build/<preset>/go/zapbench-go", ""},
+    {"--go-json", "NAME", "JSON codec of the Go arms' servers", "goccy", "goccy,sonic,stdlib"}};
+
+FoundArm go_find(const std::map<std::string, std::string>& flags) {
+  const auto binary = flags.find("--go");
+  const auto json = flags.find("--go-json");
+  return go_found(probe_go(binary != flags.end() ? binary->second : default_go_binary()),
+                  json != flags.end() ? json->second : "goccy");
+}
+
+// A round of the Go reference's codec microbenchmarks (zapbench-go micro), beside zapbench's.
+void go_micro_round(const RunPlan& p, const ArmMicroRound& r, report::Results& res) {
+  const GoArm& go = go_of(p.arm(Arm::go_zip));
+  if (!go.runs()) {
+    if (r.round == 0) res.micro.unavailable_codecs.push_back({"go/*", p.arm(Arm::go_zip).unavailable});
+    return;
+  }
+  const ChildSpec spec =
+      go_micro_spec(go, r.json_path, p.cfg.micro_min_time_s, 1, p.micro_filter, {p.micro_cpu}, r.log_path);
+  if (res.micro.go_command.empty() && r.command_text) res.micro.go_command = r.command_text(spec);
+  measure_go_micro(spec, r.json_path, res.micro, res.notes, r.round);
+}
+
+}  // namespace
+
+extern const ArmHooks go_arm_hooks{kGoFlags, go_find, go_cells, go_quick, go_launch, nullptr, go_micro_round};
 
 }  // namespace bench

@@ -12,8 +12,8 @@
 #include <string_view>
 #include <vector>
 
-#include "bench/arms/arm.hpp"
 #include "bench/children/supervisor.hpp"
+#include "bench/plan/arm.hpp"
 #include "matrix/matrix.hpp"
 #include "report/model.hpp"
 
@@ -57,6 +57,13 @@ GoArm probe_go(const std::string& binary);
 // Reads the JSON `zapbench-go capabilities` prints into `arm`; throws
 // std::runtime_error naming what is wrong.
 void parse_capabilities(const std::string& json_text, GoArm& arm);
+
+// The Go arm as a run found it (FoundArm::detail): its capabilities; an
+// unavailable one when it holds none.
+const GoArm& go_of(const FoundArm& found);
+// `go` as a run's FoundArm: its binary, why it cannot run, its JSON codec
+// (--go-json), the versions results.json records (go, every module as built).
+FoundArm go_found(GoArm go, const std::string& json = "goccy");
 
 // The Go framework of a Go arm: zip, fasthttp, nethttp.
 std::string_view go_framework(Arm a) noexcept;

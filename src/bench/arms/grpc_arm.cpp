@@ -5,8 +5,10 @@
 
 #include <cstdlib>
 
-#include "bench/arms/launch.hpp"
-#include "bench/run/cells.hpp"
+#include "bench/children/launch.hpp"
+#include "bench/plan/cells.hpp"
+#include "bench/plan/plan.hpp"
+
 namespace bench {
 
 GrpcArm find_grpc_arm() {
@@ -50,17 +52,34 @@ ChildSpec grpc_server_spec(const GrpcArm& arm, const std::vector<int>& cpus, con
 
 void grpc_cpp_cells(CellPlanner& planner, Arm arm) {
   if (!planner.scenario_on(Scenario::rpc) || !planner.framing_on(Framing::grpc)) return;
-  const RunPlan& p = planner.plan();
-  std::string why = p.grpc_cpp.unavailable;
-  if (why.empty() && p.grpc_cpp.binary.empty()) why = "zapbench-grpc not found";
+  const FoundArm& found = planner.plan().arm(arm);
+  std::string why = found.unavailable;
+  if (why.empty() && found.binary.empty()) why = "zapbench-grpc not found";
   if (why.empty()) why = codec_unavailable("protobuf");
   planner.add(arm, Scenario::rpc, Framing::grpc, "protobuf", why);
 }
 
-ServerLaunch grpc_cpp_launch(const RunPlan& p, const std::string&, const CellPlan&) {
+ServerLaunch grpc_cpp_launch(const RunPlan& p, const std::string&, const CellPlan& cp) {
+  const FoundArm& found = p.arm(cp.cell.arm);
   ServerLaunch l;
-  l.spec = grpc_server_spec(p.grpc_cpp, p.cfg.server_cpus, p.listen_host);
+  l.spec = grpc_server_spec(GrpcArm{found.binary, found.unavailable}, p.cfg.server_cpus, p.listen_host);
   return l;
 }
+
+namespace {
+
+constexpr ArmFlag kGrpcFlags[] = {
+    {"--grpc-cpp", "PATH", "the grpc++ arm's binary (zapbench-grpc)", "zapbench-grpc beside zapbench", ""}};
+
+FoundArm grpc_find(const std::map<std::string, std::string>& flags) {
+  const auto given = flags.find("--grpc-cpp");
+  const GrpcArm arm = given != flags.end() ? GrpcArm{given->second, ""} : find_grpc_arm();
+  return {arm.binary, arm.unavailable, {}, {}, {}};
+}
+
+}  // namespace
+
+extern const ArmHooks grpc_arm_hooks{kGrpcFlags,      grpc_find, grpc_cpp_cells, every_cell,
+                                     grpc_cpp_launch, nullptr,   nullptr};
 
 }  // namespace bench

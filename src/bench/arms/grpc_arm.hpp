@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "bench/arms/arm.hpp"
 #include "bench/children/supervisor.hpp"
+#include "bench/plan/arm.hpp"
 
 namespace bench {
 

@@ -1,9 +1,10 @@
 // bench/arms/zapbench_arm.cpp — zapbench's own server as an arm (zapbench_arm.hpp).
 #include "bench/arms/zapbench_arm.hpp"
 
-#include "bench/arms/launch.hpp"
-#include "bench/run/cells.hpp"
+#include "bench/children/launch.hpp"
+#include "bench/plan/cells.hpp"
 #include "net/affinity.hpp"
+#include "proc/programs.hpp"
 
 namespace bench {
 
@@ -88,5 +89,15 @@ ServerLaunch zapbench_launch(const RunPlan& p, const std::string& exe, const Cel
     l.spec.argv.insert(l.spec.argv.end(), {"--io", std::string(matrix::to_string(c.io))});
   return l;
 }
+
+namespace {
+// zapbench's own server is this binary (`zapbench serve`, started by the run's own executable).
+FoundArm zapbench_find(const std::map<std::string, std::string>&) {
+  return {proc::own_executable(), "", {}, {}, {}};
+}
+}  // namespace
+
+extern const ArmHooks zapbench_arm_hooks{
+    {}, zapbench_find, zapbench_cells, zapbench_quick, zapbench_launch, zapbench_io_uring_copy, nullptr};
 
 }  // namespace bench

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "bench/arms/arm.hpp"
+#include "bench/plan/arm.hpp"
 
 namespace bench {
 

@@ -24,6 +24,7 @@
 
 #include "net/affinity.hpp"
 #include "proc/interrupt.hpp"
+#include "proc/io.hpp"
 
 namespace bench {
 namespace {
@@ -310,6 +311,24 @@ std::string command_text(const std::vector<std::string>& argv, const std::vector
   if (!cpus.empty()) word("taskset -c " + net::cpu_list_text(cpus));
   for (const std::string& a : argv) word(shell_quote(a));
   return s;
+}
+
+ProgramAnswer ask_program(const std::vector<std::string>& argv, double timeout_s) {
+  char path[] = "/tmp/zapbench-ask-XXXXXX";
+  const int fd = mkstemp(path);
+  if (fd < 0) throw std::runtime_error("cannot make a temporary file for what " + argv.at(0) + " prints");
+  close(fd);
+  ProgramAnswer a;
+  try {
+    Child child(ChildSpec{argv, {}, path, false, {}});
+    a.status = child.wait(timeout_s);
+    a.output = proc::read_file(path);
+  } catch (...) {
+    unlink(path);
+    throw;
+  }
+  unlink(path);
+  return a;
 }
 
 }  // namespace bench

@@ -126,6 +126,16 @@ class Child {
   bool cleanup_ = false;  // spec.cleanup
 };
 
+// A program run to its end for what it prints (`h2o --version`, `zapbench-go
+// capabilities`): its exit and its output (stdout and stderr, through a
+// private temporary file). A program that outlives `timeout_s` (a hang bound)
+// is killed: status.hung. Throws std::runtime_error when it cannot start.
+struct ProgramAnswer {
+  ExitStatus status;
+  std::string output;
+};
+ProgramAnswer ask_program(const std::vector<std::string>& argv, double timeout_s);
+
 // The command as a user would rerun it: "GOMAXPROCS=2 taskset -c 0,1 prog arg
 // 'a b'" (shell-quoted; a ChildSpec's env first; no taskset without cpus).
 std::string command_text(const std::vector<std::string>& argv, const std::vector<int>& cpus,

@@ -28,10 +28,11 @@
 #include <string_view>
 #include <utility>
 
-#include "bench/arms/launch.hpp"
+#include "bench/children/launch.hpp"
 #include "bench/arms/nginx.hpp"
 #include "net/affinity.hpp"
 #include "proc/interrupt.hpp"
+#include "proc/ports.hpp"
 
 namespace bench {
 namespace {
@@ -76,7 +77,7 @@ bool read_stdin(ControlStream& control) {
 // else the agent's exit code (stopped before it started, the coordinator
 // gone, a protocol error).
 int receive_files(const ChildAgentOptions& o, ControlStream& control, bool& input_ended,
-                  std::vector<RemoteFile>& files) {
+                  std::vector<LaunchFile>& files) {
   while (!control.started()) {
     while (std::optional<ControlStream::Command> c = control.next()) {
       if (c->kind == ControlStream::Command::Kind::stop) return 0;  // stopped before it started
@@ -96,10 +97,10 @@ int receive_files(const ChildAgentOptions& o, ControlStream& control, bool& inpu
 // The program made concrete (arms/launch.hpp): a free port on every address
 // for {port} when the argv or a file names it, {tmpdir} and {port} replaced,
 // the files written into `tmp`. The error, or "".
-std::string prepare(const ChildAgentOptions& o, const std::vector<RemoteFile>& files,
+std::string prepare(const ChildAgentOptions& o, const std::vector<LaunchFile>& files,
                     const proc::TempDir* tmp, std::vector<std::string>& argv, int& port) {
   if (mentions_port(argv, files)) {
-    port = free_port(/*any_address=*/true);
+    port = proc::free_port(/*any_address=*/true);
     if (port <= 0) return "cannot find a free port: " + std::string(std::strerror(errno));
   } else if (o.wait_accepting) {
     return "--wait-accepting needs {port} in an argument or a file";
@@ -170,7 +171,7 @@ int supervise(const ChildAgentOptions& o, ControlStream& control, bool input_end
       hung = true;
     }
     if (accept_pending) {
-      if (accepting(std::uint16_t(port))) {
+      if (proc::accepting(std::uint16_t(port))) {
         report("ready http 0.0.0.0:" + std::to_string(port) + "\nready-end\n");
         accept_pending = false;
       } else if (now >= accept_deadline) {
@@ -239,7 +240,7 @@ int run_child_agent(const ChildAgentOptions& o) {
   // ---- before `start`: the files (remote_protocol.hpp bounds them and their names).
   ControlStream control;
   bool input_ended = false;
-  std::vector<RemoteFile> files;
+  std::vector<LaunchFile> files;
   if (const int code = receive_files(o, control, input_ended, files); code >= 0) return code;
 
   // ---- start: {tmpdir} and {port}, the files, the program.

@@ -6,7 +6,7 @@
 // coordinator dying) closes the session, and the remote agent then kills
 // what it started: no process outlives the run on any host.
 // Also the agent's side: run_child_agent, the body of `zapbench child`.
-// The protocol's bytes (RemoteFile, the control and report readers, the exit
+// The protocol's bytes (LaunchFile, the control and report readers, the exit
 // report line) are remote_protocol.hpp's.
 #pragma once
 
@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/arms/launch.hpp"
+#include "bench/children/launch.hpp"
 #include "bench/children/supervisor.hpp"
 #include "bench/hosts/remote_protocol.hpp"
 #include "bench/hosts/ssh.hpp"

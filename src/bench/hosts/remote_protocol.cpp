@@ -143,12 +143,12 @@ bool valid_remote_file_name(std::string_view name) {
          name.find_first_of(std::string_view("/\n\0", 3)) == std::string_view::npos;
 }
 
-std::string control_text(const std::vector<RemoteFile>& files) {
+std::string control_text(const std::vector<LaunchFile>& files) {
   if (files.size() > kMaxRemoteFiles)
     throw std::invalid_argument("remote child: " + std::to_string(files.size()) + " files, more than " +
                                 std::to_string(kMaxRemoteFiles));
   std::string out;
-  for (const RemoteFile& f : files) {
+  for (const LaunchFile& f : files) {
     if (!valid_remote_file_name(f.name))
       throw std::invalid_argument("remote child: file name " + shown(f.name) +
                                   " is not a plain name (no '/', no newline)");
@@ -214,7 +214,7 @@ std::optional<ControlStream::Command> ControlStream::next() {
   } else if (++files_ > kMaxRemoteFiles) {
     error_ = "more than " + std::to_string(kMaxRemoteFiles) + " files";
   } else {
-    file_ = RemoteFile{name, {}};
+    file_ = LaunchFile{name, {}};
     file_bytes_ = *bytes;
     return next();  // its body may be here already
   }

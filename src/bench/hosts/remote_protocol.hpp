@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "bench/children/launch.hpp"
 #include "bench/children/supervisor.hpp"
 
 namespace bench {
@@ -96,21 +97,18 @@ class LoaderStream {
 
 // ---------------------------------------------------------------- the remote child (§3)
 
-// A file the agent writes into its private directory before it starts the
-// program (nginx's config); `{tmpdir}` and `{port}` in `text` are replaced.
-struct RemoteFile {
-  std::string name;  // relative to {tmpdir}: no '/', no '\n', not "." or ".."
-  std::string text;  // at most kMaxRemoteFileBytes
-};
+// The files the agent writes into its private directory before it starts the
+// program are a launch's (children/launch.hpp: LaunchFile, at most
+// kMaxRemoteFileBytes each).
 
-// Whether `name` may name a RemoteFile.
+// Whether `name` may name a LaunchFile.
 bool valid_remote_file_name(std::string_view name);
 
 // The control text the coordinator sends before anything else: one `file`
 // command per file, then `start`. Throws std::invalid_argument for a file
 // whose name is not valid_remote_file_name, larger than kMaxRemoteFileBytes,
 // or more than kMaxRemoteFiles files.
-std::string control_text(const std::vector<RemoteFile>& files);
+std::string control_text(const std::vector<LaunchFile>& files);
 
 // The agent's reading of its stdin. Before `start`: `file NAME BYTES\n<bytes>`,
 // `start`, `stop`; any other line is an error. After `start`: `stop`, and
@@ -120,7 +118,7 @@ class ControlStream {
   struct Command {
     enum class Kind { file, start, stop, other };
     Kind kind = Kind::other;
-    RemoteFile file;   // kind == file
+    LaunchFile file;   // kind == file
     std::string line;  // kind == other
   };
 
@@ -133,7 +131,7 @@ class ControlStream {
 
  private:
   ProtocolInput in_;
-  std::optional<RemoteFile> file_;  // a `file` line read (name, text empty), its bytes awaited
+  std::optional<LaunchFile> file_;  // a `file` line read (name, text empty), its bytes awaited
   std::size_t file_bytes_ = 0;
   std::size_t files_ = 0;
   bool started_ = false;

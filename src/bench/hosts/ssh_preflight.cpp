@@ -23,6 +23,7 @@
 #include "bench/run/host.hpp"
 #include "flags/flags.hpp"
 #include "net/affinity.hpp"
+#include "proc/machine.hpp"
 
 namespace bench {
 namespace {
@@ -80,14 +81,14 @@ void read_outputs(std::vector<Probe>& probes, Clock::time_point deadline) {
 }  // namespace
 
 std::string host_info_text(const std::string& version_line) {
-  const KernelName k = kernel_name();
+  const proc::KernelName k = proc::kernel_name();
   std::ostringstream s;
   s << "version: " << version_line << "\n"
     << "hostname: " << k.hostname << "\n"
     << "kernel: " << k.kernel << "\n"
-    << "cpu_model: " << cpu_model() << "\n"
-    << "cpu_count: " << online_cpus() << "\n"
-    << "allowed_cpus: " << net::cpu_list_text(allowed_cpus()) << "\n";
+    << "cpu_model: " << proc::cpu_model() << "\n"
+    << "cpu_count: " << proc::online_cpus() << "\n"
+    << "allowed_cpus: " << net::cpu_list_text(proc::allowed_cpus()) << "\n";
   return s.str();
 }
 

@@ -9,7 +9,7 @@
 
 #include <string>
 
-#include "bench/run/plan.hpp"
+#include "bench/plan/plan.hpp"
 #include "report/model.hpp"
 
 namespace bench {

@@ -1,10 +1,6 @@
 // bench/run/host.cpp — probing the machine and the build (host.hpp).
 #include "bench/run/host.hpp"
 
-#include <sched.h>
-#include <sys/utsname.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -13,6 +9,7 @@
 #include <utility>
 
 #include "bench/children/supervisor.hpp"
+#include "proc/machine.hpp"
 #include "record/registry.hpp"
 
 #ifndef ZAPBENCH_BUILD_FLAGS
@@ -40,64 +37,12 @@ std::string run_capture(const std::string& cmd) {
 
 }  // namespace
 
-std::vector<int> allowed_cpus() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  std::vector<int> out;
-  if (sched_getaffinity(0, sizeof set, &set) == 0)
-    for (int c = 0; c < CPU_SETSIZE; ++c)
-      if (CPU_ISSET(c, &set)) out.push_back(c);
-  if (out.empty()) out.push_back(0);
-  return out;
-}
-
-unsigned online_cpus() {
-  const long n = sysconf(_SC_NPROCESSORS_ONLN);
-  return n > 0 ? unsigned(n) : unsigned(allowed_cpus().size());
-}
-
-std::string cpu_model() {
-  std::ifstream f("/proc/cpuinfo");
-  for (std::string line; std::getline(f, line);)
-    if (line.rfind("model name", 0) == 0) {
-      const auto colon = line.find(':');
-      return colon == std::string::npos || colon + 2 > line.size() ? "" : line.substr(colon + 2);
-    }
-  return "";
-}
-
-KernelName kernel_name() {
-  KernelName k;
-  utsname u{};
-  if (uname(&u) == 0) {
-    k.kernel = std::string(u.sysname) + " " + u.release;
-    k.hostname = u.nodename;
-  }
-  return k;
-}
-
-double load_average_1m() {
-  std::ifstream f("/proc/loadavg");
-  double v = NAN;
-  if (!(f >> v)) return NAN;
-  return v;
-}
-
-std::string utc_now(const char* fmt) {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char b[64];
-  std::strftime(b, sizeof b, fmt, &tm);
-  return b;
-}
-
 report::Environment environment(const std::vector<std::string>& command_line, const RunFolder& folder) {
   report::Environment e;
-  e.cpu_model = cpu_model();
-  e.cpu_count = static_cast<unsigned>(allowed_cpus().size());
-  e.online_cpus = online_cpus();
-  KernelName k = kernel_name();
+  e.cpu_model = proc::cpu_model();
+  e.cpu_count = static_cast<unsigned>(proc::allowed_cpus().size());
+  e.online_cpus = proc::online_cpus();
+  proc::KernelName k = proc::kernel_name();
   e.kernel = std::move(k.kernel);
   e.hostname = std::move(k.hostname);
 #if defined(__clang__)
@@ -124,9 +69,12 @@ report::Environment environment(const std::vector<std::string>& command_line, co
   }
   for (auto [name, pkg] : {std::pair<const char*, const char*>{"Google Benchmark", "libbenchmark-dev"},
                            {"http-parser", "libhttp-parser-dev"},
-                           {"nginx", "nginx-light"},
                            {"libc", "libc6"}})
     libs.emplace_back(name, pkg);
+  // Every arm whose server is a Debian package (matrix/arms.def's debian column: nginx, h2o, nghttpd).
+  for (matrix::Arm a : matrix::kArms)
+    if (const std::string_view pkgs = matrix::facts(a).debian; !pkgs.empty())
+      libs.emplace_back(matrix::to_string(a), pkgs.substr(0, pkgs.find(' ')));
   for (const auto& [name, pkg] : libs) {
     const std::string v = run_capture("dpkg-query -W -f='${Version}' " + pkg);
     // scripts/deps.sh unpacks what cannot be installed beside the rest (its unpack_only) and records the
@@ -141,7 +89,7 @@ report::Environment environment(const std::vector<std::string>& command_line, co
     if (!e.command_line.empty()) e.command_line += ' ';
     e.command_line += shell_quote(folder.portable(a));
   }
-  e.started_utc = utc_now("%Y-%m-%dT%H:%M:%SZ");
+  e.started_utc = proc::utc_now("%Y-%m-%dT%H:%M:%SZ");
   return e;
 }
 

@@ -3,7 +3,7 @@
 
 #include <cstdio>
 
-#include "bench/run/plan.hpp"
+#include "bench/plan/plan.hpp"
 
 namespace bench {
 

@@ -43,7 +43,7 @@ RoundsHooks real_hooks(const SampleContext& ctx, Clock::time_point started) {
   h.micro = [&ctx](report::Results& res, unsigned round, const std::string& filter) {
     run_micro(ctx, res, round, filter);
   };
-  h.go_micro = [&ctx](report::Results& res, unsigned round) { run_go_micro(ctx, res, round); };
+  h.arms_micro = [&ctx](report::Results& res, unsigned round) { run_arms_micro(ctx, res, round); };
   h.calibrate = [&ctx](report::Results& res, unsigned round) { run_calibration(ctx.plan, res, round); };
   h.elapsed_s = [started] { return seconds_since(started); };
   return h;
@@ -69,7 +69,7 @@ void Rounds::micro() {
     std::printf("[micro] round %u/%u...\n", r + 1, rounds);
     std::fflush(stdout);
     hooks_.micro(res_, r, "");
-    hooks_.go_micro(res_, r);
+    hooks_.arms_micro(res_, r);
     next_micro_round_ = r + 1;
   }
   std::size_t cpp = 0;

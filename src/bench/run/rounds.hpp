@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/run/plan.hpp"
+#include "bench/plan/plan.hpp"
 #include "bench/run/progress.hpp"
 #include "bench/run/sample.hpp"
 #include "report/model.hpp"
@@ -48,7 +48,7 @@ struct RoundsHooks {
   std::function<report::E2ESample(CellPlan& cp, unsigned round, std::string& failure)> sample;
   // A round of the microbenchmarks into res.micro; `filter` "" for the plan's.
   std::function<void(report::Results& res, unsigned round, const std::string& filter)> micro;
-  std::function<void(report::Results& res, unsigned round)> go_micro;
+  std::function<void(report::Results& res, unsigned round)> arms_micro;
   // The calibration's ping-pongs of an end-to-end round, before its samples
   // (calibration.hpp); none in the unit tests.
   std::function<void(report::Results& res, unsigned round)> calibrate;

@@ -18,6 +18,7 @@
 #include "bench/hosts/ssh.hpp"
 #include "bench/run/c100k.hpp"
 #include "bench/run/calibration.hpp"
+#include "bench/run/estimate.hpp"
 #include "bench/run/host.hpp"
 #include "bench/run/instructions.hpp"
 #include "bench/run/rounds.hpp"
@@ -286,18 +287,9 @@ int run(RunPlan& p, std::vector<CellPlan>& cells, const RunContext& run_ctx, Run
   res.config = p.cfg;
   res.codecs = codecs();
   start_calibration(p, res);
-  if (p.go.runs()) {
-    res.env.libraries["go (the Go arms)"] = p.go.go_version;
-    const std::string go_module(report::kGoModuleSuffix);
-    for (const auto& [module, version] : p.go.modules) res.env.libraries[module] = version + go_module;
-    // The ZAP-RPC server's own build: the same module at another version, named as such.
-    for (const auto& [module, version] : p.go.rpc_modules)
-      if (!module.starts_with("zapbench/") &&
-          (p.go.modules.count(module) == 0 || p.go.modules.at(module) != version))
-        res.env.libraries[module + std::string(report::kGoRpcLibrarySuffix)] = version + go_module;
-  } else {
-    res.env.libraries["go (the Go arms)"] = "unavailable: " + p.go.unavailable;
-  }
+  for (const FoundArm& found :
+       p.found)  // each arm's versions (the Go modules as built), or why it cannot run
+    for (const auto& [name, version] : found.libraries) res.env.libraries[name] = version;
   if (p.cfg.server_cpus == p.cfg.loader_cpus && (p.hosts.netns > 0 || !p.hosts.several()))
     res.notes.push_back("server and loader share CPUs " + net::cpu_list_text(p.cfg.server_cpus) +
                         ": this machine has one CPU for both, so their work is not separated");

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/run/plan.hpp"
+#include "bench/plan/plan.hpp"
 
 namespace bench {
 

@@ -6,16 +6,18 @@
 #include <filesystem>
 #include <fstream>
 
-#include "bench/arms/launch.hpp"
-#include "bench/arms/nginx.hpp"
+#include "bench/children/launch.hpp"
 #include "bench/children/load_command.hpp"
 #include "bench/children/load_result.hpp"
 #include "bench/children/supervisor.hpp"
 #include "bench/hosts/loaders.hpp"
 #include "bench/hosts/remote_child.hpp"
+#include "bench/plan/arm.hpp"
 #include "bench/run/calibration.hpp"
 #include "bench/run/host.hpp"
 #include "bench/run/instructions.hpp"
+#include "proc/machine.hpp"
+#include "proc/ports.hpp"
 #include "proc/syscalls.hpp"
 #include "report/gbench.hpp"
 #include "report/select.hpp"
@@ -86,7 +88,7 @@ class SampleServer {
       dir = ctx.folder.file(std::string(matrix::to_string(cp.cell.arm)));
       fs::create_directories(dir);
     }
-    const int port = mentions_port(l.spec.argv, l.files) ? free_port() : -1;
+    const int port = mentions_port(l.spec.argv, l.files) ? proc::free_port() : -1;
     if (const std::string error = materialize(l.spec.argv, l.files, l.tmpdir ? &dir : nullptr, port);
         !error.empty()) {
       failure = "the server's launch: " + error;
@@ -96,7 +98,7 @@ class SampleServer {
     command = command_text(ctx.folder.portable(l.spec.argv), l.spec.cpus, l.spec.env);
     local_.emplace(l.spec);
     if (l.wait_accepting) {
-      if (port > 0 && wait_accepting(std::uint16_t(port), kStartTimeoutS)) port_ = std::uint16_t(port);
+      if (port > 0 && proc::wait_accepting(std::uint16_t(port), kStartTimeoutS)) port_ = std::uint16_t(port);
       if (port_ == 0) failure = "the server did not start listening (see " + log_name + ")";
       return;
     }
@@ -215,7 +217,7 @@ report::E2ESample measure(const SampleContext& ctx, CellPlan& cp, unsigned round
   const RunPlan& p = ctx.plan;
   // Read before anything of this sample runs: the load gate (report/model.hpp).
   // Hosts of their own have their own load; the namespace mode's are this machine.
-  const double load_avg = !p.hosts.several() || p.hosts.netns > 0 ? load_average_1m() : NAN;
+  const double load_avg = !p.hosts.several() || p.hosts.netns > 0 ? proc::load_average_1m() : NAN;
   const fs::path server_log = ctx.folder.sample_file(cp.cell.id(), round + 1, ".server.log");
   SampleServer server(ctx, cp, server_log, cp.cell.server_command, failure);
   // Opened once the server is ready: its worker threads exist then, or start
@@ -266,7 +268,7 @@ void run_micro(const SampleContext& ctx, report::Results& res, unsigned round, c
   const RunPlan& p = ctx.plan;
   const std::string tag = "-r" + std::to_string(round + 1);
   const fs::path json_path = ctx.folder.file("micro" + tag + ".json");
-  // --no-go: the Go reference's rounds are run_go_micro's, beside these.
+  // --no-go: the Go reference's rounds are its arm's (run_arms_micro), beside these.
   std::vector<std::string> argv = {ctx.zapbench_exe,
                                    "micro",
                                    "--no-go",
@@ -304,19 +306,23 @@ void run_micro(const SampleContext& ctx, report::Results& res, unsigned round, c
       res.micro.unavailable_codecs.push_back({codec.name, codec.unavailable_reason});
 }
 
-void run_go_micro(const SampleContext& ctx, report::Results& res, unsigned round) {
+void run_arms_micro(const SampleContext& ctx, report::Results& res, unsigned round) {
   const RunPlan& p = ctx.plan;
-  if (!p.go.runs()) {
-    if (round == 0) res.micro.unavailable_codecs.push_back({"go/*", p.go.unavailable});
-    return;
+  std::vector<const ArmHooks*> done;  // rows that share hooks (the Go arms) run theirs once
+  for (Arm a : matrix::kArms) {
+    const ArmHooks& hooks = arm_hooks(a);
+    if (hooks.micro_round == nullptr || std::find(done.begin(), done.end(), &hooks) != done.end()) continue;
+    done.push_back(&hooks);
+    const std::string tag = std::string(matrix::to_string(a)) + "-micro-r" + std::to_string(round + 1);
+    ArmMicroRound r;
+    r.json_path = ctx.folder.file(tag + ".json").string();
+    r.log_path = ctx.folder.file(tag + ".log").string();
+    r.round = round;
+    r.command_text = [&](const ChildSpec& spec) {
+      return command_text(ctx.folder.portable(spec.argv), spec.cpus, spec.env);
+    };
+    hooks.micro_round(p, r, res);
   }
-  const std::string tag = "-r" + std::to_string(round + 1);
-  const fs::path json_path = ctx.folder.file("go-micro" + tag + ".json");
-  const ChildSpec spec = go_micro_spec(p.go, json_path.string(), p.cfg.micro_min_time_s, 1, p.micro_filter,
-                                       {p.micro_cpu}, ctx.folder.file("go-micro" + tag + ".log").string());
-  if (res.micro.go_command.empty())
-    res.micro.go_command = command_text(ctx.folder.portable(spec.argv), spec.cpus, spec.env);
-  measure_go_micro(spec, json_path.string(), res.micro, res.notes, round);
 }
 
 void run_instructions(const SampleContext& ctx, report::Results& res) {

@@ -9,7 +9,7 @@
 
 #include <string>
 
-#include "bench/run/plan.hpp"
+#include "bench/plan/plan.hpp"
 #include "bench/run/run_folder.hpp"
 #include "report/model.hpp"
 
@@ -45,12 +45,12 @@ report::E2ESample run_sample(const SampleContext& ctx, CellPlan& cp, unsigned ro
 void run_micro(const SampleContext& ctx, report::Results& res, unsigned round,
                const std::string& filter = "");
 
-// The Go reference's microbenchmarks, one round (`zapbench-go micro`, pinned
-// like the C++ ones): rows <op>/go/<codec> in res.micro, round `round`'s;
-// what the Go build lacks is listed among the unavailable codecs with the Go
-// side's reason. Independent of run_micro: either one failing leaves the
-// other's figures.
-void run_go_micro(const SampleContext& ctx, report::Results& res, unsigned round);
+// The arms' own microbenchmarks, one round each (ArmHooks::micro_round: the
+// Go reference's `zapbench-go micro`, pinned like the C++ ones: rows
+// <op>/go/<codec> in res.micro, round `round`'s; what the Go build lacks is
+// listed among the unavailable codecs with the Go side's reason).
+// Independent of run_micro: either one failing leaves the other's figures.
+void run_arms_micro(const SampleContext& ctx, report::Results& res, unsigned round);
 
 // Counts the instructions per request of every Server/<framing>/<body> path
 // the microbenchmarks ran (bench/run/instructions.hpp) into

@@ -1,20 +1,21 @@
-// bench/run/plan.hpp — what a run will measure: the user's request (flags, with
+// bench/plan/plan.hpp — what a run will measure: the user's request (flags, with
 // the --quick / --full defaults filled in and checked), the cells of the
 // matrix in the order they run, and for each cell the server to start and
 // the load to drive. Owns the matrix's shape and the children's command
 // lines; starting them is the supervisor's, measuring is theirs.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "bench/arms/exchange.hpp"
-#include "bench/arms/go_arm.hpp"
-#include "bench/arms/grpc_arm.hpp"
 #include "bench/children/supervisor.hpp"
 #include "bench/hosts/ssh.hpp"
+#include "bench/plan/arm.hpp"
+#include "bench/plan/exchange.hpp"
 #include "load/engine.hpp"
 #include "matrix/matrix.hpp"
 #include "report/model.hpp"
@@ -76,10 +77,11 @@ struct RunRequest {
   std::vector<Io> ios;
   std::vector<int> server_cpus, loader_cpus;
   double noisy_spread = 0.10;
-  std::string nginx;              // the nginx binary; empty: find_nginx()
-  std::string grpc_cpp;           // the grpc++ arm's binary (zapbench-grpc); empty: find_grpc_arm()
-  GoArm go;                       // the Go arm as probed (probe_go); default: unavailable
-  std::string go_json = "goccy";  // the Go arms' JSON codec (the reference's -json)
+  // The arms' own flags as given (ArmHooks::flags: "--nginx" -> "/usr/sbin/nginx").
+  std::map<std::string, std::string> arm_flags;
+  // Arms already found (a test's, or a caller's that probed them); the rest
+  // of the run's arms are found by their row's `find` in plan_run.
+  std::map<Arm, FoundArm> found;
   bool micro = true;
   std::string micro_filter;
   unsigned micro_repetitions = 3;
@@ -118,14 +120,14 @@ struct RunPlan {
   std::string io_uring_unavailable;
   bool micro = true;
   std::string micro_filter;
-  std::string nginx;  // "" when not found: the nginx arm is unavailable
-  GrpcArm grpc_cpp;   // the grpc++ reference arm as found (grpc_arm.hpp)
+  // Each arm of the run as found (ArmHooks::find), indexed by arm; the arms
+  // not in the run are left empty.
+  std::array<FoundArm, matrix::kArms.size()> found;
+  [[nodiscard]] const FoundArm& arm(Arm a) const { return found[static_cast<std::size_t>(a)]; }
   // quick without --framings, --bodies, --connections or --pipeline: only
   // the cells that answer the main questions (quick_cell), not every
   // framing × body, and no cell with both connections and depth above 1.
   bool chosen_cells = false;
-  GoArm go;  // the Go reference arm as built (go_arm.hpp)
-  std::string go_json;
   RunHosts hosts;
   // The address every server listens on: 127.0.0.1 on one host, 0.0.0.0
   // when the loaders are on other hosts.
@@ -192,18 +194,8 @@ inline constexpr double kMicroCalibrationFactor = 2.0;
 // and the barrier (measured in the namespace mode on the same VM).
 inline constexpr double kHostsSampleOverheadS = 1.0;
 
-// The time the first rounds will take, estimated before the run starts:
-// every cell that runs × repeats × (warm-up + window + the per-sample start
-// and stop), plus the microbenchmarks' rounds. The run itself takes its
-// budget when that is larger: what `zapbench run` prints first.
-double estimated_run_s(const RunPlan& plan, const std::vector<CellPlan>& cells);
-// The budget as it will be: --budget as given (std::invalid_argument when the
-// first rounds alone would not fit it: "--budget 1m: the first rounds alone
-// take ~4m30s ..."), or the mode's default, grown to fit the first rounds.
-double run_budget_s(const RunPlan& plan, const std::vector<CellPlan>& cells);
-
 // Every cell, in run order: each arm of the run in matrix::kArms's order adds
-// its own through its row of the arm table (bench/arms/arm.hpp): zapbench (scenario x framing x body; logs
+// its own through its row of the arm table (bench/plan/arm.hpp): zapbench (scenario x framing x body; logs
 // also x N), the Go arms (hello and rpc: the same cells but one JSON body, the first available: the Go server
 // decodes every JSON body with its own codec; what the Go build cannot serve is unavailable with its reason;
 // the Go reference has no /logs, so no logs cells), nginx (hello over HTTP/1.1), floor (per scenario, and per

@@ -1,4 +1,4 @@
-// bench/arms/exchange.hpp — the floor's byte counts, measured: a moment of a real
+// bench/plan/exchange.hpp — the floor's byte counts, measured: a moment of a real
 // exchange (the project's server and loader, in this process) gives the bytes
 // of one request and one response per scenario and framing. The floor echoes
 // the smallest of each, so it bounds every arm of its scenario from above.

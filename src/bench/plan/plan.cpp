@@ -1,6 +1,6 @@
 // bench/run/plan.cpp — defaults, checks, cells and the children's command lines
 // of a run (plan.hpp).
-#include "bench/run/plan.hpp"
+#include "bench/plan/plan.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -8,14 +8,11 @@
 #include <tuple>
 #include <utility>
 
-#include "bench/arms/arm.hpp"
-#include "bench/arms/nginx.hpp"
-#include "bench/run/calibration.hpp"
-#include "bench/run/cells.hpp"
-#include "bench/run/host.hpp"
-#include "bench/run/progress.hpp"
+#include "bench/plan/arm.hpp"
+#include "bench/plan/cells.hpp"
 #include "net/affinity.hpp"
 #include "net/uring.hpp"
+#include "proc/machine.hpp"
 #include "record/logs.hpp"
 #include "record/registry.hpp"
 
@@ -56,7 +53,7 @@ std::vector<std::string> body_names() {
 // (checked there by the preflight), the hosts' flags checked together.
 namespace {
 void place(RunPlan& p, const RunRequest& q) {
-  const std::vector<int> cpus = allowed_cpus();
+  const std::vector<int> cpus = proc::allowed_cpus();
   p.cfg.server_cpus = q.server_cpus;
   p.cfg.loader_cpus = q.loader_cpus;
   const std::size_t half = std::max<std::size_t>(1, cpus.size() / 2);
@@ -156,7 +153,7 @@ RunPlan plan_run(const RunRequest& q) {
   } else {
     // quick keeps the reference's own two frameworks; net/http is the full run's third Go row.
     for (Arm a : matrix::kArms)
-      if (full || a != Arm::go_nethttp) p.arms.push_back(a);
+      if (full || matrix::facts(a).quick) p.arms.push_back(a);
   }
   if (!q.bodies.empty())
     p.bodies = q.bodies;
@@ -192,11 +189,21 @@ RunPlan plan_run(const RunRequest& q) {
 
   place(p, q);
 
-  p.nginx = !q.nginx.empty() ? q.nginx : find_nginx();
-  p.grpc_cpp = !q.grpc_cpp.empty() ? GrpcArm{q.grpc_cpp, ""} : find_grpc_arm();
-  p.go = q.go;
-  p.go_json = q.go_json;
-  p.out_dir = !q.out_dir.empty() ? q.out_dir : "results/" + utc_now("%Y-%m-%dT%H%M%SZ");
+  // Every arm found once, in the run or not (results.json records each one's versions, or why it
+  // cannot run); rows that share hooks (the Go arms) share what was found.
+  std::map<const ArmHooks*, FoundArm> found_by_hooks;
+  for (Arm a : matrix::kArms) {
+    FoundArm& f = p.found[static_cast<std::size_t>(a)];
+    if (const auto given = q.found.find(a); given != q.found.end()) {
+      f = given->second;
+      continue;
+    }
+    const ArmHooks& hooks = arm_hooks(a);
+    auto it = found_by_hooks.find(&hooks);
+    if (it == found_by_hooks.end()) it = found_by_hooks.emplace(&hooks, hooks.find(q.arm_flags)).first;
+    f = it->second;
+  }
+  p.out_dir = !q.out_dir.empty() ? q.out_dir : "results/" + proc::utc_now("%Y-%m-%dT%H%M%SZ");
   return p;
 }
 
@@ -238,7 +245,7 @@ bool CellPlanner::chosen(Arm a, Scenario s, Framing f, const std::string& b) con
 
 std::vector<Io> CellPlanner::ios(Arm arm, Scenario scenario, const std::string& body) const {
   // The other arms' servers are not ours: epoll, their only one.
-  const ArmRow& row = arm_row(arm);
+  const ArmHooks& row = arm_hooks(arm);
   if (row.io_uring_copy == nullptr) return {Io::epoll};
   const bool epoll = std::find(p_.ios.begin(), p_.ios.end(), Io::epoll) != p_.ios.end();
   std::vector<Io> out;
@@ -283,7 +290,7 @@ std::vector<CellPlan> plan_cells(const RunPlan& p, ExchangeBytes (*floor_bytes_o
   std::vector<CellPlan> out;
   CellPlanner planner(p, out, floor_bytes_of);
   for (Arm a : matrix::kArms)
-    if (planner.arm_on(a)) arm_row(a).cells(planner, a);
+    if (planner.arm_on(a)) arm_hooks(a).cells(planner, a);
   // The control copy last: the original runs elsewhere in every round.
   if (p.control)
     if (const std::size_t k = control_of(out); k < out.size()) {
@@ -316,33 +323,7 @@ std::size_t control_of(const std::vector<CellPlan>& cells) {
 
 bool quick_cell(Arm arm, Scenario s, Framing f, const std::string& b, const std::string& json,
                 const std::string& peer) {
-  return arm_row(arm).quick(arm, s, f, b, json, peer);
-}
-
-double estimated_run_s(const RunPlan& p, const std::vector<CellPlan>& cells) {
-  double s = 0;
-  for (const CellPlan& cp : cells)
-    if (cp.cell.unavailable.empty())
-      s += double(p.cfg.repeats) * (p.cfg.warmup_s + p.cfg.duration_s + kSampleOverheadS +
-                                    (p.hosts.several() ? kHostsSampleOverheadS : 0));
-  // The calibration's ping-pongs, at the start of every round.
-  s += double(p.cfg.repeats) * calibration_round_s(p);
-  // The microbenchmarks: quick's filter runs some 170 of them, the full run some 470.
-  if (p.micro)
-    s += double(p.cfg.micro_repetitions) * p.cfg.micro_min_time_s * kMicroCalibrationFactor *
-         (p.micro_filter.empty() ? 470.0 : 170.0);
-  return s;
-}
-
-double run_budget_s(const RunPlan& p, const std::vector<CellPlan>& cells) {
-  const double first_s = estimated_run_s(p, cells);
-  if (!p.budget_given) return std::max(p.cfg.budget_s, first_s);
-  if (p.cfg.budget_s > 0 && p.cfg.budget_s < first_s)
-    throw std::invalid_argument("--budget " + duration_text(p.cfg.budget_s) +
-                                ": the first rounds alone take ~" + duration_text(first_s) +
-                                "; give at least that, fewer cells or --repeats, or --budget 0 (the first "
-                                "rounds only)");
-  return p.cfg.budget_s;
+  return arm_hooks(arm).quick(arm, s, f, b, json, peer);
 }
 
 load::Options load_options(const RunPlan& p, const CellPlan& cp, std::uint16_t port) {

@@ -1,5 +1,5 @@
 // bench/arms/exchange.cpp — measuring the floor's byte counts (exchange.hpp).
-#include "bench/arms/exchange.hpp"
+#include "bench/plan/exchange.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,10 +1,11 @@
-// bench/arms/launch.cpp — a cell's server as one launch description (launch.hpp).
-#include "bench/arms/launch.hpp"
+// bench/children/launch.cpp — a server's launch made real: {tmpdir} and {port} (launch.hpp).
+#include "bench/children/launch.hpp"
+
+#include <pwd.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <fstream>
-
-#include "bench/arms/arm.hpp"
 
 namespace bench {
 namespace {
@@ -17,26 +18,27 @@ std::string replace_all(std::string s, std::string_view from, const std::string&
 
 }  // namespace
 
-ServerLaunch server_launch(const RunPlan& p, const std::string& zapbench_exe, const CellPlan& cp) {
-  return arm_row(cp.cell.arm).launch(p, zapbench_exe, cp);
-}
-
-bool mentions_port(const std::vector<std::string>& argv, const std::vector<RemoteFile>& files) {
+bool mentions_port(const std::vector<std::string>& argv, const std::vector<LaunchFile>& files) {
   return std::any_of(argv.begin(), argv.end(),
                      [](const std::string& a) { return a.find("{port}") != a.npos; }) ||
          std::any_of(files.begin(), files.end(),
-                     [](const RemoteFile& f) { return f.text.find("{port}") != f.text.npos; });
+                     [](const LaunchFile& f) { return f.text.find("{port}") != f.text.npos; });
 }
 
-std::string materialize(std::vector<std::string>& argv, const std::vector<RemoteFile>& files,
+std::string materialize(std::vector<std::string>& argv, const std::vector<LaunchFile>& files,
                         const std::filesystem::path* tmpdir, int port) {
+  // The user this process runs as (h2o started as root would otherwise serve as nobody, who cannot read
+  // {tmpdir}; started as anyone else, it may only stay who it is).
+  const passwd* pw = getpwuid(geteuid());
+  const std::string user = pw != nullptr ? pw->pw_name : std::to_string(geteuid());
   const auto substitute = [&](std::string s) {
     if (tmpdir) s = replace_all(std::move(s), "{tmpdir}", tmpdir->string());
     if (port > 0) s = replace_all(std::move(s), "{port}", std::to_string(port));
+    s = replace_all(std::move(s), "{user}", user);
     return s;
   };
   for (std::string& a : argv) a = substitute(std::move(a));
-  for (const RemoteFile& f : files) {
+  for (const LaunchFile& f : files) {
     if (tmpdir == nullptr) return "file " + f.name + ": no directory to write it into";
     const std::filesystem::path file = *tmpdir / f.name;
     std::ofstream out(file, std::ios::binary | std::ios::trunc);

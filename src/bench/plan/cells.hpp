@@ -1,5 +1,5 @@
-// bench/run/cells.hpp — the cells of one run, made arm by arm: each arm's
-// row (bench/arms/arm.hpp) asks what the run has (its scenarios, framings,
+// bench/plan/cells.hpp — the cells of one run, made arm by arm: each arm's
+// row (bench/plan/arm.hpp) asks what the run has (its scenarios, framings,
 // bodies) and adds its cells; add() makes each for every connection count and
 // depth (quick's chosen cells: depth 16 on one connection only, 16
 // connections at depth 1) and I/O interface (zapbench's server and the floor:
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/run/plan.hpp"
+#include "bench/plan/plan.hpp"
 
 namespace bench {
 
