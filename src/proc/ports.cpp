@@ -5,6 +5,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -49,11 +50,17 @@ bool accepting(std::uint16_t port) {
   return ok;
 }
 
-bool wait_accepting(std::uint16_t port, double timeout_s) {
+bool child_ended(pid_t pid) {
+  siginfo_t info{};
+  return pid > 0 && waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid;
+}
+
+bool wait_accepting(std::uint16_t port, double timeout_s, pid_t watched) {
   const auto deadline = deadline_after(timeout_s);
   while (std::chrono::steady_clock::now() < deadline) {
     throw_if_interrupted();  // the server's Child (the caller's) ends it as it unwinds
     if (accepting(port)) return true;
+    if (watched > 0 && child_ended(watched)) return false;
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   return false;

@@ -4,6 +4,8 @@
 // server host (bench/hosts/remote_child.hpp).
 #pragma once
 
+#include <sys/types.h>
+
 #include <cstdint>
 
 namespace proc {
@@ -19,7 +21,14 @@ std::uint16_t free_port(bool any_address = false);
 // 100 ms).
 bool accepting(std::uint16_t port);
 
-// Polls accepting() until it holds or timeout_s (a hang bound) passes.
-bool wait_accepting(std::uint16_t port, double timeout_s);
+// Polls accepting() until it holds or timeout_s (a hang bound) passes; with
+// `watched` (the server's pid, its parent's child), also until that process
+// has ended: a server that exits at its start fails at once, not after the
+// bound.
+bool wait_accepting(std::uint16_t port, double timeout_s, pid_t watched = 0);
+
+// Whether the child `pid` has ended, without reaping it (its parent still
+// collects its status); false for a process that is not this one's child.
+bool child_ended(pid_t pid);
 
 }  // namespace proc

@@ -251,6 +251,23 @@ void end_to_end(const Results& r, Add& add) {
                   doc::group_id(g));
     }
   }
+  // zapbench's HTTP/1.1 and HTTP/2 servers against the web servers people deploy (matrix/arms.def's web
+  // column: nginx, h2o, nghttpd) on hello, at every depth and connection count both ran: the same request
+  // and the same two-byte answer on the same framing, so what differs is the server.
+  for (const doc::Group& g : gs) {
+    if (g.scenario != Scenario::hello) continue;
+    for (const Cell* web : g.cells) {
+      if (!matrix::facts(web->arm).web || web->control || !doc::usable(*web)) continue;
+      const Cell* ours = zap_cell(g, web->framing, "", web->connections, rate);
+      if (!ours) continue;
+      const std::string name(matrix::display_name(web->arm));
+      const std::string title = "zapbench's " + std::string(matrix::display_name(web->framing)) +
+                                " server against " + name + ", hello, depth " + std::to_string(g.pipeline) +
+                                ", " + doc::connections_text(web->connections);
+      for (Unit u : {Unit::requests_per_s, Unit::cpu_ns})
+        add.cells(Section::e2e, title, u, "zapbench", *ours, name, *web, doc::group_id(g));
+    }
+  }
   // logs at the largest N (where bytes dominate) and the shallowest depth: ZAP's best MB/s against the
   // floor's at the same connections (the floor carries ZAP's byte counts at that N).
   const doc::Group* largest = nullptr;

@@ -25,6 +25,7 @@
 #include "net/affinity.hpp"
 #include "proc/interrupt.hpp"
 #include "proc/io.hpp"
+#include "proc/ports.hpp"
 
 namespace bench {
 namespace {
@@ -201,8 +202,7 @@ void Child::end_interrupted(int signal) {
     // whatever of it outlived the leader too.
     const auto deadline = proc::deadline_after(kInterruptGraceS);
     for (;;) {
-      siginfo_t info{};
-      if (waitid(P_PID, id_t(pid_), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid_) break;
+      if (proc::child_ended(pid_)) break;
       if (Clock::now() >= deadline) break;
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
@@ -278,8 +278,7 @@ ExitStatus Child::wait(double timeout_s) {
 ExitStatus Child::stop(double grace_s) {
   if (pid_ <= 0) return status_;
   // Asked without reaping (wait() reaps it below): has it ended by itself?
-  siginfo_t info{};
-  const bool gone = waitid(P_PID, id_t(pid_), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid_;
+  const bool gone = proc::child_ended(pid_);
   if (!gone) kill(pid_, SIGTERM);
   wait(grace_s);
   status_.ended_before_stop = gone;

@@ -24,6 +24,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "proc/ports.hpp"
+
 namespace bench {
 namespace {
 
@@ -251,12 +253,6 @@ void sweep_stale(const std::string& ip) {
   }
 }
 
-// True once the child has exited (not reaped: its Child still reaps it).
-bool exited(pid_t pid) {
-  siginfo_t info{};
-  return waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid;
-}
-
 void write_text(const fs::path& p, const std::string& text) {
   std::ofstream f(p, std::ios::binary | std::ios::trunc);
   f << text;
@@ -458,7 +454,7 @@ void NetnsHosts::wait_sshds(const Tools& tools) {
       const double left_s = std::chrono::duration<double>(deadline - Clock::now()).count();
       const Ran r = run(probe, dir / "ssh_probe.log", std::max(left_s, 1.0));
       if (r.status.ok()) break;
-      if (exited(sshd_[i].pid()))
+      if (proc::child_ended(sshd_[i].pid()))
         throw std::runtime_error("netns: the sshd of " + namespaces_[i] + " exited: " +
                                  sshd_[i].wait(0).describe() + ": " + output_tail(proc::read_file(sshd_log)));
       if (Clock::now() >= deadline)

@@ -28,8 +28,8 @@
 #include <string_view>
 #include <utility>
 
-#include "bench/children/launch.hpp"
 #include "bench/arms/nginx.hpp"
+#include "bench/children/launch.hpp"
 #include "net/affinity.hpp"
 #include "proc/interrupt.hpp"
 #include "proc/ports.hpp"
@@ -162,8 +162,7 @@ int supervise(const ChildAgentOptions& o, ControlStream& control, bool input_end
   bool bad_control = !handle_control();
   if (input_ended) coordinator_gone = true;
   for (;;) {
-    siginfo_t si{};
-    if (waitid(P_PID, id_t(pid), &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid) break;
+    if (proc::child_ended(pid)) break;
     if (g_agent_signal != 0 || coordinator_gone || bad_control) break;
     const auto now = Clock::now();
     if (kill_at && now >= *kill_at && !hung) {

@@ -16,6 +16,7 @@
 #include "bench/run/calibration.hpp"
 #include "bench/run/host.hpp"
 #include "bench/run/instructions.hpp"
+#include "bench/run/progress.hpp"
 #include "proc/machine.hpp"
 #include "proc/ports.hpp"
 #include "proc/syscalls.hpp"
@@ -98,8 +99,13 @@ class SampleServer {
     command = command_text(ctx.folder.portable(l.spec.argv), l.spec.cpus, l.spec.env);
     local_.emplace(l.spec);
     if (l.wait_accepting) {
-      if (port > 0 && proc::wait_accepting(std::uint16_t(port), kStartTimeoutS)) port_ = std::uint16_t(port);
-      if (port_ == 0) failure = "the server did not start listening (see " + log_name + ")";
+      if (port > 0 && proc::wait_accepting(std::uint16_t(port), kStartTimeoutS, local_->pid()))
+        port_ = std::uint16_t(port);
+      if (port_ == 0)
+        failure = proc::child_ended(local_->pid())
+                      ? "the server exited before it listened"  // its end and its log: the stop's
+                      : "the server did not start listening within " + duration_text(kStartTimeoutS) +
+                            " (see " + log_name + ")";
       return;
     }
     const std::vector<proc::ReadyListener> ready = local_->wait_ready(kStartTimeoutS);
