@@ -308,6 +308,7 @@ std::vector<Block> build(const Results& r) {
   micro(r, out);
   end_to_end(r, out);
   loader_hosts(r, out);
+  conformance(r, out);
   c100k(r, out);
   commands(r, out);
   caveats(r, out);

@@ -136,6 +136,7 @@ void go_reference(const Results& r, Out& out);  // doc_go.cpp
 void end_to_end(const Results& r, Out& out);    // doc_end_to_end.cpp
 void loader_hosts(const Results& r, Out& out);  // doc_end_to_end.cpp
 void c100k(const Results& r, Out& out);         // doc_c100k.cpp: absent without the scenario
+void conformance(const Results& r, Out& out);   // doc_conformance.cpp: absent when h2spec did not run
 void commands(const Results& r, Out& out);      // doc_run.cpp
 void caveats(const Results& r, Out& out);       // doc_run.cpp
 

@@ -353,6 +353,19 @@ struct C100k {
   std::string server_command, loader_command;
 };
 
+// A conformance suite run against one arm's server (h2spec on HTTP/2): the
+// same suite against zapbench's HTTP/2 server and each HTTP/2 arm beside it
+// (bench/run/conformance.hpp). Since issue 48; absent from earlier results.json.
+struct Conformance {
+  std::string arm;          // matrix::to_string of the arm
+  std::string framing;      // "http2"
+  std::string tool;         // "h2spec"
+  std::string unavailable;  // why it did not run ("" when it ran)
+  unsigned cases = 0, passed = 0, skipped = 0, failed = 0;
+  std::vector<std::string> failures;  // each failed case: "http2/3.5: Sends invalid connection preface"
+  std::string command;                // how to rerun it (the server's and h2spec's command lines)
+};
+
 struct Results {
   std::string schema = kSchema;
   Environment env;
@@ -361,8 +374,9 @@ struct Results {
   Micro micro;
   std::vector<Cell> cells;
   Calibration calibration;
-  std::vector<std::string> notes;  // caveats the run itself found (e.g. "nginx unavailable: ...")
-  std::vector<C100k> c100k;        // the c100k scenario, one per backend; empty when not run
+  std::vector<std::string> notes;        // caveats the run itself found (e.g. "nginx unavailable: ...")
+  std::vector<C100k> c100k;              // the c100k scenario, one per backend; empty when not run
+  std::vector<Conformance> conformance;  // h2spec against each HTTP/2 arm; empty when not run
   // Why the run ended early ("SIGTERM during the microbenchmarks"): its
   // results are partial, only what was measured before. "" for a run that
   // ran to its end (and absent from results.json then).

@@ -335,6 +335,31 @@ void describe_older_go_cells(Results& r, const std::vector<std::size_t>& cells) 
   }
 }
 
+// A conformance suite's run against one arm, member by member (Conformance's order).
+json to_j(const Conformance& c) {
+  return {{"arm", c.arm},           {"framing", c.framing},
+          {"tool", c.tool},         {"unavailable", c.unavailable},
+          {"cases", c.cases},       {"passed", c.passed},
+          {"skipped", c.skipped},   {"failed", c.failed},
+          {"failures", c.failures}, {"command", c.command}};
+}
+
+Conformance conformance_of(const json& o, const std::string& p) {
+  Conformance c;
+  c.arm = str(o, p, "arm");
+  c.framing = str(o, p, "framing");
+  c.tool = str(o, p, "tool");
+  c.unavailable = str(o, p, "unavailable");
+  c.cases = uns(o, p, "cases");
+  c.passed = uns(o, p, "passed");
+  c.skipped = uns(o, p, "skipped");
+  c.failed = uns(o, p, "failed");
+  for_each(o, p, "failures",
+           [&](const json& v, const std::string& q) { c.failures.push_back(as_string(v, q)); });
+  c.command = str(o, p, "command");
+  return c;
+}
+
 // The c100k scenario's rows, member by member (C100k's order).
 json to_j(const C100k& c) {
   return {{"io", c.io},
@@ -632,6 +657,10 @@ Results parse(const std::string& text) {
       r.calibration.ping_pongs.push_back(std::move(pp));
     });
   }
+  if (j.contains("conformance"))  // since issue 48
+    for_each_object(j, "", "conformance", [&](const json& o, const std::string& p) {
+      r.conformance.push_back(conformance_of(o, p));
+    });
   if (j.contains("c100k"))  // since c100k
     for_each_object(j, "", "c100k",
                     [&](const json& o, const std::string& p) { r.c100k.push_back(c100k_of(o, p)); });
@@ -657,6 +686,11 @@ std::string to_json(const Results& r) {
   if (!r.interrupted.empty()) j["interrupted"] = r.interrupted;
   // Since the calibration; a run without one writes none (earlier files write back as they were).
   if (!r.calibration.version.empty()) j["calibration"] = to_j(r.calibration);
+  if (!r.conformance.empty()) {  // since issue 48; a run without it writes none
+    json rows = json::array();
+    for (const Conformance& c : r.conformance) rows.push_back(to_j(c));
+    j["conformance"] = rows;
+  }
   if (!r.c100k.empty()) {  // since c100k; a run without it writes none
     json rows = json::array();
     for (const C100k& c : r.c100k) rows.push_back(to_j(c));

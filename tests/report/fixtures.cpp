@@ -150,6 +150,37 @@ Results synthetic() {
     r.cells.push_back(cell("floor", "rpc", "tcp", "", c, 16, 900000.0 * c / 10, 200));
   }
   r.notes = {"nginx: /usr/sbin/nginx 1.22.1", "steal time 3.1% during the run"};
+  r.conformance = {{"zapbench",
+                    "http2",
+                    "h2spec",
+                    "",
+                    145,
+                    144,
+                    1,
+                    0,
+                    {},
+                    "zapbench serve --http2 127.0.0.1:0 & h2spec -p 1"},
+                   {"h2o",
+                    "http2",
+                    "h2spec",
+                    "",
+                    145,
+                    142,
+                    1,
+                    2,
+                    {"http2/3.5: Sends invalid connection preface",
+                     "http2/8.1.2.3: Sends a HEADERS frame with empty \":path\""},
+                    "h2o -c h2o/h2o.conf & h2spec -p 2"},
+                   {"nghttpd",
+                    "http2",
+                    "h2spec",
+                    "h2spec does not exist (scripts/go-build.sh builds it; it needs Go)",
+                    0,
+                    0,
+                    0,
+                    0,
+                    {},
+                    ""}};
   return r;
 }
 

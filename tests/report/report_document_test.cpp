@@ -31,12 +31,34 @@ TEST(report_markdown, has_every_section_in_order) {
        {"# zapbench results", "## How it was measured", "## Fairness", "## Microbenchmarks",
         "### The Go reference, measured here", "### The server's request path", "### Other microbenchmarks",
         "## End to end", "### hello, pipeline depth 1", "### rpc, pipeline depth 1",
-        "### rpc, pipeline depth 16", "## Command lines", "## Caveats"}) {
+        "### rpc, pipeline depth 16", "## HTTP/2 conformance (h2spec)", "## Command lines", "## Caveats"}) {
     const std::size_t next = md.find(std::string(heading) + "\n", at);
     EXPECT_TRUE(next != std::string::npos && (next == 0 || md[next - 1] == '\n')) << heading;
     if (next != std::string::npos) at = next + 1;
   }
   EXPECT_TRUE(md.starts_with("# zapbench results\n"));
+}
+
+// h2spec against each HTTP/2 arm: its counts, its failed cases named, or why it did not run.
+TEST(report_markdown, conformance_rows_per_arm) {
+  const std::string md = report::markdown(synthetic());
+  EXPECT_NE(md.find("| zapbench | 145 | 144 | 1 | 0 | — |"), std::string::npos);
+  EXPECT_NE(
+      md.find("| h2o | 145 | 142 | 1 | 2 | http2/3.5: Sends invalid connection preface; http2/8.1.2.3: Sends "
+              "a HEADERS frame with empty \":path\" |"),
+      std::string::npos);
+  EXPECT_NE(
+      md.find("| nghttpd | — | — | — | — | not run: h2spec does not exist (scripts/go-build.sh builds it; "
+              "it needs Go) |"),
+      std::string::npos);
+  EXPECT_NE(md.find("h2o: h2o -c h2o/h2o.conf & h2spec -p 2"), std::string::npos);
+  report::Results none = synthetic();
+  none.conformance.clear();
+  EXPECT_EQ(report::markdown(none).find("HTTP/2 conformance"), std::string::npos);
+  const report::Results back = report::from_json(report::to_json(synthetic()));
+  ASSERT_EQ(back.conformance.size(), 3u);
+  EXPECT_EQ(back.conformance[1].failures, synthetic().conformance[1].failures);
+  EXPECT_EQ(back.conformance[2].unavailable, synthetic().conformance[2].unavailable);
 }
 
 TEST(report_markdown, states_where_and_how) {

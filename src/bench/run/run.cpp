@@ -18,6 +18,7 @@
 #include "bench/hosts/ssh.hpp"
 #include "bench/run/c100k.hpp"
 #include "bench/run/calibration.hpp"
+#include "bench/run/conformance.hpp"
 #include "bench/run/estimate.hpp"
 #include "bench/run/host.hpp"
 #include "bench/run/instructions.hpp"
@@ -216,6 +217,15 @@ void measure(const RunPlan& p, const SampleContext& ctx, std::vector<CellPlan>& 
     for (std::size_t i = 0; i < extra.imprecise.size(); ++i) what += (i ? "; " : "") + extra.imprecise[i];
     res.notes.push_back(what);
   }
+  // h2spec against every HTTP/2 arm, after the samples so it moves none of them.
+  phase = "the HTTP/2 conformance suite";
+  run_conformance(ctx, cells, res);
+  for (const report::Conformance& c : res.conformance)
+    say.line("[h2spec] " + c.arm + ": " +
+             (c.unavailable.empty()
+                  ? std::to_string(c.passed) + " of " + std::to_string(c.cases) + " passed, " +
+                        std::to_string(c.skipped) + " skipped, " + std::to_string(c.failed) + " failed"
+                  : "not run: " + c.unavailable));
 }
 
 // After the rounds, the c100k scenario (c100k.hpp), when asked: once per I/O interface, the

@@ -258,6 +258,18 @@ report::E2ESample measure(const SampleContext& ctx, CellPlan& cp, unsigned round
 
 }  // namespace
 
+std::string with_server(const SampleContext& ctx, const CellPlan& cp, const std::string& log,
+                        std::string& command, const std::function<void(std::uint16_t port)>& use) {
+  if (ctx.plan.hosts.several()) return "a server on another host";
+  std::string failure;
+  SampleServer server(ctx, cp, fs::path(log), command, failure);
+  if (failure.empty()) use(server.port());
+  const ExitStatus st = server.stop();
+  if (failure.empty() && st.ended_before_stop)
+    failure = "the server ended before it was stopped (" + st.describe() + ")";
+  return failure;
+}
+
 report::E2ESample run_sample(const SampleContext& ctx, CellPlan& cp, unsigned round, std::string& failure) {
   try {
     return measure(ctx, cp, round, failure);

@@ -7,6 +7,8 @@
 // proc::Interrupted out of any of these: what it cut short is not recorded.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <string>
 
 #include "bench/plan/plan.hpp"
@@ -36,6 +38,14 @@ struct SampleContext {
 // returns a sample with one "run_failed" error and sets `failure` to why
 // (naming the log to read).
 report::E2ESample run_sample(const SampleContext& ctx, CellPlan& cp, unsigned round, std::string& failure);
+
+// The server of `cp` started here as a sample starts it (its arm's launch,
+// pinned, ready), `use(port)` called once it is, then stopped and reaped;
+// its output in `log`. `command`: how to rerun it (paths relative to the run's
+// folder). Returns why it did not become ready ("" when it did and `use` ran).
+// Not over several hosts.
+std::string with_server(const SampleContext& ctx, const CellPlan& cp, const std::string& log,
+                        std::string& command, const std::function<void(std::uint16_t port)>& use);
 
 // One round of the microbenchmarks: `zapbench micro` with one repetition of
 // each (pinned to the loader's first CPU), its figures ingested into
