@@ -116,7 +116,7 @@ int cmd_calibrate(int argc, char** argv) {
   t.set("--json", &json, true, "one JSON object per line (repeat and depth) instead of the table");
   t.parse(argc, argv);
 
-  // As `zapbench run` places its server and loader (bench/run/plan.cpp): halves of the allowed CPUs.
+  // As `zapbench run` places its server and loader (bench/plan/plan.cpp): halves of the allowed CPUs.
   const std::vector<int> allowed = proc::allowed_cpus();
   const std::size_t half = std::max<std::size_t>(1, allowed.size() / 2);
   if (server_cpus.empty()) server_cpus.assign(allowed.begin(), allowed.begin() + static_cast<long>(half));

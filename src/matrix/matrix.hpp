@@ -50,6 +50,9 @@ inline constexpr std::array kArms{
 #include "matrix/arms.def"
 #undef ZAPBENCH_ARM
 };
+// The system under test: arms.def's first row, zapbench's own server (the
+// control copy is one of its cells; the report's "ours").
+inline constexpr Arm kSubject = kArms.front();
 inline constexpr std::array kScenarios{Scenario::hello, Scenario::rpc, Scenario::logs};
 inline constexpr std::array kFramings{Framing::http1,    Framing::http2,   Framing::grpc,
                                       Framing::zap_http, Framing::zap_rpc, Framing::raw_tcp};

@@ -28,7 +28,6 @@
 #include <string_view>
 #include <utility>
 
-#include "bench/arms/nginx.hpp"
 #include "bench/children/launch.hpp"
 #include "net/affinity.hpp"
 #include "proc/interrupt.hpp"
@@ -94,7 +93,7 @@ int receive_files(const ChildAgentOptions& o, ControlStream& control, bool& inpu
   return -1;
 }
 
-// The program made concrete (arms/launch.hpp): a free port on every address
+// The program made concrete (children/launch.hpp): a free port on every address
 // for {port} when the argv or a file names it, {tmpdir} and {port} replaced,
 // the files written into `tmp`. The error, or "".
 std::string prepare(const ChildAgentOptions& o, const std::vector<LaunchFile>& files,

@@ -21,7 +21,7 @@
 
 namespace bench {
 
-// What to run on the host is a ServerLaunch (arms/launch.hpp): `spec` as for
+// What to run on the host is a ServerLaunch (children/launch.hpp): `spec` as for
 // a local Child (argv, cpus, env, ready_channel), except that spec.log_path is
 // a LOCAL file receiving the remote program's stdout and stderr (through
 // ssh's stderr), and argv[0] is a path on the remote host. `{tmpdir}` /

@@ -20,7 +20,6 @@
 
 #include "bench/children/supervisor.hpp"
 #include "bench/hosts/ssh.hpp"
-#include "bench/run/host.hpp"
 #include "flags/flags.hpp"
 #include "net/affinity.hpp"
 #include "proc/machine.hpp"

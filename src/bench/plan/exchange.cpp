@@ -1,4 +1,4 @@
-// bench/arms/exchange.cpp — measuring the floor's byte counts (exchange.hpp).
+// bench/plan/exchange.cpp — measuring the floor's byte counts (exchange.hpp).
 #include "bench/plan/exchange.hpp"
 
 #include <algorithm>

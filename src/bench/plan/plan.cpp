@@ -1,4 +1,4 @@
-// bench/run/plan.cpp — defaults, checks, cells and the children's command lines
+// bench/plan/plan.cpp — defaults, checks, cells and the children's command lines
 // of a run (plan.hpp).
 #include "bench/plan/plan.hpp"
 
@@ -315,7 +315,7 @@ std::size_t control_of(const std::vector<CellPlan>& cells) {
   };
   for (std::size_t i = 0; i < cells.size(); ++i) {
     const report::Cell& c = cells[i].cell;
-    if (c.arm != Arm::zapbench || c.control || !c.unavailable.empty()) continue;
+    if (c.arm != matrix::kSubject || c.control || !c.unavailable.empty()) continue;
     if (best == cells.size() || better(c, cells[best].cell)) best = i;
   }
   return best;

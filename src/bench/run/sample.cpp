@@ -59,7 +59,7 @@ report::E2ESample sample_of(const load::Result& r) {
   return s;
 }
 
-// A sample's server, started from its launch (arms/launch.hpp) here or on
+// A sample's server, started from its launch (children/launch.hpp) here or on
 // the server host under `zapbench child`, and ready; stop() ends it. A launch
 // with files gets, here, the run folder's directory named after the arm
 // (nginx/) for {tmpdir}.
