@@ -2,6 +2,7 @@
 #include "proc/usage.hpp"
 
 #include <dirent.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <fstream>
@@ -27,6 +28,33 @@ long open_descriptors(pid_t pid) { return count_entries("/proc/" + std::to_strin
 long open_descriptors() {
   const long n = count_entries("/proc/self/fd");
   return n < 0 ? n : n - 1;
+}
+
+std::map<int, std::string> open_descriptor_targets() {
+  std::map<int, std::string> out;
+  DIR* d = ::opendir("/proc/self/fd");
+  if (d == nullptr) return out;
+  const int own = ::dirfd(d);
+  while (const dirent* e = ::readdir(d)) {
+    if (e->d_name[0] == '.') continue;
+    const int fd = std::atoi(e->d_name);
+    if (fd == own) continue;
+    char target[512];
+    const ssize_t n =
+        ::readlink(("/proc/self/fd/" + std::string(e->d_name)).c_str(), target, sizeof target - 1);
+    out[fd] = n > 0 ? std::string(target, std::size_t(n)) : "?";
+  }
+  ::closedir(d);
+  return out;
+}
+
+std::string descriptors_added(const std::map<int, std::string>& before,
+                              const std::map<int, std::string>& now) {
+  std::string out;
+  for (const auto& [fd, target] : now)
+    if (const auto it = before.find(fd); it == before.end() || it->second != target)
+      out += "fd " + std::to_string(fd) + " -> " + target + "\n";
+  return out;
 }
 
 double rss_kib(pid_t pid) {

@@ -19,9 +19,9 @@
 #include <string>
 #include <vector>
 
+#include "bench/children/supervisor.hpp"
 #include "bench/hosts/netns.hpp"
 #include "bench/hosts/ssh.hpp"
-#include "bench/children/supervisor.hpp"
 #include "support/await.hpp"
 #include "support/scratch.hpp"
 
@@ -297,14 +297,20 @@ TEST_F(bench_netns, a_killed_runs_namespaces_and_directory_are_swept_and_a_live_
   by_hand_dirs_.push_back(stale_dir);
   fs::create_directories(stale_dir / "inside");
   // A process left in the stale namespace (a killed run's sshd, say).
-  bench::Child left(bench::ChildSpec{{ip_, "netns", "exec", stale, "sleep", "600"}, {}, "", false, {}});
+  // Its output in a file: when it never becomes `sleep`, what `ip netns exec` said is the failure's text.
+  const fs::path left_log =
+      stale_dir.parent_path() / ("zapbench-netns-test-left-" + std::to_string(getpid()));
+  by_hand_dirs_.push_back(left_log);
+  bench::Child left(
+      bench::ChildSpec{{ip_, "netns", "exec", stale, "sleep", "600"}, {}, left_log.string(), false, {}});
   // A live process's namespace: another run, in progress.
   const std::string live = "zb" + std::to_string(getppid()) + "-loader9";
   make_namespace_by_hand(live);
   ASSERT_TRUE(zaptest::await([&] {
     return !zaptest::read_text("/proc/" + std::to_string(left.pid()) + "/cmdline").empty() &&
            zaptest::read_text("/proc/" + std::to_string(left.pid()) + "/comm") == "sleep\n";
-  }));
+  })) << "`ip netns exec "
+      << stale << " sleep 600` never became sleep; it said: " << zaptest::read_text(left_log);
 
   bench::NetnsHosts h(bench::NetnsOptions{1, 0, ""});
   EXPECT_EQ(namespaces_named(stale), std::vector<std::string>{});

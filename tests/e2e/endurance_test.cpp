@@ -40,6 +40,7 @@
 #include "load/engine.hpp"
 #include "net/uring.hpp"
 #include "proc/sanitized.hpp"
+#include "proc/usage.hpp"
 #include "support/await.hpp"
 #include "support/background_load.hpp"
 #include "support/scratch.hpp"
@@ -169,12 +170,7 @@ class Child {
 };
 
 // The server's resident set (VmRSS), in bytes; 0 if it cannot be read.
-std::uint64_t rss_bytes(pid_t pid) {
-  std::ifstream f("/proc/" + std::to_string(pid) + "/status");
-  for (std::string line; std::getline(f, line);)
-    if (line.rfind("VmRSS:", 0) == 0) return std::strtoull(line.c_str() + 6, nullptr, 10) * 1024;  // kB
-  return 0;
-}
+std::uint64_t rss_bytes(pid_t pid) { return std::uint64_t(proc::rss_kib(pid)) * 1024; }
 
 // Bytes the process has read with read() so far (/proc/PID/io rchar; send() and recv() are not counted,
 // the server's read() is): rises while a server takes in requests.
@@ -185,15 +181,8 @@ std::uint64_t bytes_read(pid_t pid) {
   return 0;
 }
 
-// Open descriptors of pid (entries of /proc/PID/fd).
-std::size_t open_fds(pid_t pid) {
-  std::error_code ec;
-  std::size_t n = 0;
-  for (fs::directory_iterator it("/proc/" + std::to_string(pid) + "/fd", ec), end; !ec && it != end;
-       it.increment(ec))
-    ++n;
-  return n;
-}
+// Open descriptors of pid (entries of /proc/PID/fd; 0 once it is gone).
+std::size_t open_fds(pid_t pid) { return std::size_t(std::max(0L, proc::open_descriptors(pid))); }
 
 // A test's scratch directory (support/scratch.hpp): removed when the test ends, its logs printed first
 // when it failed.
@@ -219,9 +208,9 @@ std::uint16_t port_of(const std::string& ready, const std::string& kind) {
 }
 
 Server start_server(const Scratch& dir, net::Io io = net::Io::epoll) {
-  std::vector<std::string> args = {ZAPBENCH_BIN, "serve",       "--http",    "127.0.0.1:0",
-                                   "--zap",      "127.0.0.1:0", "--threads", "1",
-                                   "--io",       std::string(matrix::to_string(io))};
+  std::vector<std::string> args = {
+      ZAPBENCH_BIN,  "serve",     "--http", "127.0.0.1:0", "--zap",
+      "127.0.0.1:0", "--threads", "1",      "--io",        std::string(matrix::to_string(io))};
   for (std::string& a : cpus_for(true)) args.push_back(std::move(a));
   Server s;
   s.child = std::make_unique<Child>(args, dir / "serve.out", dir / "serve.err", Child::Ready::channel);
@@ -366,8 +355,8 @@ void scale_one_wire(bool zap, net::Io io = net::Io::epoll) {
   std::printf(
       "scale %s: %u connections; server RSS %.1f MiB before, %.1f MiB with all open: %.0f bytes per "
       "connection; server fds %zu before, %zu with all open\n",
-      wire.c_str(), kScaleConnections, double(rss_before_bytes) / 1048576.0, double(rss_all_open_bytes) / 1048576.0,
-      rss_per_conn_bytes, fds_before, fds_all_open);
+      wire.c_str(), kScaleConnections, double(rss_before_bytes) / 1048576.0,
+      double(rss_all_open_bytes) / 1048576.0, rss_per_conn_bytes, fds_before, fds_all_open);
   std::printf(
       "scale %s: loader %llu requests, %llu responses, %llu of %u connections answered, %llu errors, "
       "%.1f s\n",

@@ -22,6 +22,7 @@
 #include <utility>
 
 #include "proc/sanitized.hpp"
+#include "proc/usage.hpp"
 #include "server/server.hpp"
 #include "support/server_client.hpp"
 
@@ -64,16 +65,11 @@ inline server::Config hostile_config(unsigned threads, net::Io io = net::Io::epo
   return cfg;
 }
 struct LiveServer : TestServer {
-  explicit LiveServer(unsigned threads, net::Io io = net::Io::epoll) : TestServer(hostile_config(threads, io)) {}
+  explicit LiveServer(unsigned threads, net::Io io = net::Io::epoll)
+      : TestServer(hostile_config(threads, io)) {}
 };
 
 // ---- process figures ----------------------------------------------------------
-
-inline std::size_t open_fds() {
-  std::size_t n = 0;
-  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator("/proc/self/fd")) ++n;
-  return n;
-}
 
 // Resident set, after handing freed heap back to the kernel: glibc keeps
 // freed memory cached per arena, and that is not what the bound is about.
