@@ -49,6 +49,7 @@ bench::RunPlan parse(int argc, char** argv, bool& dry_run) {
   t.real("--margin", &q.margin, {.min = 0, .max = 0.5, .min_exclusive = true},
          "'equivalent' is an interval within 1 +- this (0.03 = 3%)", "FRACTION");
   t.set("--no-control", &q.control, false, "no control copy of a cell");
+  t.set("--no-conformance", &q.conformance, false, "no h2spec against the HTTP/2 arms after the rounds");
   t.duration("--duration", &q.duration_s, {0, 86400, true}, "recorded time per sample")
       .default_text("by mode");
   t.duration("--warmup", &q.warmup_s, {0, 86400}, "unrecorded time before each sample")

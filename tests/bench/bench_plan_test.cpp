@@ -15,6 +15,7 @@
 #include "bench/children/launch.hpp"
 #include "bench/plan/plan.hpp"
 #include "bench/run/calibration.hpp"
+#include "bench/run/conformance.hpp"
 #include "bench/run/estimate.hpp"
 #include "bench/run/host.hpp"
 #include "bench/run/progress.hpp"
@@ -181,7 +182,8 @@ TEST(bench_plan, quick_runs_the_chosen_cells) {
   no_micro.micro = false;
   EXPECT_NEAR(bench::estimated_run_s(no_micro, cells),
               double(runnable) * p.cfg.repeats * (0.25 + 0.25 + bench::kSampleOverheadS) +
-                  p.cfg.repeats * bench::calibration_round_s(p),
+                  p.cfg.repeats * bench::calibration_round_s(p) +
+                  bench::kConformancePerServerS * double(bench::conformance_servers(cells).size()),
               1e-6);
   EXPECT_GT(bench::estimated_run_s(p, cells), bench::estimated_run_s(no_micro, cells));
 
@@ -666,7 +668,8 @@ TEST(bench_plan, io_uring_cells_beside_their_epoll_ones) {
   for (const bench::CellPlan& c : cells) runnable += c.cell.unavailable.empty();
   EXPECT_NEAR(bench::estimated_run_s(no_micro, cells),
               double(runnable) * p.cfg.repeats * (0.25 + 0.25 + bench::kSampleOverheadS) +
-                  p.cfg.repeats * bench::calibration_round_s(p),
+                  p.cfg.repeats * bench::calibration_round_s(p) +
+                  bench::kConformancePerServerS * double(bench::conformance_servers(cells).size()),
               1e-6);
 
   // A kernel that refuses io_uring: the same cells, unavailable with its reason; nothing else changes.

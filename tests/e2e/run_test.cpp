@@ -49,9 +49,12 @@ class RunCli : public ::testing::Test {
   fs::path dir_;
 };
 
-bool nginx_installed() {
-  return access("/usr/sbin/nginx", X_OK) == 0 || access("/usr/bin/nginx", X_OK) == 0 ||
-         access("/usr/local/sbin/nginx", X_OK) == 0;
+// Whether a web server arm's binary is here (nginx, h2o, nghttpd: their program is their arm's name).
+bool web_server_installed(matrix::Arm arm) {
+  const std::string name(matrix::to_string(arm));
+  for (const char* dir : {"/usr/sbin/", "/usr/bin/", "/usr/local/sbin/", "/usr/local/bin/"})
+    if (access((dir + name).c_str(), X_OK) == 0) return true;
+  return false;
 }
 
 TEST_F(RunCli, MinimalRealRunOneCellPerArm) {
@@ -59,7 +62,7 @@ TEST_F(RunCli, MinimalRealRunOneCellPerArm) {
   const fs::path out = dir_ / "r";
   const Exit e = zapbench(
       "run --io epoll --repeats 2 --budget 0 --duration 0.3 --warmup 0 --connections 2 --pipeline 1 "
-      "--bodies " +
+      "--no-conformance --bodies " +
           json + ",zap --micro-filter '^(Decode/(zap|" + json +
           "|go/goccy)|Server/zap-http/zap)$' --micro-repetitions 2 --micro-min-time 0.01 --out " +
           out.string(),
@@ -151,7 +154,8 @@ TEST_F(RunCli, MinimalRealRunOneCellPerArm) {
   // arms (go-zip, go-fasthttp) hello and rpc on HTTP/1.1 and ZAP-HTTP, ZAP-RPC under go-zip only (the Go
   // reference has no /logs, HTTP/2 nor gRPC); nginx hello on HTTP/1.1 and HTTP/2; the grpc++ arm's rpc
   // (protobuf, its only body); floor hello, rpc and logs.
-  int zapbench_cells = 0, nginx_cells = 0, floor_cells = 0, go_cells = 0, go_ran = 0, grpc_cells = 0;
+  int zapbench_cells = 0, nginx_cells = 0, web_cells = 0, floor_cells = 0, go_cells = 0, go_ran = 0,
+      grpc_cells = 0;
   for (const report::Cell& c : r.cells) {
     SCOPED_TRACE(c.id());
     if (c.arm == matrix::Arm::zapbench) ++zapbench_cells;
@@ -173,6 +177,7 @@ TEST_F(RunCli, MinimalRealRunOneCellPerArm) {
       EXPECT_NE(c.server_command.find("GOMAXPROCS="), std::string::npos) << c.server_command;
     }
     if (c.arm == matrix::Arm::nginx) ++nginx_cells;
+    if (matrix::facts(c.arm).web) ++web_cells;
     if (c.arm == matrix::Arm::floor) ++floor_cells;
     if (c.arm == matrix::Arm::grpc_cpp) {
       ++grpc_cells;
@@ -198,8 +203,8 @@ TEST_F(RunCli, MinimalRealRunOneCellPerArm) {
             << c.loader_command;
       }
     }
-    if (c.arm == matrix::Arm::nginx && !nginx_installed()) {
-      EXPECT_NE(c.unavailable.find("nginx"), std::string::npos);
+    if (matrix::facts(c.arm).web && !web_server_installed(c.arm)) {
+      EXPECT_NE(c.unavailable.find(std::string(matrix::to_string(c.arm)) + " not found"), std::string::npos);
       EXPECT_TRUE(c.samples.empty());
       continue;
     }
@@ -243,6 +248,7 @@ TEST_F(RunCli, MinimalRealRunOneCellPerArm) {
   EXPECT_EQ(go_cells, 9 + 6);
   EXPECT_EQ(go_ran, go_runs ? 6 + (go_rpc_runs ? 2 : 0) : 0);
   EXPECT_EQ(nginx_cells, 2);
+  EXPECT_EQ(web_cells, 2 + 2 + 1);  // nginx and h2o on HTTP/1.1 and HTTP/2, nghttpd on HTTP/2
   EXPECT_EQ(grpc_cells, 1);
   EXPECT_EQ(floor_cells, 3);
 
@@ -302,6 +308,37 @@ TEST_F(RunCli, MinimalRealRunOneCellPerArm) {
 // microbenchmarks get more rounds — and only theirs — until each is within
 // the precision (±100% here: reached within a round or two whatever the
 // machine; the budget is a hang bound only).
+// h2spec after the rounds against each HTTP/2 arm the run has (here zapbench's and h2o's): its counts in
+// results.json and the report, or, where this build has no h2spec (the Go tools are the release
+// preset's), the reason on each row; nothing left running either way.
+TEST_F(RunCli, ConformanceAgainstEachHttp2Arm) {
+  const fs::path out = dir_ / "r";
+  const Exit e = zapbench(
+      "run --arms zapbench,h2o --scenarios hello --framings http2 --connections 1 --pipeline 1 --no-micro "
+      "--no-control --io epoll --repeats 1 --duration 0.2 --warmup 0 --budget 0 --out " +
+          out.string(),
+      dir_ / "run.log");
+  ASSERT_EQ(e.code, 0) << e.output;
+  const report::Results r = report::load_file(out.string());
+  ASSERT_EQ(r.conformance.size(), web_server_installed(matrix::Arm::h2o) ? 2u : 1u) << e.output;
+  const fs::path h2spec = fs::path(ZAPBENCH_BIN).parent_path().parent_path().parent_path() / "go" / "h2spec";
+  for (const report::Conformance& c : r.conformance) {
+    EXPECT_EQ(c.framing, "http2");
+    if (!fs::exists(h2spec)) {
+      EXPECT_NE(c.unavailable, "") << c.arm;
+      continue;
+    }
+    EXPECT_EQ(c.unavailable, "") << c.arm;
+    EXPECT_EQ(c.cases, 145u) << c.arm;
+    EXPECT_EQ(c.passed + c.skipped + c.failed, c.cases) << c.arm;
+    EXPECT_EQ(c.failures.size(), c.failed) << c.arm;
+    if (c.arm == "zapbench")
+      EXPECT_EQ(c.failed, 0u) << "zapbench's HTTP/2 server fails: " << c.failures.size();
+  }
+  EXPECT_NE(zaptest::read_text(out / "report.md").find("## HTTP/2 conformance (h2spec)"), std::string::npos);
+  EXPECT_NE(e.output.find("[h2spec] zapbench: "), std::string::npos) << e.output;
+}
+
 TEST_F(RunCli, RoundsUntilPreciseGoToTheFindingsOnly) {
   const std::string json(record::default_json_codec().name);
   const fs::path out = dir_ / "r";

@@ -110,6 +110,7 @@ RunPlan plan_run(const RunRequest& q) {
   p.cfg.noisy_spread = q.noisy_spread;
   p.cfg.rate_per_s = q.rate_per_s;
   p.micro = q.micro;
+  p.conformance = q.conformance;
   p.micro_filter = q.micro_filter;  // quick's default is set below, from its bodies
   p.cfg.micro_repetitions = q.micro ? q.micro_repetitions : 0;
   p.cfg.micro_min_time_s = q.micro_min_time_s.value_or(full ? 0.2 : 0.05);

@@ -83,6 +83,7 @@ struct RunRequest {
   // of the run's arms are found by their row's `find` in plan_run.
   std::map<Arm, FoundArm> found;
   bool micro = true;
+  bool conformance = true;  // h2spec against the HTTP/2 arms after the rounds (--no-conformance: not)
   std::string micro_filter;
   unsigned micro_repetitions = 3;
   RunHosts hosts;
@@ -119,6 +120,7 @@ struct RunPlan {
   // kernel; a test sets it to plan a kernel that refuses.
   std::string io_uring_unavailable;
   bool micro = true;
+  bool conformance = true;  // h2spec against the HTTP/2 arms (bench/run/conformance.hpp)
   std::string micro_filter;
   // Each arm of the run as found (ArmHooks::find), indexed by arm; the arms
   // not in the run are left empty.

@@ -90,7 +90,7 @@ bool read_h2spec(const std::string& text, const std::string& junit, report::Conf
   return true;
 }
 
-void run_conformance(const SampleContext& ctx, const std::vector<CellPlan>& cells, report::Results& res) {
+std::vector<const CellPlan*> conformance_servers(const std::vector<CellPlan>& cells) {
   std::vector<const CellPlan*> servers;
   for (const CellPlan& cp : cells) {
     const report::Cell& c = cp.cell;
@@ -100,6 +100,11 @@ void run_conformance(const SampleContext& ctx, const std::vector<CellPlan>& cell
     if (std::none_of(servers.begin(), servers.end(), [&](const CellPlan* s) { return s->cell.arm == c.arm; }))
       servers.push_back(&cp);
   }
+  return servers;
+}
+
+void run_conformance(const SampleContext& ctx, const std::vector<CellPlan>& cells, report::Results& res) {
+  const std::vector<const CellPlan*> servers = conformance_servers(cells);
   if (servers.empty()) return;
   std::string why;
   const std::string h2spec = find_h2spec(why);

@@ -27,6 +27,12 @@ std::string find_h2spec(std::string& why);
 // preface"; h2spec writes those as <error>). False when the log has no count line.
 bool read_h2spec(const std::string& text, const std::string& junit, report::Conformance& c);
 
+// The cells whose servers h2spec runs against: each arm's first HTTP/2 hello
+// cell on epoll that can run, in the cells' order.
+std::vector<const CellPlan*> conformance_servers(const std::vector<CellPlan>& cells);
+// What one of them takes (measured: 2 s of cases, the server's start and stop).
+inline constexpr double kConformancePerServerS = 3;
+
 // One row per arm with an HTTP/2 hello cell that can run, in the cells' order.
 void run_conformance(const SampleContext& ctx, const std::vector<CellPlan>& cells, report::Results& res);
 

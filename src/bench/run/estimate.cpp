@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "bench/run/calibration.hpp"
+#include "bench/run/conformance.hpp"
 #include "bench/run/progress.hpp"
 
 namespace bench {
@@ -15,6 +16,9 @@ double estimated_run_s(const RunPlan& p, const std::vector<CellPlan>& cells) {
     if (cp.cell.unavailable.empty())
       s += double(p.cfg.repeats) * (p.cfg.warmup_s + p.cfg.duration_s + kSampleOverheadS +
                                     (p.hosts.several() ? kHostsSampleOverheadS : 0));
+  // h2spec against each HTTP/2 arm after the rounds (conformance.hpp): its 145 cases against a server that
+  // answers as asked, its start and stop (a server that fails cases costs up to 2 s more each).
+  if (p.conformance) s += kConformancePerServerS * double(conformance_servers(cells).size());
   // The calibration's ping-pongs, at the start of every round.
   s += double(p.cfg.repeats) * calibration_round_s(p);
   // The microbenchmarks: quick's filter runs some 170 of them, the full run some 470.

@@ -19,5 +19,4 @@ report::Environment environment(const std::vector<std::string>& command_line, co
 // Every codec of record's registry, as the report lists them.
 std::vector<report::Codec> codecs();
 
-
 }  // namespace bench

@@ -219,7 +219,7 @@ void measure(const RunPlan& p, const SampleContext& ctx, std::vector<CellPlan>& 
   }
   // h2spec against every HTTP/2 arm, after the samples so it moves none of them.
   phase = "the HTTP/2 conformance suite";
-  run_conformance(ctx, cells, res);
+  if (p.conformance) run_conformance(ctx, cells, res);
   for (const report::Conformance& c : res.conformance)
     say.line("[h2spec] " + c.arm + ": " +
              (c.unavailable.empty()
