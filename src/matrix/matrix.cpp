@@ -14,7 +14,7 @@ struct Names {
 };
 
 constexpr Names kArmNames[] = {
-#define ZAPBENCH_ARM(id, name, display, file, debian, quick, web) {name, display},
+#define ZAPBENCH_ARM(id, name, display, file, debian, quick, web) {name, display, "", ""},
 #include "matrix/arms.def"
 #undef ZAPBENCH_ARM
 };
