@@ -1,4 +1,4 @@
-// fuzz/grpc_message_fuzz.cpp — libFuzzer target for net/grpc.hpp against a
+// fuzz/grpc_message_fuzz.cpp — libFuzzer target for wire/grpc.hpp against a
 // model restated from gRPC's PROTOCOL-HTTP2 and docs/spec/http2-grpc.md §2,
 // not from the code: unary_message (the 5-byte Length-Prefixed-Message of a
 // unary call's whole body: which error, in which order, and the message view
@@ -11,11 +11,11 @@
 #include <span>
 #include <string_view>
 
-#include "net/grpc.hpp"
+#include "wire/grpc.hpp"
 
 namespace {
 
-namespace g = net::grpc;
+namespace g = wire::grpc;
 
 void check(bool ok) {
   if (!ok) __builtin_trap();

@@ -17,8 +17,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (size == 0) return 0;
   const std::span<const std::uint8_t> message(data + 1, size - 1);
   std::string answer, why;
-  const net::grpc::Status status = (data[0] & 1) != 0 ? grpc_services::reflect(message, answer, why)
-                                                      : grpc_services::health_check(message, answer, why);
-  if (status == net::grpc::Status::ok ? !why.empty() : why.empty()) std::abort();
+  const wire::grpc::Status status = (data[0] & 1) != 0 ? grpc_services::reflect(message, answer, why)
+                                                       : grpc_services::health_check(message, answer, why);
+  if (status == wire::grpc::Status::ok ? !why.empty() : why.empty()) std::abort();
   return 0;
 }

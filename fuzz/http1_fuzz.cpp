@@ -1,4 +1,4 @@
-// fuzz/http1_fuzz.cpp — libFuzzer target for net/http1: the request and the
+// fuzz/http1_fuzz.cpp — libFuzzer target for wire/http1: the request and the
 // response parser on arbitrary bytes (from an exact-size heap copy, so ASan
 // sees any over-read), under default and tight limits, checking what a done
 // result promises, that the one-pass request parse agrees with the two passes,
@@ -14,13 +14,13 @@
 #include <type_traits>
 
 #include "net/buffer.hpp"
-#include "net/http1.hpp"
+#include "wire/http1.hpp"
 
 namespace {
 
-using net::http::Limits;
-using net::http::ParseResult;
-using net::http::Status;
+using wire::http::Limits;
+using wire::http::ParseResult;
+using wire::http::Status;
 
 // Aborts with a message libFuzzer prints with the crashing input.
 void check(bool ok, const char* what) {
@@ -46,7 +46,7 @@ void check_head(std::string_view in, const M& m, const Limits& limits) {
   while (begin + 1 < in.size() && in[begin] == '\r' && in[begin + 1] == '\n') begin += 2;
   check(begin < m.head_bytes - 4 && in.find("\r\n\r\n", begin) == m.head_bytes - 4,
         "the first CRLFCRLF after the start line ends the head");
-  check(m.header_count <= limits.max_headers && m.header_count <= net::http::kMaxHeaders, "header_count");
+  check(m.header_count <= limits.max_headers && m.header_count <= wire::http::kMaxHeaders, "header_count");
   check(m.content_length <= limits.max_body_bytes, "content_length within max_body_bytes");
   const std::string_view head = in.substr(0, m.head_bytes);
   for (std::size_t i = 0; i < m.header_count; ++i) {
@@ -58,7 +58,7 @@ void check_head(std::string_view in, const M& m, const Limits& limits) {
   check(inside(head, m.content_type), "content_type inside the head");
 }
 
-void check_request(std::string_view in, const net::http::Request& r, const Limits& limits) {
+void check_request(std::string_view in, const wire::http::Request& r, const Limits& limits) {
   check_head(in, r, limits);
   const std::string_view head = in.substr(0, r.head_bytes);
   check(!r.method.empty() && inside(head, r.method), "method");
@@ -68,7 +68,7 @@ void check_request(std::string_view in, const net::http::Request& r, const Limit
   check(r.minor_version == 0 || !r.host.data() || inside(head, r.host), "host");
 }
 
-void check_response(std::string_view in, const net::http::Response& r, const Limits& limits) {
+void check_response(std::string_view in, const wire::http::Response& r, const Limits& limits) {
   check_head(in, r, limits);
   check(r.status >= 100 && r.status <= 599, "status");
   check(inside(in.substr(0, r.head_bytes), r.reason) && no_line_break(r.reason), "reason");
@@ -80,7 +80,7 @@ ParseResult run(std::string_view in, const Limits& limits, Parse parse) {
   M whole;
   const ParseResult want = parse(in, whole, limits, nullptr);
   if (want.status == Status::done) {
-    if constexpr (std::is_same_v<M, net::http::Request>)
+    if constexpr (std::is_same_v<M, wire::http::Request>)
       check_request(in, whole, limits);
     else
       check_response(in, whole, limits);
@@ -91,8 +91,8 @@ ParseResult run(std::string_view in, const Limits& limits, Parse parse) {
     const ParseResult shorter = parse(in.substr(0, whole.head_bytes - 1), again, limits, nullptr);
     check(shorter.status == Status::need_more, "a proper prefix of a head needs more");
   }
-  check((want.status == Status::error) == (want.error != net::http::Error::none), "error iff error kind");
-  if constexpr (std::is_same_v<M, net::http::Request>) {
+  check((want.status == Status::error) == (want.error != wire::http::Error::none), "error iff error kind");
+  if constexpr (std::is_same_v<M, wire::http::Request>) {
     // A hint past the end keeps the one-pass parse out: the two passes must
     // give the same answer, views included.
     std::size_t past_the_end = in.size() + 1;
@@ -138,20 +138,20 @@ ParseResult run(std::string_view in, const Limits& limits, Parse parse) {
 // The writers' output parses back to what was written, whatever the body.
 void round_trip(std::string_view body) {
   net::Buffer out(64);
-  net::http::write_response(out, 200, "OK", "application/octet-stream", body, body.size() % 2 == 1,
-                            "Thu, 01 Jan 1970 00:00:00 GMT");
-  net::http::Response r;
+  wire::http::write_response(out, 200, "OK", "application/octet-stream", body, body.size() % 2 == 1,
+                             "Thu, 01 Jan 1970 00:00:00 GMT");
+  wire::http::Response r;
   Limits big;
   big.max_body_bytes = UINT64_MAX;
   const std::string_view text = out.readable_text();
-  check(net::http::parse_response(text, r, big).done(), "written response parses");
+  check(wire::http::parse_response(text, r, big).done(), "written response parses");
   check(r.content_length == body.size() && text.substr(r.head_bytes) == body, "response body round-trips");
   check(r.close == (body.size() % 2 == 1), "response close round-trips");
 
   out.clear();
-  net::http::write_request(out, "POST", "/rpc", "h", "application/zap", body);
-  net::http::Request q;
-  check(net::http::parse_request(out.readable_text(), q, big).done(), "written request parses");
+  wire::http::write_request(out, "POST", "/rpc", "h", "application/zap", body);
+  wire::http::Request q;
+  check(wire::http::parse_request(out.readable_text(), q, big).done(), "written request parses");
   check(q.content_length == body.size() && out.readable_text().substr(q.head_bytes) == body,
         "request body round-trips");
 }
@@ -164,19 +164,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (size != 0) std::memcpy(copy.get(), data, size);
   const std::string_view in(copy.get(), size);
 
-  const auto req = [](std::string_view b, net::http::Request& m, const Limits& l, std::size_t* h) {
-    return net::http::parse_request(b, m, l, h);
+  const auto req = [](std::string_view b, wire::http::Request& m, const Limits& l, std::size_t* h) {
+    return wire::http::parse_request(b, m, l, h);
   };
-  const auto resp = [](std::string_view b, net::http::Response& m, const Limits& l, std::size_t* h) {
-    return net::http::parse_response(b, m, l, h);
+  const auto resp = [](std::string_view b, wire::http::Response& m, const Limits& l, std::size_t* h) {
+    return wire::http::parse_response(b, m, l, h);
   };
   Limits tight;  // small enough that the fuzzer reaches every limit
   tight.max_header_bytes = 200;
   tight.max_headers = 3;
   tight.max_body_bytes = 100;
   for (const Limits& limits : {Limits{}, tight}) {
-    run<net::http::Request>(in, limits, req);
-    run<net::http::Response>(in, limits, resp);
+    run<wire::http::Request>(in, limits, req);
+    run<wire::http::Response>(in, limits, resp);
   }
   round_trip(in);
   return 0;

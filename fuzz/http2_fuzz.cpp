@@ -49,9 +49,9 @@
 #include <string_view>
 #include <vector>
 
-#include "net/http2.hpp"
 #include "record/registry.hpp"
 #include "server/request_path.hpp"
+#include "wire/http2.hpp"
 
 namespace {
 
@@ -258,7 +258,7 @@ struct ClientWalk {
       if (h[3] == NGHTTP2_HEADERS && (stream & 1) != 0) max_opened = std::max(max_opened, stream);
       small = small && stream < kTracked;
       // A SETTINGS frame announcing too many entries is refused at its head.
-      if (h[3] == NGHTTP2_SETTINGS && length / 6 > net::h2::kMaxSettingsEntries) flood = true;
+      if (h[3] == NGHTTP2_SETTINGS && length / 6 > wire::h2::kMaxSettingsEntries) flood = true;
       if (in.size() - at - 9 < length) {  // cut short: the rest is never read whole
         frames.push_back({h[3], h[4], stream, in.subspan(at + 9), false});
         break;
@@ -269,11 +269,11 @@ struct ClientWalk {
       // RST_STREAM queued at once, too many CONTINUATIONs of one header
       // block; each needs at least this much.
       continuations = f.type == NGHTTP2_CONTINUATION ? continuations + 1 : 0;
-      if (continuations >= net::h2::kMaxContinuations) flood = true;  // and the next frame's head
+      if (continuations >= wire::h2::kMaxContinuations) flood = true;  // and the next frame's head
       if (f.type == NGHTTP2_GOAWAY) client_goaway = true;
       at += 9 + length;
     }
-    if (frames.size() >= net::h2::kMaxOutboundAcks) flood = true;
+    if (frames.size() >= wire::h2::kMaxOutboundAcks) flood = true;
     if (small) {
       followed = true;
       walk(frames);

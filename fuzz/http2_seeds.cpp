@@ -26,10 +26,10 @@
 #include <utility>
 #include <vector>
 
-#include "net/grpc.hpp"
 #include "record/codecs.hpp"
 #include "record/logs.hpp"
 #include "record/registry.hpp"
+#include "wire/grpc.hpp"
 
 namespace {
 
@@ -48,9 +48,9 @@ void write(const fs::path& file, const std::string& b) {
 std::string str(record::Bytes b) { return {b.begin(), b.end()}; }
 
 std::string grpc_body(const std::string& message, std::uint8_t flag = 0) {
-  std::string out(net::grpc::kPrefixBytes, '\0');
-  net::grpc::write_prefix(reinterpret_cast<std::uint8_t*>(out.data()),
-                          static_cast<std::uint32_t>(message.size()));
+  std::string out(wire::grpc::kPrefixBytes, '\0');
+  wire::grpc::write_prefix(reinterpret_cast<std::uint8_t*>(out.data()),
+                           static_cast<std::uint32_t>(message.size()));
   out[0] = static_cast<char>(flag);
   return out + message;
 }
@@ -228,7 +228,7 @@ int main(int argc, char** argv) {
   const Request rpc_json{"POST", "/rpc", std::string(record::default_json_codec().content_type), json_req};
   const Request rpc_zap{"POST", "/rpc", "application/zap", zap_req};
   const Request logs{"POST", "/logs", "application/zap", zap_logs};
-  const Request call_zap{"POST", std::string(net::grpc::kCallPath), "application/grpc+zap",
+  const Request call_zap{"POST", std::string(wire::grpc::kCallPath), "application/grpc+zap",
                          grpc_body(zap_req)};
 
   std::vector<std::pair<std::string, std::vector<Request>>> seeds = {
@@ -239,7 +239,7 @@ int main(int argc, char** argv) {
       {"grpc_call_zap", {call_zap}},
       {"grpc_unknown_method", {{"POST", "/zapbench.Eth/Nope", "application/grpc+zap", grpc_body(zap_req)}}},
       {"grpc_compressed",
-       {{"POST", std::string(net::grpc::kCallPath), "application/grpc+zap", grpc_body(zap_req, 1)}}},
+       {{"POST", std::string(wire::grpc::kCallPath), "application/grpc+zap", grpc_body(zap_req, 1)}}},
       {"many", {health, rpc_json, rpc_zap, call_zap, health, logs}},
   };
   std::vector<std::string> grpc_messages = {grpc_body(zap_req), grpc_body(zap_req, 1), grpc_body(""),
@@ -247,7 +247,7 @@ int main(int argc, char** argv) {
   if (const record::CodecInfo* pb = record::find_codec("protobuf"); pb != nullptr && pb->available) {
     const std::string pb_req = str(pb->make()->encode_request(record::sample_request()));
     seeds.push_back({"grpc_call_proto",
-                     {{"POST", std::string(net::grpc::kCallPath), "application/grpc", grpc_body(pb_req)}}});
+                     {{"POST", std::string(wire::grpc::kCallPath), "application/grpc", grpc_body(pb_req)}}});
     grpc_messages.push_back(grpc_body(pb_req));
   }
   for (const auto& [name, rs] : seeds) write(h2_dir / name, stream_of(rs));
@@ -356,12 +356,12 @@ int main(int argc, char** argv) {
         {"grpc_unknown_method_then_data",
          refused_then_data({"POST", "/zapbench.Eth/Nope", "application/grpc+zap", ""})},
         {"grpc_unknown_subtype_then_data",
-         refused_then_data({"POST", std::string(net::grpc::kCallPath), "application/grpc+nope", ""})},
-        {"grpc_no_te_then_data", refused_then_data({"POST", std::string(net::grpc::kCallPath),
+         refused_then_data({"POST", std::string(wire::grpc::kCallPath), "application/grpc+nope", ""})},
+        {"grpc_no_te_then_data", refused_then_data({"POST", std::string(wire::grpc::kCallPath),
                                                     "application/grpc+zap", "", false, false})},
-        {"grpc_unknown_subtype", stream_of({{"POST", std::string(net::grpc::kCallPath),
+        {"grpc_unknown_subtype", stream_of({{"POST", std::string(wire::grpc::kCallPath),
                                              "application/grpc+nope", grpc_body(zap_req)}})},
-        {"grpc_no_te", stream_of({{"POST", std::string(net::grpc::kCallPath), "application/grpc+zap",
+        {"grpc_no_te", stream_of({{"POST", std::string(wire::grpc::kCallPath), "application/grpc+zap",
                                    grpc_body(zap_req), false, false}})},
         {"grpc_health_check",
          stream_of({{"POST", "/grpc.health.v1.Health/Check", "application/grpc", grpc_body("")}})},
@@ -371,7 +371,7 @@ int main(int argc, char** argv) {
 
   for (std::size_t i = 0; i < grpc_messages.size(); ++i)
     write(grpc_dir / ("message_" + std::to_string(i)), grpc_messages[i]);
-  for (const net::grpc::Subtype& s : net::grpc::kSubtypes) {
+  for (const wire::grpc::Subtype& s : wire::grpc::kSubtypes) {
     write(grpc_dir / ("type_" + std::string(s.grpc_content_type).substr(12)),
           std::string(s.grpc_content_type));
   }

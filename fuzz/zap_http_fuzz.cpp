@@ -1,4 +1,4 @@
-// fuzz/zap_http_fuzz.cpp — libFuzzer target for net/zap_http.hpp (wire A): the
+// fuzz/zap_http_fuzz.cpp — libFuzzer target for wire/zap_http.hpp (wire A): the
 // input is a connection's byte stream, cut into frames by scan_frame; every
 // complete frame goes through decode_request and decode_response. Checks: the
 // error matches an independent model of §2.1, every view lies inside the
@@ -14,11 +14,11 @@
 #include <string_view>
 #include <vector>
 
-#include "net/zap_http.hpp"
+#include "wire/zap_http.hpp"
 
 namespace {
 
-namespace zh = net::zaphttp;
+namespace zh = wire::zaphttp;
 
 void check(bool ok) {
   if (!ok) __builtin_trap();

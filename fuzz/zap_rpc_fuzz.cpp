@@ -1,4 +1,4 @@
-// fuzz/zap_rpc_fuzz.cpp — libFuzzer target for net/zap_rpc.hpp (ZAP-RPC, wire B):
+// fuzz/zap_rpc_fuzz.cpp — libFuzzer target for wire/zap_rpc.hpp (ZAP-RPC, wire B):
 // the input is a connection's byte stream, cut into frames by scan_frame and
 // consumed frame by frame, as the server and the loader read. Every dir 1 and
 // dir 3 body is decoded as a request, every dir 2 body as a response. Checks:
@@ -17,12 +17,12 @@
 #include <string_view>
 #include <vector>
 
-#include "net/zap_rpc.hpp"
 #include "support/exact.hpp"
+#include "wire/zap_rpc.hpp"
 
 namespace {
 
-namespace zr = net::zaprpc;
+namespace zr = wire::zaprpc;
 
 void check(bool ok) {
   if (!ok) __builtin_trap();

@@ -35,7 +35,7 @@
 #include <utility>
 #include <vector>
 
-#include "net/affinity.hpp"
+#include "proc/cpu_list.hpp"
 
 namespace flags {
 
@@ -63,7 +63,7 @@ std::string to_string(const HostPort& hp);  // "host:port", "[v6]:port"
 // "0,2,4-7" -> {0, 2, 4, 5, 6, 7}; every CPU below kMaxCpu, never empty.
 inline constexpr int kMaxCpu = 1024;  // glibc's CPU_SETSIZE: sched_setaffinity takes no more
 std::optional<std::vector<int>> parse_cpu_list(std::string_view s);
-using net::cpu_list_text;  // "0,2,4,5" (net/affinity.hpp, beside --cpus' pinning)
+using proc::cpu_list_text;  // "0,2,4,5" (proc/cpu_list.hpp, the one copy)
 
 // "a,b,,c" -> {"a", "b", "c"}: empty items are dropped.
 std::vector<std::string> split_list(std::string_view s);

@@ -41,10 +41,10 @@
 
 #include "flags/flags.hpp"
 #include "grpc_ref/grpc_ref.hpp"
-#include "net/grpc.hpp"
-#include "net/http2.hpp"
 #include "proc/ready.hpp"
 #include "proc/stop_signals.hpp"
+#include "wire/grpc.hpp"
+#include "wire/http2.hpp"
 
 namespace grpc_ref {
 
@@ -61,7 +61,7 @@ enum class Api { async, callback };
 // Calls a queue has requested at once (each a slot: context, messages,
 // writer). Past them grpc holds new calls until a slot is free again; the
 // bound is the streams one connection may open (SETTINGS_MAX_CONCURRENT_STREAMS).
-constexpr std::size_t kSlotsPerQueue = net::h2::kMaxConcurrentStreams;
+constexpr std::size_t kSlotsPerQueue = wire::h2::kMaxConcurrentStreams;
 
 // How long Shutdown() lets calls in flight finish before cancelling them.
 constexpr auto kShutdownGrace = std::chrono::seconds(2);
@@ -252,7 +252,7 @@ int cmd_serve(int argc, char** argv) {
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   // The bound zapbench's server announces (docs/spec/http2-grpc.md §1).
   builder.AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS,
-                             static_cast<int>(net::h2::kMaxConcurrentStreams));
+                             static_cast<int>(wire::h2::kMaxConcurrentStreams));
 
   zapbench::Eth::AsyncService async_service;
   CallbackEth callback_service(fault);
@@ -274,7 +274,7 @@ int cmd_serve(int argc, char** argv) {
     return 1;
   }
   if (grpc::HealthCheckServiceInterface* health = server->GetHealthCheckService(); health != nullptr)
-    health->SetServingStatus(std::string(::net::grpc::kServiceName), true);
+    health->SetServingStatus(std::string(::wire::grpc::kServiceName), true);
   const std::string host = listen.host.empty() ? "::" : listen.host;
   std::printf("zapbench-grpc serve: grpc listening on %s\n", grpc_address(host, unsigned(port)).c_str());
   std::printf("zapbench-grpc serve: grpc++ %s, %s API, %s\n", grpc::Version().c_str(),

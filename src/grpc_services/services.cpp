@@ -24,7 +24,7 @@ extern const std::size_t kDescriptorSetBytes;
 
 namespace {
 namespace pb = google::protobuf;
-using net::grpc::Status;
+using wire::grpc::Status;
 
 // The reflection protocol's error codes are gRPC status codes (ErrorResponse.error_code).
 constexpr int kNotFound = static_cast<int>(Status::not_found);
@@ -154,7 +154,7 @@ Status health_check(std::span<const std::uint8_t> request, std::string& answer, 
     return s;
   const Catalog& c = catalog();
   const std::string service = req->GetReflection()->GetString(*req, &field(*req, "service"));
-  if (!service.empty() && service != net::grpc::kServiceName) {
+  if (!service.empty() && service != wire::grpc::kServiceName) {
     why = "unknown service " + quoted(service);
     return Status::not_found;
   }

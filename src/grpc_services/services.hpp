@@ -14,7 +14,7 @@
 #include <string>
 #include <string_view>
 
-#include "net/grpc.hpp"
+#include "wire/grpc.hpp"
 
 namespace grpc_services {
 
@@ -36,12 +36,12 @@ inline constexpr std::string_view kReflectionV1Path =
     "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo";
 
 // The services reflection lists (the full names `grpcurl list` prints).
-inline constexpr std::string_view kServiceNames[] = {net::grpc::kServiceName, "grpc.health.v1.Health",
+inline constexpr std::string_view kServiceNames[] = {wire::grpc::kServiceName, "grpc.health.v1.Health",
                                                      "grpc.reflection.v1alpha.ServerReflection",
                                                      "grpc.reflection.v1.ServerReflection"};
 
 [[nodiscard]] constexpr Method method_of(std::string_view path) noexcept {
-  if (path == net::grpc::kCallPath) return Method::call;
+  if (path == wire::grpc::kCallPath) return Method::call;
   if (path == kHealthCheckPath) return Method::health_check;
   if (path == kHealthWatchPath) return Method::health_watch;
   if (path == kReflectionV1AlphaPath) return Method::reflection_v1alpha;
@@ -63,13 +63,13 @@ std::string_view unavailable() noexcept;
 // HealthCheckResponse (SERVING for "" and zapbench.Eth); otherwise the status
 // (invalid_argument: the message does not parse; not_found: another service)
 // and `why` the grpc-message.
-net::grpc::Status health_check(std::span<const std::uint8_t> request, std::string& answer, std::string& why);
+wire::grpc::Status health_check(std::span<const std::uint8_t> request, std::string& answer, std::string& why);
 
 // ServerReflectionInfo, one message of the stream: `request` a
 // ServerReflectionRequest; on ok, `answer` its ServerReflectionResponse (a
 // symbol, file or extension that does not exist is an ErrorResponse in it,
 // as the protocol says, and the stream goes on). invalid_argument when the
 // message does not parse (the stream ends with that status).
-net::grpc::Status reflect(std::span<const std::uint8_t> request, std::string& answer, std::string& why);
+wire::grpc::Status reflect(std::span<const std::uint8_t> request, std::string& answer, std::string& why);
 
 }  // namespace grpc_services

@@ -7,14 +7,14 @@ namespace grpc_services {
 
 std::string_view unavailable() noexcept { return ZAPBENCH_GRPC_SERVICES_UNAVAILABLE; }
 
-net::grpc::Status health_check(std::span<const std::uint8_t>, std::string&, std::string& why) {
+wire::grpc::Status health_check(std::span<const std::uint8_t>, std::string&, std::string& why) {
   why = std::string("health checks need protobuf: ") + ZAPBENCH_GRPC_SERVICES_UNAVAILABLE;
-  return net::grpc::Status::unimplemented;
+  return wire::grpc::Status::unimplemented;
 }
 
-net::grpc::Status reflect(std::span<const std::uint8_t>, std::string&, std::string& why) {
+wire::grpc::Status reflect(std::span<const std::uint8_t>, std::string&, std::string& why) {
   why = std::string("server reflection needs protobuf: ") + ZAPBENCH_GRPC_SERVICES_UNAVAILABLE;
-  return net::grpc::Status::unimplemented;
+  return wire::grpc::Status::unimplemented;
 }
 
 }  // namespace grpc_services

@@ -1,5 +1,5 @@
 // load/engine.cpp — `zapbench load`'s run: checks the options, chooses the
-// wire policy once (net/client_wires.hpp), starts one Thread<W>
+// wire policy once (wire/client_wires.hpp), starts one Thread<W>
 // (load/thread.hpp) per share of the connections on the event core's pool,
 // and merges their results after join.
 #include "load/engine.hpp"
@@ -13,10 +13,10 @@
 
 #include "load/tally.hpp"
 #include "load/thread.hpp"
-#include "net/client_wires.hpp"
 #include "net/clock.hpp"
 #include "net/pool.hpp"
 #include "net/socket.hpp"
+#include "wire/client_wires.hpp"
 
 namespace load {
 
@@ -122,24 +122,24 @@ Result run(const Options& opt, Progress* progress) {
   switch (opt.framing) {
     case Framing::http1:
       return run_with(opt, progress, addr,
-                      [&] { return net::wire::Http1Client(opt.host + ":" + std::to_string(opt.port)); });
+                      [&] { return wire::Http1Client(opt.host + ":" + std::to_string(opt.port)); });
     case Framing::zap_http:
-      return run_with(opt, progress, addr, [] { return net::wire::ZapHttpClient(); });
+      return run_with(opt, progress, addr, [] { return wire::ZapHttpClient(); });
     case Framing::zap_rpc:
-      return run_with(opt, progress, addr, [] { return net::wire::ZapRpcClient(); });
+      return run_with(opt, progress, addr, [] { return wire::ZapRpcClient(); });
     case Framing::http2:
     case Framing::grpc:
       return run_with(opt, progress, addr, [&] {
-        return net::wire::Http2Client(authority,
-                                      opt.framing == Framing::grpc ? net::wire::Http2Client::Mode::grpc
-                                                                   : net::wire::Http2Client::Mode::http2,
-                                      opt.pipeline, opt.http2_first_stream_id);
+        return wire::Http2Client(
+            authority,
+            opt.framing == Framing::grpc ? wire::Http2Client::Mode::grpc : wire::Http2Client::Mode::http2,
+            opt.pipeline, opt.http2_first_stream_id);
       });
     case Framing::raw_tcp:
       break;
   }
   return run_with(opt, progress, addr,
-                  [&] { return net::wire::FloorClient(opt.floor_request_bytes, opt.floor_response_bytes); });
+                  [&] { return wire::FloorClient(opt.floor_request_bytes, opt.floor_response_bytes); });
 }
 
 }  // namespace load

@@ -1,6 +1,6 @@
 // load/script.hpp — what a loader thread says and what it must hear back:
 // the request of the scenario (hello, rpc, logs or the floor's bytes) built
-// onto a connection's output through the wire policy W (net/client_wires.hpp),
+// onto a connection's output through the wire policy W (wire/client_wires.hpp),
 // and the check of every answer's body (hello's "ok", the rpc answer's id,
 // balance, nonce and whole hash, the logs answer's digest). Built once per
 // thread; nothing here allocates per request.
@@ -14,10 +14,10 @@
 
 #include "load/engine.hpp"
 #include "net/buffer.hpp"
-#include "net/zap_rpc.hpp"
 #include "record/logs.hpp"
 #include "record/record.hpp"
 #include "record/registry.hpp"
+#include "wire/zap_rpc.hpp"
 
 namespace load {
 
@@ -57,7 +57,7 @@ class Script {
         const auto bytes = fixed_bytes_.readable();
         std::uint8_t* at = out.prepare(bytes.size());
         std::memcpy(at, bytes.data(), bytes.size());
-        if constexpr (W::kMultiplexed) net::zaprpc::patch_promise(at, promise);
+        if constexpr (W::kMultiplexed) wire::zaprpc::patch_promise(at, promise);
         out.commit(bytes.size());
       } else {
         wire.append_request(out, fixed_method_, fixed_target_, content_type_, fixed_body_, promise, state);

@@ -7,7 +7,7 @@
 // connection that falls behind its schedule still charges the wait to the
 // requests it delays (coordinated omission corrected). The thread runs on
 // the event core (net/loop.hpp, net/pool.hpp); the wire is a policy
-// (net/client_wires.hpp) chosen once per run: Thread<Http1Client>,
+// (wire/client_wires.hpp) chosen once per run: Thread<Http1Client>,
 // Thread<ZapHttpClient>, Thread<ZapRpcClient>, Thread<Http2Client> or
 // Thread<FloorClient>, so no request or response branches on it (nor on the
 // event core's backend L, net::EpollLoop or net::UringLoop); each
@@ -37,13 +37,13 @@
 #include "load/tally.hpp"
 #include "load/window.hpp"
 #include "net/buffer.hpp"
-#include "net/client_wires.hpp"
 #include "net/clock.hpp"
 #include "net/connection.hpp"
 #include "net/epoll_loop.hpp"
 #include "net/loop.hpp"
 #include "net/socket.hpp"
 #include "net/uring_loop.hpp"
+#include "wire/client_wires.hpp"
 
 namespace load {
 
@@ -66,7 +66,7 @@ struct Conn : net::Connection {
 };
 
 // One loader thread over its share of the connections; W is the run's wire
-// policy (net/client_wires.hpp), L its event core's backend.
+// policy (wire/client_wires.hpp), L its event core's backend.
 template <class W, class L>
 class Thread {
   using Conn = load::Conn<W>;
@@ -426,11 +426,11 @@ class Thread {
   // closed as the server announced: reconnected without an error).
   int take(Conn& c, std::int64_t t) {
     const std::size_t out_before_bytes = c.out.size();
-    const net::wire::Response r = wire_.take(c.in, c.out, c.wire);
+    const wire::Response r = wire_.take(c.in, c.out, c.wire);
     // A session's control frames (SETTINGS ACK, WINDOW_UPDATE) are sent bytes too.
     if (W::kSession && window_.recorded(t)) tally_.sent_bytes(c.out.size() - out_before_bytes);
-    if (r.status == net::wire::Response::Status::need_more) return 0;
-    if (r.status == net::wire::Response::Status::malformed) {
+    if (r.status == wire::Response::Status::need_more) return 0;
+    if (r.status == wire::Response::Status::malformed) {
       drop(c, ErrorKind::read, t);
       return -1;
     }
@@ -451,7 +451,7 @@ class Thread {
   // multiplexed answer to no call in flight (a PromiseID never sent, or
   // answered already) is counted as unknown_promise and the connection goes
   // on (docs/spec/zap-rpc.md §4).
-  bool complete(Conn& c, const net::wire::Response& r, std::int64_t t) {
+  bool complete(Conn& c, const wire::Response& r, std::int64_t t) {
     Call req;
     if constexpr (W::kMultiplexed) {
       if (!c.calls.answer(r.promise, req)) {

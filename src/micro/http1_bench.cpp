@@ -1,4 +1,4 @@
-// micro/http1_bench.cpp — HTTP/1.1 framing cost: net/http1's request parser
+// micro/http1_bench.cpp — HTTP/1.1 framing cost: wire/http1's request parser
 // against Debian's libhttp-parser (nodejs/http-parser 2.9, used its fastest
 // way), on the two requests the benchmark sends; plus our response parser and
 // response writer. This comparison decides which parser the server uses.
@@ -16,15 +16,15 @@
 
 #include "micro/counters.hpp"
 #include "net/buffer.hpp"
-#include "net/http1.hpp"
 #include "record/codec_direct.hpp"
+#include "wire/http1.hpp"
 
 namespace micro {
 namespace {
 
 // The two requests, each in its own exact-size heap copy: GET /health as wrk
 // sends it, and POST /rpc with the sample record's JSON body as zapbench's
-// load generator writes it (net::http::write_request).
+// load generator writes it (wire::http::write_request).
 struct Inputs {
   std::string get = "GET /health HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n\r\n";
   std::string post;
@@ -34,7 +34,7 @@ struct Inputs {
     const record::Bytes b = codec.encode_request(record::sample_request());
     body.assign(reinterpret_cast<const char*>(b.data()), b.size());
     net::Buffer out;
-    net::http::write_request(out, "POST", "/rpc", "127.0.0.1:8080", "application/json", body);
+    wire::http::write_request(out, "POST", "/rpc", "127.0.0.1:8080", "application/json", body);
     post = std::string(out.readable_text());
   }
   [[nodiscard]] std::size_t wire_bytes() const { return get.size() + post.size(); }
@@ -46,7 +46,7 @@ const Inputs& inputs() {
 
 // ---- ours ---------------------------------------------------------------------------------------
 
-bool check_own(const net::http::Request& g, const net::http::Request& p, const Inputs& in) {
+bool check_own(const wire::http::Request& g, const wire::http::Request& p, const Inputs& in) {
   return g.method == "GET" && g.target == "/health" && g.header_count == 1 && !g.close &&
          g.head_bytes == in.get.size() && p.method == "POST" && p.target == "/rpc" &&
          p.content_type == "application/json" && p.content_length == in.body.size() &&
@@ -55,18 +55,18 @@ bool check_own(const net::http::Request& g, const net::http::Request& p, const I
 
 void bm_parse_own(benchmark::State& state) {
   const Inputs& in = inputs();
-  const net::http::Limits limits;
-  net::http::Request get, post;
-  if (!net::http::parse_request(in.get, get, limits).done() ||
-      !net::http::parse_request(in.post, post, limits).done() || !check_own(get, post, in))
+  const wire::http::Limits limits;
+  wire::http::Request get, post;
+  if (!wire::http::parse_request(in.get, get, limits).done() ||
+      !wire::http::parse_request(in.post, post, limits).done() || !check_own(get, post, in))
     return state.SkipWithError("own parser does not give the requests back");
   AllocMeter meter(state);
   for (auto _ : state) {
     std::string_view g = in.get, p = in.post;
     benchmark::DoNotOptimize(g);  // the parse is redone every iteration
     benchmark::DoNotOptimize(p);
-    const net::http::ParseResult rg = net::http::parse_request(g, get, limits);
-    const net::http::ParseResult rp = net::http::parse_request(p, post, limits);
+    const wire::http::ParseResult rg = wire::http::parse_request(g, get, limits);
+    const wire::http::ParseResult rp = wire::http::parse_request(p, post, limits);
     benchmark::DoNotOptimize(rg);
     benchmark::DoNotOptimize(rp);
     benchmark::DoNotOptimize(get.head_bytes);
@@ -89,7 +89,7 @@ void bm_parse_own(benchmark::State& state) {
 
 struct Capture {
   std::string_view url;
-  net::http::Header headers[net::http::kMaxHeaders];
+  wire::http::Header headers[wire::http::kMaxHeaders];
   std::size_t header_count = 0;
   std::string_view body;
   bool complete = false;
@@ -108,7 +108,7 @@ int on_url(http_parser* p, const char* at, std::size_t n) {
 }
 int on_header_field(http_parser* p, const char* at, std::size_t n) {
   Capture& c = capture(p);
-  if (c.header_count == net::http::kMaxHeaders) return 1;
+  if (c.header_count == wire::http::kMaxHeaders) return 1;
   c.headers[c.header_count].name = {at, n};
   return 0;
 }
@@ -188,18 +188,19 @@ void bm_parse_http_parser(benchmark::State& state) {
 void bm_parse_response_own(benchmark::State& state) {
   net::Buffer out;
   const std::string body(94, 'x');  // about the sample JSON response's size
-  net::http::write_response(out, 200, "OK", "application/json", body, false, "Thu, 01 Jan 1970 00:00:00 GMT");
+  wire::http::write_response(out, 200, "OK", "application/json", body, false,
+                             "Thu, 01 Jan 1970 00:00:00 GMT");
   const std::string resp(out.readable_text());
-  net::http::Response r;
-  const net::http::Limits limits;
-  if (!net::http::parse_response(resp, r, limits).done() || r.status != 200 ||
+  wire::http::Response r;
+  const wire::http::Limits limits;
+  if (!wire::http::parse_response(resp, r, limits).done() || r.status != 200 ||
       r.content_length != body.size())
     return state.SkipWithError("own response parser does not give the response back");
   AllocMeter meter(state);
   for (auto _ : state) {
     std::string_view v = resp;
     benchmark::DoNotOptimize(v);
-    const net::http::ParseResult res = net::http::parse_response(v, r, limits);
+    const wire::http::ParseResult res = wire::http::parse_response(v, r, limits);
     benchmark::DoNotOptimize(res);
     benchmark::DoNotOptimize(r.content_length);
   }
@@ -209,16 +210,16 @@ void bm_parse_response_own(benchmark::State& state) {
 
 void bm_write_response_own(benchmark::State& state) {
   net::Buffer out;
-  std::array<char, net::http::kHttpDateBytes> date{};
-  const std::string_view date_value = net::http::format_http_date(0, date);
+  std::array<char, wire::http::kHttpDateBytes> date{};
+  const std::string_view date_value = wire::http::format_http_date(0, date);
   const std::string_view body = inputs().body;  // a body of the sample's size
   const std::size_t n =
-      net::http::write_response(out, 200, "OK", "application/json", body, false, date_value);
+      wire::http::write_response(out, 200, "OK", "application/json", body, false, date_value);
   if (out.readable_text().substr(n - body.size()) != body) return state.SkipWithError("writer lost the body");
   out.clear();
   AllocMeter meter(state);
   for (auto _ : state) {
-    net::http::write_response(out, 200, "OK", "application/json", body, false, date_value);
+    wire::http::write_response(out, 200, "OK", "application/json", body, false, date_value);
     benchmark::DoNotOptimize(out.readable().data());
     benchmark::ClobberMemory();
     out.consume(out.size());

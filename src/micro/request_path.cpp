@@ -1,5 +1,5 @@
 // micro/request_path.cpp — the request-path fixture: builds the batch with
-// the loader's own request writers (net/client_wires.hpp), runs the server's
+// the loader's own request writers (wire/client_wires.hpp), runs the server's
 // answer_ready on it, and checks the answers with the loader's response
 // readers (ZAP-RPC's matched by PromiseID) and the codec's decoder. HTTP/2
 // and gRPC: an nghttp2 client session (H2Peer) writes the requests and reads
@@ -13,10 +13,10 @@
 #include <span>
 #include <stdexcept>
 
-#include "net/client_wires.hpp"
-#include "net/grpc.hpp"
-#include "net/http2.hpp"
 #include "record/registry.hpp"
+#include "wire/client_wires.hpp"
+#include "wire/grpc.hpp"
+#include "wire/http2.hpp"
 
 namespace micro {
 
@@ -30,7 +30,7 @@ std::vector<PathCase> path_cases() {
     if (f != Framing::grpc) out.push_back({f, "hello"});
     for (const record::CodecInfo& info : record::all_codecs())
       if (info.available && !info.trusted_input_only &&  // a server never answers with one
-          (f != Framing::grpc || !net::grpc::grpc_content_type(info.content_type).empty()))
+          (f != Framing::grpc || !wire::grpc::grpc_content_type(info.content_type).empty()))
         out.push_back({f, std::string(info.name)});
   }
   return out;
@@ -90,16 +90,16 @@ class H2Peer {
     nghttp2_session_callbacks_set_on_stream_close_callback(cb, on_close);
     nghttp2_option* opt = nullptr;
     nghttp2_option_new(&opt);
-    nghttp2_option_set_peer_max_concurrent_streams(opt, net::h2::kMaxConcurrentStreams);
+    nghttp2_option_set_peer_max_concurrent_streams(opt, wire::h2::kMaxConcurrentStreams);
     const int rv = nghttp2_session_client_new2(&session_, cb, this, opt);
     nghttp2_session_callbacks_del(cb);
     nghttp2_option_del(opt);
     if (rv != 0) throw std::bad_alloc();
     const nghttp2_settings_entry settings[2] = {
-        {NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, static_cast<std::uint32_t>(net::h2::kStreamWindowBytes)},
+        {NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, static_cast<std::uint32_t>(wire::h2::kStreamWindowBytes)},
         {NGHTTP2_SETTINGS_ENABLE_PUSH, 0}};
     nghttp2_submit_settings(session_, NGHTTP2_FLAG_NONE, settings, 2);
-    nghttp2_session_set_local_window_size(session_, NGHTTP2_FLAG_NONE, 0, net::h2::kConnectionWindowBytes);
+    nghttp2_session_set_local_window_size(session_, NGHTTP2_FLAG_NONE, 0, wire::h2::kConnectionWindowBytes);
   }
   ~H2Peer() { nghttp2_session_del(session_); }
   H2Peer(const H2Peer&) = delete;
@@ -215,7 +215,7 @@ std::string check_h2_answers(const PathCase& c, const std::vector<H2Request>& re
     if (c.framing == Framing::grpc) {
       if (a.content_type != requests[i].content_type) return which + "content-type " + a.content_type;
       if (a.grpc_status != "0") return which + "grpc-status '" + a.grpc_status + "'";
-      if (net::grpc::unary_message(a.body, body) != net::grpc::MessageError::ok)
+      if (wire::grpc::unary_message(a.body, body) != wire::grpc::MessageError::ok)
         return which + "not one gRPC message";
     } else if (codec != nullptr && a.content_type != codec->content_type) {
       return which + "content-type " + a.content_type;
@@ -254,15 +254,15 @@ RequestPath::RequestPath(const PathCase& c) : case_(c) {
   h2_ = listener == matrix::Framing::http2;
   if (h2_) {
     if (c.framing == Framing::grpc &&
-        (codec == nullptr || net::grpc::grpc_content_type(codec->content_type).empty()))
+        (codec == nullptr || wire::grpc::grpc_content_type(codec->content_type).empty()))
       throw std::invalid_argument("gRPC has no body '" + c.body + "' (only zapbench.Eth/Call, with a codec)");
     h2_requests_ = std::make_unique<H2Requests>();
   }
 
   // The batch, as the loader writes it: distinct ids, each body encoded once.
-  net::wire::Http1Client http(std::string{kHost});
-  net::wire::ZapHttpClient zap;
-  net::wire::ZapRpcClient zap_rpc;
+  wire::Http1Client http(std::string{kHost});
+  wire::ZapHttpClient zap;
+  wire::ZapRpcClient zap_rpc;
   std::unique_ptr<record::AnyCodec> enc = codec != nullptr ? codec->make() : nullptr;
   for (unsigned i = 0; i < kBatchRequests; ++i) {
     record::Request req = record::sample_request();
@@ -275,12 +275,12 @@ RequestPath::RequestPath(const PathCase& c) : case_(c) {
     if (h2_) {
       H2Request r;
       r.method = method;
-      r.path = c.framing == Framing::grpc ? std::string(net::grpc::kCallPath) : std::string(target);
+      r.path = c.framing == Framing::grpc ? std::string(wire::grpc::kCallPath) : std::string(target);
       r.grpc = c.framing == Framing::grpc;
       if (r.grpc) {
-        r.content_type = net::grpc::grpc_content_type(type);
-        r.body.resize(net::grpc::kPrefixBytes);
-        net::grpc::write_prefix(r.body.data(), static_cast<std::uint32_t>(body.size()));
+        r.content_type = wire::grpc::grpc_content_type(type);
+        r.body.resize(wire::grpc::kPrefixBytes);
+        wire::grpc::write_prefix(r.body.data(), static_cast<std::uint32_t>(body.size()));
       } else if (enc) {
         r.content_type = type;
       }
@@ -400,17 +400,17 @@ std::string RequestPath::check() {
 
   const record::CodecInfo* codec = body_codec(case_.body);
   std::unique_ptr<record::AnyCodec> dec = codec != nullptr ? codec->make() : nullptr;
-  net::wire::Http1Client http(std::string{kHost});
-  net::wire::ZapHttpClient zap;
-  net::wire::ZapRpcClient zap_rpc;
+  wire::Http1Client http(std::string{kHost});
+  wire::ZapHttpClient zap;
+  wire::ZapRpcClient zap_rpc;
   response_batch_bytes_ = conn_->out.size();
   std::vector<bool> answered(kBatchRequests, false);
   for (unsigned n = 0; n < kBatchRequests; ++n) {
     std::size_t hint = 0;
-    const net::wire::Response r = case_.framing == Framing::http1      ? http.take(conn_->out, hint)
-                                  : case_.framing == Framing::zap_http ? zap.take(conn_->out, hint)
-                                                                       : zap_rpc.take(conn_->out, hint);
-    if (r.status != net::wire::Response::Status::complete)
+    const wire::Response r = case_.framing == Framing::http1      ? http.take(conn_->out, hint)
+                             : case_.framing == Framing::zap_http ? zap.take(conn_->out, hint)
+                                                                  : zap_rpc.take(conn_->out, hint);
+    if (r.status != wire::Response::Status::complete)
       return "response " + std::to_string(n + 1) + ": missing or malformed";
     unsigned i = n;  // the request this answers: in order, or (ZAP-RPC) by its PromiseID
     if (case_.framing == Framing::zap_rpc) {
@@ -421,7 +421,7 @@ std::string RequestPath::check() {
       answered[i] = true;
     }
     const std::string which = "response " + std::to_string(i + 1) + ": ";
-    if (r.status != net::wire::Response::Status::complete) return which + "missing or malformed";
+    if (r.status != wire::Response::Status::complete) return which + "missing or malformed";
     if (r.code != 200) return which + "status " + std::to_string(r.code);
     if (r.close) return which + "closes the connection";
     if (dec == nullptr) {

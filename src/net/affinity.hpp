@@ -1,13 +1,12 @@
 // net/affinity.hpp — pinning the calling thread to one CPU, for the server's
 // and the load generator's event-loop threads (--cpus), and a CPU list as
-// text, as --cpus and taskset -c take it.
+// text, as --cpus and taskset -c take it (proc/cpu_list.hpp's, the one copy).
 #pragma once
 
 #include <pthread.h>
 #include <sched.h>
 
-#include <string>
-#include <vector>
+#include "proc/cpu_list.hpp"
 
 namespace net {
 
@@ -22,13 +21,6 @@ inline bool pin_this_thread(int cpu) noexcept {
 }
 
 // {0, 2, 3} -> "0,2,3" (flags::parse_cpu_list reads it back).
-inline std::string cpu_list_text(const std::vector<int>& cpus) {
-  std::string s;
-  for (int c : cpus) {
-    if (!s.empty()) s += ',';
-    s += std::to_string(c);
-  }
-  return s;
-}
+using proc::cpu_list_text;
 
 }  // namespace net

@@ -13,7 +13,7 @@
 namespace server::http2 {
 
 // A gRPC call names its body codec by a content-subtype keyed by the content
-// type HTTP would carry (net/grpc.hpp), so the two lists must agree: every
+// type HTTP would carry (wire/grpc.hpp), so the two lists must agree: every
 // codec the build can have needs a subtype, and a subtype names no content
 // type that codecs.table does not have.
 static_assert(
@@ -22,7 +22,7 @@ static_assert(
         if (grpc::grpc_content_type(row.content_type).empty()) return false;
       return true;
     }(),
-    "a content type of codecs.table has no gRPC content-subtype (net::grpc::kSubtypes)");
+    "a content type of codecs.table has no gRPC content-subtype (wire::grpc::kSubtypes)");
 static_assert(
     [] {
       for (const grpc::Subtype& s : grpc::kSubtypes) {
@@ -33,7 +33,7 @@ static_assert(
       }
       return true;
     }(),
-    "net::grpc::kSubtypes names a content type that codecs.table does not have");
+    "wire::grpc::kSubtypes names a content type that codecs.table does not have");
 
 namespace {
 

@@ -17,14 +17,14 @@
 #include <string_view>
 
 #include "grpc_services/services.hpp"
-#include "net/grpc.hpp"
-#include "net/http2.hpp"
 #include "server/request_path.hpp"
+#include "wire/grpc.hpp"
+#include "wire/http2.hpp"
 
 namespace server {
 
 namespace http2 {
-namespace grpc = net::grpc;
+namespace grpc = wire::grpc;
 
 constexpr std::uint64_t kNoLength = ~std::uint64_t{0};
 constexpr std::size_t kFrameHeadBytes = 9;  // RFC 9113 §4.1
@@ -57,7 +57,7 @@ struct Stream {
   std::uint32_t reset_code = NGHTTP2_CANCEL;
   bool head_too_large = false;  // its header list passed max_header_bytes: answered 431 at END_HEADERS
   bool has_te = false;          // a `te` field (nghttp2 lets only "trailers" through)
-  // A gRPC call's method and body content type (net::grpc::kSubtypes' own
+  // A gRPC call's method and body content type (wire::grpc::kSubtypes' own
   // bytes), set when its headers passed grpc_headers; unknown otherwise.
   grpc_services::Method grpc_method = grpc_services::Method::unknown;
   std::string_view grpc_body_type;
@@ -117,7 +117,7 @@ inline std::string_view digits(char (&buf)[N], std::uint64_t v) noexcept {
 
 // What a worker's sessions share: made once per thread (Context::h2).
 struct Http2Thread {
-  net::h2::MemPool mem;  // first member: destroyed last, after every session (the worker closes them before)
+  wire::h2::MemPool mem;  // first member: destroyed last, after every session (the worker closes them before)
   nghttp2_session_callbacks* callbacks = nullptr;
   nghttp2_option* option = nullptr;
   nghttp2_settings_entry settings[4]{};

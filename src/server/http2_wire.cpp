@@ -1,13 +1,13 @@
 // server/http2_wire.cpp — the server's HTTP/2 and gRPC glue (Http2Wire,
 // docs/spec/http2-grpc.md): one nghttp2 server session per connection, made
-// with the worker thread's allocator (net::h2::MemPool), fed from the
+// with the worker thread's allocator (wire::h2::MemPool), fed from the
 // connection's input and writing into its `out`; per stream, the request's
 // :method, :path, content-type and body in a reusable Stream (a per-thread
 // free list, so a warm thread allocates nothing per request); on END_STREAM
 // the same routes as HTTP/1.1 (Routes::handle), or for a gRPC call /rpc's
 // handler (Routes::handle_routed) on the message without its prefix, the
 // answer with its prefix and the grpc-status trailers. nghttp2 does the
-// frames, HPACK, flow control and the hostile-peer bounds (net/http2.hpp).
+// frames, HPACK, flow control and the hostile-peer bounds (wire/http2.hpp).
 //
 // The gRPC calls are http2_grpc.cpp's, the frame heads read ahead of nghttp2
 // http2_read_ahead.cpp's; what the three share is http2_session.hpp.
@@ -331,18 +331,19 @@ std::unique_ptr<Http2Thread, Http2ThreadDelete> Http2Wire::make_thread(const Con
   nghttp2_session_callbacks_set_on_stream_close_callback(cb, http2::on_stream_close);
   nghttp2_session_callbacks_set_send_data_callback(cb, http2::send_answer);
   // The hostile-peer bounds (docs/spec/http2-grpc.md §3).
-  nghttp2_option_set_max_outbound_ack(opt, net::h2::kMaxOutboundAcks);
-  nghttp2_option_set_max_settings(opt, net::h2::kMaxSettingsEntries);
-  nghttp2_option_set_max_continuations(opt, net::h2::kMaxContinuations);
-  nghttp2_option_set_stream_reset_rate_limit(opt, net::h2::kStreamResetBurst, net::h2::kStreamResetPerSecond);
+  nghttp2_option_set_max_outbound_ack(opt, wire::h2::kMaxOutboundAcks);
+  nghttp2_option_set_max_settings(opt, wire::h2::kMaxSettingsEntries);
+  nghttp2_option_set_max_continuations(opt, wire::h2::kMaxContinuations);
+  nghttp2_option_set_stream_reset_rate_limit(opt, wire::h2::kStreamResetBurst,
+                                             wire::h2::kStreamResetPerSecond);
   // Closed streams are not kept for priority bookkeeping (RFC 9113 drops it):
   // nothing outlives its stream.
   nghttp2_option_set_no_closed_streams(opt, 1);
   const std::uint32_t header_list =
       static_cast<std::uint32_t>(std::min<std::size_t>(config.limits.max_header_bytes, 0xffffffffu));
-  t->settings[0] = {NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, net::h2::kMaxConcurrentStreams};
+  t->settings[0] = {NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, wire::h2::kMaxConcurrentStreams};
   t->settings[1] = {NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE,
-                    static_cast<std::uint32_t>(net::h2::kStreamWindowBytes)};
+                    static_cast<std::uint32_t>(wire::h2::kStreamWindowBytes)};
   t->settings[2] = {NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE, header_list};
   // No RFC 7540 priorities (RFC 9218 §2.1; RFC 9113 deprecates them): nghttp2
   // then schedules streams without its dependency tree (no tree insert and
@@ -364,7 +365,7 @@ bool Http2Wire::open(Context& x, Conn& c) {
   c.h2 = h;
   if (nghttp2_submit_settings(h->session, NGHTTP2_FLAG_NONE, t.settings, std::size(t.settings)) != 0 ||
       nghttp2_session_set_local_window_size(h->session, NGHTTP2_FLAG_NONE, 0,
-                                            net::h2::kConnectionWindowBytes) != 0) {
+                                            wire::h2::kConnectionWindowBytes) != 0) {
     close(x, c);
     return false;
   }

@@ -42,8 +42,8 @@ Context::Context(const Config& config)
   http_limits.max_body_bytes = config.limits.max_body_bytes;
   for (int k = 0; k < static_cast<int>(ReplyKind::count_); ++k) {
     const ReplyHead& h = reply_head(static_cast<ReplyKind>(k));
-    const net::zaphttp::Header headers[2] = {{"Content-Type", h.content_type}, {"Allow", h.allow}};
-    net::zaphttp::ResponseSpec spec;
+    const wire::zaphttp::Header headers[2] = {{"Content-Type", h.content_type}, {"Allow", h.allow}};
+    wire::zaphttp::ResponseSpec spec;
     spec.status = static_cast<std::uint16_t>(h.status);
     spec.headers = {headers, h.allow.empty() ? 1u : 2u};
     zap_replies[k].prepare(spec);
@@ -56,7 +56,7 @@ void Context::set_date(std::string_view date_value) {
   for (int k = 0; k < static_cast<int>(ReplyKind::count_); ++k) {
     const ReplyHead& h = reply_head(static_cast<ReplyKind>(k));
     for (const bool close : {false, true})
-      http_replies[k][close].prepare(h.status, net::http::reason_phrase(h.status), h.content_type, close,
+      http_replies[k][close].prepare(h.status, wire::http::reason_phrase(h.status), h.content_type, close,
                                      date, h.allow);
   }
 }
@@ -64,20 +64,20 @@ void Context::set_date(std::string_view date_value) {
 // ---- HTTP/1.1 -----------------------------------------------------------------
 
 std::size_t Http1Wire::step(Context& x, Conn& c) {
-  net::http::Request req;
-  const net::http::ParseResult r =
-      net::http::parse_request(c.in.readable_text(), req, x.http_limits, &c.scan_hint);
-  if (r.status == net::http::Status::need_more) return 0;
-  if (r.status == net::http::Status::error) {
-    using E = net::http::Error;
+  wire::http::Request req;
+  const wire::http::ParseResult r =
+      wire::http::parse_request(c.in.readable_text(), req, x.http_limits, &c.scan_hint);
+  if (r.status == wire::http::Status::need_more) return 0;
+  if (r.status == wire::http::Status::error) {
+    using E = wire::http::Error;
     x.error(r.error == E::header_too_large        ? ErrorKind::http_header_too_large
             : r.error == E::body_too_large        ? ErrorKind::http_body_too_large
             : r.error == E::not_implemented       ? ErrorKind::http_not_implemented
             : r.error == E::version_not_supported ? ErrorKind::http_version
                                                   : ErrorKind::http_bad_request);
-    const int status = net::http::http_status(r.error);
-    net::http::write_response(c.out, status, net::http::reason_phrase(status), "text/plain; charset=utf-8",
-                              net::http::reason(r), true, x.date);
+    const int status = wire::http::http_status(r.error);
+    wire::http::write_response(c.out, status, wire::http::reason_phrase(status), "text/plain; charset=utf-8",
+                               wire::http::reason(r), true, x.date);
     c.closing = true;
     return 0;
   }
@@ -91,31 +91,31 @@ std::size_t Http1Wire::step(Context& x, Conn& c) {
 }
 
 void Http1Wire::timed_out(Context& x, Conn& c) {
-  net::http::write_response(c.out, 408, "Request Timeout", "text/plain; charset=utf-8",
-                            "request head or body not complete in time", true, x.date);
+  wire::http::write_response(c.out, 408, "Request Timeout", "text/plain; charset=utf-8",
+                             "request head or body not complete in time", true, x.date);
 }
 
 // ---- ZAP-HTTP -----------------------------------------------------------------
 
 std::size_t ZapHttpWire::step(Context& x, Conn& c) {
-  const net::zaphttp::FrameScan s = net::zaphttp::scan_frame(c.in.readable(), x.limits.max_frame_bytes);
-  if (s.status == net::zaphttp::FrameScan::Status::need_more) return 0;
-  if (s.status == net::zaphttp::FrameScan::Status::bad_length) {
+  const wire::zaphttp::FrameScan s = wire::zaphttp::scan_frame(c.in.readable(), x.limits.max_frame_bytes);
+  if (s.status == wire::zaphttp::FrameScan::Status::need_more) return 0;
+  if (s.status == wire::zaphttp::FrameScan::Status::bad_length) {
     x.error(ErrorKind::zap_bad_length);  // the transport spec: close, no reply
     c.closing = true;
     c.in.clear();
     return 0;
   }
-  net::zaphttp::RequestView req;
-  if (const net::zaphttp::FrameError e =
-          net::zaphttp::decode_request(net::zaphttp::frame_message(c.in.readable(), s), req);
-      e != net::zaphttp::FrameError::ok) {
+  wire::zaphttp::RequestView req;
+  if (const wire::zaphttp::FrameError e =
+          wire::zaphttp::decode_request(wire::zaphttp::frame_message(c.in.readable(), s), req);
+      e != wire::zaphttp::FrameError::ok) {
     x.error(ErrorKind::zap_malformed);
-    const std::string_view why = net::zaphttp::describe(e);
+    const std::string_view why = wire::zaphttp::describe(e);
     std::snprintf(x.error_text, sizeof x.error_text, "malformed request frame: %.*s", int(why.size()),
                   why.data());
-    const net::zaphttp::Header ct{"Content-Type", "text/plain; charset=utf-8"};
-    net::zaphttp::ResponseSpec spec;
+    const wire::zaphttp::Header ct{"Content-Type", "text/plain; charset=utf-8"};
+    wire::zaphttp::ResponseSpec spec;
     spec.status = 400;
     spec.headers = {&ct, 1};
     spec.body = zap::as_bytes(x.error_text);
@@ -135,7 +135,7 @@ std::size_t ZapHttpWire::step(Context& x, Conn& c) {
 // ---- ZAP-RPC ------------------------------------------------------------------
 
 namespace {
-namespace rpc = net::zaprpc;
+namespace rpc = wire::zaprpc;
 
 // A method ordinal names its body codec by the content type HTTP would carry
 // (docs/spec/zap-rpc.md §2), so every codec the build can have needs a code:
@@ -146,7 +146,7 @@ static_assert(
         if (rpc::body_code(row.content_type) < 0) return false;
       return true;
     }(),
-    "a content type of codecs.table has no ZAP-RPC body code (net::zaprpc::kBodyContentTypes)");
+    "a content type of codecs.table has no ZAP-RPC body code (wire::zaprpc::kBodyContentTypes)");
 static_assert(
     [] {
       for (const std::string_view type : rpc::kBodyContentTypes) {
@@ -156,7 +156,7 @@ static_assert(
       }
       return true;
     }(),
-    "net::zaprpc::kBodyContentTypes names a content type that codecs.table does not have");
+    "wire::zaprpc::kBodyContentTypes names a content type that codecs.table does not have");
 
 // Appends the response frame of one call: its status, PromiseID and body.
 // An answer whose frame would be over the frame limit is the same clean 500

@@ -15,11 +15,11 @@
 #include <string_view>
 
 #include "net/connection.hpp"
-#include "net/http1.hpp"
-#include "net/zap_http.hpp"
-#include "net/zap_rpc.hpp"
 #include "server/routes.hpp"
 #include "server/server.hpp"
+#include "wire/http1.hpp"
+#include "wire/zap_http.hpp"
+#include "wire/zap_rpc.hpp"
 
 namespace server {
 
@@ -80,12 +80,12 @@ struct Context {
   const Limits& limits;
   Routes routes;
   Counters counters;
-  net::http::Limits http_limits;
+  wire::http::Limits http_limits;
   std::string_view date;
   // Every reply kind's head, prepared once: [kind][Connection: close].
-  net::http::PreparedResponse http_replies[static_cast<int>(ReplyKind::count_)][2];
-  net::zaphttp::PreparedResponse zap_replies[static_cast<int>(ReplyKind::count_)];
-  net::zaphttp::ResponseEncoder zap_out;  // the 400 frame of a malformed request
+  wire::http::PreparedResponse http_replies[static_cast<int>(ReplyKind::count_)][2];
+  wire::zaphttp::PreparedResponse zap_replies[static_cast<int>(ReplyKind::count_)];
+  wire::zaphttp::ResponseEncoder zap_out;  // the 400 frame of a malformed request
   char error_text[128];
   // HTTP/2's per-thread state (nghttp2's allocator outlives every session
   // of this thread's connections: the worker destroys them first).
@@ -113,7 +113,7 @@ struct ZapHttpWire {
   static constexpr matrix::Framing kFraming = matrix::Framing::zap_http;
   static constexpr std::uint32_t kMaxCallsInFlight = 0;
   static std::size_t read_cap(const Limits& l) {
-    return std::size_t{l.max_frame_bytes} + net::zaphttp::kPrefixBytes;
+    return std::size_t{l.max_frame_bytes} + wire::zaphttp::kPrefixBytes;
   }
   static std::size_t step(Context& x, Conn& c);
   static void timed_out(Context&, Conn&) {}  // ZAP has no timeout answer: closed without a reply
@@ -128,7 +128,7 @@ struct ZapRpcWire {
   static constexpr matrix::Framing kFraming = matrix::Framing::zap_rpc;
   static constexpr std::uint32_t kMaxCallsInFlight = server::kMaxCallsInFlight;
   static std::size_t read_cap(const Limits& l) {
-    return std::size_t{l.max_frame_bytes} + net::zaprpc::kPrefixBytes;
+    return std::size_t{l.max_frame_bytes} + wire::zaprpc::kPrefixBytes;
   }
   static std::size_t step(Context& x, Conn& c);
   static void timed_out(Context&, Conn&) {}  // as ZAP-HTTP: closed without a reply

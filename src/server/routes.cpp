@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <iterator>
 
-#include "net/zap_http.hpp"
+#include "wire/zap_http.hpp"
 
 namespace server {
 namespace {

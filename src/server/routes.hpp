@@ -12,11 +12,11 @@
 #include <string>
 #include <string_view>
 
-#include "net/zap_http.hpp"
 #include "record/codec_zap.hpp"
 #include "record/codecs_table.hpp"
 #include "record/logs.hpp"
 #include "record/registry.hpp"
+#include "wire/zap_http.hpp"
 
 namespace server {
 
@@ -264,10 +264,10 @@ inline int Routes::body_codec(std::string_view content_type) const noexcept {
   for (std::size_t i = 0; i < kPeerTypes; ++i)
     if (peers_[i].codec && content_type == kPeerContentTypes[i]) return kPeer + static_cast<int>(i);
   const std::string_view media = media_type(content_type);
-  if (net::zaphttp::iequals(media, "application/json")) return kJson;
-  if (net::zaphttp::iequals(media, "application/zap")) return kZap;
+  if (wire::zaphttp::iequals(media, "application/json")) return kJson;
+  if (wire::zaphttp::iequals(media, "application/zap")) return kZap;
   for (std::size_t i = 0; i < kPeerTypes; ++i)
-    if (peers_[i].codec && net::zaphttp::iequals(media, kPeerContentTypes[i]))
+    if (peers_[i].codec && wire::zaphttp::iequals(media, kPeerContentTypes[i]))
       return kPeer + static_cast<int>(i);
   return kNone;
 }

@@ -21,13 +21,13 @@
 #include "net/buffer.hpp"
 #include "net/connection.hpp"
 #include "net/epoll_loop.hpp"
-#include "net/http1.hpp"
 #include "net/loop.hpp"
 #include "net/pool.hpp"
 #include "net/uring_loop.hpp"
-#include "net/zap_http.hpp"
 #include "server/listen.hpp"
 #include "server/request_path.hpp"
+#include "wire/http1.hpp"
+#include "wire/zap_http.hpp"
 
 namespace server {
 
@@ -359,8 +359,8 @@ class Worker final : public AnyWorker {
     const std::time_t t = std::time(nullptr);
     if (t == date_time_) return;
     date_time_ = t;
-    x_.set_date(net::http::format_http_date(
-        t, std::span<char, net::http::kHttpDateBytes>(date_buf_, net::http::kHttpDateBytes)));
+    x_.set_date(wire::http::format_http_date(
+        t, std::span<char, wire::http::kHttpDateBytes>(date_buf_, wire::http::kHttpDateBytes)));
   }
 
   const Config& config_;
@@ -369,7 +369,7 @@ class Worker final : public AnyWorker {
   Context x_;
   std::vector<std::unique_ptr<net::Listener>> listeners_;
   net::ConnectionList<Conn> conns_;
-  char date_buf_[net::http::kHttpDateBytes];
+  char date_buf_[wire::http::kHttpDateBytes];
   std::time_t date_time_ = 0;
 };
 

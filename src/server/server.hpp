@@ -130,7 +130,7 @@ struct Counters {
   std::uint64_t requests[matrix::kFramings.size()][static_cast<int>(Route::count_)] = {};
   std::uint64_t outcomes[static_cast<int>(Outcome::count_)] = {};
   std::uint64_t errors[static_cast<int>(ErrorKind::count_)] = {};
-  // Blocks nghttp2's allocator (the workers' net::h2::MemPool) took from
+  // Blocks nghttp2's allocator (the workers' wire::h2::MemPool) took from
   // malloc: its free lists' first blocks, then flat once warm (operator new's
   // counters do not see them; the allocation tests read this).
   std::uint64_t http2_pool_mallocs = 0;

@@ -1,5 +1,5 @@
 // tests/load/load_http2_test.cpp — the load engine on HTTP/2 and gRPC (matrix::Framing::http2, grpc;
-// net::wire::Http2Client) end to end over loopback, against an in-test nghttp2 server
+// wire::Http2Client) end to end over loopback, against an in-test nghttp2 server
 // (tests/support/h2_server.hpp) that answers each batch of streams in reverse order: every answer
 // validated and matched to its call by its stream; wrong answers, non-200 answers, reset streams, bad gRPC
 // statuses, missing trailers, bad message prefixes and wrong content types each counted exactly

@@ -30,14 +30,14 @@
 #include "micro/alloc_counter.hpp"
 #include "net/buffer.hpp"
 #include "net/clock.hpp"
-#include "net/http1.hpp"
-#include "net/zap_http.hpp"
-#include "net/zap_rpc.hpp"
 #include "record/codecs.hpp"
 #include "server/server.hpp"
 #include "support/background_load.hpp"
 #include "support/loopback.hpp"
 #include "support/test_listener.hpp"
+#include "wire/http1.hpp"
+#include "wire/zap_http.hpp"
+#include "wire/zap_rpc.hpp"
 
 namespace loadtest {
 
@@ -174,7 +174,7 @@ class RawServer {
  private:
   void serve(int fd) {
     net::Buffer in, out;
-    net::zaphttp::ResponseEncoder enc;
+    wire::zaphttp::ResponseEncoder enc;
     while (!listener_.stopping()) {
       pollfd p{fd, POLLIN, 0};
       const int ready = poll(&p, 1, 10);
@@ -205,22 +205,22 @@ class RawServer {
 
   // 1: a request taken into q; 0: need more bytes; -1: malformed.
   static int take_http(net::Buffer& in, Req& q) {
-    net::http::Request r;
-    const net::http::ParseResult pr = net::http::parse_request(in.readable_text(), r, net::http::Limits{});
-    if (pr.status == net::http::Status::error) return -1;
-    if (pr.status == net::http::Status::need_more || in.size() < r.message_bytes()) return 0;
+    wire::http::Request r;
+    const wire::http::ParseResult pr = wire::http::parse_request(in.readable_text(), r, wire::http::Limits{});
+    if (pr.status == wire::http::Status::error) return -1;
+    if (pr.status == wire::http::Status::need_more || in.size() < r.message_bytes()) return 0;
     q = {std::string(r.method), std::string(r.target), std::string(r.content_type),
          std::string(in.readable_text().substr(r.head_bytes, r.content_length))};
     in.consume(r.message_bytes());
     return 1;
   }
   static int take_zap(net::Buffer& in, Req& q) {
-    const net::zaphttp::FrameScan s = net::zaphttp::scan_frame(in.readable());
-    if (s.status == net::zaphttp::FrameScan::Status::need_more) return 0;
-    net::zaphttp::RequestView v;
-    if (s.status == net::zaphttp::FrameScan::Status::bad_length ||
-        net::zaphttp::decode_request(net::zaphttp::frame_message(in.readable(), s), v) !=
-            net::zaphttp::FrameError::ok)
+    const wire::zaphttp::FrameScan s = wire::zaphttp::scan_frame(in.readable());
+    if (s.status == wire::zaphttp::FrameScan::Status::need_more) return 0;
+    wire::zaphttp::RequestView v;
+    if (s.status == wire::zaphttp::FrameScan::Status::bad_length ||
+        wire::zaphttp::decode_request(wire::zaphttp::frame_message(in.readable(), s), v) !=
+            wire::zaphttp::FrameError::ok)
       return -1;
     q = {std::string(v.method), std::string(v.target),
          std::string(v.headers.find("Content-Type").value_or("")),
@@ -229,14 +229,14 @@ class RawServer {
     return 1;
   }
 
-  void append(const Reply& r, net::Buffer& out, net::zaphttp::ResponseEncoder& enc) const {
+  void append(const Reply& r, net::Buffer& out, wire::zaphttp::ResponseEncoder& enc) const {
     if (wire_ == matrix::Framing::http1) {
-      net::http::write_response(out, r.status, net::http::reason_phrase(r.status), r.content_type, r.body,
-                                r.close, "");
+      wire::http::write_response(out, r.status, wire::http::reason_phrase(r.status), r.content_type, r.body,
+                                 r.close, "");
       return;
     }
-    const net::zaphttp::Header ct{"Content-Type", r.content_type};
-    net::zaphttp::ResponseSpec spec;
+    const wire::zaphttp::Header ct{"Content-Type", r.content_type};
+    wire::zaphttp::ResponseSpec spec;
     spec.status = static_cast<std::uint16_t>(r.status);
     spec.headers = {&ct, 1};
     spec.body = {reinterpret_cast<const std::uint8_t*>(r.body.data()), r.body.size()};
@@ -341,7 +341,7 @@ class RpcServer {
     net::Buffer in(64 * 1024), out(64 * 1024);
     std::unique_ptr<record::AnyCodec> codec = body_.make();
     record::LogSet logs;
-    std::vector<net::zaprpc::Request> batch;
+    std::vector<wire::zaprpc::Request> batch;
     batch.reserve(4 * gather_);
     std::size_t calls_here = 0;
     for (int batches = 0; !listener_.stopping();) {
@@ -354,12 +354,12 @@ class RpcServer {
       std::size_t at = 0;
       for (;;) {
         const auto rest = in.readable().subspan(at);
-        const net::zaprpc::FrameScan f = net::zaprpc::scan_frame(rest);
-        if (f.status != net::zaprpc::FrameScan::Status::complete) break;
-        net::zaprpc::Request r;
-        if (f.dir != static_cast<std::uint8_t>(net::zaprpc::Dir::request) ||
-            net::zaprpc::decode_request(net::zaprpc::frame_body(rest, f), r) !=
-                net::zaprpc::EnvelopeError::ok) {
+        const wire::zaprpc::FrameScan f = wire::zaprpc::scan_frame(rest);
+        if (f.status != wire::zaprpc::FrameScan::Status::complete) break;
+        wire::zaprpc::Request r;
+        if (f.dir != static_cast<std::uint8_t>(wire::zaprpc::Dir::request) ||
+            wire::zaprpc::decode_request(wire::zaprpc::frame_body(rest, f), r) !=
+                wire::zaprpc::EnvelopeError::ok) {
           ADD_FAILURE() << "the loader sent a frame that is not a request";
           return;
         }
@@ -399,9 +399,9 @@ class RpcServer {
   static int whole_frames(const net::Buffer& in) {
     int n = 0;
     for (std::size_t at = 0;;) {
-      const net::zaprpc::FrameScan f = net::zaprpc::scan_frame(in.readable().subspan(at));
-      if (f.status == net::zaprpc::FrameScan::Status::bad_length) return -1;
-      if (f.status == net::zaprpc::FrameScan::Status::need_more) return n;
+      const wire::zaprpc::FrameScan f = wire::zaprpc::scan_frame(in.readable().subspan(at));
+      if (f.status == wire::zaprpc::FrameScan::Status::bad_length) return -1;
+      if (f.status == wire::zaprpc::FrameScan::Status::need_more) return n;
       ++n;
       at += f.frame_bytes();
     }
@@ -412,13 +412,13 @@ class RpcServer {
   }
 
   // The answer to one call: a status and a body in the codec's own output (valid until its next encode).
-  net::zaprpc::Response answer_to(const net::zaprpc::Request& call, record::AnyCodec& codec,
-                                  record::LogSet& logs) const {
-    const net::zaprpc::Method m = net::zaprpc::method_of(call.method);
-    if (!m.known || (m.op != net::zaprpc::Op::health && m.content_type != body_.content_type))
+  wire::zaprpc::Response answer_to(const wire::zaprpc::Request& call, record::AnyCodec& codec,
+                                   record::LogSet& logs) const {
+    const wire::zaprpc::Method m = wire::zaprpc::method_of(call.method);
+    if (!m.known || (m.op != wire::zaprpc::Op::health && m.content_type != body_.content_type))
       return {404, call.promise, text("unknown method")};
-    if (m.op == net::zaprpc::Op::health) return {200, call.promise, text("ok")};
-    if (m.op == net::zaprpc::Op::eth_call) {
+    if (m.op == wire::zaprpc::Op::health) return {200, call.promise, text("ok")};
+    if (m.op == wire::zaprpc::Op::eth_call) {
       record::RequestView req;
       if (codec.decode_request(call.payload, req) != record::DecodeError::ok)
         return {400, call.promise, text("bad request")};
@@ -431,7 +431,7 @@ class RpcServer {
     return {200, call.promise, codec.encode_logs(logs.logs)};
   }
 
-  void append(net::Buffer& out, net::zaprpc::Response r) const {
+  void append(net::Buffer& out, wire::zaprpc::Response r) const {
     if (misbehave_ == Misbehave::hold_first && r.promise == 1) return;
     if (misbehave_ == Misbehave::status_500) r.status = 500;
     if (misbehave_ == Misbehave::malformed_envelope) {  // L = 5: dir 2, then 4 bytes that are no message
@@ -444,18 +444,18 @@ class RpcServer {
       out.append(frame, sizeof frame);
       return;
     }
-    ASSERT_TRUE(net::zaprpc::append_response_frame(out, r));
+    ASSERT_TRUE(wire::zaprpc::append_response_frame(out, r));
   }
 
-  void answer(const std::vector<net::zaprpc::Request>& batch, record::AnyCodec& codec, record::LogSet& logs,
+  void answer(const std::vector<wire::zaprpc::Request>& batch, record::AnyCodec& codec, record::LogSet& logs,
               net::Buffer& out, int batch_index) {
     const std::size_t n = batch.size();
     if (misbehave_ == Misbehave::swap_once && n >= 2 && !swapped_.exchange(true)) {
       // The second call's answer, kept aside (once: may allocate), goes to the first call, and the first's to
       // the second.
-      net::zaprpc::Response second = answer_to(batch[1], codec, logs);
+      wire::zaprpc::Response second = answer_to(batch[1], codec, logs);
       const std::vector<std::uint8_t> second_body(second.body.begin(), second.body.end());
-      net::zaprpc::Response first = answer_to(batch[0], codec, logs);
+      wire::zaprpc::Response first = answer_to(batch[0], codec, logs);
       std::swap(first.promise, second.promise);
       second.body = second_body;
       append(out, second);  // PromiseID of the first call, the second's body

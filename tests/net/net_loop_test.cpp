@@ -1,9 +1,9 @@
 // tests/net/net_loop_test.cpp — the event core (src/net: loop.hpp, connection.hpp,
-// pool.hpp, socket.hpp, client_wires.hpp) on its own, without a server: the
-// loop's stop from another thread, its tick and its handler contract, accept
-// under a connection limit, flush and read outcomes, the connection list, the
-// worker pool and its merged counters, the unread-bytes probe, and the
-// scanners' consumed byte counts. Waits are for events (await.hpp), never times.
+// pool.hpp, socket.hpp, clock.hpp) on its own, without a server and without a
+// wire: the loop's stop from another thread, its tick and its handler contract,
+// accept under a connection limit, flush and read outcomes, the connection list,
+// the worker pool and its merged counters, the unread-bytes probe, the clocks.
+// Waits are for events (await.hpp), never times.
 #include <gtest/gtest.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -14,14 +14,11 @@
 #include <thread>
 #include <vector>
 
-#include "net/client_wires.hpp"
 #include "net/clock.hpp"
 #include "net/connection.hpp"
 #include "net/epoll_loop.hpp"
-#include "net/http1.hpp"
 #include "net/pool.hpp"
 #include "net/socket.hpp"
-#include "net/zap_http.hpp"
 #include "support/await.hpp"
 #include "support/loopback.hpp"
 #include "support/socket_pair.hpp"
@@ -311,74 +308,6 @@ TEST(net_clock, both_clocks_are_monotonic) {
   const std::int64_t b_ns = net::now_ns(), b_ms = net::coarse_now_ms();
   EXPECT_GE(b_ns, a_ns);
   EXPECT_GE(b_ms, a_ms);
-}
-
-// ---- scanners return the bytes they consumed ---------------------------------
-
-TEST(net_scanners, frame_scan_counts_the_prefix_in_frame_bytes) {
-  net::Buffer b;
-  net::zaphttp::RequestEncoder enc;
-  net::zaphttp::RequestSpec spec;
-  spec.target = "/health";
-  enc.append_frame(spec, b);
-  const auto s = net::zaphttp::scan_frame(b.readable());
-  ASSERT_EQ(s.status, net::zaphttp::FrameScan::Status::complete);
-  EXPECT_EQ(s.frame_bytes(), b.size());
-}
-
-TEST(net_scanners, http_message_bytes_is_head_and_body) {
-  net::Buffer b;
-  net::http::write_request(b, "POST", "/rpc", "h", "text/plain", "body");
-  net::http::Request r;
-  ASSERT_TRUE(net::http::parse_request(b.readable_text(), r, {}).done());
-  EXPECT_EQ(r.message_bytes(), b.size());
-}
-
-// Each client wire takes one response at a time from a pipelined input and
-// says how many bytes it was, framing included.
-template <class W>
-void expect_pipelined_pair_is_taken_one_by_one(W wire, net::Buffer& in, std::size_t first_bytes) {
-  std::size_t hint = 0;
-  const std::size_t total = in.size();
-  net::wire::Response r = wire.take(in, hint);
-  ASSERT_EQ(r.status, net::wire::Response::Status::complete);
-  EXPECT_EQ(r.consumed_bytes, first_bytes);
-  EXPECT_EQ(r.code, 200);
-  in.consume(r.consumed_bytes);
-  r = wire.take(in, hint);
-  ASSERT_EQ(r.status, net::wire::Response::Status::complete);
-  EXPECT_EQ(r.consumed_bytes, total - first_bytes);
-  in.consume(r.consumed_bytes);
-  EXPECT_EQ(wire.take(in, hint).status, net::wire::Response::Status::need_more);
-}
-
-TEST(net_client_wires, http1_take_consumes_one_response) {
-  net::Buffer in;
-  const std::size_t first = net::http::write_response(in, 200, "OK", "text/plain", "ok", false, "");
-  net::http::write_response(in, 200, "OK", "text/plain", "second", false, "");
-  expect_pipelined_pair_is_taken_one_by_one(net::wire::Http1Client("h:1"), in, first);
-}
-
-TEST(net_client_wires, zap_http_take_consumes_one_frame) {
-  net::Buffer in;
-  net::zaphttp::ResponseEncoder enc;
-  net::zaphttp::ResponseSpec spec;
-  enc.append_frame(spec, in);
-  const std::size_t first = in.size();
-  enc.append_frame(spec, in);
-  expect_pipelined_pair_is_taken_one_by_one(net::wire::ZapHttpClient(), in, first);
-}
-
-TEST(net_client_wires, floor_take_consumes_response_bytes) {
-  net::Buffer in;
-  in.append(std::string(6, 'r'));
-  expect_pipelined_pair_is_taken_one_by_one(net::wire::FloorClient(3, 3), in, 3);
-}
-
-TEST(net_client_wires, floor_request_is_its_byte_count) {
-  net::Buffer out;
-  net::wire::FloorClient(5, 1).append_request(out, "GET", "/x", "", {});
-  EXPECT_EQ(out.readable_text(), "qqqqq");
 }
 
 }  // namespace

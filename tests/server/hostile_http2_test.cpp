@@ -14,7 +14,6 @@
 #include <optional>
 
 #include "load/engine.hpp"
-#include "net/grpc.hpp"
 #include "net/uring.hpp"
 #include "server/hostile.hpp"
 #include "support/await.hpp"
@@ -23,6 +22,7 @@
 #include "support/h2_frames.hpp"
 #include "support/server_client.hpp"
 #include "support/zap_rpc.hpp"
+#include "wire/grpc.hpp"
 
 namespace {
 
@@ -41,8 +41,8 @@ record::Bytes bytes_view(const std::string& s) {
 }
 // A gRPC Length-Prefixed-Message whose prefix says `announced` bytes and flag `flag`.
 std::string grpc_framed(const std::string& message, std::uint32_t announced, std::uint8_t flag = 0) {
-  std::string out(net::grpc::kPrefixBytes, '\0');
-  net::grpc::write_prefix(reinterpret_cast<std::uint8_t*>(out.data()), announced);
+  std::string out(wire::grpc::kPrefixBytes, '\0');
+  wire::grpc::write_prefix(reinterpret_cast<std::uint8_t*>(out.data()), announced);
   out[0] = static_cast<char>(flag);
   return out + message;
 }
@@ -93,7 +93,7 @@ class H2GoodClient {
       const std::int32_t rpc =
           c.submit(zaptest::h2_request("POST", "/rpc", "application/zap", zap_eth_request(id)));
       const std::int32_t call = c.submit(zaptest::h2_request(
-          "POST", std::string(net::grpc::kCallPath), grpc_type,
+          "POST", std::string(wire::grpc::kCallPath), grpc_type,
           grpc_framed(zap_eth_request(id + 1), static_cast<std::uint32_t>(zap_eth_request(id + 1).size()))));
       if (!c.wait_all()) {
         fail("round " + std::to_string(id) + ": not every stream was answered");
@@ -116,7 +116,7 @@ class H2GoodClient {
       const zaptest::H2Answer& g = c.answer(call);
       std::span<const std::uint8_t> message;
       if (g.status != "200" || g.content_type != grpc_type || !g.trailers || g.grpc_status != "0" ||
-          net::grpc::unary_message(bytes_view(g.body), message) != net::grpc::MessageError::ok) {
+          wire::grpc::unary_message(bytes_view(g.body), message) != wire::grpc::MessageError::ok) {
         fail("gRPC Call: " + g.status + " grpc-status " + g.grpc_status.value_or("none") + " " +
              g.grpc_message);
         break;
@@ -161,7 +161,7 @@ struct H2Case {
 };
 
 constexpr std::uint32_t kRapidResetStreams =
-    2000;                                   // twice the burst nghttp2 allows (net::h2::kStreamResetBurst)
+    2000;                                   // twice the burst nghttp2 allows (wire::h2::kStreamResetBurst)
 constexpr std::uint32_t kUnderBurst = 900;  // fewer than the burst: no GOAWAY
 constexpr std::uint32_t kSettingsFlood = 20'000;
 
@@ -194,7 +194,7 @@ std::vector<H2Case> h2_cases() {
     filler.push_back({"x-filler-" + std::to_string(100 + i), std::string(100, 'v')});
   const std::string big_list = h2::request_block("GET", "/health", {}, filler);
 
-  const std::string call_block = h2::request_block("POST", net::grpc::kCallPath, "application/grpc+zap");
+  const std::string call_block = h2::request_block("POST", wire::grpc::kCallPath, "application/grpc+zap");
   const std::string nope_block = h2::request_block("POST", "/zapbench.Eth/Nope", "application/grpc+zap");
   const std::string eth = zap_eth_request(5);
   const auto n = static_cast<std::uint32_t>(eth.size());
@@ -258,7 +258,7 @@ std::vector<H2Case> h2_cases() {
        start + h2::headers(1, nope_block, false), H2End::serve_on, 0, {}, "12", {}, 3, "200",
        h2::data(1, grpc_framed(eth, n), false) + h2::data(1, "", true)},
       {"grpc: a call without te: trailers: 13 at once",
-       start + h2::headers(1, h2::request_block("POST", net::grpc::kCallPath, {},
+       start + h2::headers(1, h2::request_block("POST", wire::grpc::kCallPath, {},
                                                  {{"content-type", "application/grpc+zap"}}), false),
        H2End::serve_on, 0, {}, "13", {}},
       {"grpc: a prefix announcing more bytes than the body: 3", start + h2::headers(1, call_block, false) +

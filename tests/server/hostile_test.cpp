@@ -23,7 +23,6 @@
 #include <optional>
 
 #include "load/engine.hpp"
-#include "net/grpc.hpp"
 #include "net/uring.hpp"
 #include "support/await.hpp"
 #include "support/background_load.hpp"
@@ -31,6 +30,7 @@
 #include "support/h2_frames.hpp"
 #include "support/server_client.hpp"
 #include "support/zap_rpc.hpp"
+#include "wire/grpc.hpp"
 
 namespace {
 
@@ -69,10 +69,10 @@ Bytes zap_rpc(record::Bytes body) { return zap_frame("POST", "/rpc", "applicatio
 
 // A frame with a one-pair trailer block (zap_frame sends none).
 Bytes zap_with_trailer() {
-  net::zaphttp::RequestEncoder enc;
+  wire::zaphttp::RequestEncoder enc;
   net::Buffer out;
-  const net::zaphttp::Header t{"X-Checksum", "deadbeef"};
-  net::zaphttp::RequestSpec spec;
+  const wire::zaphttp::Header t{"X-Checksum", "deadbeef"};
+  wire::zaphttp::RequestSpec spec;
   spec.method = "GET";
   spec.target = "/health";
   spec.trailer = {&t, 1};
@@ -85,11 +85,11 @@ Bytes zap_with_headers(int pairs) {
   std::vector<std::string> names;
   names.reserve(static_cast<std::size_t>(pairs));
   for (int i = 0; i < pairs; ++i) names.push_back("X-" + std::to_string(i));
-  std::vector<net::zaphttp::Header> hs;
+  std::vector<wire::zaphttp::Header> hs;
   for (const auto& n : names) hs.push_back({n, "v"});
-  net::zaphttp::RequestEncoder enc;
+  wire::zaphttp::RequestEncoder enc;
   net::Buffer out{1 << 20};
-  net::zaphttp::RequestSpec spec;
+  wire::zaphttp::RequestSpec spec;
   spec.method = "GET";
   spec.target = "/health";
   spec.headers = hs;
@@ -175,7 +175,7 @@ std::vector<Case> hostile_cases() {
     return f;
   }();
 
-  const std::uint32_t max_frame = net::zaphttp::kMaxFrameBytes;
+  const std::uint32_t max_frame = wire::zaphttp::kMaxFrameBytes;
   const std::string malformed = "malformed request frame: ";
 
   // ZAP-RPC: a health call under PromiseID p, an eth_call with the ZAP body (answered 200 or, with its
@@ -188,7 +188,7 @@ std::vector<Case> hostile_cases() {
   const Bytes rpc_cut_envelope = zr::raw(1, Bytes(rpc_hello_1.begin() + 5, rpc_hello_1.begin() + 35));
   const std::size_t version_at = zr::kEnvelopeAt + 4, flags_at = zr::kEnvelopeAt + 6,
                     root_at = zr::kEnvelopeAt + 8, size_at = zr::kEnvelopeAt + 12;
-  const std::uint32_t rpc_max = net::zaprpc::kMaxFrameBytes;
+  const std::uint32_t rpc_max = wire::zaprpc::kMaxFrameBytes;
   const std::string no_stream = "streams are not supported";
 
   // Each row: name, wire, action, bytes; the replies' statuses, then close or serve on; what the last

@@ -24,12 +24,12 @@
 
 #include "load/engine.hpp"
 #include "net/buffer.hpp"
-#include "net/client_wires.hpp"
 #include "record/codec_zap.hpp"
 #include "server/server.hpp"
 #include "support/await.hpp"
 #include "support/background_load.hpp"
 #include "support/loopback.hpp"
+#include "wire/client_wires.hpp"
 
 namespace {
 
@@ -110,10 +110,9 @@ class LogsClient {
   std::optional<Answer> next() {
     for (;;) {
       std::size_t hint = 0;
-      const net::wire::Response r =
-          wire_ == matrix::Framing::http1 ? http_.take(in_, hint) : zap_.take(in_, hint);
-      if (r.status == net::wire::Response::Status::malformed) return std::nullopt;
-      if (r.status == net::wire::Response::Status::complete) {
+      const wire::Response r = wire_ == matrix::Framing::http1 ? http_.take(in_, hint) : zap_.take(in_, hint);
+      if (r.status == wire::Response::Status::malformed) return std::nullopt;
+      if (r.status == wire::Response::Status::complete) {
         Answer a{r.code, std::string(r.content_type), {r.body.begin(), r.body.end()}};
         a.body.reserve(a.body.size() + record::kInputPaddingBytes);
         in_.consume(r.consumed_bytes);
@@ -131,8 +130,8 @@ class LogsClient {
  private:
   matrix::Framing wire_;
   int fd_ = -1;
-  net::wire::Http1Client http_;
-  net::wire::ZapHttpClient zap_;
+  wire::Http1Client http_;
+  wire::ZapHttpClient zap_;
   net::Buffer in_;
 };
 

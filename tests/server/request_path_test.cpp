@@ -17,13 +17,13 @@
 #include <vector>
 
 #include "micro/alloc_counter.hpp"
-#include "net/client_wires.hpp"
-#include "net/grpc.hpp"
-#include "net/zap_rpc.hpp"
 #include "record/codec_direct.hpp"
 #include "record/codec_zap.hpp"
 #include "record/registry.hpp"
 #include "server/routes.hpp"
+#include "wire/client_wires.hpp"
+#include "wire/grpc.hpp"
+#include "wire/zap_rpc.hpp"
 
 namespace {
 
@@ -212,7 +212,7 @@ TEST(routes, handle_routed_answers_as_handle_does) {
   for (const Case& k : {Case{Route::health, "GET", "/health", &junk}, Case{Route::rpc, "POST", "/rpc", &eth},
                         Case{Route::rpc, "POST", "/rpc", &junk}, Case{Route::logs, "POST", "/logs", &logs},
                         Case{Route::logs, "POST", "/logs", &junk}})
-    for (const std::string_view type : net::zaprpc::kBodyContentTypes) {
+    for (const std::string_view type : wire::zaprpc::kBodyContentTypes) {
       SCOPED_TRACE(std::string(k.target) + " " + std::string(type));
       const Answer want = ask(a, k.method, k.target, type, k.body->view());
       Outcome outcome;
@@ -353,9 +353,9 @@ TEST(request_path, logs_allocates_nothing_per_request_in_steady_state) {
       server::Conn conn(wire);
       record::ZapCodec zap;
       const record::Bytes body = zap.encode_logs_request(record::sample_logs_request(n));
-      net::wire::Http1Client http(std::string{"127.0.0.1:8080"});
-      net::wire::ZapHttpClient zhttp;
-      net::wire::ZapRpcClient zrpc;
+      wire::Http1Client http(std::string{"127.0.0.1:8080"});
+      wire::ZapHttpClient zhttp;
+      wire::ZapRpcClient zrpc;
       for (unsigned i = 0; i < depth; ++i)
         if (wire == matrix::Framing::http1)
           http.append_request(conn.in, "POST", "/logs", "application/zap", body);
@@ -382,10 +382,10 @@ TEST(request_path, logs_allocates_nothing_per_request_in_steady_state) {
         server::with_wire(conn, [&]<class W>() { server::answer_ready<W>(x, conn, 1); });
         std::size_t hint = 0;
         for (unsigned i = 0; i < depth; ++i) {
-          const net::wire::Response r = wire == matrix::Framing::zap_rpc ? zrpc.take(conn.out, hint)
-                                        : wire == matrix::Framing::http1 ? http.take(conn.out, hint)
-                                                                         : zhttp.take(conn.out, hint);
-          ASSERT_EQ(r.status, net::wire::Response::Status::complete);
+          const wire::Response r = wire == matrix::Framing::zap_rpc ? zrpc.take(conn.out, hint)
+                                   : wire == matrix::Framing::http1 ? http.take(conn.out, hint)
+                                                                    : zhttp.take(conn.out, hint);
+          ASSERT_EQ(r.status, wire::Response::Status::complete);
           EXPECT_EQ(r.code, 200);
           if (wire == matrix::Framing::zap_rpc) {
             EXPECT_EQ(r.promise, i + 1);
@@ -427,9 +427,9 @@ TEST(request_path, logs_answer_over_the_zap_frame_limit_is_a_clean_500) {
     server::Context x(config);
     server::Conn conn(wire);
     const record::Bytes body = zap.encode_logs_request(record::sample_logs_request(1000));
-    net::wire::ZapHttpClient zclient;
-    net::wire::Http1Client hclient(std::string{"127.0.0.1:8080"});
-    net::wire::ZapRpcClient rclient;
+    wire::ZapHttpClient zclient;
+    wire::Http1Client hclient(std::string{"127.0.0.1:8080"});
+    wire::ZapRpcClient rclient;
     constexpr std::uint32_t kPromise = 77;
     if (wire == matrix::Framing::zap_http)
       zclient.append_request(conn.in, "POST", "/logs", "application/zap", body);
@@ -439,10 +439,10 @@ TEST(request_path, logs_answer_over_the_zap_frame_limit_is_a_clean_500) {
       hclient.append_request(conn.in, "POST", "/logs", "application/zap", body);
     server::with_wire(conn, [&]<class W>() { server::answer_ready<W>(x, conn, 1); });
     std::size_t hint = 0;
-    const net::wire::Response r = wire == matrix::Framing::zap_http  ? zclient.take(conn.out, hint)
-                                  : wire == matrix::Framing::zap_rpc ? rclient.take(conn.out, hint)
-                                                                     : hclient.take(conn.out, hint);
-    ASSERT_EQ(r.status, net::wire::Response::Status::complete);
+    const wire::Response r = wire == matrix::Framing::zap_http  ? zclient.take(conn.out, hint)
+                             : wire == matrix::Framing::zap_rpc ? rclient.take(conn.out, hint)
+                                                                : hclient.take(conn.out, hint);
+    ASSERT_EQ(r.status, wire::Response::Status::complete);
     if (wire == matrix::Framing::zap_rpc) {
       EXPECT_EQ(r.promise, kPromise) << "the 500 answers its call";
     }
@@ -468,7 +468,7 @@ TEST(request_path, every_case_answers_right_and_keeps_answering) {
   for (const record::CodecInfo& c : record::all_codecs())
     if (c.available && !c.trusted_input_only) {
       ++available;
-      grpc += !net::grpc::grpc_content_type(c.content_type).empty();
+      grpc += !wire::grpc::grpc_content_type(c.content_type).empty();
     }
   EXPECT_EQ(grpc, available) << "every body a server answers has a gRPC content-subtype";
   EXPECT_EQ(cases.size(), 4 * (1 + available) + grpc)

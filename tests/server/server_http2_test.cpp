@@ -13,13 +13,13 @@
 #include <map>
 #include <string>
 
-#include "net/grpc.hpp"
-#include "net/http2.hpp"
 #include "server/request_path.hpp"
 #include "support/allocs.hpp"
 #include "support/h2_client.hpp"
 #include "support/server_client.hpp"
 #include "support/zap_rpc.hpp"
+#include "wire/grpc.hpp"
+#include "wire/http2.hpp"
 
 namespace {
 
@@ -41,9 +41,9 @@ record::Bytes bytes(const std::string& s) {
 
 // A gRPC Length-Prefixed-Message: flag, u32 big-endian length, the message.
 std::string grpc_message(const std::string& message, std::uint8_t flag = 0) {
-  std::string out(net::grpc::kPrefixBytes, '\0');
-  net::grpc::write_prefix(reinterpret_cast<std::uint8_t*>(out.data()),
-                          static_cast<std::uint32_t>(message.size()));
+  std::string out(wire::grpc::kPrefixBytes, '\0');
+  wire::grpc::write_prefix(reinterpret_cast<std::uint8_t*>(out.data()),
+                           static_cast<std::uint32_t>(message.size()));
   out[0] = static_cast<char>(flag);
   return out + message;
 }
@@ -56,7 +56,7 @@ H2Request logs_request(record::AnyCodec& codec, std::string content_type, std::u
              str(codec.encode_logs_request(record::sample_logs_request(n))));
 }
 H2Request grpc_call(record::AnyCodec& codec, std::string content_type, std::uint64_t id) {
-  return req("POST", std::string(net::grpc::kCallPath), std::move(content_type),
+  return req("POST", std::string(wire::grpc::kCallPath), std::move(content_type),
              grpc_message(str(codec.encode_request(rpc::request(id)))));
 }
 
@@ -72,13 +72,13 @@ H2Request grpc_call(record::AnyCodec& codec, std::string content_type, std::uint
                                          << ": " << a.grpc_message << ")";
   const auto body = bytes(a.body);
   std::span<const std::uint8_t> message;
-  if (const auto e = net::grpc::unary_message(body, message); e != net::grpc::MessageError::ok)
-    return ::testing::AssertionFailure() << "answer message: " << net::grpc::describe(e);
+  if (const auto e = wire::grpc::unary_message(body, message); e != wire::grpc::MessageError::ok)
+    return ::testing::AssertionFailure() << "answer message: " << wire::grpc::describe(e);
   return rpc::eth_answer_ok(codec, message, id);
 }
 
 // A trailers-only gRPC error with this status.
-::testing::AssertionResult grpc_error(const H2Answer& a, net::grpc::Status status) {
+::testing::AssertionResult grpc_error(const H2Answer& a, wire::grpc::Status status) {
   if (a.status != "200") return ::testing::AssertionFailure() << ":status " << a.status;
   if (!a.trailers_only || a.trailers || !a.body.empty())
     return ::testing::AssertionFailure() << "not trailers-only (body " << a.body.size() << " bytes)";
@@ -114,13 +114,13 @@ TEST(server_http2, announces_its_settings_and_answers_health) {
   EXPECT_EQ(a.content_length, "2");
   EXPECT_EQ(a.body, "ok");
   EXPECT_TRUE(c.settings_received());
-  EXPECT_EQ(c.remote_max_streams(), net::h2::kMaxConcurrentStreams);
+  EXPECT_EQ(c.remote_max_streams(), wire::h2::kMaxConcurrentStreams);
   EXPECT_EQ(nghttp2_session_get_remote_settings(c.session(), NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE),
-            static_cast<std::uint32_t>(net::h2::kStreamWindowBytes));
+            static_cast<std::uint32_t>(wire::h2::kStreamWindowBytes));
   EXPECT_EQ(nghttp2_session_get_remote_settings(c.session(), NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE), 1024u)
       << "ServerEnv's --max-header-bytes";
   // The connection window was raised to 2^31 - 1.
-  EXPECT_EQ(nghttp2_session_get_remote_window_size(c.session()), net::h2::kConnectionWindowBytes);
+  EXPECT_EQ(nghttp2_session_get_remote_window_size(c.session()), wire::h2::kConnectionWindowBytes);
 }
 
 // /rpc and /logs with every codec of the build, by content-type, exactly as
@@ -153,7 +153,7 @@ TEST(server_http2, every_codec_on_rpc_logs_and_grpc_call) {
       EXPECT_TRUE(l.body.starts_with("unsupported content type for /logs")) << l.body;
     }
 
-    const std::string grpc_type(net::grpc::grpc_content_type(info.content_type));
+    const std::string grpc_type(wire::grpc::grpc_content_type(info.content_type));
     ASSERT_FALSE(grpc_type.empty());
     EXPECT_TRUE(grpc_ok(*codec, c.call(grpc_call(*codec, grpc_type, 400)), grpc_type, 400));
     if (grpc_type == "application/grpc") {  // protobuf's other spelling
@@ -246,7 +246,7 @@ TEST(server_http2, two_hundred_fifty_six_streams_on_one_connection) { streams_at
 TEST(server_http2, a_stream_past_max_concurrent_streams_is_refused) {
   H2Client c(ServerEnv::get().http2_port(), /*peer_max_streams=*/1000);
   std::vector<std::int32_t> ids;
-  for (std::uint32_t i = 0; i <= net::h2::kMaxConcurrentStreams; ++i) {
+  for (std::uint32_t i = 0; i <= wire::h2::kMaxConcurrentStreams; ++i) {
     H2Request r;
     r.end_stream = false;
     ids.push_back(c.submit(r));
@@ -285,7 +285,7 @@ TEST(server_http2, past_max_concurrent_streams_after_the_settings_ack_is_a_conne
   frame(NGHTTP2_SETTINGS, 0, 0, "");
   frame(NGHTTP2_SETTINGS, NGHTTP2_FLAG_ACK, 0, "");  // the server's, acknowledged
   // HEADERS without END_STREAM: GET (0x82), http (0x86), / (0x84), :authority "a".
-  for (std::uint32_t i = 0; i <= net::h2::kMaxConcurrentStreams; ++i)
+  for (std::uint32_t i = 0; i <= wire::h2::kMaxConcurrentStreams; ++i)
     frame(NGHTTP2_HEADERS, NGHTTP2_FLAG_END_HEADERS, 1 + 2 * i,
           std::string_view("\x82\x86\x84\x01\x01"
                            "a",
@@ -379,16 +379,16 @@ TEST(server_grpc, an_unknown_method_is_answered_before_the_client_ends_its_side)
   open.end_stream = false;
   const std::int32_t id = c.submit(open);
   ASSERT_TRUE(c.wait_closed(id)) << "no answer while the client's side is open";
-  EXPECT_TRUE(grpc_error(c.answer(id), net::grpc::Status::unimplemented));
+  EXPECT_TRUE(grpc_error(c.answer(id), wire::grpc::Status::unimplemented));
   EXPECT_TRUE(c.answer(id).reset);
   EXPECT_EQ(c.answer(id).close_code, static_cast<std::uint32_t>(NGHTTP2_NO_ERROR));
 
-  H2Request no_te = req("POST", std::string(net::grpc::kCallPath), "application/grpc+zap");
+  H2Request no_te = req("POST", std::string(wire::grpc::kCallPath), "application/grpc+zap");
   no_te.end_stream = false;
   no_te.te = false;
   const std::int32_t id2 = c.submit(no_te);
   ASSERT_TRUE(c.wait_closed(id2));
-  EXPECT_TRUE(grpc_error(c.answer(id2), net::grpc::Status::internal));
+  EXPECT_TRUE(grpc_error(c.answer(id2), wire::grpc::Status::internal));
   EXPECT_EQ(c.call({}).body, "ok");  // the connection serves on
   EXPECT_FALSE(c.goaway());
 }
@@ -409,18 +409,18 @@ TEST(server_grpc, the_health_service_answers_check) {
     ASSERT_EQ(a.grpc_status, "0") << service << ": " << a.grpc_message;
     EXPECT_EQ(a.body, grpc_message("\x08\x01")) << service << ": not SERVING";
   }
-  EXPECT_TRUE(grpc_error(check("other.Service"), net::grpc::Status::not_found));
+  EXPECT_TRUE(grpc_error(check("other.Service"), wire::grpc::Status::not_found));
   EXPECT_TRUE(
       grpc_error(c.call(req("POST", "/grpc.health.v1.Health/Watch", "application/grpc", grpc_message(""))),
-                 net::grpc::Status::unimplemented));
+                 wire::grpc::Status::unimplemented));
   EXPECT_TRUE(grpc_error(
       c.call(req("POST", "/grpc.health.v1.Health/Check", "application/grpc+zap", grpc_message(""))),
-      net::grpc::Status::unimplemented))
+      wire::grpc::Status::unimplemented))
       << "a probe service in another codec";
 }
 
 TEST(server_grpc, every_row_of_the_error_table) {
-  using S = net::grpc::Status;
+  using S = wire::grpc::Status;
   H2Client c(ServerEnv::get().http2_port());
   const std::unique_ptr<record::AnyCodec> zap = zap_info().make();
   const std::string good = str(zap->encode_request(rpc::request(5)));

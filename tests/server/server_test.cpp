@@ -300,7 +300,7 @@ TEST(server_errors, method_not_allowed_carries_allow) {
     EXPECT_EQ(r->first.status, 405) << what;
     std::string allow;  // read before the client reads again: the views point into its buffer
     for (std::size_t i = 0; i < r->first.header_count; ++i)
-      if (net::zaphttp::iequals(r->first.headers[i].name, "Allow")) allow = r->first.headers[i].value;
+      if (wire::zaphttp::iequals(r->first.headers[i].name, "Allow")) allow = r->first.headers[i].value;
     EXPECT_EQ(allow, k.allow) << what;
 
     Client z(ServerEnv::get().zap_port());
@@ -316,7 +316,7 @@ TEST(server_errors, method_not_allowed_carries_allow) {
   auto r = h.http_response();
   ASSERT_TRUE(r);
   for (std::size_t i = 0; i < r->first.header_count; ++i)
-    EXPECT_FALSE(net::zaphttp::iequals(r->first.headers[i].name, "Allow"));
+    EXPECT_FALSE(wire::zaphttp::iequals(r->first.headers[i].name, "Allow"));
 }
 
 TEST(server_errors, a_request_head_not_completed_in_time_gets_408) {

@@ -125,7 +125,7 @@ TEST(zap_rpc, every_available_codec_by_its_ordinals) {
     Client c(srv.port(matrix::Framing::zap_rpc));
     const std::unique_ptr<record::AnyCodec> codec = info.make();
     const std::size_t body = rpc::body_of(info);
-    EXPECT_EQ(net::zaprpc::kBodyContentTypes[body], info.content_type);
+    EXPECT_EQ(wire::zaprpc::kBodyContentTypes[body], info.content_type);
 
     c.send_all(rpc::eth_call_frame(*codec, info, 300 + body, 1));
     auto r = c.zap_rpc_response();

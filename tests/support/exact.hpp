@@ -1,7 +1,7 @@
 // tests/support/exact.hpp — a copy of some bytes at the very end of a heap block
 // of exactly their size, so that one byte past the end is outside the
 // allocation and ASan reports any over-read instead of letting it pass. Used by
-// the wire tests (tests/net) and the wire fuzz targets (fuzz/), hence no gtest.
+// the wire tests (tests/wire) and the wire fuzz targets (fuzz/), hence no gtest.
 #pragma once
 
 #include <cstddef>

@@ -6,7 +6,7 @@
 // grpc-message (from the headers or the trailers), the body, or the
 // RST_STREAM code — plus the peer's GOAWAY. Waits on the socket with the hang
 // bound (await.hpp's kHang), never on a time. Independent of the loader's
-// production client (src/net/client_wires.hpp), so each checks the other.
+// production client (src/wire/client_wires.hpp), so each checks the other.
 #pragma once
 
 #include <arpa/inet.h>

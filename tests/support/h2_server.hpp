@@ -11,7 +11,7 @@
 // connection (every second for resets), so the loader's exact accounting
 // shows (requests = responses + the errors they give) and the connection goes
 // on. Allocates nothing per request once warm (its sessions use a
-// net::h2::MemPool per connection; stream slots and codecs are reused), so a
+// wire::h2::MemPool per connection; stream slots and codecs are reused), so a
 // test can count the loader's allocations against it. Independent of the
 // production server (src/server/).
 #pragma once
@@ -34,11 +34,11 @@
 
 #include "micro/alloc_counter.hpp"
 #include "net/buffer.hpp"
-#include "net/grpc.hpp"
-#include "net/http2.hpp"
 #include "record/codecs.hpp"
 #include "record/logs.hpp"
 #include "support/test_listener.hpp"
+#include "wire/grpc.hpp"
+#include "wire/http2.hpp"
 
 namespace zaptest {
 
@@ -55,7 +55,7 @@ class H2Server {
     grpc_content_type,  // every 3rd answer: content-type application/grpc+bogus (validation)
   };
   struct Config {
-    std::uint32_t max_concurrent_streams = net::h2::kMaxConcurrentStreams;
+    std::uint32_t max_concurrent_streams = wire::h2::kMaxConcurrentStreams;
     unsigned gather = 16;
     bool reverse = true;
     Misbehave misbehave = Misbehave::none;
@@ -98,7 +98,7 @@ class H2Server {
   // One connection's state: its session, stream slots, the batch to answer.
   struct Conn {
     H2Server* server = nullptr;
-    net::h2::MemPool pool;
+    wire::h2::MemPool pool;
     nghttp2_session* h2 = nullptr;
     std::vector<std::unique_ptr<Stream>> streams;
     Stream* free = nullptr;
@@ -197,9 +197,9 @@ class H2Server {
   // it is to be sent with; false: a status other than 200, no body.
   void compute(Conn& c, Stream& s) {
     record::Bytes request = s.request.readable();
-    s.grpc = net::grpc::is_grpc(s.content_type);
+    s.grpc = wire::grpc::is_grpc(s.content_type);
     if (s.grpc) {
-      if (net::grpc::unary_message(request, request) != net::grpc::MessageError::ok) request = {};
+      if (wire::grpc::unary_message(request, request) != wire::grpc::MessageError::ok) request = {};
     }
     const bool tamper = cfg_.misbehave == Misbehave::wrong_balance && c.answered % 3 == 0;
     if (s.path == "/health") {
@@ -207,7 +207,7 @@ class H2Server {
       s.answer_type.assign("text/plain");
       return;
     }
-    if (s.path == "/rpc" || s.path == net::grpc::kCallPath) {
+    if (s.path == "/rpc" || s.path == wire::grpc::kCallPath) {
       record::RequestView req;
       if (c.codec->decode_request(request, req) != record::DecodeError::ok) {
         std::memcpy(s.status, "400", 4);
@@ -252,15 +252,15 @@ class H2Server {
     if (s.grpc) {
       // The message, prefixed in place: shift it 5 bytes on (copy through the buffer's end).
       const std::size_t message_bytes = s.answer.size();
-      std::uint8_t prefix[net::grpc::kPrefixBytes];
-      net::grpc::write_prefix(
+      std::uint8_t prefix[wire::grpc::kPrefixBytes];
+      wire::grpc::write_prefix(
           prefix,
           static_cast<std::uint32_t>(message_bytes + (m == Misbehave::grpc_long_prefix && third ? 1 : 0)));
-      s.answer.prepare(net::grpc::kPrefixBytes);
-      s.answer.commit(net::grpc::kPrefixBytes);
+      s.answer.prepare(wire::grpc::kPrefixBytes);
+      s.answer.commit(wire::grpc::kPrefixBytes);
       std::uint8_t* at = const_cast<std::uint8_t*>(s.answer.readable().data());
-      std::memmove(at + net::grpc::kPrefixBytes, at, message_bytes);
-      std::memcpy(at, prefix, net::grpc::kPrefixBytes);
+      std::memmove(at + wire::grpc::kPrefixBytes, at, message_bytes);
+      std::memcpy(at, prefix, wire::grpc::kPrefixBytes);
       s.answer_type.assign(m == Misbehave::grpc_content_type && third
                                ? std::string_view("application/grpc+bogus")
                                : std::string_view(s.content_type));
@@ -292,9 +292,9 @@ class H2Server {
     nghttp2_session_callbacks_del(cb);
     const nghttp2_settings_entry settings[] = {
         {NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, cfg_.max_concurrent_streams},
-        {NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, static_cast<std::uint32_t>(net::h2::kStreamWindowBytes)}};
+        {NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, static_cast<std::uint32_t>(wire::h2::kStreamWindowBytes)}};
     nghttp2_submit_settings(c.h2, NGHTTP2_FLAG_NONE, settings, 2);
-    nghttp2_session_set_local_window_size(c.h2, NGHTTP2_FLAG_NONE, 0, net::h2::kConnectionWindowBytes);
+    nghttp2_session_set_local_window_size(c.h2, NGHTTP2_FLAG_NONE, 0, wire::h2::kConnectionWindowBytes);
     std::vector<std::uint8_t> in(64 * 1024);
     bool quiet = false;
     std::uint64_t counted = micro::thread_alloc_count().allocs;

@@ -30,15 +30,15 @@
 #include "micro/alloc_counter.hpp"
 #include "micro/padded.hpp"
 #include "net/buffer.hpp"
-#include "net/http1.hpp"
-#include "net/zap_http.hpp"
-#include "net/zap_rpc.hpp"
 #include "record/codecs.hpp"
 #include "server/server.hpp"
 #include "support/await.hpp"
 #include "support/loopback.hpp"
 #include "support/vectors.hpp"
 #include "support/zap_rpc.hpp"
+#include "wire/http1.hpp"
+#include "wire/zap_http.hpp"
+#include "wire/zap_rpc.hpp"
 
 namespace {
 
@@ -168,17 +168,17 @@ class Client {
            (b.empty() ? "" : ", starting " + head);
   }
   // The next HTTP response (head + body), or nullopt on close/timeout.
-  std::optional<std::pair<net::http::Response, std::string>> http_response() {
+  std::optional<std::pair<wire::http::Response, std::string>> http_response() {
     for (;;) {
-      net::http::Response r;
-      net::http::Limits lim;
-      const auto pr = net::http::parse_response(in_.readable_text(), r, lim);
-      if (pr.status == net::http::Status::done && in_.size() >= r.message_bytes()) {
+      wire::http::Response r;
+      wire::http::Limits lim;
+      const auto pr = wire::http::parse_response(in_.readable_text(), r, lim);
+      if (pr.status == wire::http::Status::done && in_.size() >= r.message_bytes()) {
         std::string body(in_.readable_text().substr(r.head_bytes, r.content_length));
         in_.consume(r.message_bytes());
         return std::pair{r, body};
       }
-      if (pr.status == net::http::Status::error) return std::nullopt;
+      if (pr.status == wire::http::Status::error) return std::nullopt;
       if (!read_some()) return std::nullopt;
     }
   }
@@ -191,17 +191,17 @@ class Client {
   };
   std::optional<ZapReply> zap_response() {
     for (;;) {
-      const auto s = net::zaphttp::scan_frame(in_.readable());
-      if (s.status == net::zaphttp::FrameScan::Status::complete) {
-        net::zaphttp::ResponseView v;
-        const auto e = net::zaphttp::decode_response(net::zaphttp::frame_message(in_.readable(), s), v);
-        EXPECT_EQ(e, net::zaphttp::FrameError::ok);
+      const auto s = wire::zaphttp::scan_frame(in_.readable());
+      if (s.status == wire::zaphttp::FrameScan::Status::complete) {
+        wire::zaphttp::ResponseView v;
+        const auto e = wire::zaphttp::decode_response(wire::zaphttp::frame_message(in_.readable(), s), v);
+        EXPECT_EQ(e, wire::zaphttp::FrameError::ok);
         ZapReply r{v.status, std::string(v.headers.find("Content-Type").value_or("")),
                    Bytes(v.body.begin(), v.body.end()), std::string(v.headers.find("Allow").value_or(""))};
         in_.consume(s.frame_bytes());
         return r;
       }
-      if (s.status == net::zaphttp::FrameScan::Status::bad_length) return std::nullopt;
+      if (s.status == wire::zaphttp::FrameScan::Status::bad_length) return std::nullopt;
       if (!read_some()) return std::nullopt;
     }
   }
@@ -215,20 +215,20 @@ class Client {
   };
   std::optional<RpcReply> zap_rpc_response(int timeout_ms = kReadTimeoutMs) {
     for (;;) {
-      const auto s = net::zaprpc::scan_frame(in_.readable());
-      if (s.status == net::zaprpc::FrameScan::Status::complete) {
-        EXPECT_EQ(s.dir, static_cast<std::uint8_t>(net::zaprpc::Dir::response)) << "not a response frame";
-        net::zaprpc::Response v;
-        const auto e = net::zaprpc::decode_response(net::zaprpc::frame_body(in_.readable(), s), v);
-        EXPECT_EQ(e, net::zaprpc::EnvelopeError::ok) << net::zaprpc::describe(e);
-        if (s.dir != static_cast<std::uint8_t>(net::zaprpc::Dir::response) ||
-            e != net::zaprpc::EnvelopeError::ok)
+      const auto s = wire::zaprpc::scan_frame(in_.readable());
+      if (s.status == wire::zaprpc::FrameScan::Status::complete) {
+        EXPECT_EQ(s.dir, static_cast<std::uint8_t>(wire::zaprpc::Dir::response)) << "not a response frame";
+        wire::zaprpc::Response v;
+        const auto e = wire::zaprpc::decode_response(wire::zaprpc::frame_body(in_.readable(), s), v);
+        EXPECT_EQ(e, wire::zaprpc::EnvelopeError::ok) << wire::zaprpc::describe(e);
+        if (s.dir != static_cast<std::uint8_t>(wire::zaprpc::Dir::response) ||
+            e != wire::zaprpc::EnvelopeError::ok)
           return std::nullopt;
         RpcReply r{v.status, v.promise, Bytes(v.body.begin(), v.body.end())};
         in_.consume(s.frame_bytes());
         return r;
       }
-      if (s.status == net::zaprpc::FrameScan::Status::bad_length) return std::nullopt;
+      if (s.status == wire::zaprpc::FrameScan::Status::bad_length) return std::nullopt;
       if (!read_some(timeout_ms)) return std::nullopt;
     }
   }
@@ -271,10 +271,10 @@ class Client {
 
 [[maybe_unused]] Bytes zap_frame(std::string_view method, std::string_view target, std::string_view ct,
                                  record::Bytes body) {
-  net::zaphttp::RequestEncoder enc;
+  wire::zaphttp::RequestEncoder enc;
   net::Buffer out;
-  const net::zaphttp::Header h{"Content-Type", ct};
-  net::zaphttp::RequestSpec spec;
+  const wire::zaphttp::Header h{"Content-Type", ct};
+  wire::zaphttp::RequestSpec spec;
   spec.method = method;
   spec.target = target;
   if (!ct.empty()) spec.headers = {&h, 1};

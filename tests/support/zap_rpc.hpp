@@ -1,5 +1,5 @@
 // tests/support/zap_rpc.hpp — what the ZAP-RPC server suites share, without
-// sockets: frames built with net/zap_rpc.hpp's own encoders (a call of any
+// sockets: frames built with wire/zap_rpc.hpp's own encoders (a call of any
 // method ordinal, PromiseID, Target, capability and direction byte; a
 // response frame; the offsets hostile cases patch), and the checks of an
 // answer's body (eth_call: the id echoed and the balance; eth_getLogs: the
@@ -16,13 +16,13 @@
 
 #include "micro/padded.hpp"
 #include "net/buffer.hpp"
-#include "net/zap_rpc.hpp"
 #include "record/logs.hpp"
 #include "record/registry.hpp"
+#include "wire/zap_rpc.hpp"
 
 namespace zaptest::rpc {
 
-namespace zr = net::zaprpc;
+namespace zr = wire::zaprpc;
 using Frame = std::vector<std::uint8_t>;
 
 // The method ordinals of docs/spec/zap-rpc.md §2: body 0 is ZAP.

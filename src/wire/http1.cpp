@@ -1,4 +1,4 @@
-// net/http1.cpp — the HTTP/1.1 head parser declared in http1.hpp (the writers
+// wire/http1.cpp — the HTTP/1.1 head parser declared in http1.hpp (the writers
 // are http1_write.cpp). Parsing is two passes over the head: find_head_end() finds the
 // first CRLFCRLF (16 bytes a step with SSE2, resumable, bounded by
 // max_header_bytes), then the line parsers walk the complete head, never past
@@ -6,7 +6,7 @@
 // path has a scalar twin (-DNET_HTTP1_NO_SIMD builds it; the tests pass both).
 // Measured (micro/http1_bench.cpp, GET+POST): memchr per line and scalar
 // values took 92 ns, the SSE2 paths 64 ns.
-#include "net/http1.hpp"
+#include "wire/http1.hpp"
 
 #include <algorithm>
 #include <array>
@@ -18,7 +18,7 @@
 #include <emmintrin.h>
 #endif
 
-namespace net::http {
+namespace wire::http {
 namespace {
 
 // ---- character classes --------------------------------------------------------------------------
@@ -641,4 +641,4 @@ ParseResult parse_response(std::string_view buf, Response& out, const Limits& li
   return kDone;
 }
 
-}  // namespace net::http
+}  // namespace wire::http

@@ -1,8 +1,8 @@
-// net/grpc.hpp — gRPC over HTTP/2 as zapbench speaks it (docs/spec/http2-grpc.md
+// wire/grpc.hpp — gRPC over HTTP/2 as zapbench speaks it (docs/spec/http2-grpc.md
 // §2; gRPC's PROTOCOL-HTTP2): the service's one method path, the
 // content-subtypes that name the body codec, the 5-byte length prefix of a
 // message, and the status codes the server answers with in `grpc-status`.
-// Owns bytes and names only: the HTTP/2 framing is nghttp2's (net/http2.hpp),
+// Owns bytes and names only: the HTTP/2 framing is nghttp2's (wire/http2.hpp),
 // the routing the server's, the validation the loader's. No allocation, no
 // exceptions.
 #pragma once
@@ -13,7 +13,7 @@
 #include <span>
 #include <string_view>
 
-namespace net::grpc {
+namespace wire::grpc {
 
 // The one method zapbench serves (service zapbench.Eth, method Call; the
 // grpc++ reference arm's generated service has the same path).
@@ -136,4 +136,4 @@ constexpr void write_prefix(std::uint8_t* at, std::uint32_t message_bytes) noexc
   at[4] = static_cast<std::uint8_t>(message_bytes);
 }
 
-}  // namespace net::grpc
+}  // namespace wire::grpc

@@ -1,4 +1,4 @@
-// net/client_wires.hpp — the client side of each wire, as the policies the
+// wire/client_wires.hpp — the client side of each wire, as the policies the
 // load engine is instantiated with (one per run, chosen once): how a request
 // is framed onto a connection's output, and how one response is found at the
 // front of its input. HTTP/1.1, ZAP-HTTP (wire A), ZAP-RPC (wire B,
@@ -38,12 +38,12 @@
 #include <string_view>
 
 #include "net/buffer.hpp"
-#include "net/http1.hpp"
-#include "net/http2.hpp"
-#include "net/zap_http.hpp"
-#include "net/zap_rpc.hpp"
+#include "wire/http1.hpp"
+#include "wire/http2.hpp"
+#include "wire/zap_http.hpp"
+#include "wire/zap_rpc.hpp"
 
-namespace net::wire {
+namespace wire {
 
 // What take() found at the front of a connection's input.
 struct Response {
@@ -87,14 +87,14 @@ struct NoSession {
   struct State {
     std::size_t scan_hint = 0;  // 0 for each new response
   };
-  static void reset(State& s, Buffer& /*out*/) noexcept { s = {}; }
+  static void reset(State& s, net::Buffer& /*out*/) noexcept { s = {}; }
   static constexpr bool ready(const State&) noexcept { return true; }
-  void append_request(Buffer& out, std::string_view method, std::string_view target,
+  void append_request(net::Buffer& out, std::string_view method, std::string_view target,
                       std::string_view content_type, std::span<const std::uint8_t> body,
                       std::uint32_t promise, State&) {
     static_cast<Derived&>(*this).append_request(out, method, target, content_type, body, promise);
   }
-  Response take(const Buffer& in, Buffer& /*out*/, State& s) const noexcept {
+  Response take(const net::Buffer& in, net::Buffer& /*out*/, State& s) const noexcept {
     return static_cast<const Derived&>(*this).take(in, s.scan_hint);
   }
 };
@@ -114,7 +114,7 @@ class Http1Client : public NoSession<Http1Client> {
   }
 
   // promise: ignored (answers come in request order).
-  void append_request(Buffer& out, std::string_view method, std::string_view target,
+  void append_request(net::Buffer& out, std::string_view method, std::string_view target,
                       std::string_view content_type, std::span<const std::uint8_t> body,
                       std::uint32_t /*promise*/ = 0) {
     // An empty span may hold a null pointer: the writer copies no empty view.
@@ -123,7 +123,7 @@ class Http1Client : public NoSession<Http1Client> {
   }
 
   // scan_hint: the connection's, 0 for each new response (http::parse_response).
-  Response take(const Buffer& in, std::size_t& scan_hint) const noexcept {
+  Response take(const net::Buffer& in, std::size_t& scan_hint) const noexcept {
     http::Response r;
     const http::ParseResult pr = http::parse_response(in.readable_text(), r, limits_, &scan_hint);
     if (pr.status == http::Status::need_more) return {};
@@ -152,7 +152,7 @@ class ZapHttpClient : public NoSession<ZapHttpClient> {
   static constexpr bool kContentType = true;
 
   // promise: ignored (answers come in request order).
-  void append_request(Buffer& out, std::string_view method, std::string_view target,
+  void append_request(net::Buffer& out, std::string_view method, std::string_view target,
                       std::string_view content_type, std::span<const std::uint8_t> body,
                       std::uint32_t /*promise*/ = 0) {
     const zaphttp::Header ct{"Content-Type", content_type};
@@ -164,7 +164,7 @@ class ZapHttpClient : public NoSession<ZapHttpClient> {
     enc_.append_frame(spec, out);
   }
 
-  Response take(const Buffer& in, std::size_t&) const noexcept {
+  Response take(const net::Buffer& in, std::size_t&) const noexcept {
     const zaphttp::FrameScan s = zaphttp::scan_frame(in.readable());
     if (s.status == zaphttp::FrameScan::Status::need_more) return {};
     if (s.status == zaphttp::FrameScan::Status::bad_length) return {Response::Status::malformed};
@@ -199,13 +199,13 @@ class FloorClient : public NoSession<FloorClient> {
       : request_bytes_(request_bytes), response_bytes_(response_bytes) {}
 
   // Method, target, body and promise do not exist on this wire: the request is only its size.
-  void append_request(Buffer& out, std::string_view, std::string_view, std::string_view,
+  void append_request(net::Buffer& out, std::string_view, std::string_view, std::string_view,
                       std::span<const std::uint8_t>, std::uint32_t = 0) {
     std::memset(out.prepare(request_bytes_), 'q', request_bytes_);
     out.commit(request_bytes_);
   }
 
-  Response take(const Buffer& in, std::size_t&) const noexcept {
+  Response take(const net::Buffer& in, std::size_t&) const noexcept {
     if (in.size() < response_bytes_) return {};
     return {Response::Status::complete, response_bytes_, 200, {}, false};
   }
@@ -246,7 +246,7 @@ class ZapRpcClient : public NoSession<ZapRpcClient> {
   }
 
   // method: not sent (HTTP's GET or POST follows from the operation).
-  void append_request(Buffer& out, std::string_view /*method*/, std::string_view target,
+  void append_request(net::Buffer& out, std::string_view /*method*/, std::string_view target,
                       std::string_view content_type, std::span<const std::uint8_t> body,
                       std::uint32_t promise) {
     zaprpc::Request r;
@@ -257,7 +257,7 @@ class ZapRpcClient : public NoSession<ZapRpcClient> {
     (void)zaprpc::append_request_frame(out, r);
   }
 
-  Response take(const Buffer& in, std::size_t&) const noexcept {
+  Response take(const net::Buffer& in, std::size_t&) const noexcept {
     const zaprpc::FrameScan s = zaprpc::scan_frame(in.readable());
     if (s.status == zaprpc::FrameScan::Status::need_more) return {};
     if (s.status == zaprpc::FrameScan::Status::bad_length ||
@@ -286,7 +286,7 @@ class ZapRpcClient : public NoSession<ZapRpcClient> {
 // A call's PromiseID (its sequence in the engine's call table) is its
 // stream's user data, so answers complete in any order; each open stream has
 // a slot whose request and response buffers are reused (no allocation once
-// warm; nghttp2's own allocations go to the thread's net::h2::MemPool). A
+// warm; nghttp2's own allocations go to the thread's wire::h2::MemPool). A
 // response body lives in its slot until the next take(). A stream the server
 // resets before its answer ended is a Response with `reset`. Received bytes
 // (every frame) are shared out over the answers a read completed; sent bytes
@@ -319,7 +319,7 @@ class Http2Client {
 
   // A new session for a new connection: the client preface, SETTINGS and the
   // connection WINDOW_UPDATE into `out`; every slot free.
-  void reset(State& s, Buffer& out);
+  void reset(State& s, net::Buffer& out);
   // Requests may be sent: the server's SETTINGS came, they allow `depth`
   // streams, and stream ids are left.
   [[nodiscard]] bool ready(const State& s) const noexcept;
@@ -331,13 +331,13 @@ class Http2Client {
 
   // Submits one request (stream user data: promise) and writes its frames to
   // `out`. ready() must hold.
-  void append_request(Buffer& out, std::string_view method, std::string_view target,
+  void append_request(net::Buffer& out, std::string_view method, std::string_view target,
                       std::string_view content_type, std::span<const std::uint8_t> body,
                       std::uint32_t promise, State& s);
   // The next answer ready: complete (or `reset`), or need_more once `in` is
   // all read (consumed here), or malformed (an HTTP/2 connection error).
   // Control frames the session owes the server go to `out`.
-  Response take(Buffer& in, Buffer& out, State& s);
+  Response take(net::Buffer& in, net::Buffer& out, State& s);
 
  private:
   std::string authority_;
@@ -349,4 +349,4 @@ class Http2Client {
   nghttp2_option* option_ = nullptr;
 };
 
-}  // namespace net::wire
+}  // namespace wire

@@ -1,4 +1,4 @@
-// net/zap_rpc.hpp — the ZAP-RPC ("wire B") frame and envelope codec: the u32
+// wire/zap_rpc.hpp — the ZAP-RPC ("wire B") frame and envelope codec: the u32
 // little-endian length prefix that counts the direction byte, the direction
 // byte, and the request and response envelopes of zap-proto/go's rpc package
 // (../shared/spec/zap-transport.md §5; our method ordinals and refusals are
@@ -21,7 +21,7 @@
 #include "net/buffer.hpp"
 #include "zap/zap.hpp"
 
-namespace net::zaprpc {
+namespace wire::zaprpc {
 
 // What the byte after the length prefix says the frame is (§5.2).
 enum class Dir : std::uint8_t {
@@ -336,4 +336,4 @@ struct Method {
   return {true, static_cast<Op>(op), kBodyContentTypes[body]};
 }
 
-}  // namespace net::zaprpc
+}  // namespace wire::zaprpc

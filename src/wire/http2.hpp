@@ -1,4 +1,4 @@
-// net/http2.hpp — what the server and the loader share of HTTP/2 (h2c with
+// wire/http2.hpp — what the server and the loader share of HTTP/2 (h2c with
 // prior knowledge, RFC 9113) on libnghttp2: the settings both sides announce
 // (docs/spec/http2-grpc.md §1), the nghttp2 options that bound a hostile peer,
 // and the allocator their sessions use. nghttp2 does the framing, HPACK and
@@ -21,7 +21,7 @@
 #include <cstdlib>
 #include <cstring>
 
-namespace net::h2 {
+namespace wire::h2 {
 
 // SETTINGS_MAX_CONCURRENT_STREAMS the server announces and the loader's
 // ceiling on depth: ZAP-RPC's calls in flight per connection, so the two
@@ -149,4 +149,4 @@ class MemPool {
   std::uint64_t system_allocations_ = 0;
 };
 
-}  // namespace net::h2
+}  // namespace wire::h2

@@ -1,4 +1,4 @@
-// net/http2_client.cpp — the loader's HTTP/2 and gRPC wire (net::wire::Http2Client,
+// wire/http2_client.cpp — the loader's HTTP/2 and gRPC wire (wire::Http2Client,
 // client_wires.hpp): the nghttp2 client session of one connection, its stream
 // slots (a call's buffers, reused) and the answers a read completed, handed to
 // the engine one by one. nghttp2 does the frames, HPACK and flow control; this
@@ -10,10 +10,10 @@
 #include <utility>
 #include <vector>
 
-#include "net/client_wires.hpp"
-#include "net/grpc.hpp"
+#include "wire/client_wires.hpp"
+#include "wire/grpc.hpp"
 
-namespace net::wire {
+namespace wire {
 
 namespace {
 
@@ -22,13 +22,13 @@ namespace {
 // their capacity.
 struct Slot {
   std::uint32_t promise = 0;
-  Buffer request{256};  // the body nghttp2 sends (gRPC: prefixed); grows by doubling, as ids grow longer
+  net::Buffer request{256};  // the body nghttp2 sends (gRPC: prefixed); grows by doubling, as ids grow longer
   std::size_t request_sent_bytes = 0;
   std::string_view expect_content_type;  // gRPC: the content type the answer must carry (a static string)
   int status = 0;                        // :status
   int grpc_status = -1;                  // grpc-status, -1 none (or not a number)
   std::string content_type;              // reserved once, assigned within its capacity
-  Buffer body{1024};                     // the DATA of the answer (padded: decoders may read past its end)
+  net::Buffer body{1024};                // the DATA of the answer (padded: decoders may read past its end)
   bool ended = false;                    // the server's END_STREAM came
   bool reset = false;                    // the stream closed before it
   Slot* next_free = nullptr;
@@ -93,7 +93,7 @@ class Http2Client::Session {
   }
 
   // Appends every frame the session has ready to `out`.
-  bool send_into(Buffer& out) {
+  bool send_into(net::Buffer& out) {
     for (;;) {
       const std::uint8_t* data = nullptr;
       const ssize_t n = nghttp2_session_mem_send(h2, &data);
@@ -173,7 +173,7 @@ Http2Client::Http2Client(std::string authority, Mode mode, unsigned depth, std::
   nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks_, &Session::on_data);
   nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks_, &Session::on_frame);
   nghttp2_session_callbacks_set_on_stream_close_callback(callbacks_, &Session::on_close);
-  // The hostile-peer bounds both sides apply (net/http2.hpp).
+  // The hostile-peer bounds both sides apply (wire/http2.hpp).
   nghttp2_option_set_max_outbound_ack(option_, h2::kMaxOutboundAcks);
   nghttp2_option_set_max_settings(option_, h2::kMaxSettingsEntries);
   nghttp2_option_set_max_continuations(option_, h2::kMaxContinuations);
@@ -193,7 +193,7 @@ Http2Client::~Http2Client() {
   if (option_ != nullptr) nghttp2_option_del(option_);
 }
 
-void Http2Client::reset(State& st, Buffer& out) {
+void Http2Client::reset(State& st, net::Buffer& out) {
   if (!st.session) st.session.reset(new Session);
   Session& s = *st.session;
   s.close();
@@ -231,7 +231,7 @@ bool Http2Client::ready(const State& st) const noexcept {
   return st.session && st.session->settings_seen && refused(st) == 0 && !exhausted(st);
 }
 
-void Http2Client::append_request(Buffer& out, std::string_view method, std::string_view target,
+void Http2Client::append_request(net::Buffer& out, std::string_view method, std::string_view target,
                                  std::string_view content_type, std::span<const std::uint8_t> body,
                                  std::uint32_t promise, State& st) {
   Session& s = *st.session;
@@ -288,7 +288,7 @@ void Http2Client::append_request(Buffer& out, std::string_view method, std::stri
   (void)s.send_into(out);
 }
 
-Response Http2Client::take(Buffer& in, Buffer& out, State& st) {
+Response Http2Client::take(net::Buffer& in, net::Buffer& out, State& st) {
   Session& s = *st.session;
   if (s.lent != nullptr) {  // the engine is done with the last answer's body
     s.release(s.lent);
@@ -338,4 +338,4 @@ Response Http2Client::take(Buffer& in, Buffer& out, State& st) {
   return r;
 }
 
-}  // namespace net::wire
+}  // namespace wire

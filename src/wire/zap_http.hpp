@@ -1,4 +1,4 @@
-// net/zap_http.hpp — the ZAP-HTTP ("wire A") frame codec: the u32 big-endian
+// wire/zap_http.hpp — the ZAP-HTTP ("wire A") frame codec: the u32 big-endian
 // length prefix, the Request/Response objects and their header blocks
 // (../shared/spec/zap-transport.md §2–3). Owns bytes only: no sockets, no
 // routing, no connection state. The server reads request frames out of a
@@ -23,7 +23,7 @@
 #include "net/buffer.hpp"
 #include "zap/zap.hpp"
 
-namespace net::zaphttp {
+namespace wire::zaphttp {
 
 // The message type rides in the high byte of the ZAP header flags (§2.1).
 enum class MsgType : std::uint8_t { request = 1, response = 2, stream_head = 3, chunk = 4, stream_end = 5 };
@@ -583,7 +583,7 @@ class ResponseEncoder {
 // and each append copies it, patches the three length words the body changes
 // (the prefix, the message size, the body slot) and copies the body.
 // Byte-identical to ResponseEncoder::append_frame of the same spec with that
-// body (tests/net/net_zap_http_test.cpp checks it), at the cost of two copies.
+// body (tests/wire/wire_zap_http_test.cpp checks it), at the cost of two copies.
 // One per reply kind per worker; not thread-safe.
 class PreparedResponse {
  public:
@@ -631,4 +631,4 @@ class PreparedResponse {
   std::size_t head_bytes_ = 0;
 };
 
-}  // namespace net::zaphttp
+}  // namespace wire::zaphttp

@@ -1,4 +1,4 @@
-// net/http1_write.cpp — the HTTP/1.1 writers declared in http1.hpp: request
+// wire/http1_write.cpp — the HTTP/1.1 writers declared in http1.hpp: request
 // and response heads written in place into a connection's buffer, the
 // prepared response heads (their fixed part formatted once), the HTTP date.
 // The parser is http1.cpp.
@@ -8,9 +8,9 @@
 #include <chrono>
 #include <cstring>
 
-#include "net/http1.hpp"
+#include "wire/http1.hpp"
 
-namespace net::http {
+namespace wire::http {
 
 // ---- writers ------------------------------------------------------------------------------------
 
@@ -181,4 +181,4 @@ std::string_view format_http_date(std::int64_t unix_s, std::span<char, kHttpDate
   return {out.data(), kHttpDateBytes};
 }
 
-}  // namespace net::http
+}  // namespace wire::http

@@ -1,4 +1,4 @@
-// tests/net/net_http1_test.cpp — net/http1: tables of tiny named request and
+// tests/wire/wire_http1_test.cpp — wire/http1: tables of tiny named request and
 // response heads with the expected outcome and fields, every prefix of every
 // valid head, every two-piece split with the scan hint, the writers' exact
 // bytes and round trips. Every input is parsed from a copy that ends at an
@@ -14,17 +14,17 @@
 #include <vector>
 
 #include "micro/alloc_counter.hpp"
-#include "net/http1.hpp"
+#include "wire/http1.hpp"
 
 namespace {
 
-using net::http::Detail;
-using net::http::Error;
-using net::http::Limits;
-using net::http::ParseResult;
-using net::http::Request;
-using net::http::Response;
-using net::http::Status;
+using wire::http::Detail;
+using wire::http::Error;
+using wire::http::Limits;
+using wire::http::ParseResult;
+using wire::http::Request;
+using wire::http::Response;
+using wire::http::Status;
 using namespace std::string_literals;
 
 // A copy of some bytes placed so that the byte after the last one is the first
@@ -57,18 +57,18 @@ class Guarded {
 
 std::string show(ParseResult r) {
   const char* s = r.status == Status::done ? "done" : r.status == Status::need_more ? "need_more" : "error";
-  return std::string(s) + " / " + std::string(net::http::reason(r));
+  return std::string(s) + " / " + std::string(wire::http::reason(r));
 }
 
 // Parse a guarded copy that is unmapped on return: for outcomes and scalar
 // fields only (views into it would dangle; reading them crashes).
 ParseResult parse_req(std::string_view in, Request& out, const Limits& limits = {}) {
   const Guarded g(in);
-  return net::http::parse_request(g.view(), out, limits);
+  return wire::http::parse_request(g.view(), out, limits);
 }
 ParseResult parse_resp(std::string_view in, Response& out, const Limits& limits = {}) {
   const Guarded g(in);
-  return net::http::parse_response(g.view(), out, limits);
+  return wire::http::parse_response(g.view(), out, limits);
 }
 
 // Checks that each view lies inside buf (both parsers promise views into the input).
@@ -156,7 +156,7 @@ TEST(http1_parser, parses_each_good_request_with_its_fields) {
     SCOPED_TRACE(t.name);
     const Guarded g(t.input);
     Request r;
-    const ParseResult res = net::http::parse_request(g.view(), r, Limits{});
+    const ParseResult res = wire::http::parse_request(g.view(), r, Limits{});
     ASSERT_EQ(res.status, Status::done) << show(res);
     EXPECT_EQ(res.error, Error::none);
     EXPECT_EQ(r.method, t.method);
@@ -179,7 +179,7 @@ TEST(http1_parser, parses_each_good_request_with_its_fields) {
 TEST(http1_parser, header_lines_are_kept_in_order_with_trimmed_values) {
   const Guarded g("GET / HTTP/1.1\r\nHost: \t h \t\r\nX-A: 1 2\r\nx-a:3\r\n\r\n");
   Request r;
-  ASSERT_TRUE(net::http::parse_request(g.view(), r, Limits{}).done());
+  ASSERT_TRUE(wire::http::parse_request(g.view(), r, Limits{}).done());
   ASSERT_EQ(r.header_count, 3u);
   EXPECT_EQ(r.headers[0].name, "Host");
   EXPECT_EQ(r.headers[0].value, "h");
@@ -213,7 +213,7 @@ TEST(http1_parser, byte_by_byte_with_scan_hint_matches_one_piece) {
     std::size_t n = 0;
     for (; n <= t.input.size(); ++n) {
       const Guarded g(std::string_view(t.input).substr(0, n));
-      res = net::http::parse_request(g.view(), r, Limits{}, &hint);
+      res = wire::http::parse_request(g.view(), r, Limits{}, &hint);
       if (res.status != Status::need_more) break;
       EXPECT_LE(hint, n);
     }
@@ -228,12 +228,12 @@ TEST(http1_parser, pipelined_requests_parse_one_after_another) {
       "POST /rpc HTTP/1.1\r\nHost: h\r\nContent-Length: 4\r\n\r\nbodyGET /health HTTP/1.1\r\nHost: h\r\n\r\n";
   const Guarded g(two);
   Request r;
-  ASSERT_TRUE(net::http::parse_request(g.view(), r, Limits{}).done());
+  ASSERT_TRUE(wire::http::parse_request(g.view(), r, Limits{}).done());
   EXPECT_EQ(r.head_bytes, 50u);
   EXPECT_EQ(r.content_length, 4u);
   EXPECT_EQ(g.view().substr(r.head_bytes, r.content_length), "body");
   const std::string_view rest = g.view().substr(r.head_bytes + r.content_length);
-  ASSERT_TRUE(net::http::parse_request(rest, r, Limits{}).done());
+  ASSERT_TRUE(wire::http::parse_request(rest, r, Limits{}).done());
   EXPECT_EQ(r.target, "/health");
   EXPECT_EQ(r.head_bytes, rest.size());
 }
@@ -398,10 +398,10 @@ TEST(http1_parser, any_two_piece_split_with_hint_matches_one_piece) {
     for (std::size_t cut = 0; cut <= in.size(); ++cut) {
       std::size_t hint = 0;
       Request r;
-      ParseResult got = net::http::parse_request(std::string_view(in).substr(0, cut), r, Limits{}, &hint);
+      ParseResult got = wire::http::parse_request(std::string_view(in).substr(0, cut), r, Limits{}, &hint);
       if (got.status == Status::need_more) {
         const Guarded g(in);
-        got = net::http::parse_request(g.view(), r, Limits{}, &hint);
+        got = wire::http::parse_request(g.view(), r, Limits{}, &hint);
       }
       ASSERT_EQ(got.status, want.status) << "cut " << cut << ": " << show(got);
       ASSERT_EQ(got.detail, want.detail) << "cut " << cut << ": " << show(got);
@@ -438,9 +438,9 @@ TEST(http1_parser, one_pass_and_two_passes_agree) {
         SCOPED_TRACE(in.substr(0, n));
         const Guarded g(std::string_view(in).substr(0, n));
         Request one, two;
-        const ParseResult a = net::http::parse_request(g.view(), one, limits);
+        const ParseResult a = wire::http::parse_request(g.view(), one, limits);
         std::size_t past_the_end = n + 1;
-        const ParseResult b = net::http::parse_request(g.view(), two, limits, &past_the_end);
+        const ParseResult b = wire::http::parse_request(g.view(), two, limits, &past_the_end);
         ASSERT_EQ(a.status, b.status) << show(a) << " vs " << show(b);
         ASSERT_EQ(a.detail, b.detail) << show(a) << " vs " << show(b);
         if (!a.done()) continue;
@@ -473,9 +473,9 @@ std::string request_with_headers(std::size_t n) {
 
 TEST(http1_parser, header_count_limit) {
   Request r;
-  EXPECT_TRUE(parse_req(request_with_headers(net::http::kMaxHeaders), r).done());
-  EXPECT_EQ(r.header_count, net::http::kMaxHeaders);
-  const ParseResult over = parse_req(request_with_headers(net::http::kMaxHeaders + 1), r);
+  EXPECT_TRUE(parse_req(request_with_headers(wire::http::kMaxHeaders), r).done());
+  EXPECT_EQ(r.header_count, wire::http::kMaxHeaders);
+  const ParseResult over = parse_req(request_with_headers(wire::http::kMaxHeaders + 1), r);
   EXPECT_EQ(over.error, Error::header_too_large);
   EXPECT_EQ(over.detail, Detail::too_many_headers);
 
@@ -485,7 +485,7 @@ TEST(http1_parser, header_count_limit) {
   EXPECT_EQ(parse_req(request_with_headers(4), r, three).error, Error::header_too_large);
   Limits huge;  // more than the compile-time cap is capped
   huge.max_headers = 1000;
-  EXPECT_EQ(parse_req(request_with_headers(net::http::kMaxHeaders + 1), r, huge).error,
+  EXPECT_EQ(parse_req(request_with_headers(wire::http::kMaxHeaders + 1), r, huge).error,
             Error::header_too_large);
 }
 
@@ -501,7 +501,7 @@ TEST(http1_parser, head_size_limit_complete_and_incomplete) {
   const ParseResult complete = parse_req(req, r, one_less);
   EXPECT_EQ(complete.error, Error::header_too_large) << show(complete);
   EXPECT_EQ(complete.detail, Detail::head_too_large);
-  EXPECT_EQ(net::http::http_status(complete.error), 431);
+  EXPECT_EQ(wire::http::http_status(complete.error), 431);
 
   // Slowloris: no CRLFCRLF yet, but already max_header_bytes of it: give up now.
   const std::string_view partial = std::string_view(req).substr(0, 60);
@@ -530,14 +530,14 @@ TEST(http1_parser, body_limit_is_a_parameter) {
   EXPECT_TRUE(parse_req("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 4\r\n\r\n", r, tiny).done());
   const ParseResult over = parse_req("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\n\r\n", r, tiny);
   EXPECT_EQ(over.error, Error::body_too_large);
-  EXPECT_EQ(net::http::http_status(over.error), 413);
+  EXPECT_EQ(wire::http::http_status(over.error), 413);
 }
 
 TEST(http1_parser, stale_hint_beyond_the_buffer_is_ignored) {
   std::size_t hint = 1000;
   Request r;
   const Guarded g("GET / HTTP/1.1\r\nHost: h\r\n\r\n");
-  EXPECT_TRUE(net::http::parse_request(g.view(), r, Limits{}, &hint).done());
+  EXPECT_TRUE(wire::http::parse_request(g.view(), r, Limits{}, &hint).done());
 }
 
 TEST(http1_parser, parsing_allocates_nothing) {
@@ -548,8 +548,8 @@ TEST(http1_parser, parsing_allocates_nothing) {
   const micro::AllocCount before = micro::alloc_count();
   for (int i = 0; i < 1000; ++i) {
     std::size_t hint = 0;
-    EXPECT_TRUE(net::http::parse_request(get.view(), q, Limits{}, &hint).done());
-    EXPECT_TRUE(net::http::parse_response(resp.view(), p, Limits{}).done());
+    EXPECT_TRUE(wire::http::parse_request(get.view(), q, Limits{}, &hint).done());
+    EXPECT_TRUE(wire::http::parse_response(resp.view(), p, Limits{}).done());
   }
   EXPECT_EQ(micro::alloc_count().allocs - before.allocs, 0u);
 }
@@ -606,7 +606,7 @@ TEST(http1_response_parser, parses_each_good_response_with_its_fields) {
     SCOPED_TRACE(t.name);
     const Guarded g(t.input);
     Response r;
-    const ParseResult res = net::http::parse_response(g.view(), r, Limits{});
+    const ParseResult res = wire::http::parse_response(g.view(), r, Limits{});
     ASSERT_EQ(res.status, Status::done) << show(res);
     EXPECT_EQ(r.status, t.status);
     EXPECT_EQ(r.minor_version, t.minor_version);
@@ -680,36 +680,36 @@ TEST(http1_response_parser, pipelined_responses_with_hint) {
       "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokHTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nyes";
   std::size_t hint = 0;
   Response r;
-  ASSERT_EQ(net::http::parse_response(std::string_view(two).substr(0, 20), r, Limits{}, &hint).status,
+  ASSERT_EQ(wire::http::parse_response(std::string_view(two).substr(0, 20), r, Limits{}, &hint).status,
             Status::need_more);
   EXPECT_EQ(hint, 20u);
   const Guarded g(two);
-  ASSERT_TRUE(net::http::parse_response(g.view(), r, Limits{}, &hint).done());
+  ASSERT_TRUE(wire::http::parse_response(g.view(), r, Limits{}, &hint).done());
   EXPECT_EQ(hint, 0u);
   const std::string_view rest = g.view().substr(r.head_bytes + r.content_length);
-  ASSERT_TRUE(net::http::parse_response(rest, r, Limits{}, &hint).done());
+  ASSERT_TRUE(wire::http::parse_response(rest, r, Limits{}, &hint).done());
   EXPECT_EQ(rest.substr(r.head_bytes), "yes");
 }
 
 // ---- errors as answers --------------------------------------------------------------------------
 
 TEST(http1_errors, map_to_statuses_and_texts) {
-  EXPECT_EQ(net::http::http_status(Error::bad_request), 400);
-  EXPECT_EQ(net::http::http_status(Error::header_too_large), 431);
-  EXPECT_EQ(net::http::http_status(Error::body_too_large), 413);
-  EXPECT_EQ(net::http::http_status(Error::length_required), 411);
-  EXPECT_EQ(net::http::http_status(Error::not_implemented), 501);
-  EXPECT_EQ(net::http::http_status(Error::version_not_supported), 505);
-  EXPECT_EQ(net::http::reason(Error::bad_request), "bad request");
-  EXPECT_EQ(net::http::reason(ParseResult{Status::error, Error::bad_request, Detail::bad_header_name}),
+  EXPECT_EQ(wire::http::http_status(Error::bad_request), 400);
+  EXPECT_EQ(wire::http::http_status(Error::header_too_large), 431);
+  EXPECT_EQ(wire::http::http_status(Error::body_too_large), 413);
+  EXPECT_EQ(wire::http::http_status(Error::length_required), 411);
+  EXPECT_EQ(wire::http::http_status(Error::not_implemented), 501);
+  EXPECT_EQ(wire::http::http_status(Error::version_not_supported), 505);
+  EXPECT_EQ(wire::http::reason(Error::bad_request), "bad request");
+  EXPECT_EQ(wire::http::reason(ParseResult{Status::error, Error::bad_request, Detail::bad_header_name}),
             "bad request: invalid header name");
-  EXPECT_EQ(net::http::describe(Detail::bad_header_name), "invalid header name");
-  EXPECT_EQ(net::http::reason_phrase(431), "Request Header Fields Too Large");
-  EXPECT_EQ(net::http::reason_phrase(299), "");
+  EXPECT_EQ(wire::http::describe(Detail::bad_header_name), "invalid header name");
+  EXPECT_EQ(wire::http::reason_phrase(431), "Request Header Fields Too Large");
+  EXPECT_EQ(wire::http::reason_phrase(299), "");
   // Every detail has a text that starts with its kind's text.
   for (int d = 1; d <= static_cast<int>(Detail::version_not_supported); ++d) {
     const auto detail = static_cast<Detail>(d);
-    const std::string_view text = net::http::describe(detail);
+    const std::string_view text = wire::http::describe(detail);
     EXPECT_FALSE(text.empty()) << d;
     EXPECT_EQ(text.find(':'), std::string_view::npos) << text;
   }
@@ -721,13 +721,13 @@ std::string contents(const net::Buffer& b) { return std::string(b.readable_text(
 
 TEST(http1_writer, response_bytes_are_exact) {
   net::Buffer b(16);
-  const std::size_t n = net::http::write_response(b, 200, "OK", "text/plain", "ok", false, "");
+  const std::size_t n = wire::http::write_response(b, 200, "OK", "text/plain", "ok", false, "");
   EXPECT_EQ(contents(b), "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nok");
   EXPECT_EQ(n, b.size());
 
   net::Buffer c;
-  net::http::write_response(c, 400, "Bad Request", "text/plain", "bad request: obsolete line folding", true,
-                            "Sun, 06 Nov 1994 08:49:37 GMT");
+  wire::http::write_response(c, 400, "Bad Request", "text/plain", "bad request: obsolete line folding", true,
+                             "Sun, 06 Nov 1994 08:49:37 GMT");
   EXPECT_EQ(
       contents(c),
       "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nContent-Length: 34\r\n"
@@ -736,29 +736,29 @@ TEST(http1_writer, response_bytes_are_exact) {
 
 TEST(http1_writer, response_omits_what_is_empty_or_forbidden) {
   net::Buffer b;
-  net::http::write_response(b, 200, "OK", "", "", false, "");
+  wire::http::write_response(b, 200, "OK", "", "", false, "");
   EXPECT_EQ(contents(b), "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n");
   b.clear();
-  net::http::write_response(b, 204, "No Content", "", "", false, "");
+  wire::http::write_response(b, 204, "No Content", "", "", false, "");
   EXPECT_EQ(contents(b), "HTTP/1.1 204 No Content\r\n\r\n") << "204 must not carry Content-Length";
   b.clear();
-  net::http::write_response(b, 599, "", "", "", false, "");
+  wire::http::write_response(b, 599, "", "", "", false, "");
   EXPECT_EQ(contents(b), "HTTP/1.1 599 \r\nContent-Length: 0\r\n\r\n");
 }
 
 TEST(http1_writer, responses_append_and_grow_the_buffer) {
   net::Buffer b(8);
   const std::string big(100000, 'z');
-  const std::size_t n1 = net::http::write_response(b, 200, "OK", "application/zap", big, false, "");
-  const std::size_t n2 = net::http::write_response(b, 200, "OK", "text/plain", "ok", true, "");
+  const std::size_t n1 = wire::http::write_response(b, 200, "OK", "application/zap", big, false, "");
+  const std::size_t n2 = wire::http::write_response(b, 200, "OK", "text/plain", "ok", true, "");
   EXPECT_EQ(b.size(), n1 + n2);
   Response r;
   const Guarded g(b.readable_text());
-  ASSERT_TRUE(net::http::parse_response(g.view(), r, Limits{}).done());
+  ASSERT_TRUE(wire::http::parse_response(g.view(), r, Limits{}).done());
   EXPECT_EQ(r.content_length, big.size());
   EXPECT_EQ(g.view().substr(r.head_bytes, r.content_length), big);
   const std::string_view rest = g.view().substr(r.head_bytes + r.content_length);
-  ASSERT_TRUE(net::http::parse_response(rest, r, Limits{}).done());
+  ASSERT_TRUE(wire::http::parse_response(rest, r, Limits{}).done());
   EXPECT_TRUE(r.close);
   EXPECT_EQ(rest.substr(r.head_bytes), "ok");
 }
@@ -781,18 +781,18 @@ TEST(http1_writer, prepared_response_is_byte_identical_to_write_response) {
     for (const bool close : {false, true})
       for (const std::string_view date :
            {std::string_view{}, std::string_view{"Sun, 06 Nov 1994 08:49:37 GMT"}}) {
-        net::http::PreparedResponse p;
+        wire::http::PreparedResponse p;
         ASSERT_TRUE(
-            p.prepare(s.status, net::http::reason_phrase(s.status), s.content_type, close, date, s.allow));
+            p.prepare(s.status, wire::http::reason_phrase(s.status), s.content_type, close, date, s.allow));
         for (const std::size_t n : {0, 2, 9, 10, 99, 100, 100000}) {
           const std::string body(n, 'b');
           net::Buffer want, got(8);
           if (s.allow.empty())
-            net::http::write_response(want, s.status, net::http::reason_phrase(s.status), s.content_type,
-                                      body, close, date);
+            wire::http::write_response(want, s.status, wire::http::reason_phrase(s.status), s.content_type,
+                                       body, close, date);
           else
-            net::http::write_response(want, s.status, net::http::reason_phrase(s.status), s.content_type,
-                                      body, close, date, s.allow);
+            wire::http::write_response(want, s.status, wire::http::reason_phrase(s.status), s.content_type,
+                                       body, close, date, s.allow);
           // Twice: the second append reuses the head kept for this length.
           for (int twice = 0; twice < 2; ++twice) {
             got.clear();
@@ -806,7 +806,7 @@ TEST(http1_writer, prepared_response_is_byte_identical_to_write_response) {
 // The server prepares its heads again every second with the new Date: once
 // prepared with a Date, doing it again (and appending) allocates nothing.
 TEST(http1_writer, prepared_response_prepared_again_allocates_nothing) {
-  net::http::PreparedResponse p[2];
+  wire::http::PreparedResponse p[2];
   net::Buffer out;
   const char* const dates[] = {"Sun, 06 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 08:49:38 GMT"};
   for (const bool close : {false, true}) {
@@ -827,7 +827,7 @@ TEST(http1_writer, prepared_response_prepared_again_allocates_nothing) {
 }
 
 TEST(http1_writer, prepared_response_refuses_bodyless_statuses) {
-  net::http::PreparedResponse p;
+  wire::http::PreparedResponse p;
   for (const int status : {100, 101, 204, 304}) EXPECT_FALSE(p.prepare(status, "x", "", false, "")) << status;
   net::Buffer out;
   EXPECT_EQ(p.append(out, "body"), 0u) << "not prepared: nothing appended";
@@ -836,11 +836,11 @@ TEST(http1_writer, prepared_response_refuses_bodyless_statuses) {
 
 TEST(http1_writer, request_bytes_are_exact) {
   net::Buffer b;
-  const std::size_t n = net::http::write_request(b, "GET", "/health", "127.0.0.1:8080", "", "");
+  const std::size_t n = wire::http::write_request(b, "GET", "/health", "127.0.0.1:8080", "", "");
   EXPECT_EQ(contents(b), "GET /health HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n\r\n");
   EXPECT_EQ(n, b.size());
   b.clear();
-  net::http::write_request(b, "POST", "/rpc", "h", "application/json", "{}");
+  wire::http::write_request(b, "POST", "/rpc", "h", "application/json", "{}");
   EXPECT_EQ(contents(b),
             "POST /rpc HTTP/1.1\r\nHost: h\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}");
 }
@@ -848,11 +848,11 @@ TEST(http1_writer, request_bytes_are_exact) {
 TEST(http1_writer, round_trips_through_the_parsers) {
   net::Buffer b;
   const std::string body = "{\"id\":1}";
-  net::http::write_request(b, "POST", "/rpc", "localhost:8080", "application/json", body);
+  wire::http::write_request(b, "POST", "/rpc", "localhost:8080", "application/json", body);
   Request q;
   {
     const Guarded g(b.readable_text());
-    ASSERT_TRUE(net::http::parse_request(g.view(), q, Limits{}).done());
+    ASSERT_TRUE(wire::http::parse_request(g.view(), q, Limits{}).done());
     EXPECT_EQ(q.method, "POST");
     EXPECT_EQ(q.target, "/rpc");
     EXPECT_EQ(q.host, "localhost:8080");
@@ -862,11 +862,11 @@ TEST(http1_writer, round_trips_through_the_parsers) {
     EXPECT_EQ(g.view().substr(q.head_bytes), body);
   }
   b.clear();
-  net::http::write_response(b, 200, "OK", "application/zap", "\x01\x02\r\n\r\n", true,
-                            "Thu, 01 Jan 1970 00:00:00 GMT");
+  wire::http::write_response(b, 200, "OK", "application/zap", "\x01\x02\r\n\r\n", true,
+                             "Thu, 01 Jan 1970 00:00:00 GMT");
   Response p;
   const Guarded g(b.readable_text());
-  ASSERT_TRUE(net::http::parse_response(g.view(), p, Limits{}).done());
+  ASSERT_TRUE(wire::http::parse_response(g.view(), p, Limits{}).done());
   EXPECT_EQ(p.status, 200);
   EXPECT_EQ(p.reason, "OK");
   EXPECT_EQ(p.content_type, "application/zap");
@@ -879,22 +879,22 @@ TEST(http1_writer, round_trips_through_the_parsers) {
 TEST(http1_writer, writing_into_a_grown_buffer_allocates_nothing) {
   net::Buffer b;
   // A buffer takes its region at its first write (net/buffer.hpp): grown by the first response.
-  net::http::write_response(b, 200, "OK", "text/plain", "ok", false, "Thu, 01 Jan 1970 00:00:00 GMT");
+  wire::http::write_response(b, 200, "OK", "text/plain", "ok", false, "Thu, 01 Jan 1970 00:00:00 GMT");
   b.consume(b.size());
   const micro::AllocCount before = micro::alloc_count();
   for (int i = 0; i < 1000; ++i) {
-    net::http::write_response(b, 200, "OK", "text/plain", "ok", false, "Thu, 01 Jan 1970 00:00:00 GMT");
+    wire::http::write_response(b, 200, "OK", "text/plain", "ok", false, "Thu, 01 Jan 1970 00:00:00 GMT");
     b.consume(b.size());
   }
   EXPECT_EQ(micro::alloc_count().allocs - before.allocs, 0u);
 }
 
 TEST(http1_writer, formats_imf_fixdate) {
-  std::array<char, net::http::kHttpDateBytes> d{};
-  EXPECT_EQ(net::http::format_http_date(0, d), "Thu, 01 Jan 1970 00:00:00 GMT");
-  EXPECT_EQ(net::http::format_http_date(784111777, d), "Sun, 06 Nov 1994 08:49:37 GMT");
-  EXPECT_EQ(net::http::format_http_date(951782400, d), "Tue, 29 Feb 2000 00:00:00 GMT");
-  EXPECT_EQ(net::http::format_http_date(253402300799, d), "Fri, 31 Dec 9999 23:59:59 GMT");
+  std::array<char, wire::http::kHttpDateBytes> d{};
+  EXPECT_EQ(wire::http::format_http_date(0, d), "Thu, 01 Jan 1970 00:00:00 GMT");
+  EXPECT_EQ(wire::http::format_http_date(784111777, d), "Sun, 06 Nov 1994 08:49:37 GMT");
+  EXPECT_EQ(wire::http::format_http_date(951782400, d), "Tue, 29 Feb 2000 00:00:00 GMT");
+  EXPECT_EQ(wire::http::format_http_date(253402300799, d), "Fri, 31 Dec 9999 23:59:59 GMT");
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// tests/net/zap_rpc_frames.hpp — what the ZAP-RPC (wire B) tests share: frames
+// tests/wire/zap_rpc_frames.hpp — what the ZAP-RPC (wire B) tests share: frames
 // built by hand from the spec (not by the codec), the envelope's slot positions,
 // a decode of an exact-size copy that returns only its error, byte helpers.
 #pragma once
@@ -18,15 +18,15 @@
 #include <vector>
 
 #include "micro/alloc_counter.hpp"
-#include "net/client_wires.hpp"
-#include "net/zap_rpc.hpp"
 #include "record/codecs_table.hpp"
 #include "support/exact.hpp"
 #include "support/vectors.hpp"
+#include "wire/client_wires.hpp"
+#include "wire/zap_rpc.hpp"
 
 namespace zrtest {
 
-namespace zr = net::zaprpc;
+namespace zr = wire::zaprpc;
 using zaptest::bytes_of;
 using zaptest::ByteVec;
 using zaptest::ByteView;

@@ -1,9 +1,9 @@
-// net/http1.hpp — HTTP/1.1 on the wire: a stateless request and response head
+// wire/http1.hpp — HTTP/1.1 on the wire: a stateless request and response head
 // parser over caller-owned bytes, and the writers that append one complete
 // response (server) or request (load generator) to a net::Buffer. Owns framing
 // only: routes, codecs and connection state belong to server/ and load/.
 //
-// Decisions (each is tested in tests/net_http1_test.cpp):
+// Decisions (each is tested in tests/wire/wire_http1_test.cpp):
 //  * Chunked bodies are REFUSED. Any Transfer-Encoding gives 501
 //    (Error::not_implemented); Transfer-Encoding with Content-Length gives 400
 //    (the request-smuggling shape, RFC 9112 §6.1). zapbench's clients always
@@ -37,7 +37,7 @@
 
 #include "net/buffer.hpp"
 
-namespace net::http {
+namespace wire::http {
 
 // Header lines a Request/Response can hold (the array is inline, so this also
 // fixes their size: 64 * 32 bytes). Limits::max_headers may lower it per server.
@@ -246,7 +246,7 @@ std::size_t write_response(net::Buffer& out, int status, std::string_view reason
 // the head of write_response() is formatted once, split around the
 // Content-Length digits; each append copies the head for its body's length
 // (kept from the last append when the length is the same) and the body. Byte-identical to write_response()
-// with the same arguments (tests/net/net_http1_test.cpp checks it). The server prepares one per reply kind
+// with the same arguments (tests/wire/wire_http1_test.cpp checks it). The server prepares one per reply kind
 // and close flag, again whenever its Date value changes (once a second).
 class PreparedResponse {
  public:
@@ -283,4 +283,4 @@ std::size_t write_request(net::Buffer& out, std::string_view method, std::string
 inline constexpr std::size_t kHttpDateBytes = 29;
 std::string_view format_http_date(std::int64_t unix_s, std::span<char, kHttpDateBytes> out) noexcept;
 
-}  // namespace net::http
+}  // namespace wire::http

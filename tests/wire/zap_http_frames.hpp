@@ -1,4 +1,4 @@
-// tests/net/zap_http_frames.hpp — what the ZAP-HTTP (wire A) tests share: the
+// tests/wire/zap_http_frames.hpp — what the ZAP-HTTP (wire A) tests share: the
 // golden frames of zap-transport.md §3.8 read out of the spec text at run time
 // (no hex in sources) and their documented fields (kGolden), header blocks
 // built apart from the codec, and small byte helpers.
@@ -22,13 +22,13 @@
 #include <vector>
 
 #include "micro/alloc_counter.hpp"
-#include "net/zap_http.hpp"
 #include "support/exact.hpp"
 #include "support/vectors.hpp"
+#include "wire/zap_http.hpp"
 
 namespace zhtest {
 
-namespace zh = net::zaphttp;
+namespace zh = wire::zaphttp;
 using zaptest::bytes_of;
 using zaptest::ByteVec;
 using zaptest::ByteView;

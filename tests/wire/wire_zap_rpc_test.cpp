@@ -1,4 +1,4 @@
-// tests/net/net_zap_rpc_test.cpp — conformance tests for net/zap_rpc.hpp (ZAP-RPC,
+// tests/wire/wire_zap_rpc_test.cpp — conformance tests for wire/zap_rpc.hpp (ZAP-RPC,
 // wire B): the rpc_* vectors of ../shared/vectors and the frame vectors of
 // zap-transport.md §5.1–5.2 (read at run time, no hex in sources) encoded byte
 // for byte and decoded field by field, as envelopes and as frames; the
@@ -23,11 +23,11 @@
 #include <vector>
 
 #include "micro/alloc_counter.hpp"
-#include "net/client_wires.hpp"
-#include "net/zap_rpc.hpp"
 #include "record/codecs_table.hpp"
 #include "support/exact.hpp"
 #include "support/vectors.hpp"
+#include "wire/client_wires.hpp"
+#include "wire/zap_rpc.hpp"
 #include "zap_rpc_frames.hpp"
 
 namespace {

@@ -1,4 +1,4 @@
-// tests/net/net_zap_http_test.cpp — conformance tests for net/zap_http.hpp (wire A):
+// tests/wire/wire_zap_http_test.cpp — conformance tests for wire/zap_http.hpp (wire A):
 // the golden frames of zap-transport.md §3.8, read out of the spec text at run
 // time (no hex in sources), decoded field by field and re-encoded byte for byte;
 // then framing, decode error paths and header blocks (the encoders' contracts are
@@ -22,9 +22,9 @@
 #include <vector>
 
 #include "micro/alloc_counter.hpp"
-#include "net/zap_http.hpp"
 #include "support/exact.hpp"
 #include "support/vectors.hpp"
+#include "wire/zap_http.hpp"
 #include "zap_http_frames.hpp"
 
 namespace {

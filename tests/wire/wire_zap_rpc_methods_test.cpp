@@ -1,4 +1,4 @@
-// tests/net/net_zap_rpc_methods_test.cpp — net/zap_rpc.hpp's (wire B) method
+// tests/wire/wire_zap_rpc_methods_test.cpp — wire/zap_rpc.hpp's (wire B) method
 // ordinals against docs/spec/zap-rpc.md §2 and src/record/codecs.table, the
 // encoders' contracts (patch_promise, the frame limit, the envelope sizes, zero
 // allocations in the steady state), and the loader's client wire (ZapRpcClient):
@@ -18,11 +18,11 @@
 #include <vector>
 
 #include "micro/alloc_counter.hpp"
-#include "net/client_wires.hpp"
-#include "net/zap_rpc.hpp"
 #include "record/codecs_table.hpp"
 #include "support/exact.hpp"
 #include "support/vectors.hpp"
+#include "wire/client_wires.hpp"
+#include "wire/zap_rpc.hpp"
 #include "zap_rpc_frames.hpp"
 
 namespace {
@@ -248,7 +248,7 @@ TEST(encoders, steady_state_encode_and_decode_allocate_nothing) {
   EXPECT_EQ(promises, 100u * (64 * 65 / 2 + 64));
 }
 
-// ---- the loader's client wire (net/client_wires.hpp, ZapRpcClient) ---------------
+// ---- the loader's client wire (wire/client_wires.hpp, ZapRpcClient) ---------------
 
 // The loader's first eth_call (ZAP body, PromiseID 1) is the request vector byte for byte, and the answer
 // vector reads as status 200, PromiseID 1 and the fold, consumed whole.
@@ -258,7 +258,7 @@ TEST(zap_rpc_client, its_eth_call_is_the_vector_and_it_reads_the_answer_vector) 
   ByteVec call, answer;
   ASSERT_TRUE(zaptest::load_repo_hex("rpc_eth_call_frame", call));
   ASSERT_TRUE(zaptest::load_repo_hex("rpc_eth_call_answer_frame", answer));
-  net::wire::ZapRpcClient wire;
+  wire::ZapRpcClient wire;
   net::Buffer out;
   wire.append_request(out, "POST", "/rpc", "application/zap", eth_req, 1);
   EXPECT_TRUE(same_bytes(readable(out), call));
@@ -266,8 +266,8 @@ TEST(zap_rpc_client, its_eth_call_is_the_vector_and_it_reads_the_answer_vector) 
   net::Buffer in;
   in.append(answer.data(), answer.size());
   std::size_t hint = 0;
-  const net::wire::Response r = wire.take(in, hint);
-  ASSERT_EQ(r.status, net::wire::Response::Status::complete);
+  const wire::Response r = wire.take(in, hint);
+  ASSERT_EQ(r.status, wire::Response::Status::complete);
   EXPECT_EQ(r.consumed_bytes, answer.size());
   EXPECT_EQ(r.code, 200);
   EXPECT_EQ(r.promise, 1u);
@@ -277,7 +277,7 @@ TEST(zap_rpc_client, its_eth_call_is_the_vector_and_it_reads_the_answer_vector) 
 }
 
 TEST(zap_rpc_client, the_method_is_the_ordinal_of_the_target_and_content_type) {
-  using W = net::wire::ZapRpcClient;
+  using W = wire::ZapRpcClient;
   EXPECT_EQ(W::method_for("/health", ""), 0u);
   EXPECT_EQ(W::method_for("/health", "application/json"), 0u) << "health has one ordinal";
   EXPECT_EQ(W::method_for("/rpc", "application/zap"), 1u);
@@ -291,7 +291,7 @@ TEST(zap_rpc_client, the_method_is_the_ordinal_of_the_target_and_content_type) {
   EXPECT_EQ(W::method_for("/rpc", ""), W::kUnknownMethod);
   EXPECT_FALSE(zr::method_of(W::kUnknownMethod).known);
 
-  net::wire::ZapRpcClient wire;
+  wire::ZapRpcClient wire;
   net::Buffer out;
   wire.append_request(out, "GET", "/health", "", {}, 0xFFFF'FFFEu);
   const zr::FrameScan s = zr::scan_frame(out.readable());
@@ -315,30 +315,30 @@ TEST(zap_rpc_client, takes_one_answer_at_a_time_and_waits_for_a_whole_frame) {
   const std::size_t first = whole.size();
   ASSERT_TRUE(zr::append_response_frame(whole, {500, 3, {}}));
   const ByteVec bytes = readable(whole);
-  net::wire::ZapRpcClient wire;
+  wire::ZapRpcClient wire;
   std::size_t hint = 0;
   net::Buffer in;
   for (std::size_t k = 0; k < first; ++k) {  // every proper prefix of the first frame
     in.clear();
     in.append(bytes.data(), k);
-    EXPECT_EQ(wire.take(in, hint).status, net::wire::Response::Status::need_more) << k;
+    EXPECT_EQ(wire.take(in, hint).status, wire::Response::Status::need_more) << k;
   }
   in.clear();
   in.append(bytes.data(), bytes.size());
-  net::wire::Response r = wire.take(in, hint);
-  ASSERT_EQ(r.status, net::wire::Response::Status::complete);
+  wire::Response r = wire.take(in, hint);
+  ASSERT_EQ(r.status, wire::Response::Status::complete);
   EXPECT_EQ(r.consumed_bytes, first);
   EXPECT_EQ(r.promise, 9u);
   EXPECT_TRUE(same_bytes(r.body, bytes_of("ok")));
   in.consume(r.consumed_bytes);
   r = wire.take(in, hint);
-  ASSERT_EQ(r.status, net::wire::Response::Status::complete);
+  ASSERT_EQ(r.status, wire::Response::Status::complete);
   EXPECT_EQ(r.consumed_bytes, bytes.size() - first);
   EXPECT_EQ(r.code, 500);
   EXPECT_EQ(r.promise, 3u);
   EXPECT_TRUE(r.body.empty());
   in.consume(r.consumed_bytes);
-  EXPECT_EQ(wire.take(in, hint).status, net::wire::Response::Status::need_more);
+  EXPECT_EQ(wire.take(in, hint).status, wire::Response::Status::need_more);
 }
 
 // What is not a response is malformed (the loader drops the connection: docs/spec/zap-rpc.md §4): a length
@@ -366,17 +366,17 @@ TEST(zap_rpc_client, a_frame_that_is_not_a_response_is_malformed) {
       {"an empty body", frame_of(2, {})},
       {"root out of range", frame_of(2, no_root)},
   };
-  net::wire::ZapRpcClient wire;
+  wire::ZapRpcClient wire;
   for (const Case& c : cases) {
     net::Buffer in;
     in.append(c.frame.data(), c.frame.size());
     std::size_t hint = 0;
-    EXPECT_EQ(wire.take(in, hint).status, net::wire::Response::Status::malformed) << c.name;
+    EXPECT_EQ(wire.take(in, hint).status, wire::Response::Status::malformed) << c.name;
   }
   net::Buffer in;
   in.append(response.data(), response.size());
   std::size_t hint = 0;
-  EXPECT_EQ(wire.take(in, hint).status, net::wire::Response::Status::complete) << "the control";
+  EXPECT_EQ(wire.take(in, hint).status, wire::Response::Status::complete) << "the control";
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// tests/net/net_zap_http_encode_test.cpp — net/zap_http.hpp's (wire A) writers:
+// tests/wire/wire_zap_http_encode_test.cpp — wire/zap_http.hpp's (wire A) writers:
 // the response and request encoders' contracts (defaults, the frame limit,
 // appending), a round trip of random messages, no allocation in the steady
 // state, and the prepared responses byte-identical to the encoder and to the
@@ -21,9 +21,9 @@
 #include <vector>
 
 #include "micro/alloc_counter.hpp"
-#include "net/zap_http.hpp"
 #include "support/exact.hpp"
 #include "support/vectors.hpp"
+#include "wire/zap_http.hpp"
 #include "zap_http_frames.hpp"
 
 namespace {
