@@ -313,11 +313,37 @@ void glance_floor(const Results& r, const std::vector<Finding>& all, bool links,
   if (!notes.empty()) out.bullets(std::move(notes));  // a line per figure marked ¦, naming its modes' rounds
 }
 
+// zapbench's HTTP/1.1 and HTTP/2 servers against the web servers people deploy, on hello: a row per
+// framing, server, depth and connection count both ran, in server CPU per request (requests/s is in
+// the report's findings), each side over the rounds the comparison pairs.
+void glance_web(const Results& r, const std::vector<Finding>& all, bool links, Out& out) {
+  Table t{{"framing", "against", "hello at", "zapbench", "theirs", "zapbench against it"}, "lllrrr", {}};
+  const Finding* first = nullptr;
+  for (const Finding& f : all) {
+    if (f.against != Finding::Against::web || f.unit != Finding::Unit::cpu_ns) continue;
+    if (!first) first = &f;
+    const std::size_t at = f.title.find("hello, ");
+    t.rows.push_back({f.framing, f.baseline_codec, at == std::string::npos ? f.title : f.title.substr(at + 7),
+                      value_text(f, f.subject_value) + modes_mark(f.subject_modes),
+                      value_text(f, f.baseline_value) + modes_mark(f.baseline_modes),
+                      verdict_cell(f.estimate, f.better)});
+  }
+  if (!first) return;
+  Runs what{"End to end over " + transport(r.env) +
+            ", hello (GET /health, \"ok\"): zapbench's own HTTP/1.1 and HTTP/2 servers against the web "
+            "servers people deploy on the same framing, in the server's CPU time per request (above 1× = "
+            "zapbench's cheaper). Each figure is the geometric mean over the rounds its comparison pairs."};
+  if (links) what.insert(what.end(), {" ", link("End to end", first->anchor), " has requests/s too."});
+  out.para(std::move(what));
+  out.table(std::move(t));
+}
+
 // links: to the report's sections, which findings.md and the terminal do not have.
 void glance(const Results& r, const std::vector<Finding>& all, bool links, Out& out) {
   const std::size_t before = out.blocks.size();
   glance_micro(r, all, links, out);
   glance_floor(r, all, links, out);
+  glance_web(r, all, links, out);
   if (out.blocks.size() > before) out.para(mark_legend(r));
 }
 

@@ -264,8 +264,11 @@ void end_to_end(const Results& r, Add& add) {
       const std::string title = "zapbench's " + std::string(matrix::display_name(web->framing)) +
                                 " server against " + name + ", hello, depth " + std::to_string(g.pipeline) +
                                 ", " + doc::connections_text(web->connections);
-      for (Unit u : {Unit::requests_per_s, Unit::cpu_ns})
+      for (Unit u : {Unit::requests_per_s, Unit::cpu_ns}) {
         add.cells(Section::e2e, title, u, "zapbench", *ours, name, *web, doc::group_id(g));
+        add.out.back().against = Finding::Against::web;
+        add.out.back().baseline_codec = name;  // the table's column: whose server
+      }
     }
   }
   // logs at the largest N (where bytes dominate) and the shallowest depth: ZAP's best MB/s against the

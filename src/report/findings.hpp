@@ -28,8 +28,10 @@ struct Finding {
   enum class Section { micro, logs, e2e, floor, io, control };
   // What the baseline is, for the table: the fastest JSON codec (or body),
   // the fastest binary peer, the floor; the op's limit in process (the
-  // <op>/limit row, or memcpy of the logs answer); other: anything else.
-  enum class Against { other, fastest_json, fastest_peer, floor, limit };
+  // <op>/limit row, or memcpy of the logs answer); a web server people deploy
+  // (matrix/arms.def's web column: nginx, h2o, nghttpd), on hello, against
+  // zapbench's own HTTP server on the same framing; other: anything else.
+  enum class Against { other, fastest_json, fastest_peer, floor, limit, web };
   // What the figures are, for their display: ns per op in process; requests
   // per second; ns of server CPU per request; MB (10^6 bytes) of responses
   // per second.

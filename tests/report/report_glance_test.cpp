@@ -109,6 +109,20 @@ TEST(report_glance, server_cpu_per_request_of_each_framing_and_body_against_the_
   EXPECT_FALSE(contains(glance.substr(glance.find("### In words")), "direct (fastest JSON)"));
 }
 
+// zapbench's HTTP servers against the web servers people deploy (here nginx, HTTP/1.1, hello): a row per
+// depth and connection count both ran, server CPU per request, with the verdict.
+TEST(report_glance, zapbench_http_servers_against_the_web_servers) {
+  const std::string md = report::markdown(synthetic());
+  const std::string glance = md.substr(md.find("## What it found"));
+  EXPECT_TRUE(
+      contains(glance, "zapbench's own HTTP/1.1 and HTTP/2 servers against the web servers people deploy"));
+  EXPECT_TRUE(contains(glance, "| framing | against | hello at | zapbench | theirs | zapbench against it |"));
+  for (const char* at : {"depth 1, 1 connection", "depth 1, 10 connections", "depth 1, 100 connections"})
+    EXPECT_TRUE(contains(glance, std::string("| HTTP/1.1 | nginx | ") + at + " | ")) << at << "\n" << glance;
+  // Both units are findings of the report, each with its verdict.
+  EXPECT_TRUE(contains(md, "zapbench's HTTP/1.1 server against nginx, hello, depth 1, 10 connections"));
+}
+
 TEST(report_glance, an_undecided_comparison_is_shown_undecided_with_its_interval) {
   Results r = quick_shaped();
   // ZAP-HTTP + ZAP's server CPU: rounds that disagree with the floor's, so the interval crosses 1×.
