@@ -51,7 +51,7 @@ const Result* find(const std::vector<Result>& rs, const std::string& op, const s
 
 // The codec of `family` with the lowest ns/op for op, if any ran (by the
 // registry's content types; never a decoder for trusted input only).
-const Result* fastest_of(const std::vector<Result>& rs, const std::string& op, record::Family family) {
+const Result* fastest_of(const std::vector<Result>& rs, const std::string& op, matrix::Family family) {
   const Result* best = nullptr;
   for (const Result& r : rs) {
     const record::CodecInfo* c = record::find_codec(r.codec);
@@ -62,7 +62,7 @@ const Result* fastest_of(const std::vector<Result>& rs, const std::string& op, r
   return best;
 }
 const Result* fastest_json(const std::vector<Result>& rs, const std::string& op) {
-  return fastest_of(rs, op, record::Family::json);
+  return fastest_of(rs, op, matrix::Family::json);
 }
 
 // The server's request path beside its codec's share (Handler/<body>).
@@ -138,7 +138,7 @@ void print_logs(std::FILE* out, const std::vector<Result>& rs) {
     std::fprintf(out, top ? " %.2g |\n" : " — |\n", top ? top->allocs_per_op : 0.0);
   }
   // The fastest of a family for op at N, by the registry's content types (never trusted-input only).
-  const auto fastest = [&](const std::string& op, long n, record::Family family) -> const Log* {
+  const auto fastest = [&](const std::string& op, long n, matrix::Family family) -> const Log* {
     const Log* best = nullptr;
     for (const Log& l : logs) {
       const record::CodecInfo* c = record::find_codec(l.codec);
@@ -155,7 +155,7 @@ void print_logs(std::FILE* out, const std::vector<Result>& rs) {
   const long mid = std::find(ns.begin(), ns.end(), 1000L) != ns.end() ? 1000L : ns.back();
   if (const Result* z = at("DecodeAll", "zap", mid); z && z->ns_per_op > 0)
     for (auto [family, what] :
-         {std::pair{record::Family::json, "JSON"}, std::pair{record::Family::peer, "binary"}})
+         {std::pair{matrix::Family::json, "JSON"}, std::pair{matrix::Family::peer, "binary"}})
       if (const Log* b = fastest("DecodeAll", mid, family))
         std::fprintf(out, "- DecodeAll at N=%ld: zap %.0f ns vs %s %s %.0f ns: %.1fx\n", mid, z->ns_per_op,
                      what, b->codec.c_str(), b->r->ns_per_op, b->r->ns_per_op / z->ns_per_op);
@@ -239,7 +239,7 @@ void print_summary(std::FILE* out, const std::vector<Result>& rs) {
     const Result* z = find(rs, op, "zap");
     if (z == nullptr || z->ns_per_op <= 0) continue;
     for (auto [family, what] :
-         {std::pair{record::Family::json, "JSON"}, std::pair{record::Family::peer, "binary"}})
+         {std::pair{matrix::Family::json, "JSON"}, std::pair{matrix::Family::peer, "binary"}})
       if (const Result* b = fastest_of(rs, op, family))
         std::fprintf(out, "- %s: zap %.1f ns vs %s %s %.1f ns: %.1fx\n", op, z->ns_per_op, what,
                      b->codec.c_str(), b->ns_per_op, b->ns_per_op / z->ns_per_op);

@@ -11,7 +11,7 @@
 // calibration: calibration; since c100k: c100k) are optional, so
 // every earlier results.json still loads, and are written only when known, so
 // such a file writes back byte for byte. The matrix's names (arm, scenario,
-// framing) are matrix/matrix.hpp's stable names.
+// framing, a codec's family) are matrix/matrix.hpp's stable names.
 #include <sys/stat.h>
 
 #include <cerrno>
@@ -196,7 +196,7 @@ json to_j(const Codec& c) {
             {"encode_path", c.encode_path},
             {"decode_path", c.decode_path}};
   if (c.trusted_input_only) j["trusted_input_only"] = true;  // only the binary peers' trusted rows have it
-  if (!c.family.empty()) j["family"] = c.family;             // written since issue 33
+  if (c.family) j["family"] = std::string(matrix::to_string(*c.family));  // written since issue 33
   return j;
 }
 
@@ -487,11 +487,11 @@ Results parse(const std::string& text) {
                 str(o, p, "decode_path"),
                 o.contains("trusted_input_only") && boolean(o, p, "trusted_input_only"),
                 {}};
-    // family: written since issue 33 (Codec::family_name() reads earlier runs' from the content type).
+    // family: written since issue 33 (Codec::effective_family() reads earlier runs' from the content type).
     if (o.contains("family")) {
-      codec.family = str(o, p, "family");
-      if (codec.family != "zap" && codec.family != "json" && codec.family != "peer")
-        fail(p + ".family", "expected \"zap\", \"json\" or \"peer\"");
+      const auto family = matrix::family_from(str(o, p, "family"));
+      if (!family) fail(p + ".family", "expected \"zap\", \"json\" or \"peer\"");
+      codec.family = *family;
     }
     r.codecs.push_back(std::move(codec));
   });

@@ -16,10 +16,10 @@ namespace report::doc {
 inline constexpr const char* kOps[] = {"Decode", "Encode", "Serde", "Handler"};
 inline constexpr const char* kLogOps[] = {"Encode", "DecodeAll", "AccessOne", "ScanField"};
 
-// The three families every table groups codecs by: by content type when the
+// The three families every table groups codecs by (matrix::Family): as the
 // run recorded the codec, by name otherwise (runs before the binary peers had
 // ZAP and JSON codecs only).
-enum class Family { zap, json, peer };
+using matrix::Family;
 Family family(const Results& r, const std::string& name);
 bool is_json(const Results& r, const std::string& name);
 bool trusted_input_only(const Results& r, const std::string& name);
