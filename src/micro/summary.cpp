@@ -10,6 +10,7 @@
 #include "calibrate/calibrate.hpp"
 #include "record/registry.hpp"
 #include "report/gbench.hpp"
+#include "report/select.hpp"
 
 namespace micro {
 
@@ -49,20 +50,19 @@ const Result* find(const std::vector<Result>& rs, const std::string& op, const s
   return nullptr;
 }
 
-// The codec of `family` with the lowest ns/op for op, if any ran (by the
-// registry's content types; never a decoder for trusted input only).
-const Result* fastest_of(const std::vector<Result>& rs, const std::string& op, matrix::Family family) {
-  const Result* best = nullptr;
-  for (const Result& r : rs) {
-    const record::CodecInfo* c = record::find_codec(r.codec);
-    if (r.op != op || !r.error.empty() || c == nullptr || c->family() != family || c->trusted_input_only)
-      continue;
-    if (best == nullptr || r.ns_per_op < best->ns_per_op) best = &r;
-  }
-  return best;
-}
-const Result* fastest_json(const std::vector<Result>& rs, const std::string& op) {
-  return fastest_of(rs, op, matrix::Family::json);
+// The run's figures as report's results model, a round each (a row that skipped itself left out), with
+// the registry's codecs: what report's fastest of a family (report/select.hpp) chooses among.
+report::Results model_of(const std::vector<Result>& rs) {
+  report::Results m;
+  for (const record::CodecInfo& c : record::all_codecs())
+    m.codecs.push_back({std::string(c.name), std::string(c.content_type), c.available,
+                        std::string(c.unavailable_reason), std::string(c.encode_path),
+                        std::string(c.decode_path), c.trusted_input_only, c.family()});
+  for (const Result& r : rs)
+    if (r.error.empty())
+      m.micro.figures.push_back(
+          {r.op + "/" + r.codec, r.op, r.codec, {{r.ns_per_op}, {}}, r.allocs_per_op, r.wire_bytes});
+  return m;
 }
 
 // The server's request path beside its codec's share (Handler/<body>).
@@ -93,7 +93,7 @@ void print_request_paths(std::FILE* out, const std::vector<Result>& rs) {
 // Cost against work (Logs/<op>/<codec>/<N>): ns/op per codec at every N,
 // then the figures: ZAP's AccessOne growth, DecodeAll against the
 // fastest JSON codec and the fastest binary peer, Encode against memcpy.
-void print_logs(std::FILE* out, const std::vector<Result>& rs) {
+void print_logs(std::FILE* out, const std::vector<Result>& rs, const report::Results& model) {
   struct Log {
     std::string op, codec;
     long n;
@@ -137,16 +137,8 @@ void print_logs(std::FILE* out, const std::vector<Result>& rs) {
     const Result* top = at(op, codec, ns.back());
     std::fprintf(out, top ? " %.2g |\n" : " — |\n", top ? top->allocs_per_op : 0.0);
   }
-  // The fastest of a family for op at N, by the registry's content types (never trusted-input only).
-  const auto fastest = [&](const std::string& op, long n, matrix::Family family) -> const Log* {
-    const Log* best = nullptr;
-    for (const Log& l : logs) {
-      const record::CodecInfo* c = record::find_codec(l.codec);
-      if (l.op != op || l.n != n || c == nullptr || c->family() != family || c->trusted_input_only) continue;
-      if (best == nullptr || l.r->ns_per_op < best->r->ns_per_op) best = &l;
-    }
-    return best;
-  };
+  // The fastest of a family for op at N (never trusted-input only): report's (report/select.hpp).
+  const report::doc::LogTable table = report::doc::log_table(model);
   std::fprintf(out, "\n");
   if (const Result* a1 = at("AccessOne", "zap", ns.front()), *an = at("AccessOne", "zap", ns.back());
       a1 && an && a1->ns_per_op > 0)
@@ -156,9 +148,10 @@ void print_logs(std::FILE* out, const std::vector<Result>& rs) {
   if (const Result* z = at("DecodeAll", "zap", mid); z && z->ns_per_op > 0)
     for (auto [family, what] :
          {std::pair{matrix::Family::json, "JSON"}, std::pair{matrix::Family::peer, "binary"}})
-      if (const Log* b = fastest("DecodeAll", mid, family))
+      if (const report::doc::LogFigure* b = table.fastest(model, "DecodeAll", double(mid), family))
         std::fprintf(out, "- DecodeAll at N=%ld: zap %.0f ns vs %s %s %.0f ns: %.1fx\n", mid, z->ns_per_op,
-                     what, b->codec.c_str(), b->r->ns_per_op, b->r->ns_per_op / z->ns_per_op);
+                     what, b->codec.c_str(), b->f->ns_per_op.median(),
+                     b->f->ns_per_op.median() / z->ns_per_op);
   if (const Result* e = at("Encode", "zap", ns.back()), *c = at("Copy", "memcpy", ns.back());
       e && c && e->ns_per_op > 0 && c->ns_per_op > 0)
     std::fprintf(out, "- Encode at N=%ld: zap %.1f GB/s, memcpy of the same bytes %.1f GB/s (%.0f%%)\n",
@@ -191,9 +184,10 @@ void print_summary(std::FILE* out, const std::vector<Result>& rs) {
     if (std::find(std::begin(kOps), std::end(kOps), r.op) == std::end(kOps)) continue;  // e.g. Http/...
     if (std::find(codecs.begin(), codecs.end(), r.codec) == codecs.end()) codecs.push_back(r.codec);
   }
+  const report::Results model = model_of(rs);
   if (codecs.empty()) {
     print_request_paths(out, rs);
-    print_logs(out, rs);
+    print_logs(out, rs, model);
     print_calibration(out, rs);
     return;
   }
@@ -240,16 +234,16 @@ void print_summary(std::FILE* out, const std::vector<Result>& rs) {
     if (z == nullptr || z->ns_per_op <= 0) continue;
     for (auto [family, what] :
          {std::pair{matrix::Family::json, "JSON"}, std::pair{matrix::Family::peer, "binary"}})
-      if (const Result* b = fastest_of(rs, op, family))
+      if (const report::MicroFigure* b = report::doc::fastest_of(model, op, family))
         std::fprintf(out, "- %s: zap %.1f ns vs %s %s %.1f ns: %.1fx\n", op, z->ns_per_op, what,
-                     b->codec.c_str(), b->ns_per_op, b->ns_per_op / z->ns_per_op);
+                     b->codec.c_str(), b->ns_per_op.median(), b->ns_per_op.median() / z->ns_per_op);
     // Its limit (micro/limit_codec.hpp): how close ZAP comes, as limit ns ÷ ZAP ns (1 = at the limit).
     if (const Result* l = find(rs, op, "limit"))
       std::fprintf(out, "- %s: zap %.1f ns vs its limit %.1f ns: %.2fx of the limit's speed\n", op,
                    z->ns_per_op, l->ns_per_op, l->ns_per_op / z->ns_per_op);
   }
   print_request_paths(out, rs);
-  print_logs(out, rs);
+  print_logs(out, rs, model);
   print_calibration(out, rs);
   for (const Result& r : rs)
     if (!r.error.empty())
@@ -260,6 +254,7 @@ void print_go_summary(std::FILE* out, const std::vector<Result>& cpp, const std:
                       const std::vector<report::Unavailable>& unavailable) {
   static const char* const kOps[] = {"Decode", "Encode", "Serde", "Handler"};
   if (!go.empty()) {
+    const report::Results model = model_of(cpp);
     std::fprintf(
         out,
         "\nThe Go reference (zapbench-go micro; C++ ÷ Go = Go ns ÷ the C++ counterpart's, above 1 = C++ "
@@ -269,7 +264,10 @@ void print_go_summary(std::FILE* out, const std::vector<Result>& cpp, const std:
       for (const char* op : kOps) {
         if (g.op != op || !g.error.empty()) continue;
         const std::string want = report::go_counterpart(op, g.codec);
-        const Result* c = want.empty() ? fastest_json(cpp, op) : find(cpp, op, want);
+        const report::MicroFigure* fastest = want.empty() ? report::doc::fastest_json(model, op) : nullptr;
+        const Result* c = !want.empty()        ? find(cpp, op, want)
+                          : fastest != nullptr ? find(cpp, op, fastest->codec)
+                                               : nullptr;
         if (c == nullptr || c->ns_per_op <= 0)
           std::fprintf(out, "| %s | %s | %.1f | %.3g | — | — | — |\n", g.codec.c_str(), op, g.ns_per_op,
                        g.allocs_per_op);
