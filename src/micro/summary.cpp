@@ -1,14 +1,17 @@
 // micro/summary.cpp — the summary tables printed after `zapbench micro` (the calibration's rows in their
-// own).
+// own): each built as report's table (report/document.hpp) and printed by report's plain-text writer
+// (report/text.cpp, doc::text_table), the fastest of a family chosen by report (report/select.hpp).
 #include "micro/summary.hpp"
 
 #include <algorithm>
+#include <cstdarg>
 #include <cstdlib>
 #include <map>
 #include <optional>
 
 #include "calibrate/calibrate.hpp"
 #include "record/registry.hpp"
+#include "report/document.hpp"
 #include "report/gbench.hpp"
 #include "report/select.hpp"
 
@@ -44,6 +47,9 @@ void CollectingReporter::ReportRuns(const std::vector<Run>& runs) {
 
 namespace {
 
+using report::doc::Table;
+using report::doc::Text;
+
 const Result* find(const std::vector<Result>& rs, const std::string& op, const std::string& codec) {
   for (const Result& r : rs)
     if (r.op == op && r.codec == codec && r.error.empty()) return &r;
@@ -65,29 +71,43 @@ report::Results model_of(const std::vector<Result>& rs) {
   return m;
 }
 
+// One figure as a cell, printf's way ("%.1f", "%.2g").
+Text cell(const char* format, ...) __attribute__((format(printf, 1, 2)));
+Text cell(const char* format, ...) {
+  char buf[64];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(buf, sizeof buf, format, args);
+  va_end(args);
+  return Text(std::string(buf));
+}
+const Text kNone = Text("—");
+
+// A table in aligned columns under a rule (report/text.cpp).
+void print_table(std::FILE* out, const Table& t) {
+  std::fputs(report::doc::text_table(t, true).c_str(), out);
+}
+
 // The server's request path beside its codec's share (Handler/<body>).
 void print_request_paths(std::FILE* out, const std::vector<Result>& rs) {
-  bool heading = false;
+  Table t{{"request path", "ns", "codec ns", "framing, routing, answer ns", "allocs"}, "lrrrr", {}};
   for (const Result& r : rs) {
     if (r.op != "Server" || !r.error.empty()) continue;
-    if (!heading) {
-      std::fprintf(
-          out,
-          "\nRequest path (Server/<framing>/<body>, ns per request; the codec's share is Handler/<body>):\n\n"
-          "| request path | ns | codec ns | framing, routing, answer ns | allocs "
-          "|\n|---|---:|---:|---:|---:|\n");
-      heading = true;
-    }
     const std::string body = r.codec.substr(r.codec.find('/') + 1);
     const Result* h = body == "hello" ? nullptr : find(rs, "Handler", body);
     const double codec_ns = h != nullptr ? h->ns_per_op : 0;
     if (h == nullptr && body != "hello")
-      std::fprintf(out, "| Server/%s | %.1f | — | — | %.2g |\n", r.codec.c_str(), r.ns_per_op,
-                   r.allocs_per_op);
+      t.rows.push_back(
+          {"Server/" + r.codec, cell("%.1f", r.ns_per_op), kNone, kNone, cell("%.2g", r.allocs_per_op)});
     else
-      std::fprintf(out, "| Server/%s | %.1f | %.1f | %.1f | %.2g |\n", r.codec.c_str(), r.ns_per_op, codec_ns,
-                   r.ns_per_op - codec_ns, r.allocs_per_op);
+      t.rows.push_back({"Server/" + r.codec, cell("%.1f", r.ns_per_op), cell("%.1f", codec_ns),
+                        cell("%.1f", r.ns_per_op - codec_ns), cell("%.2g", r.allocs_per_op)});
   }
+  if (t.rows.empty()) return;
+  std::fprintf(
+      out,
+      "\nRequest path (Server/<framing>/<body>, ns per request; the codec's share is Handler/<body>):\n\n");
+  print_table(out, t);
 }
 
 // Cost against work (Logs/<op>/<codec>/<N>): ns/op per codec at every N,
@@ -116,27 +136,28 @@ void print_logs(std::FILE* out, const std::vector<Result>& rs, const report::Res
       if (l.op == op && l.codec == codec && l.n == n) return l.r;
     return nullptr;
   };
-  std::fprintf(out,
-               "\nCost against work: eth_getLogs, N logs (CPU ns/op; allocs/op at N = %ld)\n\n| op | codec |",
+  std::fprintf(out, "\nCost against work: eth_getLogs, N logs (CPU ns/op; allocs/op at N = %ld)\n\n",
                ns.back());
-  for (long n : ns) std::fprintf(out, " N=%ld |", n);
-  std::fprintf(out, " allocs |\n|---|---|");
-  for (std::size_t i = 0; i <= ns.size(); ++i) std::fprintf(out, "---:|");
-  std::fprintf(out, "\n");
+  Table t{{"op", "codec"}, "ll", {}};
+  for (long n : ns) t.header.push_back("N=" + std::to_string(n));
+  t.header.push_back("allocs");
+  t.align.append(ns.size() + 1, 'r');
   std::vector<std::pair<std::string, std::string>> rows;  // (op, codec) in first-seen order
   for (const Log& l : logs)
     if (std::find(rows.begin(), rows.end(), std::pair{l.op, l.codec}) == rows.end())
       rows.emplace_back(l.op, l.codec);
   for (const auto& [op, codec] : rows) {
-    std::fprintf(out, "| %s | %s |", op.c_str(), codec.c_str());
+    std::vector<Text> row{op, codec};
     for (long n : ns)
       if (const Result* r = at(op, codec, n))
-        std::fprintf(out, " %.1f |", r->ns_per_op);
+        row.push_back(cell("%.1f", r->ns_per_op));
       else
-        std::fprintf(out, " — |");
+        row.push_back(kNone);
     const Result* top = at(op, codec, ns.back());
-    std::fprintf(out, top ? " %.2g |\n" : " — |\n", top ? top->allocs_per_op : 0.0);
+    row.push_back(top ? cell("%.2g", top->allocs_per_op) : kNone);
+    t.rows.push_back(std::move(row));
   }
+  print_table(out, t);
   // The fastest of a family for op at N (never trusted-input only): report's (report/select.hpp).
   const report::doc::LogTable table = report::doc::log_table(model);
   std::fprintf(out, "\n");
@@ -161,18 +182,15 @@ void print_logs(std::FILE* out, const std::vector<Result>& rs, const report::Res
 
 // The calibration's rows (Calibrate/<work>), apart: the machine's yardstick, not a codec.
 void print_calibration(std::FILE* out, const std::vector<Result>& rs) {
-  bool heading = false;
-  for (const Result& r : rs) {
-    if (r.op != "Calibrate" || !r.error.empty()) continue;
-    if (!heading) {
-      std::fprintf(out,
-                   "\nCalibration v%.*s (Calibrate/<work>, CPU ns/op: the machine's yardstick, no product "
-                   "code)\n\n| work | ns/op |\n|---|---:|\n",
-                   int(calibrate::kVersion.size()), calibrate::kVersion.data());
-      heading = true;
-    }
-    std::fprintf(out, "| %s | %.1f |\n", r.codec.c_str(), r.ns_per_op);
-  }
+  Table t{{"work", "ns/op"}, "lr", {}};
+  for (const Result& r : rs)
+    if (r.op == "Calibrate" && r.error.empty()) t.rows.push_back({r.codec, cell("%.1f", r.ns_per_op)});
+  if (t.rows.empty()) return;
+  std::fprintf(out,
+               "\nCalibration v%.*s (Calibrate/<work>, CPU ns/op: the machine's yardstick, no product "
+               "code)\n\n",
+               int(calibrate::kVersion.size()), calibrate::kVersion.data());
+  print_table(out, t);
 }
 
 }  // namespace
@@ -201,23 +219,26 @@ void print_summary(std::FILE* out, const std::vector<Result>& rs) {
   std::fprintf(
       out,
       "\nSummary (CPU ns/op, allocs/op; zap = builders reused, zap-fresh = a new builder per message)\n\n");
-  std::fprintf(
-      out, "| codec | decode ns | allocs | encode ns | allocs | serde ns | allocs | handler ns | allocs |\n");
-  std::fprintf(out, "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  Table t{
+      {"codec", "decode ns", "allocs", "encode ns", "allocs", "serde ns", "allocs", "handler ns", "allocs"},
+      "lrrrrrrrr",
+      {}};
   for (const std::string& c : codecs) {
-    std::fprintf(out, "| %s |", c.c_str());
-    for (const char* op : kOps) {
-      const Result* r = find(rs, op, c);
-      if (r == nullptr)
-        std::fprintf(out, " — | — |");
-      else
-        std::fprintf(out, " %.1f | %.2g |", r->ns_per_op, r->allocs_per_op);
-    }
-    std::fprintf(out, "\n");
+    std::vector<Text> row{c};
+    for (const char* op : kOps)
+      if (const Result* r = find(rs, op, c)) {
+        row.push_back(cell("%.1f", r->ns_per_op));
+        row.push_back(cell("%.2g", r->allocs_per_op));
+      } else {
+        row.push_back(kNone);
+        row.push_back(kNone);
+      }
+    t.rows.push_back(std::move(row));
   }
+  print_table(out, t);
   for (const record::CodecInfo& info : record::all_codecs())
     if (!info.available)
-      std::fprintf(out, "| %.*s | unavailable: %.*s ||||||||\n", int(info.name.size()), info.name.data(),
+      std::fprintf(out, "- %.*s: unavailable: %.*s\n", int(info.name.size()), info.name.data(),
                    int(info.unavailable_reason.size()), info.unavailable_reason.data());
 
   std::fprintf(out, "\nWire bytes (request + response):");
@@ -255,11 +276,7 @@ void print_go_summary(std::FILE* out, const std::vector<Result>& cpp, const std:
   static const char* const kOps[] = {"Decode", "Encode", "Serde", "Handler"};
   if (!go.empty()) {
     const report::Results model = model_of(cpp);
-    std::fprintf(
-        out,
-        "\nThe Go reference (zapbench-go micro; C++ ÷ Go = Go ns ÷ the C++ counterpart's, above 1 = C++ "
-        "faster)\n\n| Go codec | op | Go ns | allocs | C++ counterpart | C++ ns | C++ ÷ Go |\n"
-        "|---|---|---:|---:|---|---:|---:|\n");
+    Table t{{"Go codec", "op", "Go ns", "allocs", "C++ counterpart", "C++ ns", "C++ ÷ Go"}, "llrrlrr", {}};
     for (const Result& g : go)
       for (const char* op : kOps) {
         if (g.op != op || !g.error.empty()) continue;
@@ -269,13 +286,17 @@ void print_go_summary(std::FILE* out, const std::vector<Result>& cpp, const std:
                           : fastest != nullptr ? find(cpp, op, fastest->codec)
                                                : nullptr;
         if (c == nullptr || c->ns_per_op <= 0)
-          std::fprintf(out, "| %s | %s | %.1f | %.3g | — | — | — |\n", g.codec.c_str(), op, g.ns_per_op,
-                       g.allocs_per_op);
+          t.rows.push_back(
+              {g.codec, op, cell("%.1f", g.ns_per_op), cell("%.3g", g.allocs_per_op), kNone, kNone, kNone});
         else
-          std::fprintf(out, "| %s | %s | %.1f | %.3g | %s | %.1f | %.2fx |\n", g.codec.c_str(), op,
-                       g.ns_per_op, g.allocs_per_op, c->codec.c_str(), c->ns_per_op,
-                       g.ns_per_op / c->ns_per_op);
+          t.rows.push_back({g.codec, op, cell("%.1f", g.ns_per_op), cell("%.3g", g.allocs_per_op), c->codec,
+                            cell("%.1f", c->ns_per_op), cell("%.2fx", g.ns_per_op / c->ns_per_op)});
       }
+    std::fprintf(
+        out,
+        "\nThe Go reference (zapbench-go micro; C++ ÷ Go = Go ns ÷ the C++ counterpart's, above 1 = C++ "
+        "faster)\n\n");
+    print_table(out, t);
   }
   for (const report::Unavailable& m : unavailable)
     std::fprintf(out, "- %s: unavailable: %s\n", m.name.c_str(), m.reason.c_str());
