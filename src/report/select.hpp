@@ -2,7 +2,8 @@
 // (ZAP, JSON, binary peer), the fastest C++ codec of a family, the end-to-end
 // groups (scenario × depth) with their rows, and the logs microbenchmarks as
 // a table of op × codec × N. Shared by the tables (document.cpp) and the
-// findings (findings.cpp); internal to the report component.
+// findings (findings.cpp); outside the report component, the fastest of a
+// family is also micro's summary's and a run's instruction counts' (the one copy).
 #pragma once
 
 #include <string>
