@@ -63,7 +63,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static std::vector<Codec> codecs = [] {
     std::vector<Codec> v;
     for (const record::CodecInfo& c : record::all_codecs())
-      if (c.available && (c.family() == record::Family::peer || c.family() == record::Family::zap))
+      if (c.available && (c.family() == matrix::Family::peer || c.family() == matrix::Family::zap))
         v.push_back({c.name, c.make(), !c.trusted_input_only});
     return v;
   }();

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "matrix/matrix.hpp"
 #include "record/codecs.hpp"
 #include "record/logs.hpp"
 
@@ -65,7 +66,7 @@ int main(int argc, char** argv) {
         write(dir / ("logs_resp" + std::to_string(n)), codec.encode_logs(set.logs));
       }
     }
-    if constexpr (record::family_of(C::kContentType) == record::Family::peer) {
+    if constexpr (matrix::family_of(C::kContentType) == matrix::Family::peer) {
       C codec;
       const std::string name(C::kName);
       fs::create_directories(out / name);

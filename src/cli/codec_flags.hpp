@@ -104,7 +104,7 @@ inline flags::Check body_codec_check() {
 inline flags::Check served_codec_check() {
   return [](std::string_view v) -> std::optional<flags::Problem> {
     const record::CodecInfo* c = available_wire_codec(v);
-    if (c != nullptr && c->family() != record::Family::zap) return std::nullopt;
+    if (c != nullptr && c->family() != matrix::Family::zap) return std::nullopt;
     return flags::Problem{"a JSON codec or a binary peer (available: " + wire_codec_names() + ")",
                           c != nullptr ? "ZAP is always served (application/zap)" : wire_codec_refusal(v)};
   };

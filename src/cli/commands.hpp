@@ -2,6 +2,7 @@
 // one-line summary and its entry point. `zapbench --help` lists it and main()
 // dispatches through it; each command's own --help opens with its line
 // (flags::Table::summary(cli::summary("serve"))), so both read one text.
+// Each cmd_<command> is defined in its own file, src/cli/<command>.cpp.
 #pragma once
 
 #include <span>

@@ -1,11 +1,9 @@
-// cli/compare.cpp — `zapbench compare A B` and `zapbench report DIR`: the two
-// subcommands that read results back. Argument handling and file output only;
-// what is compared and written belongs to src/report.
+// cli/compare.cpp — `zapbench compare A B`: two result sets read back and
+// compared. Argument handling and output only; what is compared belongs to
+// src/report (report.cpp is `zapbench report`).
 #include "report/compare.hpp"
 
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -95,37 +93,6 @@ int cmd_compare(int argc, char** argv) {
               b.env.started_utc.c_str(), b.env.git_commit.c_str(), b.env.cpu_model.c_str(),
               report::compare_text(c, gate).c_str());
   return gate && report::gate_failures(c).any() ? 1 : 0;
-}
-
-int cmd_report(int argc, char** argv) {
-  std::string input, out_dir;
-  flags::Table t("report");
-  t.summary(std::string(summary("report")));
-  t.about(
-      "Writes report.md and report.html from a results.json (or a directory\n"
-      "holding one), next to it or into --out DIR, with findings.md (the tables\n"
-      "What it found opens with) and their charts as findings-*.svg, and prints\n"
-      "their paths. The reports are a pure function of results.json: the same\n"
-      "file gives the same bytes.");
-  t.positional("DIR|results.json", &input, "the result set");
-  t.text("--out", &out_dir, "DIR",
-         "write the reports into DIR (created if missing; default: beside results.json)");
-  t.parse(argc, argv);
-  const report::Results r = load(input);
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  fs::path dir = out_dir;
-  if (dir.empty()) dir = fs::is_directory(input, ec) ? fs::path(input) : fs::path(input).parent_path();
-  if (dir.empty()) dir = ".";
-  fs::create_directories(dir, ec);
-  if (ec) die(dir.string() + ": cannot create: " + ec.message());
-  try {
-    for (const std::string& path : report::write_reports(r, dir.string()))
-      std::printf("wrote %s\n", path.c_str());
-  } catch (const std::exception& e) {
-    die(e.what());
-  }
-  return 0;
 }
 
 }  // namespace cli

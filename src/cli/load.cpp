@@ -29,8 +29,8 @@
 #include "cli/codec_flags.hpp"
 #include "cli/commands.hpp"
 #include "cli/host_flags.hpp"
+#include "cli/identity.hpp"
 #include "cli/matrix_choices.hpp"
-#include "cli/version.hpp"
 #include "flags/flags.hpp"
 #include "load/engine.hpp"
 

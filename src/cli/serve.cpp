@@ -102,7 +102,7 @@ int cmd_serve(int argc, char** argv) {
   cfg.json = &json_codec_or_default(json_name);
   for (const std::string& name : codec_names) {
     const record::CodecInfo* c = available_wire_codec(name);
-    if (c->family() == record::Family::json) {
+    if (c->family() == matrix::Family::json) {
       if (t.seen("--json") && c != cfg.json)
         t.fail("--json " + json_name + " and --codec " + name + " both name the JSON codec");
       cfg.json = c;

@@ -1,36 +1,27 @@
-// cli/version.cpp — the build's identity (see version.hpp). The commit comes
-// from build_info.hpp, which src/cli/build_info.cmake regenerates at every
-// build; the version and the flags are compile definitions from CMake.
-#include "cli/version.hpp"
+// cli/version.cpp — `zapbench version` (and `zapbench --version`): what this binary is, from the build's
+// identity (identity.hpp).
+#include <cstdio>
+#include <string>
 
-#include "cli/build_info.hpp"
-
-#ifndef ZAPBENCH_VERSION
-#define ZAPBENCH_VERSION "unknown"
-#endif
-#ifndef ZAPBENCH_BUILD_FLAGS
-#define ZAPBENCH_BUILD_FLAGS "unknown"
-#endif
+#include "cli/commands.hpp"
+#include "cli/identity.hpp"
+#include "flags/flags.hpp"
 
 namespace cli {
 
-std::string_view version() { return ZAPBENCH_VERSION; }
-std::string_view git_commit() { return ZAPBENCH_GIT_COMMIT; }
-std::string_view build_flags() { return ZAPBENCH_BUILD_FLAGS; }
-
-std::string_view compiler() {
-#if defined(__clang__)
-  return "clang " __clang_version__;
-#elif defined(__GNUC__)
-  return "g++ " __VERSION__;
-#else
-  return "unknown";
-#endif
-}
-
-std::string version_line() {
-  return "zapbench " + std::string(version()) + " commit " + std::string(git_commit()) + " (" +
-         std::string(build_flags()) + ")";
+int cmd_version(int argc, char** argv) {
+  flags::Table t("version");
+  t.summary(std::string(summary("version")));
+  t.about(
+      "Prints what this binary is. The first line has one fixed format, for\n"
+      "scripts and for comparing the builds of several hosts:\n"
+      "  zapbench VERSION commit COMMIT (BUILD TYPE: FLAGS)\n"
+      "COMMIT is the git commit the binary was built from (12 hex digits),\n"
+      "with -dirty when tracked files had changes, or 'unknown' outside git.\n"
+      "The second line names the compiler. Same as 'zapbench --version'.");
+  t.parse(argc, argv);
+  std::printf("%s\ncompiler %.*s\n", version_line().c_str(), int(compiler().size()), compiler().data());
+  return 0;
 }
 
 }  // namespace cli

@@ -29,9 +29,11 @@ constexpr Names kFramingNames[] = {{"http", "HTTP/1.1", "http1", ""},     {"http
                                    {"zap-rpc", "ZAP-RPC", "zap-rpc", ""}, {"tcp", "raw TCP", "tcp", "floor"}};
 
 constexpr Names kIoNames[] = {{"epoll", "epoll"}, {"io_uring", "io_uring"}};
+constexpr Names kFamilyNames[] = {{"zap", "zap"}, {"json", "json"}, {"peer", "peer"}};
 
 static_assert(std::size(kArmNames) == kArms.size());
 static_assert(std::size(kIoNames) == kIos.size());
+static_assert(std::size(kFamilyNames) == kFamilies.size());
 static_assert(std::size(kScenarioNames) == kScenarios.size());
 static_assert(std::size(kFramingNames) == kFramings.size());
 
@@ -57,6 +59,7 @@ std::string_view display_name(Arm a) noexcept { return kArmNames[static_cast<std
 const ArmFacts& facts(Arm a) noexcept { return kArmFacts[static_cast<std::size_t>(a)]; }
 std::string_view to_string(Scenario s) noexcept { return kScenarioNames[static_cast<std::size_t>(s)].stable; }
 std::string_view to_string(Io io) noexcept { return kIoNames[static_cast<std::size_t>(io)].stable; }
+std::string_view to_string(Family f) noexcept { return kFamilyNames[static_cast<std::size_t>(f)].stable; }
 std::string_view to_string(Framing f) noexcept { return kFramingNames[index(f)].stable; }
 std::string_view display_name(Framing f) noexcept { return kFramingNames[index(f)].display; }
 std::string_view bench_name(Framing f) noexcept { return kFramingNames[index(f)].bench; }
@@ -83,6 +86,9 @@ std::string framing_names() { return joined(kFramingNames); }
 std::string io_names() { return joined(kIoNames); }
 std::optional<Io> io_from(std::string_view name) noexcept {
   return lookup<Io>(kIoNames, name, &Names::stable);
+}
+std::optional<Family> family_from(std::string_view name) noexcept {
+  return lookup<Family>(kFamilyNames, name, &Names::stable);
 }
 
 }  // namespace matrix

@@ -44,7 +44,21 @@ enum class Framing : std::uint8_t { http1, http2, grpc, zap_http, zap_rpc, raw_t
 // of the end-to-end matrix for the zapbench server and the floor.
 enum class Io : std::uint8_t { epoll, io_uring };
 
+// The three families every table and report groups codecs by: ZAP, the JSON
+// codecs (text) and the binary peers (every other content type). record's
+// registry gives each codec's (record::CodecInfo::family), results.json carries
+// its name, the report and micro's summary compare within one.
+enum class Family : std::uint8_t { zap, json, peer };
+// A content type's family: the one rule, for the registry's codecs and for a
+// results.json written before it carried the family.
+constexpr Family family_of(std::string_view content_type) noexcept {
+  if (content_type == "application/zap") return Family::zap;
+  if (content_type == "application/json") return Family::json;
+  return Family::peer;
+}
+
 inline constexpr std::array kIos{Io::epoll, Io::io_uring};
+inline constexpr std::array kFamilies{Family::zap, Family::json, Family::peer};
 inline constexpr std::array kArms{
 #define ZAPBENCH_ARM(id, name, display, file, debian, quick, web) Arm::id,
 #include "matrix/arms.def"
@@ -84,7 +98,8 @@ std::string_view display_name(Arm a) noexcept;
 std::string_view to_string(Arm a) noexcept;
 std::string_view to_string(Scenario s) noexcept;
 std::string_view to_string(Framing f) noexcept;
-std::string_view to_string(Io io) noexcept;  // "epoll", "io_uring"
+std::string_view to_string(Io io) noexcept;     // "epoll", "io_uring"
+std::string_view to_string(Family f) noexcept;  // "zap", "json", "peer"
 
 // The name shown to a reader of the report: "HTTP/1.1", "HTTP/2", "gRPC", "ZAP-HTTP", "ZAP-RPC", "raw TCP".
 std::string_view display_name(Framing f) noexcept;
@@ -105,6 +120,7 @@ std::optional<Arm> arm_from(std::string_view name) noexcept;
 std::optional<Scenario> scenario_from(std::string_view name) noexcept;
 std::optional<Framing> framing_from(std::string_view name) noexcept;
 std::optional<Io> io_from(std::string_view name) noexcept;
+std::optional<Family> family_from(std::string_view name) noexcept;
 // The framing a benchmark name's part stands for (bench_name's inverse).
 std::optional<Framing> framing_from_bench_name(std::string_view name) noexcept;
 

@@ -245,8 +245,8 @@ struct RequestPath::H2Requests {
 RequestPath::RequestPath(const PathCase& c) : case_(c) {
   const record::CodecInfo* codec = body_codec(c.body);
   config_.json =
-      codec != nullptr && codec->family() == record::Family::json ? codec : &record::default_json_codec();
-  if (codec != nullptr && codec->family() == record::Family::peer) config_.codecs = {codec};
+      codec != nullptr && codec->family() == matrix::Family::json ? codec : &record::default_json_codec();
+  if (codec != nullptr && codec->family() == matrix::Family::peer) config_.codecs = {codec};
   x_ = std::make_unique<server::Context>(config_);
   x_->set_date(kDate);
   const matrix::Framing listener = server::listener_of(c.framing);

@@ -102,15 +102,6 @@ constexpr std::string_view describe(DecodeError e) noexcept {
   return "unknown error";
 }
 
-// The three families every table and report groups codecs by: ZAP, the JSON
-// codecs (text) and the binary peers (every other content type).
-enum class Family : std::uint8_t { zap, json, peer };
-constexpr Family family_of(std::string_view content_type) noexcept {
-  if (content_type == "application/zap") return Family::zap;
-  if (content_type == "application/json") return Family::json;
-  return Family::peer;
-}
-
 // Every decoder may read up to this many bytes past the end of its input
 // (simdjson's contract; the others ignore it). Buffers handed to decoders —
 // the benchmarks', the server's connection buffers — provide them.

@@ -142,7 +142,7 @@ const CodecInfo& default_json_codec() {
 const CodecInfo* fastest_binary_peer() {
   const CodecInfo* best = nullptr;
   for (const CodecInfo& c : registry()) {
-    if (!c.available || c.rank == 0 || c.trusted_input_only || c.family() != Family::peer) continue;
+    if (!c.available || c.rank == 0 || c.trusted_input_only || c.family() != matrix::Family::peer) continue;
     if (best == nullptr || c.rank < best->rank) best = &c;
   }
   return best;

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "matrix/matrix.hpp"
 #include "record/logs.hpp"
 #include "record/record.hpp"
 
@@ -54,7 +55,8 @@ struct CodecInfo {
   // POST /logs and carry the loader's logs scenario.
   bool has_logs = false;
 
-  Family family() const noexcept { return family_of(content_type); }
+  // ZAP, JSON or a binary peer, by its content type (the matrix's one rule).
+  matrix::Family family() const noexcept { return matrix::family_of(content_type); }
 };
 
 // Every codec zapbench knows, available or not, in report order (the rows of

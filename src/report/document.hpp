@@ -1,7 +1,9 @@
 // report/document.hpp — the report as a list of blocks (headings, text,
 // tables, code, charts), built once from the model by document.cpp. The
 // Markdown and HTML writers only render these blocks, so report.md and
-// report.html cannot disagree on a number. Internal to the report component.
+// report.html cannot disagree on a number. Internal to the report component,
+// but for its tables and their plain-text writer (Table, text_table), which
+// micro's summary prints with (micro/summary.cpp).
 #pragma once
 
 #include <string>

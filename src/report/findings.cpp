@@ -16,8 +16,8 @@
 namespace report {
 namespace {
 
-using doc::Family;
 using matrix::Arm;
+using matrix::Family;
 using matrix::Framing;
 using matrix::Scenario;
 using Section = Finding::Section;

@@ -272,14 +272,13 @@ struct Codec {
   // Its decoder does not verify its input (flatbuffers-trusted): never served,
   // and never "the fastest binary peer" the report compares ZAP with.
   bool trusted_input_only = false;
-  // "zap", "json" or "peer": its family as record's registry has it (written
-  // since issue 33; empty in earlier results.json).
-  std::string family;
+  // ZAP, JSON or a binary peer, as record's registry has it (written since
+  // issue 33; none in earlier results.json).
+  std::optional<matrix::Family> family;
   // The family; for a results.json without one, what its content type says
-  // (earlier runs had one content type for ZAP and one for JSON).
-  [[nodiscard]] std::string_view family_name() const {
-    if (!family.empty()) return family;
-    return content_type == "application/zap" ? "zap" : content_type == "application/json" ? "json" : "peer";
+  // (matrix::family_of: earlier runs had one content type for ZAP and one for JSON).
+  [[nodiscard]] matrix::Family effective_family() const {
+    return family.value_or(matrix::family_of(content_type));
   }
 };
 

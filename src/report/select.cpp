@@ -17,8 +17,7 @@ using matrix::Scenario;
 
 Family family(const Results& r, const std::string& name) {
   for (const Codec& c : r.codecs)
-    if (c.name == name)
-      return c.family_name() == "zap" ? Family::zap : c.family_name() == "json" ? Family::json : Family::peer;
+    if (c.name == name) return c.effective_family();
   return name == "zap" || name == "zap-fresh" ? Family::zap : Family::json;
 }
 

@@ -2,7 +2,8 @@
 // (ZAP, JSON, binary peer), the fastest C++ codec of a family, the end-to-end
 // groups (scenario × depth) with their rows, and the logs microbenchmarks as
 // a table of op × codec × N. Shared by the tables (document.cpp) and the
-// findings (findings.cpp); internal to the report component.
+// findings (findings.cpp); outside the report component, the fastest of a
+// family is also micro's summary's and a run's instruction counts' (the one copy).
 #pragma once
 
 #include <string>
@@ -16,10 +17,10 @@ namespace report::doc {
 inline constexpr const char* kOps[] = {"Decode", "Encode", "Serde", "Handler"};
 inline constexpr const char* kLogOps[] = {"Encode", "DecodeAll", "AccessOne", "ScanField"};
 
-// The three families every table groups codecs by: by content type when the
+// The three families every table groups codecs by (matrix::Family): as the
 // run recorded the codec, by name otherwise (runs before the binary peers had
 // ZAP and JSON codecs only).
-enum class Family { zap, json, peer };
+using matrix::Family;
 Family family(const Results& r, const std::string& name);
 bool is_json(const Results& r, const std::string& name);
 bool trusted_input_only(const Results& r, const std::string& name);

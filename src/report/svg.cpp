@@ -141,9 +141,9 @@ std::string line(double x1, double y1, double x2, double y2, const char* cls) {
          px(y2) + "\"/>\n";
 }
 
-const char* family_class(doc::Family f, bool limit) {
+const char* family_class(matrix::Family f, bool limit) {
   if (limit) return "limit";
-  return f == doc::Family::zap ? "zap" : f == doc::Family::json ? "json" : "peer";
+  return f == matrix::Family::zap ? "zap" : f == matrix::Family::json ? "json" : "peer";
 }
 
 // Horizontal bars, one per figure, grouped (an op's bars under its name); on

@@ -67,7 +67,7 @@ Routes::Routes(const record::CodecInfo& json_codec, std::span<const record::Code
     : json_(json_codec.make()), json_has_logs_(json_codec.has_logs) {
   static_assert(record::LogsCodec<record::ZapCodec>, "ZAP answers /logs by its concrete type");
   for (const record::CodecInfo* c : codecs)
-    if (c->family() == record::Family::json) {
+    if (c->family() == matrix::Family::json) {
       json_ = c->make();
       json_has_logs_ = c->has_logs;
     }

@@ -34,7 +34,7 @@ struct PeerTypes {
 constexpr PeerTypes peer_types() {
   PeerTypes p;
   for (const record::table::Row& row : record::table::kRows) {
-    if (record::family_of(row.content_type) != record::Family::peer) continue;
+    if (matrix::family_of(row.content_type) != matrix::Family::peer) continue;
     bool seen = false;
     for (std::size_t k = 0; k < p.count; ++k) seen = seen || p.types[k] == row.content_type;
     if (!seen) p.types[p.count++] = row.content_type;

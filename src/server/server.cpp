@@ -382,7 +382,7 @@ Server::Server(Config config)
   if (config_.json == nullptr || !config_.json->available) throw std::runtime_error("no JSON codec");
   for (std::size_t i = 0; i < config_.codecs.size(); ++i) {
     const record::CodecInfo* c = config_.codecs[i];
-    if (c == nullptr || !c->available || c->trusted_input_only || c->family() == record::Family::zap)
+    if (c == nullptr || !c->available || c->trusted_input_only || c->family() == matrix::Family::zap)
       throw std::runtime_error("codec " + std::string(c != nullptr ? c->name : "(null)") +
                                " cannot answer requests (unavailable, ZAP, or for trusted input only)");
     for (std::size_t k = 0; k < i; ++k)

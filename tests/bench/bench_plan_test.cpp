@@ -81,7 +81,7 @@ TEST(bench_plan, quick_and_full_defaults) {
   // The Logs rows of every binary peer the build has, beside the run's bodies.
   const std::regex quick_filter(quick.micro_filter);
   for (const record::CodecInfo& c : record::all_codecs())
-    if (c.available && c.family() == record::Family::peer)
+    if (c.available && c.family() == matrix::Family::peer)
       EXPECT_TRUE(std::regex_search("Logs/DecodeAll/" + std::string(c.name) + "/100", quick_filter))
           << quick.micro_filter;
   EXPECT_FALSE(std::regex_search(std::string("Logs/DecodeAll/simdjson/100"), quick_filter))

@@ -49,7 +49,7 @@ TEST(load_engine, validates_every_response_on_every_wire_and_body) {
 // like JSON and ZAP.
 TEST(load_engine, validates_every_binary_peer_body_on_every_wire) {
   for (const record::CodecInfo& info : record::all_codecs()) {
-    if (!info.available || info.trusted_input_only || info.family() != record::Family::peer) continue;
+    if (!info.available || info.trusted_input_only || info.family() != matrix::Family::peer) continue;
     for (matrix::Framing wire :
          {matrix::Framing::http1, matrix::Framing::zap_http, matrix::Framing::zap_rpc}) {
       SCOPED_TRACE(std::string(matrix::to_string(wire)) + " " + std::string(info.name));

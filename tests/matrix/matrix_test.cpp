@@ -35,6 +35,18 @@ TEST(matrix, every_value_round_trips_through_its_name) {
   for (Arm a : matrix::kArms) EXPECT_EQ(matrix::arm_from(matrix::to_string(a)), a);
   for (Scenario s : matrix::kScenarios) EXPECT_EQ(matrix::scenario_from(matrix::to_string(s)), s);
   for (Framing f : matrix::kFramings) EXPECT_EQ(matrix::framing_from(matrix::to_string(f)), f);
+  for (matrix::Family f : matrix::kFamilies) EXPECT_EQ(matrix::family_from(matrix::to_string(f)), f);
+}
+
+// A codec's family: results.json's names, and the content type's rule the registry and older files use.
+TEST(matrix, families_by_name_and_by_content_type) {
+  EXPECT_EQ(matrix::to_string(matrix::Family::zap), "zap");
+  EXPECT_EQ(matrix::to_string(matrix::Family::json), "json");
+  EXPECT_EQ(matrix::to_string(matrix::Family::peer), "peer");
+  EXPECT_FALSE(matrix::family_from("xml"));
+  EXPECT_EQ(matrix::family_of("application/zap"), matrix::Family::zap);
+  EXPECT_EQ(matrix::family_of("application/json"), matrix::Family::json);
+  EXPECT_EQ(matrix::family_of("application/x-protobuf"), matrix::Family::peer);
 }
 
 TEST(matrix, unknown_names_are_refused) {
@@ -57,7 +69,8 @@ TEST(matrix, older_and_benchmark_spellings) {
 }
 
 TEST(matrix, choices_list_every_name_in_order) {
-  EXPECT_EQ(matrix::arm_names(), "zapbench, go-zip, go-fasthttp, go-nethttp, nginx, h2o, nghttpd, grpc-cpp, floor");
+  EXPECT_EQ(matrix::arm_names(),
+            "zapbench, go-zip, go-fasthttp, go-nethttp, nginx, h2o, nghttpd, grpc-cpp, floor");
   EXPECT_EQ(matrix::scenario_names(), "hello, rpc, logs");
   EXPECT_EQ(matrix::framing_names(), "http, http2, grpc, zap, zap-rpc, tcp");
 }

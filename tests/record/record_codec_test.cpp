@@ -303,7 +303,7 @@ std::string describe_want(int want) {
                               : std::string(record::describe(static_cast<DecodeError>(want)));
 }
 
-// The available codecs of one family (record::Family), as gtest types; for
+// The available codecs of one family (matrix::Family), as gtest types; for
 // binary peers only those that check their input (a trusted-input-only
 // decoder is never handed malformed bytes).
 template <class T, class Tuple>
@@ -312,14 +312,14 @@ template <class T, class... Ts>
 struct Prepend<T, std::tuple<Ts...>> {
   using type = std::tuple<T, Ts...>;
 };
-template <record::Family F, class... Cs>
+template <matrix::Family F, class... Cs>
 struct OfFamily {
   using type = std::tuple<>;
 };
-template <record::Family F, class C, class... Cs>
+template <matrix::Family F, class C, class... Cs>
 struct OfFamily<F, C, Cs...> {
   using rest = typename OfFamily<F, Cs...>::type;
-  static constexpr bool kKeep = record::family_of(C::kContentType) == F && !record::trusted_input_only<C>();
+  static constexpr bool kKeep = matrix::family_of(C::kContentType) == F && !record::trusted_input_only<C>();
   using type = std::conditional_t<kKeep, typename Prepend<C, rest>::type, rest>;
 };
 // gtest has no empty type list: a build without any codec of a family gets this
@@ -329,9 +329,9 @@ struct NoCodecOfFamily : record::ZapCodec {};
   if constexpr (std::is_same_v<TypeParam, NoCodecOfFamily>) { \
     GTEST_SKIP() << "this build has no codec of this family"; \
   }
-template <record::Family F, class L>
+template <matrix::Family F, class L>
 struct FamilyTypes;
-template <record::Family F, class... Cs>
+template <matrix::Family F, class... Cs>
 struct FamilyTypes<F, record::CodecList<Cs...>> {
   template <class Tuple>
   struct ToTypes;
@@ -344,8 +344,8 @@ struct FamilyTypes<F, record::CodecList<Cs...>> {
       std::conditional_t<std::tuple_size_v<found> == 0, std::tuple<NoCodecOfFamily>, found>>::type;
 };
 
-using JsonCodecs = FamilyTypes<record::Family::json, record::AvailableCodecs>::type;
-using PeerCodecs = FamilyTypes<record::Family::peer, record::AvailableCodecs>::type;
+using JsonCodecs = FamilyTypes<matrix::Family::json, record::AvailableCodecs>::type;
+using PeerCodecs = FamilyTypes<matrix::Family::peer, record::AvailableCodecs>::type;
 
 // The codecs the shared vectors cover: ZAP and the JSON codecs.
 template <class... Cs>
@@ -355,7 +355,7 @@ struct WithVectors {
 template <class C, class... Cs>
 struct WithVectors<C, Cs...> {
   using rest = typename WithVectors<Cs...>::type;
-  using type = std::conditional_t<record::family_of(C::kContentType) != record::Family::peer,
+  using type = std::conditional_t<matrix::family_of(C::kContentType) != matrix::Family::peer,
                                   typename Prepend<C, rest>::type, rest>;
 };
 template <class L>
@@ -380,7 +380,7 @@ TYPED_TEST_SUITE(VectorCodec, VectorCodecs);
 
 TYPED_TEST(VectorCodec, sample_encodes_to_the_vector_bytes_and_sizes) {
   TypeParam codec;
-  const bool json = record::family_of(TypeParam::kContentType) == record::Family::json;
+  const bool json = matrix::family_of(TypeParam::kContentType) == matrix::Family::json;
   zaptest::ByteVec want_req, want_resp;
   if (json) {
     ASSERT_TRUE(zaptest::load_raw("eth_req.json", want_req));

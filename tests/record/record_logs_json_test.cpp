@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "matrix/matrix.hpp"
 #include "micro/alloc_counter.hpp"
 #include "micro/padded.hpp"
 #include "record/codecs.hpp"
@@ -44,7 +45,7 @@ template <class C, class... Cs>
 struct JsonLogs<C, Cs...> {
   using rest = typename JsonLogs<Cs...>::type;
   static constexpr bool kKeep =
-      record::family_of(C::kContentType) == record::Family::json && record::LogsCodec<C>;
+      matrix::family_of(C::kContentType) == matrix::Family::json && record::LogsCodec<C>;
   using type = std::conditional_t<kKeep, typename Prepend<C, rest>::type, rest>;
 };
 template <class L>

@@ -85,9 +85,9 @@ TEST(record_table, report_order_is_zap_then_direct_then_the_json_libraries_then_
   EXPECT_EQ(names[0], "zap");
   EXPECT_EQ(names[1], "direct");
   std::size_t i = 2;
-  while (i < names.size() && record::all_codecs()[i].family() == record::Family::json) ++i;
+  while (i < names.size() && record::all_codecs()[i].family() == matrix::Family::json) ++i;
   for (; i < names.size(); ++i)
-    EXPECT_EQ(record::all_codecs()[i].family(), record::Family::peer) << names[i] << " after a binary peer";
+    EXPECT_EQ(record::all_codecs()[i].family(), matrix::Family::peer) << names[i] << " after a binary peer";
 }
 
 TEST(record_table, a_variant_follows_its_base_and_shares_its_packages) {
@@ -107,7 +107,7 @@ TEST(record_table, a_variant_follows_its_base_and_shares_its_packages) {
 TEST(record_table, the_fastest_binary_peer_is_the_available_one_of_lowest_rank) {
   const record::CodecInfo* want = nullptr;
   for (const record::CodecInfo& c : record::all_codecs()) {
-    if (c.family() != record::Family::peer || !c.available || c.rank == 0 || c.trusted_input_only) continue;
+    if (c.family() != matrix::Family::peer || !c.available || c.rank == 0 || c.trusted_input_only) continue;
     if (want == nullptr || c.rank < want->rank) want = &c;
   }
   EXPECT_EQ(record::fastest_binary_peer(), want);

@@ -78,14 +78,16 @@ Results synthetic() {
   r.config.noisy_spread = 0.15;
   r.config.micro_repetitions = 3;
   r.config.micro_min_time_s = 0.25;
-  r.codecs = {
-      {"zap", "application/zap", true, "", "zap::Builder (reused)", "zap::Reader views", false, "zap"},
-      {"zap-fresh", "application/zap", true, "", "a new zap::Builder per message", "zap::Reader views", false,
-       "zap"},
-      {"direct", "application/json", true, "", "record json_writer", "record json_reader", false, "json"},
-      {"rapidjson", "application/json", false, "not found at configure time", "", "", false, "json"},
-      {"nlohmann", "application/json", true, "", "nlohmann::json::dump", "nlohmann::json::parse (DOM)", false,
-       "json"}};
+  r.codecs = {{"zap", "application/zap", true, "", "zap::Builder (reused)", "zap::Reader views", false,
+               matrix::Family::zap},
+              {"zap-fresh", "application/zap", true, "", "a new zap::Builder per message",
+               "zap::Reader views", false, matrix::Family::zap},
+              {"direct", "application/json", true, "", "record json_writer", "record json_reader", false,
+               matrix::Family::json},
+              {"rapidjson", "application/json", false, "not found at configure time", "", "", false,
+               matrix::Family::json},
+              {"nlohmann", "application/json", true, "", "nlohmann::json::dump",
+               "nlohmann::json::parse (DOM)", false, matrix::Family::json}};
   r.micro.command = "zapbench micro --cpu 1 --repetitions 3";
   for (const char* op : {"Decode", "Encode", "Serde", "Handler"}) {
     const std::string o = op;
@@ -197,10 +199,10 @@ std::string error_of(const std::string& text) {
 
 Results with_peers() {
   Results r = synthetic();
-  r.codecs.push_back(
-      {"protobuf", "application/x-protobuf", true, "", "SerializeToArray", "ParseFromArray", false, "peer"});
+  r.codecs.push_back({"protobuf", "application/x-protobuf", true, "", "SerializeToArray", "ParseFromArray",
+                      false, matrix::Family::peer});
   r.codecs.push_back({"flatbuffers-trusted", "application/x-flatbuffers", true, "", "FlatBufferBuilder",
-                      "accessors, no verifier", true, "peer"});
+                      "accessors, no verifier", true, matrix::Family::peer});
   for (const char* op : {"Decode", "Encode", "Serde", "Handler"}) {
     r.micro.figures.push_back(figure(op, "protobuf", 40, 0, 150));
     r.micro.figures.push_back(figure(op, "flatbuffers-trusted", 2, 0, 300));

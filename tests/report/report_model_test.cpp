@@ -211,21 +211,23 @@ TEST(report_json, names_a_member_of_the_wrong_type) {
 // taken from the content type for a results.json without it.
 TEST(report_json, codec_family_round_trips_and_older_files_derive_it) {
   report::Results r = synthetic();
-  r.codecs.push_back(
-      {"protobuf", "application/x-protobuf", true, "", "SerializeToArray", "ParseFromArray", false, "peer"});
+  r.codecs.push_back({"protobuf", "application/x-protobuf", true, "", "SerializeToArray", "ParseFromArray",
+                      false, matrix::Family::peer});
   const report::Results back = report::from_json(report::to_json(r));
   ASSERT_FALSE(back.codecs.empty());
-  EXPECT_EQ(back.codecs.back().family, "peer");
-  EXPECT_EQ(back.codecs.back().family_name(), "peer");
+  EXPECT_EQ(back.codecs.back().family, matrix::Family::peer);
+  EXPECT_EQ(back.codecs.back().effective_family(), matrix::Family::peer);
   nlohmann::json j = nlohmann::json::parse(report::to_json(r));
   j["codecs"][j["codecs"].size() - 1]["family"] = "xml";
   EXPECT_TRUE(contains(error_of(j.dump()), ".family: expected \"zap\", \"json\" or \"peer\""))
       << error_of(j.dump());
-  const report::Codec older{"zap", "application/zap", true, "", "", "", false,
-                            ""};  // no family: an older results.json
-  EXPECT_EQ(older.family_name(), "zap");
-  const report::Codec older_json{"simdjson", "application/json", true, "", "", "", false, ""};
-  EXPECT_EQ(older_json.family_name(), "json");
+  const report::Codec older{"zap", "application/zap", true, "", "", "",
+                            false, std::nullopt};  // no family: an older results.json
+  EXPECT_EQ(older.effective_family(), matrix::Family::zap);
+  const report::Codec older_json{"simdjson", "application/json", true, "", "", "", false, std::nullopt};
+  EXPECT_EQ(older_json.effective_family(), matrix::Family::json);
+  const report::Codec older_peer{"protobuf", "application/x-protobuf", true, "", "", "", false, std::nullopt};
+  EXPECT_EQ(older_peer.effective_family(), matrix::Family::peer);
 }
 
 TEST(report_json, go_cells_carry_their_server_and_modules_and_older_files_take_them_from_the_environment) {

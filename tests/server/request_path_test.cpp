@@ -149,7 +149,7 @@ TEST(routes, binary_peers_by_their_content_type) {
     EXPECT_EQ(server::reply_head(server::ok_peer(i)).status, 200);
   }
   for (const record::CodecInfo& info : record::all_codecs()) {
-    if (!info.available || info.trusted_input_only || info.family() != record::Family::peer) continue;
+    if (!info.available || info.trusted_input_only || info.family() != matrix::Family::peer) continue;
     SCOPED_TRACE(std::string(info.name));
     const record::CodecInfo* const chosen[] = {&info};
     server::Routes routes(*record::find_codec("direct"), chosen);
@@ -312,11 +312,11 @@ TEST(routes, logs_errors_are_clear_and_the_route_keeps_serving) {
 // /logs takes. In this build: whichever codecs have the record (ZAP always).
 TEST(routes, logs_with_every_codec_that_has_the_record) {
   for (const record::CodecInfo& info : record::all_codecs()) {
-    if (!info.available || info.trusted_input_only || info.family() == record::Family::zap) continue;
+    if (!info.available || info.trusted_input_only || info.family() == matrix::Family::zap) continue;
     SCOPED_TRACE(std::string(info.name));
     const record::CodecInfo* const chosen[] = {&info};
-    server::Routes routes(info.family() == record::Family::json ? info : record::default_json_codec(),
-                          info.family() == record::Family::peer ? std::span(chosen) : std::span(chosen, 0));
+    server::Routes routes(info.family() == matrix::Family::json ? info : record::default_json_codec(),
+                          info.family() == matrix::Family::peer ? std::span(chosen) : std::span(chosen, 0));
     const std::unique_ptr<record::AnyCodec> codec = info.make();
     const record::LogsRequest q = record::sample_logs_request(1000);
     // A codec without the record encodes no request: send ZAP's bytes under its type, which it cannot take.

@@ -130,8 +130,8 @@ TEST(server_http2, every_codec_on_rpc_logs_and_grpc_call) {
     SCOPED_TRACE(std::string(info.name));
     if (!served(info)) continue;
     server::Config cfg;
-    if (info.family() == record::Family::json) cfg.json = &info;
-    if (info.family() == record::Family::peer) cfg.codecs = {&info};
+    if (info.family() == matrix::Family::json) cfg.json = &info;
+    if (info.family() == matrix::Family::peer) cfg.codecs = {&info};
     TestServer srv(cfg);
     H2Client c(srv.port(matrix::Framing::http2));
     const std::unique_ptr<record::AnyCodec> codec = info.make();

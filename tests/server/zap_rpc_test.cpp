@@ -119,8 +119,8 @@ TEST(zap_rpc, every_available_codec_by_its_ordinals) {
       continue;
     }
     server::Config cfg;
-    if (info.family() == record::Family::json) cfg.json = &info;
-    if (info.family() == record::Family::peer) cfg.codecs = {&info};
+    if (info.family() == matrix::Family::json) cfg.json = &info;
+    if (info.family() == matrix::Family::peer) cfg.codecs = {&info};
     TestServer srv(cfg);
     Client c(srv.port(matrix::Framing::zap_rpc));
     const std::unique_ptr<record::AnyCodec> codec = info.make();
@@ -148,13 +148,13 @@ TEST(zap_rpc, every_available_codec_by_its_ordinals) {
       EXPECT_TRUE(rpc::text(r->body).starts_with("unsupported content type for /logs")) << rpc::text(r->body);
     }
 
-    if (info.family() != record::Family::json) {
+    if (info.family() != matrix::Family::json) {
       c.send_all(rpc::call(rpc::eth_call(body), 3, not_this_format));
       r = c.zap_rpc_response();
       ASSERT_TRUE(r);
       EXPECT_EQ(r->promise, 3u);
       EXPECT_EQ(r->status, 400u);
-      const std::string label = info.family() == record::Family::zap ? "zap" : std::string(info.name);
+      const std::string label = info.family() == matrix::Family::zap ? "zap" : std::string(info.name);
       EXPECT_TRUE(rpc::text(r->body).starts_with("bad " + label + " body: ")) << rpc::text(r->body);
     }
   }

@@ -271,7 +271,7 @@ void go_cells(CellPlanner& planner, Arm go) {
       for (const std::string& b : run.bodies) {
         // The Go reference has JSON and ZAP bodies only: a binary peer is no Go cell.
         if (const record::CodecInfo* c = record::find_codec(b);
-            c != nullptr && c->family() == record::Family::peer)
+            c != nullptr && c->family() == matrix::Family::peer)
           continue;
         std::string why = codec_unavailable(b);
         if (b != "zap" && why.empty() && std::exchange(json_planned, true)) continue;

@@ -180,7 +180,7 @@ RunPlan plan_run(const RunRequest& q) {
     for (const std::string& b : p.bodies) bodies += (bodies.empty() ? "" : "|") + b;
     logs_codecs = bodies;
     for (const record::CodecInfo& c : record::all_codecs())
-      if (c.available && c.family() == record::Family::peer &&
+      if (c.available && c.family() == matrix::Family::peer &&
           std::find(p.bodies.begin(), p.bodies.end(), c.name) == p.bodies.end())
         logs_codecs += "|" + std::string(c.name);
     p.micro_filter = "^(Decode|Encode|Serde|Handler|Http)/|^Server/[a-z0-9-]+/(hello|" + bodies +

@@ -98,10 +98,7 @@ std::vector<report::Codec> codecs() {
   for (const record::CodecInfo& c : record::all_codecs())
     out.push_back(report::Codec{std::string(c.name), std::string(c.content_type), c.available,
                                 std::string(c.unavailable_reason), std::string(c.encode_path),
-                                std::string(c.decode_path), c.trusted_input_only,
-                                c.family() == record::Family::zap    ? "zap"
-                                : c.family() == record::Family::json ? "json"
-                                                                     : "peer"});
+                                std::string(c.decode_path), c.trusted_input_only, c.family()});
   return out;
 }
 

@@ -1,4 +1,4 @@
-// tests/cli/cli_flags_test.cpp — flags/flags.hpp: the value parsers (units, bounds,
+// tests/flags/flags_test.cpp — flags/flags.hpp: the value parsers (units, bounds,
 // malformed text), the argument walk of a table (spellings, repeats, switches,
 // positionals, "--"), its one-line errors and deprecation warnings, its --help,
 // and a table holding every flag of `zapbench run`. Tables of small named cases;

@@ -1,4 +1,4 @@
-// tests/bench/proc_syscalls_test.cpp — proc::SyscallCounter (proc/syscalls.hpp)
+// tests/proc/proc_syscalls_test.cpp — proc::SyscallCounter (proc/syscalls.hpp)
 // on a forked child told through a pipe to make N system calls: counted
 // after it made them, not before, on its main thread and on another; a
 // thread started after opening refuses the count. Skipped where perf or

@@ -1,4 +1,4 @@
-// cli/version.hpp — what this binary is: the project version, the git commit it
+// cli/identity.hpp — what this binary is: the project version, the git commit it
 // was built from and the build flags, for `zapbench --version` and for anything
 // that records or compares builds (a run's results, the hosts of a multi-host
 // run, which must all run the same build).

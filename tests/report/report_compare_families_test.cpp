@@ -1,4 +1,4 @@
-// tests/stats/stats_compare_families_test.cpp — what `zapbench compare`
+// tests/report/report_compare_families_test.cpp — what `zapbench compare`
 // claims, checked on seeded synthetic pairs of runs shaped like two quick
 // runs of this machine (report::compare on report::Results): the run's
 // shape (cells of 3 and of 22 samples, references, microbenchmarks of 3 and
