@@ -246,7 +246,7 @@ void control_raw(std::string_view bytes, std::uint32_t seed) {
 }
 
 void control_model(FuzzedDataProvider& in, std::uint32_t seed) {
-  std::vector<bench::RemoteFile> files;
+  std::vector<bench::LaunchFile> files;
   const std::size_t n = in.ConsumeIntegralInRange<std::size_t>(0, 8);
   for (std::size_t i = 0; i < n; ++i) {
     std::string name = in.ConsumeRandomLengthString(40);
@@ -254,7 +254,7 @@ void control_model(FuzzedDataProvider& in, std::uint32_t seed) {
     files.push_back({name, in.ConsumeRandomLengthString(2000)});
   }
   std::vector<std::string> expected;
-  for (const bench::RemoteFile& f : files)
+  for (const bench::LaunchFile& f : files)
     expected.push_back(text_of({bench::ControlStream::Command::Kind::file, f, ""}));
   expected.push_back(text_of({bench::ControlStream::Command::Kind::start, {}, ""}));
   std::string text = bench::control_text(files);
