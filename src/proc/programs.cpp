@@ -9,6 +9,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "proc/io.hpp"
+
 namespace proc {
 
 TempDir::TempDir(const std::string& prefix) {
@@ -39,6 +41,12 @@ std::string find_program(const std::string& name) {
       if (!d.empty() && access((d + "/" + name).c_str(), X_OK) == 0) return d + "/" + name;
   }
   return "";
+}
+
+std::string missing_build_reason(const std::string& binary) {
+  std::string why = read_file(binary + ".unavailable");
+  while (!why.empty() && (why.back() == '\n' || why.back() == ' ')) why.pop_back();
+  return !why.empty() ? why : binary + " does not exist (scripts/go-build.sh builds it; it needs Go)";
 }
 
 }  // namespace proc

@@ -31,4 +31,10 @@ std::string own_executable();
 // on PATH (a ChildSpec's argv[0] is never searched); "" when there is none.
 std::string find_program(const std::string& name);
 
+// Why `binary`, which a build script makes (scripts/go-build.sh), is not
+// there: the reason the script left beside it (<binary>.unavailable, trailing
+// blanks trimmed), else "<binary> does not exist (scripts/go-build.sh builds
+// it; it needs Go)".
+std::string missing_build_reason(const std::string& binary);
+
 }  // namespace proc

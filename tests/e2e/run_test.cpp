@@ -16,6 +16,7 @@
 #include <string>
 
 #include "net/uring.hpp"
+#include "proc/programs.hpp"
 #include "record/registry.hpp"
 #include "report/compare.hpp"
 #include "report/findings.hpp"
@@ -49,12 +50,10 @@ class RunCli : public ::testing::Test {
   fs::path dir_;
 };
 
-// Whether a web server arm's binary is here (nginx, h2o, nghttpd: their program is their arm's name).
+// Whether a web server arm's binary is here (nginx, h2o, nghttpd: their program is their arm's name),
+// looked for as the arm looks for it.
 bool web_server_installed(matrix::Arm arm) {
-  const std::string name(matrix::to_string(arm));
-  for (const char* dir : {"/usr/sbin/", "/usr/bin/", "/usr/local/sbin/", "/usr/local/bin/"})
-    if (access((dir + name).c_str(), X_OK) == 0) return true;
-  return false;
+  return !proc::find_program(std::string(matrix::to_string(arm))).empty();
 }
 
 TEST_F(RunCli, MinimalRealRunOneCellPerArm) {

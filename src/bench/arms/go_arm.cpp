@@ -71,14 +71,6 @@ void parse_capabilities(const std::string& text, GoArm& arm) {
 
 namespace {
 
-// Why a Go binary is missing: the reason scripts/go-build.sh left beside it
-// (<binary>.unavailable: the go command's own last lines), or how to build it.
-std::string missing_binary_reason(const std::string& binary) {
-  std::string why = proc::read_file(binary + ".unavailable");
-  while (!why.empty() && (why.back() == '\n' || why.back() == ' ')) why.pop_back();
-  return !why.empty() ? why : binary + " does not exist (scripts/go-build.sh builds it; it needs Go)";
-}
-
 // What `binary capabilities` prints; std::runtime_error when it cannot say.
 std::string ask_capabilities(const std::string& binary) {
   const ProgramAnswer a = ask_program({binary, "capabilities"}, kProbeTimeoutS);
@@ -92,7 +84,7 @@ std::string ask_capabilities(const std::string& binary) {
 void probe_rpc(GoArm& arm, const std::string& rpc) {
   std::string why;
   if (access(rpc.c_str(), X_OK) != 0) {
-    why = missing_binary_reason(rpc);
+    why = proc::missing_build_reason(rpc);
   } else {
     try {
       GoArm r;
@@ -115,7 +107,7 @@ GoArm probe_go(const std::string& binary) {
     return arm;
   }
   if (access(binary.c_str(), X_OK) != 0) {
-    arm.unavailable = missing_binary_reason(binary);
+    arm.unavailable = proc::missing_build_reason(binary);
     return arm;
   }
   try {

@@ -11,6 +11,7 @@
 
 #include "bench/children/supervisor.hpp"
 #include "proc/io.hpp"
+#include "proc/programs.hpp"
 
 namespace bench {
 namespace {
@@ -51,9 +52,7 @@ std::string find_h2spec(std::string& why) {
   const std::string binary = "h2spec";
 #endif
   if (access(binary.c_str(), X_OK) == 0) return binary;
-  std::string reason = proc::read_file(binary + ".unavailable");
-  while (!reason.empty() && (reason.back() == '\n' || reason.back() == ' ')) reason.pop_back();
-  why = !reason.empty() ? reason : binary + " does not exist (scripts/go-build.sh builds it; it needs Go)";
+  why = proc::missing_build_reason(binary);
   return "";
 }
 
@@ -122,8 +121,8 @@ void run_conformance(const SampleContext& ctx, const std::vector<CellPlan>& cell
     const std::string stem = "h2spec-" + c.arm;
     const fs::path junit = ctx.folder.file(stem + ".xml"), log = ctx.folder.file(stem + ".log");
     std::string server_command, h2spec_command;
-    const std::string failure = ctx.folder.file(stem + ".server.log").string();
-    const std::string not_ready = with_server(ctx, *cp, failure, server_command, [&](std::uint16_t port) {
+    const std::string server_log = ctx.folder.file(stem + ".server.log").string();
+    const std::string not_ready = with_server(ctx, *cp, server_log, server_command, [&](std::uint16_t port) {
       const std::vector<std::string> argv = {h2spec,    "-h", "127.0.0.1",   "-p", std::to_string(port), "-P",
                                              "/health", "-o", kCaseTimeoutS, "-j", junit.string()};
       std::vector<std::string> shown = argv;
@@ -144,7 +143,7 @@ void run_conformance(const SampleContext& ctx, const std::vector<CellPlan>& cell
                         ctx.folder.portable(log.string()) + ")";
     });
     if (!not_ready.empty() && c.unavailable.empty())
-      c.unavailable = "the server: " + not_ready + " (see " + ctx.folder.portable(failure) + ")";
+      c.unavailable = "the server: " + not_ready + " (see " + ctx.folder.portable(server_log) + ")";
     c.command = server_command + " & " + h2spec_command;
     res.conformance.push_back(std::move(c));
   }
