@@ -484,9 +484,8 @@ TEST_F(RunCli, CompareCallsALiveRunAtAQuarterOfTheRateRegressed) {
   const Exit gate = zapbench("compare --gate " + a.string() + " " + b.string(), dir_ / "gate.log");
   EXPECT_EQ(gate.code, 1) << gate.output;
   EXPECT_NE(gate.output.find("\ngate: FAIL — "), std::string::npos) << gate.output;
-  EXPECT_NE(
-      gate.output.find("the load differs (A: an open loop at 400 requests/s; B: an open loop at 100 "),
-      std::string::npos)
+  EXPECT_NE(gate.output.find("the load differs (A: an open loop at 400 requests/s; B: an open loop at 100 "),
+            std::string::npos)
       << gate.output;
 }
 
