@@ -19,4 +19,20 @@ cd "$(dirname "$0")/../go"
 . ../scripts/go-env.sh
 export GOFLAGS="-mod=readonly -buildvcs=false"
 # -parallel 1: one worker, as the libFuzzer targets run one job each.
-exec go test -run '^$' -fuzz "^${target}\$" -fuzztime "${secs}s" -parallel 1 ./record
+# Go before 1.27 can end a fuzz run that found nothing with "context deadline exceeded" at the -fuzztime
+# boundary (golang/go#75804: the coordinator's deadline escapes its own stop filter; fixed in Go 1.27). Such
+# a run wrote no failing input, so it is a pass, said so; a run that wrote one in testdata/fuzz/TARGET, or
+# failed any other way, fails as before.
+corpus="record/testdata/fuzz/${target}"
+before=$(find "$corpus" -type f 2>/dev/null | sort || true)
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+rc=0
+go test -run '^$' -fuzz "^${target}\$" -fuzztime "${secs}s" -parallel 1 ./record 2>&1 | tee "$out" || rc=$?
+after=$(find "$corpus" -type f 2>/dev/null | sort || true)
+if [ "$rc" -ne 0 ] && [ "$before" = "$after" ] && grep -q '^    context deadline exceeded$' "$out" &&
+  ! grep -q -E 'Failing input written|panic:' "$out"; then
+  echo "fuzz: ${target}: ended by Go's fuzz-coordinator deadline race (golang/go#75804), no failing input: passed"
+  exit 0
+fi
+exit "$rc"

@@ -57,7 +57,9 @@ failed_tests() {
 # that fails again fails the suite. Keeps the lists and the first run's log in $logs (the fuzz preset
 # shares the asan build's Testing directory, so each suite's are copied before the next runs).
 suite() {
-  local dir=build/$1/Testing/Temporary rc=0
+  local build=$1 rc=0
+  [ "$1" = fuzz ] && build=asan  # the fuzz preset runs in the asan build (its Testing directory too)
+  local dir=build/$build/Testing/Temporary
   rm -f "$dir/LastTestsFailed.log"
   ctest --preset "$1" -j "$jobs" || rc=$?
   [ $rc -eq 0 ] && return 0
